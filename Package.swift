@@ -1,0 +1,29 @@
+// swift-tools-version: 6.0
+
+import PackageDescription
+
+let package = Package(
+    name: "SyncGate",
+    platforms: [.macOS(.v15), .iOS(.v18), .tvOS(.v18), .watchOS(.v11), .visionOS(.v2)],
+    products: [
+        .library(name: "SyncGate", targets: ["SyncGate"]),
+        .library(name: "SyncGateTesting", targets: ["SyncGateTesting"]),
+    ],
+    targets: [
+        .target(name: "SyncGate"),
+        .target(name: "SyncGateTesting", dependencies: ["SyncGate"]),
+        .executableTarget(
+            name: "WaitUntilReadyExample",
+            dependencies: ["SyncGate", "SyncGateTesting"],
+            path: "Examples/WaitUntilReady"
+        ),
+        .testTarget(name: "SyncGateTests", dependencies: ["SyncGate", "SyncGateTesting"]),
+    ],
+    swiftLanguageModes: [.v6]
+)
+
+for target in package.targets {
+    var settings = target.swiftSettings ?? []
+    settings.append(.enableUpcomingFeature("ExistentialAny"))
+    target.swiftSettings = settings
+}

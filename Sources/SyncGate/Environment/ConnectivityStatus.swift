@@ -1,0 +1,55 @@
+/// A snapshot of the device's network path.
+///
+/// Field for field the `ConnectivityStatus` of the ForgeObservers connectivity observer, so code written
+/// against it (`status.isConnected`, `status.interface == .wifi`) compiles unchanged.
+public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
+    /// Whether the device has a usable network path.
+    public let isConnected: Bool
+    /// The primary network interface in use.
+    public let interface: ConnectionInterface
+    /// Whether the path is expensive (cellular, a personal hotspot, a metered connection).
+    public let isExpensive: Bool
+    /// Whether the path is constrained (Low Data Mode).
+    public let isConstrained: Bool
+
+    /// Creates a status from its four facts.
+    public init(isConnected: Bool, interface: ConnectionInterface, isExpensive: Bool, isConstrained: Bool) {
+        self.isConnected = isConnected
+        self.interface = interface
+        self.isExpensive = isExpensive
+        self.isConstrained = isConstrained
+    }
+
+    /// No usable path: not connected, no interface, neither expensive nor constrained.
+    public static let disconnected = ConnectivityStatus(
+        isConnected: false,
+        interface: .none,
+        isExpensive: false,
+        isConstrained: false
+    )
+
+    /// A readable summary, such as `connected via wifi (expensive)` or `disconnected`.
+    public var description: String {
+        guard isConnected else { return "disconnected" }
+        var flags: [String] = []
+        if isExpensive { flags.append("expensive") }
+        if isConstrained { flags.append("constrained") }
+        let suffix = flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"
+        return "connected via \(interface)\(suffix)"
+    }
+}
+
+extension ConnectivityStatus {
+    /// A connected status through the given interface.
+    ///
+    /// ```swift
+    /// let hotspot = ConnectivityStatus.connected(via: .wifi, isExpensive: true)
+    /// ```
+    public static func connected(
+        via interface: ConnectionInterface,
+        isExpensive: Bool = false,
+        isConstrained: Bool = false
+    ) -> ConnectivityStatus {
+        ConnectivityStatus(isConnected: true, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained)
+    }
+}

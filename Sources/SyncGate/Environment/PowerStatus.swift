@@ -1,0 +1,40 @@
+/// A snapshot of the device's power state.
+public struct PowerStatus: Sendable, Hashable, CustomStringConvertible {
+    /// Whether the user turned on Low Power Mode (on Linux: the `power-saver` profile).
+    public var isLowPowerModeEnabled: Bool
+    /// Whether the device runs on external power; `true` on machines without a battery.
+    public var isOnExternalPower: Bool
+    /// The battery's charge from 0 to 1; `nil` when there is no battery or its level is unknown.
+    public var batteryLevel: Double?
+
+    /// The level at or below which a battery counts as low while not on external power.
+    public static let lowBatteryThreshold = 0.2
+
+    /// Creates a power status; the defaults describe a machine on external power without a battery.
+    public init(isLowPowerModeEnabled: Bool = false, isOnExternalPower: Bool = true, batteryLevel: Double? = nil) {
+        self.isLowPowerModeEnabled = isLowPowerModeEnabled
+        self.isOnExternalPower = isOnExternalPower
+        self.batteryLevel = batteryLevel
+    }
+
+    /// Whether the battery is low: its level is known, at most ``lowBatteryThreshold``, and the device
+    /// is not on external power.
+    public var isBatteryLow: Bool {
+        guard let batteryLevel, !isOnExternalPower else { return false }
+        return batteryLevel <= Self.lowBatteryThreshold
+    }
+
+    /// No restriction: Low Power Mode off, on external power, no battery level.
+    public static let unrestricted = PowerStatus()
+
+    /// A readable summary, such as `external power, battery 80%` or `battery 15% (low), low power mode`.
+    public var description: String {
+        var parts: [String] = [isOnExternalPower ? "external power" : "on battery"]
+        if let batteryLevel {
+            let percent = Int((batteryLevel * 100).rounded())
+            parts.append("battery \(percent)%" + (isBatteryLow ? " (low)" : ""))
+        }
+        if isLowPowerModeEnabled { parts.append("low power mode") }
+        return parts.joined(separator: ", ")
+    }
+}

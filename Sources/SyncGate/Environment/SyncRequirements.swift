@@ -1,0 +1,97 @@
+/// The facts about the environment that a job or a waiter needs before it may start.
+///
+/// Each member names one fact; ``SyncEnvironmentStatus/satisfiedRequirements`` says which hold now.
+/// `.unmetered` and `.unconstrained` imply `.network`: a disconnected device satisfies neither.
+/// A requirement whose part of the environment is not monitored reads as satisfied (see
+/// ``MonitoringOptions``), so presets such as ``syncReady`` also work where no account source exists.
+public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConvertible {
+    /// The bits of the set.
+    public let rawValue: UInt64
+
+    /// Creates a set from its bits.
+    public init(rawValue: UInt64) {
+        self.rawValue = rawValue
+    }
+
+    /// A usable network path.
+    public static let network = SyncRequirements(rawValue: 1 << 0)
+    /// A network path that is not expensive (not cellular, not a hotspot, not metered).
+    public static let unmetered = SyncRequirements(rawValue: 1 << 1)
+    /// A network path that is not constrained (Low Data Mode off).
+    public static let unconstrained = SyncRequirements(rawValue: 1 << 2)
+    /// Low Power Mode off.
+    public static let notLowPower = SyncRequirements(rawValue: 1 << 3)
+    /// On external power.
+    public static let externalPower = SyncRequirements(rawValue: 1 << 4)
+    /// Battery not low (see ``PowerStatus/isBatteryLow``).
+    public static let batteryNotLow = SyncRequirements(rawValue: 1 << 5)
+    /// The sync account is available.
+    public static let accountReady = SyncRequirements(rawValue: 1 << 6)
+    /// The cloud drive (iCloud Drive) is available.
+    public static let cloudDrive = SyncRequirements(rawValue: 1 << 7)
+
+    /// What ``SyncEnvironmentStatus/isSyncReady`` checks: network, account ready, not in Low Power Mode.
+    public static let syncReady: SyncRequirements = [.network, .accountReady, .notLowPower]
+    /// What ``SyncEnvironmentStatus/isCloudDriveReady`` checks: ``syncReady`` plus the cloud drive.
+    public static let cloudDriveReady: SyncRequirements = [.syncReady, .cloudDrive]
+    /// What ``SyncEnvironmentStatus/isSuitableForLargeTransfer`` checks: network, unmetered, unconstrained.
+    public static let largeTransfer: SyncRequirements = [.network, .unmetered, .unconstrained]
+
+    /// Every single requirement with its spelling, in declaration order.
+    public static let members: [(name: String, requirement: SyncRequirements)] = [
+        ("network", .network),
+        ("unmetered", .unmetered),
+        ("unconstrained", .unconstrained),
+        ("not-low-power", .notLowPower),
+        ("external-power", .externalPower),
+        ("battery-not-low", .batteryNotLow),
+        ("account-ready", .accountReady),
+        ("cloud-drive", .cloudDrive),
+    ]
+
+    /// The presets with their spellings.
+    public static let presets: [(name: String, requirement: SyncRequirements)] = [
+        ("sync-ready", .syncReady),
+        ("cloud-drive-ready", .cloudDriveReady),
+        ("large-transfer", .largeTransfer),
+    ]
+
+    /// Creates the requirement or preset with the given spelling (`"external-power"`, `"sync-ready"`).
+    ///
+    /// Returns `nil` for an unknown name. Matching ignores case, and `_` may stand for `-`.
+    public init?(name: String) {
+        let key = String(name.lowercased().map { $0 == "_" ? "-" : $0 })
+        guard let match = (Self.members + Self.presets).first(where: { $0.name == key }) else { return nil }
+        self = match.requirement
+    }
+
+    /// The spellings of the single requirements in this set, in declaration order.
+    public var names: [String] {
+        Self.members.filter { contains($0.requirement) }.map(\.name)
+    }
+
+    /// The part of the environment whose source decides these requirements.
+    public var monitoredParts: MonitoringOptions {
+        var parts: MonitoringOptions = []
+        if !intersection([.network, .unmetered, .unconstrained]).isEmpty { parts.insert(.network) }
+        if !intersection([.notLowPower, .externalPower, .batteryNotLow]).isEmpty { parts.insert(.power) }
+        if contains(.accountReady) { parts.insert(.account) }
+        if contains(.cloudDrive) { parts.insert(.cloudDrive) }
+        return parts
+    }
+
+    /// The requirements decided by the given parts of the environment.
+    public static func decided(by parts: MonitoringOptions) -> SyncRequirements {
+        var requirements: SyncRequirements = []
+        if parts.contains(.network) { requirements.formUnion([.network, .unmetered, .unconstrained]) }
+        if parts.contains(.power) { requirements.formUnion([.notLowPower, .externalPower, .batteryNotLow]) }
+        if parts.contains(.account) { requirements.insert(.accountReady) }
+        if parts.contains(.cloudDrive) { requirements.insert(.cloudDrive) }
+        return requirements
+    }
+
+    /// The spellings joined by commas in brackets, such as `[network, unmetered]`, or `[]`.
+    public var description: String {
+        "[" + names.joined(separator: ", ") + "]"
+    }
+}

@@ -1,0 +1,268 @@
+/// Combines network, power, account, cloud-drive and sync-event state into one status, and lets code
+/// wait until it allows sync.
+///
+/// Give the environment a source for each part it should watch; a part without a source is not
+/// monitored and its requirements read as satisfied (see ``MonitoringOptions``). The combined
+/// ``status`` is kept current by following every source, and ``statusStream`` multicasts it.
+///
+/// ```swift
+/// let environment = SyncEnvironment(connectivity: ConnectivityObserver(), account: myAccountSource)
+/// if await environment.waitUntilSyncReady(timeout: .seconds(30)) {
+///     try await syncNow()
+/// }
+/// ```
+///
+/// Sources that SyncGate itself provides are followed synchronously, on the thread that observed the
+/// change; any other source is followed through its stream.
+public final class SyncEnvironment: Sendable {
+    /// The parts of the environment that were given a source.
+    public let monitoredParts: MonitoringOptions
+
+    private let combined: StatusBroadcast<SyncEnvironmentStatus>
+    private let connectivity: StatusBroadcast<ConnectivityStatus>
+    private let power: StatusBroadcast<PowerStatus>
+    private let account: StatusBroadcast<AccountStatus>
+    private let cloudDrive: StatusBroadcast<Bool>
+    private let syncEvent: StatusBroadcast<SyncEvent>
+    private let links: LockedState<[SourceLink]>
+    private let waiters = LockedState(WaiterRegistry<CheckedContinuation<SyncEnvironmentStatus, any Error>>())
+    private let clock: any Clock<Duration>
+
+    /// Creates an environment that follows the given sources.
+    ///
+    /// - Parameters:
+    ///   - connectivity: the network source; without one the network is not monitored.
+    ///   - power: the power source; without one power is not monitored.
+    ///   - account: the account source; without one the account is not monitored.
+    ///   - cloudDrive: the cloud-drive source; without one the cloud drive is not monitored.
+    ///   - syncEvents: the sync-engine activity source; without one sync events are not monitored.
+    ///   - clock: the clock that times ``waitUntil(_:conditions:timeout:)``.
+    public init(
+        connectivity: (any ConnectivityObserving)? = nil,
+        power: (any PowerObserving)? = nil,
+        account: (any AccountStatusProviding)? = nil,
+        cloudDrive: (any CloudDriveObserving)? = nil,
+        syncEvents: (any SyncEventObserving)? = nil,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
+        var parts: MonitoringOptions = []
+        if connectivity != nil { parts.insert(.network) }
+        if power != nil { parts.insert(.power) }
+        if account != nil { parts.insert(.account) }
+        if cloudDrive != nil { parts.insert(.cloudDrive) }
+        if syncEvents != nil { parts.insert(.syncEvent) }
+        monitoredParts = parts
+        self.clock = clock
+
+        let connectivityFeed = connectivity.map { SourceFeed($0, current: { $0.status }, stream: { $0.statusStream }) }
+        let powerFeed = power.map { SourceFeed($0, current: { $0.status }, stream: { $0.statusStream }) }
+        let accountFeed = account.map { SourceFeed($0, current: { $0.status }, stream: { $0.statusStream }) }
+        let cloudDriveFeed = cloudDrive.map {
+            SourceFeed($0, current: { $0.isAvailable }, stream: { $0.availabilityStream })
+        }
+        let syncEventFeed = syncEvents.map { SourceFeed($0, current: { $0.event }, stream: { $0.eventStream }) }
+
+        self.connectivity = StatusBroadcast(connectivityFeed?.current() ?? .disconnected)
+        self.power = StatusBroadcast(powerFeed?.current() ?? .unrestricted)
+        self.account = StatusBroadcast(accountFeed?.current() ?? .couldNotDetermine)
+        self.cloudDrive = StatusBroadcast(cloudDriveFeed?.current() ?? false)
+        self.syncEvent = StatusBroadcast(syncEventFeed?.current() ?? .idle)
+        let combined = StatusBroadcast(
+            SyncEnvironmentStatus(
+                connectivity: self.connectivity.value,
+                power: self.power.value,
+                account: self.account.value,
+                isCloudDriveAvailable: self.cloudDrive.value,
+                syncEvent: self.syncEvent.value,
+                monitoredParts: parts
+            )
+        )
+        self.combined = combined
+
+        var links: [SourceLink] = []
+        links.append(Self.mirror(self.connectivity, into: combined) { $0.connectivity = $1 })
+        links.append(Self.mirror(self.power, into: combined) { $0.power = $1 })
+        links.append(Self.mirror(self.account, into: combined) { $0.account = $1 })
+        links.append(Self.mirror(self.cloudDrive, into: combined) { $0.isCloudDriveAvailable = $1 })
+        links.append(Self.mirror(self.syncEvent, into: combined) { $0.syncEvent = $1 })
+        if let connectivityFeed { links.append(connectivityFeed.follow(into: self.connectivity)) }
+        if let powerFeed { links.append(powerFeed.follow(into: self.power)) }
+        if let accountFeed { links.append(accountFeed.follow(into: self.account)) }
+        if let cloudDriveFeed { links.append(cloudDriveFeed.follow(into: self.cloudDrive)) }
+        if let syncEventFeed { links.append(syncEventFeed.follow(into: self.syncEvent)) }
+        self.links = LockedState(links)
+
+        let waiterLink = combined.addObserver { [weak self] _ in self?.releaseWaiters() }
+        self.links.withLock { $0.append(SourceLink(broadcast: combined, observer: waiterLink)) }
+    }
+
+    deinit {
+        for link in links.withLock({ $0 }) {
+            link.cancel()
+        }
+        for broadcast in [connectivity, power, account, cloudDrive, syncEvent] as [any FinishableBroadcast] {
+            broadcast.finish()
+        }
+        combined.finish()
+    }
+
+    // MARK: - Reading
+
+    /// The combined status now. Never blocks for longer than a short critical section.
+    public var status: SyncEnvironmentStatus { combined.value }
+
+    /// A new multicast stream of the combined status: the current value first, then every change.
+    public var statusStream: AsyncStream<SyncEnvironmentStatus> { combined.stream() }
+
+    /// A new multicast stream of the network part (``ConnectivityStatus/disconnected`` if not monitored).
+    public var connectivityStream: AsyncStream<ConnectivityStatus> { connectivity.stream() }
+
+    /// A new multicast stream of the power part (``PowerStatus/unrestricted`` if not monitored).
+    public var powerStream: AsyncStream<PowerStatus> { power.stream() }
+
+    /// A new multicast stream of the account part (``AccountStatus/couldNotDetermine`` if not monitored).
+    public var accountStream: AsyncStream<AccountStatus> { account.stream() }
+
+    /// A new multicast stream of the cloud drive's availability (`false` if not monitored).
+    public var cloudDriveStream: AsyncStream<Bool> { cloudDrive.stream() }
+
+    /// A new multicast stream of the sync engine's activity (``SyncEvent/idle`` if not monitored).
+    public var syncEventStream: AsyncStream<SyncEvent> { syncEvent.stream() }
+
+    /// The broadcast behind ``status``, for consumers in the package that follow it synchronously.
+    package var statusBroadcast: StatusBroadcast<SyncEnvironmentStatus> { combined }
+
+    /// The number of callers currently inside ``waitUntil(_:conditions:timeout:)``.
+    package var waiterCount: Int { waiters.withLock { $0.count } }
+
+    // MARK: - Conditions
+
+    /// Marks an app-defined condition as holding or not; jobs and waiters that need it react at once.
+    ///
+    /// - Precondition: the condition's name is not empty.
+    public func setCondition(_ condition: SyncCondition, isMet: Bool) {
+        precondition(condition.isValid, "SyncEnvironment.setCondition: a condition's name must not be empty")
+        combined.update { status in
+            if isMet {
+                status.conditions.insert(condition)
+            } else {
+                status.conditions.remove(condition)
+            }
+        }
+    }
+
+    // MARK: - Waiting
+
+    /// Waits until the environment is ready for sync (``SyncRequirements/syncReady``).
+    ///
+    /// Returns `true` at once when it already is. The timeout is a real timer on the environment's clock:
+    /// it fires even when nothing changes. A negative timeout counts as zero; use
+    /// ``waitUntil(_:conditions:timeout:)`` to have it rejected, or to tell a timeout from cancellation.
+    /// - Parameter timeout: how long to wait; `nil` waits for as long as it takes.
+    /// - Returns: `true` when ready; `false` on timeout or when the calling task is cancelled.
+    public func waitUntilSyncReady(timeout: Duration? = nil) async -> Bool {
+        do {
+            _ = try await waitUntil(.syncReady, timeout: timeout.map { max($0, .zero) })
+            return true
+        } catch {
+            return false
+        }
+    }
+
+    /// Waits until every requirement and condition given holds, and returns the status that satisfied them.
+    ///
+    /// Returns at once when they already hold. A zero timeout answers from the current status. The
+    /// timeout is a real timer on the environment's clock: it fires even when nothing changes. Nothing is
+    /// left behind when the wait ends, however it ends.
+    /// - Parameters:
+    ///   - requirements: the requirements to wait for.
+    ///   - conditions: the app-defined conditions to wait for.
+    ///   - timeout: how long to wait; `nil` waits for as long as it takes.
+    /// - Returns: the first status seen that satisfies the requirements and conditions.
+    /// - Throws: ``SyncGateError/timedOut`` when the timeout runs out; `CancellationError` when the calling
+    ///   task is cancelled; ``SyncGateError/invalidArgument(parameter:message:)`` for a negative timeout or
+    ///   a condition with an empty name.
+    public func waitUntil(
+        _ requirements: SyncRequirements,
+        conditions: Set<SyncCondition> = [],
+        timeout: Duration? = nil
+    ) async throws -> SyncEnvironmentStatus {
+        if let timeout, timeout < .zero {
+            throw SyncGateError.invalidArgument(parameter: "timeout", message: "\(timeout) is negative")
+        }
+        if conditions.contains(where: { !$0.isValid }) {
+            throw SyncGateError.invalidArgument(parameter: "conditions", message: "a condition's name is empty")
+        }
+        try Task.checkCancellation()
+        let current = status
+        if current.satisfies(requirements, conditions: conditions) { return current }
+        if timeout == .zero { throw SyncGateError.timedOut }
+
+        let key = WaiterRegistry<CheckedContinuation<SyncEnvironmentStatus, any Error>>.Key(
+            requirements: requirements,
+            conditions: conditions
+        )
+        let id = waiters.withLock { $0.register(key) }
+        let timer: Task<Void, Never>? = timeout.map { timeout in
+            let sleep = clock.sleeper(for: timeout)
+            return Task { [weak self] in
+                do { try await sleep() } catch { return }
+                self?.endWaiter(id, .timedOut)
+            }
+        }
+        defer { timer?.cancel() }
+        return try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { continuation in
+                let outcome = waiters.withLock { registry in
+                    registry.suspend(id, continuation, status: combined.value)
+                }
+                if let outcome { Self.resume(continuation, with: outcome) }
+            }
+        } onCancel: {
+            endWaiter(id, .cancelled)
+        }
+    }
+
+    private func endWaiter(_ id: UInt64, _ outcome: WaiterRegistry<CheckedContinuation<SyncEnvironmentStatus, any Error>>.Outcome) {
+        if let continuation = waiters.withLock({ $0.end(id, outcome) }) {
+            Self.resume(continuation, with: outcome)
+        }
+    }
+
+    private func releaseWaiters() {
+        let (status, continuations) = waiters.withLock { registry in
+            let status = combined.value
+            return (status, registry.release(on: status))
+        }
+        for continuation in continuations {
+            continuation.resume(returning: status)
+        }
+    }
+
+    private static func resume(
+        _ continuation: CheckedContinuation<SyncEnvironmentStatus, any Error>,
+        with outcome: WaiterRegistry<CheckedContinuation<SyncEnvironmentStatus, any Error>>.Outcome
+    ) {
+        switch outcome {
+        case .satisfied(let status): continuation.resume(returning: status)
+        case .timedOut: continuation.resume(throwing: SyncGateError.timedOut)
+        case .cancelled: continuation.resume(throwing: CancellationError())
+        }
+    }
+
+    // MARK: - Wiring
+
+    /// Copies every change of `part` into its field of `combined`, reading the part's newest value
+    /// inside the combined broadcast's critical section so concurrent changes never regress it.
+    private static func mirror<Value>(
+        _ part: StatusBroadcast<Value>,
+        into combined: StatusBroadcast<SyncEnvironmentStatus>,
+        assign: @escaping @Sendable (inout SyncEnvironmentStatus, Value) -> Void
+    ) -> SourceLink {
+        let observer = part.addObserver { [weak part, weak combined] _ in
+            guard let part, let combined else { return }
+            combined.update { assign(&$0, part.value) }
+        }
+        return SourceLink(broadcast: part, observer: observer)
+    }
+}

@@ -1,0 +1,147 @@
+/// A multicast current-value stream: the one way SyncGate publishes state that changes over time.
+///
+/// Every access to ``stream()`` returns a new `AsyncStream` for one consumer. Its first element is the
+/// current value; after it come the changes, with consecutive equal values dropped. Each stream buffers
+/// only the newest value, so a slow consumer sees the latest state rather than a backlog. A consumer that
+/// goes away (its task is cancelled or it stops iterating) is removed at once.
+///
+/// Values are yielded to subscribers inside the same critical section that registers new subscribers
+/// and stores the value, so no subscriber ever receives an older value after a newer one.
+///
+/// ```swift
+/// let broadcast = StatusBroadcast(ConnectivityStatus.disconnected)
+/// Task { for await status in broadcast.stream() { print(status) } }
+/// broadcast.send(ConnectivityStatus(isConnected: true, interface: .wifi, isExpensive: false, isConstrained: false))
+/// ```
+public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
+    /// A synchronous observer called after every change, outside the lock.
+    package typealias Observer = @Sendable (Value) -> Void
+
+    private struct State {
+        var current: Value
+        var nextID: UInt64 = 0
+        var subscribers: [UInt64: AsyncStream<Value>.Continuation] = [:]
+        var observers: [(id: UInt64, handler: Observer)] = []
+        var isFinished = false
+    }
+
+    private let state: LockedState<State>
+
+    /// Creates a broadcast whose current value is `initial`.
+    public init(_ initial: Value) {
+        state = LockedState(State(current: initial))
+    }
+
+    /// The current value. Never blocks for longer than a short critical section.
+    public var value: Value {
+        state.withLock { $0.current }
+    }
+
+    /// Whether ``finish()`` has been called.
+    public var isFinished: Bool {
+        state.withLock { $0.isFinished }
+    }
+
+    /// The number of live stream subscribers.
+    public var subscriberCount: Int {
+        state.withLock { $0.subscribers.count }
+    }
+
+    /// Returns a new stream whose first element is the current value, followed by every change.
+    ///
+    /// After ``finish()``, the stream yields the last value and then ends.
+    public func stream() -> AsyncStream<Value> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+        let id: UInt64? = state.withLock { state in
+            continuation.yield(state.current)
+            guard !state.isFinished else { return nil }
+            state.nextID += 1
+            state.subscribers[state.nextID] = continuation
+            return state.nextID
+        }
+        guard let id else {
+            continuation.finish()
+            return stream
+        }
+        continuation.onTermination = { [weak self] _ in
+            self?.removeSubscriber(id)
+        }
+        return stream
+    }
+
+    /// Stores `value` and delivers it to every subscriber, unless it equals the current value.
+    ///
+    /// - Returns: `true` when the value changed and was delivered.
+    @discardableResult
+    public func send(_ value: Value) -> Bool {
+        update { $0 = value }
+    }
+
+    /// Changes the current value in place, atomically, and delivers the result if it differs.
+    ///
+    /// `body` runs inside the broadcast's critical section: it must be short and must not call back
+    /// into this broadcast.
+    /// - Returns: `true` when the value changed and was delivered.
+    @discardableResult
+    public func update(_ body: (inout Value) -> Void) -> Bool {
+        let observers: [(id: UInt64, handler: Observer)]? = state.withLock { state in
+            guard !state.isFinished else { return nil }
+            var next = state.current
+            body(&next)
+            guard next != state.current else { return nil }
+            state.current = next
+            for continuation in state.subscribers.values {
+                continuation.yield(next)
+            }
+            return state.observers
+        }
+        guard let observers else { return false }
+        if !observers.isEmpty {
+            let value = self.value
+            for observer in observers {
+                observer.handler(value)
+            }
+        }
+        return true
+    }
+
+    /// Ends every stream; later changes are ignored and later streams end after the last value.
+    public func finish() {
+        let continuations = state.withLock { state in
+            state.isFinished = true
+            state.observers = []
+            defer { state.subscribers = [:] }
+            return Array(state.subscribers.values)
+        }
+        for continuation in continuations {
+            continuation.finish()
+        }
+    }
+
+    /// Registers a synchronous observer, called after each change on the thread that made it.
+    ///
+    /// Observers run outside the lock, so two changes made at once from two threads may reach an observer
+    /// in either order; an observer that needs the newest value reads ``value`` again inside its own
+    /// critical section. The handler must not be slow: it runs on the sender's thread.
+    /// - Returns: a token for ``removeObserver(_:)``.
+    package func addObserver(_ handler: @escaping Observer) -> UInt64 {
+        state.withLock { state in
+            state.nextID += 1
+            state.observers.append((state.nextID, handler))
+            return state.nextID
+        }
+    }
+
+    /// Removes an observer registered with ``addObserver(_:)``.
+    package func removeObserver(_ id: UInt64) {
+        state.withLock { state in
+            state.observers.removeAll { $0.id == id }
+        }
+    }
+
+    private func removeSubscriber(_ id: UInt64) {
+        state.withLock { state in
+            _ = state.subscribers.removeValue(forKey: id)
+        }
+    }
+}

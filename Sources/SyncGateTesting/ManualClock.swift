@@ -1,0 +1,205 @@
+import SyncGate
+
+/// A clock that moves only when a test tells it to.
+///
+/// Sleepers wake when ``advance(by:)`` or ``advance(to:)`` reaches their deadline, in deadline order
+/// (ties in the order they went to sleep). A cancelled sleeper is removed and throws
+/// `CancellationError`. ``waitForSleepers(_:)`` lets a test wait until the code under test has armed its
+/// timers, so it never races a timer being armed.
+///
+/// Advancing moves time in one jump: a task woken by the jump that then sleeps again measures its new
+/// deadline from the new time. Advance in steps to follow a chain of timers.
+public final class ManualClock: Clock, Sendable {
+    /// A point in the clock's time: an offset from its start.
+    public struct Instant: InstantProtocol, CustomStringConvertible {
+        /// The time since the clock's start.
+        public var offset: Duration
+
+        /// Creates an instant at `offset` from the clock's start.
+        public init(offset: Duration) {
+            self.offset = offset
+        }
+
+        /// The instant `duration` later.
+        public func advanced(by duration: Duration) -> Instant {
+            Instant(offset: offset + duration)
+        }
+
+        /// The duration from this instant to `other`.
+        public func duration(to other: Instant) -> Duration {
+            other.offset - offset
+        }
+
+        /// Whether `lhs` comes before `rhs`.
+        public static func < (lhs: Instant, rhs: Instant) -> Bool {
+            lhs.offset < rhs.offset
+        }
+
+        /// The offset, such as `1.5 seconds`.
+        public var description: String { "\(offset)" }
+    }
+
+    private enum Sleeper {
+        /// Registered; the continuation has not arrived yet.
+        case pending(Instant)
+        /// Suspended until the deadline.
+        case waiting(Instant, CheckedContinuation<Void, any Error>)
+        /// The deadline passed before the continuation arrived.
+        case fired
+        /// Cancelled before the continuation arrived.
+        case cancelled
+    }
+
+    private struct State {
+        var now = Instant(offset: .zero)
+        var nextID: UInt64 = 0
+        var sleepers: [UInt64: Sleeper] = [:]
+        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        var armedCount: Int {
+            sleepers.values.reduce(0) { count, sleeper in
+                switch sleeper {
+                case .pending, .waiting: count + 1
+                case .fired, .cancelled: count
+                }
+            }
+        }
+
+        mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
+            guard !sleeperWaiters.isEmpty else { return [] }
+            let armed = armedCount
+            var ready: [CheckedContinuation<Void, Never>] = []
+            sleeperWaiters.removeAll { waiter in
+                guard waiter.count <= armed else { return false }
+                ready.append(waiter.continuation)
+                return true
+            }
+            return ready
+        }
+    }
+
+    private let state = LockedState(State())
+
+    /// Creates a clock at offset zero.
+    public init() {}
+
+    /// The current instant.
+    public var now: Instant { state.withLock { $0.now } }
+
+    /// The smallest step of the clock: zero.
+    public var minimumResolution: Duration { .zero }
+
+    /// The number of tasks sleeping on the clock now.
+    public var sleeperCount: Int { state.withLock { $0.armedCount } }
+
+    /// The deadlines of the tasks sleeping now, earliest first.
+    public var sleeperDeadlines: [Instant] {
+        state.withLock { state in
+            state.sleepers.values.compactMap { sleeper -> Instant? in
+                switch sleeper {
+                case .pending(let deadline), .waiting(let deadline, _): deadline
+                case .fired, .cancelled: nil
+                }
+            }
+            .sorted()
+        }
+    }
+
+    /// Sleeps until the clock reaches `deadline`; returns at once if it already has.
+    public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
+        try Task.checkCancellation()
+        let registration: (UInt64, [CheckedContinuation<Void, Never>])? = state.withLock { state in
+            guard deadline > state.now else { return nil }
+            state.nextID += 1
+            state.sleepers[state.nextID] = .pending(deadline)
+            return (state.nextID, state.takeSatisfiedWaiters())
+        }
+        guard let (id, satisfied) = registration else { return }
+        for waiter in satisfied { waiter.resume() }
+        try await withTaskCancellationHandler {
+            try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+                let result: Result<Void, any Error>? = state.withLock { state in
+                    switch state.sleepers[id] {
+                    case .pending(let deadline):
+                        state.sleepers[id] = .waiting(deadline, continuation)
+                        return nil
+                    case .fired:
+                        state.sleepers[id] = nil
+                        return .success(())
+                    case .cancelled:
+                        state.sleepers[id] = nil
+                        return .failure(CancellationError())
+                    case .waiting, nil:
+                        preconditionFailure("ManualClock sleeper \(id) suspended twice")
+                    }
+                }
+                if let result { continuation.resume(with: result) }
+            }
+        } onCancel: {
+            let continuation: CheckedContinuation<Void, any Error>? = state.withLock { state in
+                switch state.sleepers[id] {
+                case .pending:
+                    state.sleepers[id] = .cancelled
+                    return nil
+                case .waiting(_, let continuation):
+                    state.sleepers[id] = nil
+                    return continuation
+                case .fired, .cancelled, nil:
+                    return nil
+                }
+            }
+            continuation?.resume(throwing: CancellationError())
+        }
+    }
+
+    /// Moves the clock forward by `duration` and wakes every sleeper whose deadline it reaches.
+    public func advance(by duration: Duration) {
+        precondition(duration >= .zero, "ManualClock.advance(by:): duration \(duration) is negative")
+        advance(to: now.advanced(by: duration))
+    }
+
+    /// Moves the clock to `instant` (if it is later than now) and wakes every sleeper it reaches.
+    public func advance(to instant: Instant) {
+        let due: [CheckedContinuation<Void, any Error>] = state.withLock { state in
+            if instant > state.now { state.now = instant }
+            var due: [(deadline: Instant, id: UInt64, continuation: CheckedContinuation<Void, any Error>?)] = []
+            for (id, sleeper) in state.sleepers {
+                switch sleeper {
+                case .pending(let deadline) where deadline <= state.now:
+                    state.sleepers[id] = .fired
+                    due.append((deadline, id, nil))
+                case .waiting(let deadline, let continuation) where deadline <= state.now:
+                    state.sleepers[id] = nil
+                    due.append((deadline, id, continuation))
+                default:
+                    break
+                }
+            }
+            due.sort { ($0.deadline, $0.id) < ($1.deadline, $1.id) }
+            return due.compactMap(\.continuation)
+        }
+        for continuation in due {
+            continuation.resume()
+        }
+    }
+
+    /// Advances the clock to the earliest sleeper's deadline, waking it; returns `false` if none sleeps.
+    @discardableResult
+    public func advanceToNextDeadline() -> Bool {
+        guard let next = sleeperDeadlines.first else { return false }
+        advance(to: next)
+        return true
+    }
+
+    /// Waits until at least `count` tasks are sleeping on the clock.
+    public func waitForSleepers(_ count: Int = 1) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ready = state.withLock { state in
+                if state.armedCount >= count { return true }
+                state.sleeperWaiters.append((count, continuation))
+                return false
+            }
+            if ready { continuation.resume() }
+        }
+    }
+}
