@@ -50,6 +50,7 @@ extension ConnectivityStatus {
         isExpensive: Bool = false,
         isConstrained: Bool = false
     ) -> ConnectivityStatus {
-        ConnectivityStatus(isConnected: true, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained)
+        ConnectivityStatus(
+            isConnected: true, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained)
     }
 }

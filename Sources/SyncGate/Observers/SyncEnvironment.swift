@@ -223,7 +223,9 @@ public final class SyncEnvironment: Sendable {
         }
     }
 
-    private func endWaiter(_ id: UInt64, _ outcome: WaiterRegistry<CheckedContinuation<SyncEnvironmentStatus, any Error>>.Outcome) {
+    private func endWaiter(
+        _ id: UInt64, _ outcome: WaiterRegistry<CheckedContinuation<SyncEnvironmentStatus, any Error>>.Outcome
+    ) {
         if let continuation = waiters.withLock({ $0.end(id, outcome) }) {
             Self.resume(continuation, with: outcome)
         }

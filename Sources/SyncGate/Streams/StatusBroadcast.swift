@@ -23,6 +23,20 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
         var subscribers: [UInt64: AsyncStream<Value>.Continuation] = [:]
         var observers: [(id: UInt64, handler: Observer)] = []
         var isFinished = false
+        var countWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+
+        /// Takes the waiters of ``waitForSubscriberCount(_:)`` whose count is reached.
+        mutating func takeCountWaiters() -> [CheckedContinuation<Void, Never>] {
+            guard !countWaiters.isEmpty else { return [] }
+            var ready: [CheckedContinuation<Void, Never>] = []
+            let count = subscribers.count
+            countWaiters.removeAll { waiter in
+                guard waiter.count == count else { return false }
+                ready.append(waiter.continuation)
+                return true
+            }
+            return ready
+        }
     }
 
     private let state: LockedState<State>
@@ -52,17 +66,18 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     /// After ``finish()``, the stream yields the last value and then ends.
     public func stream() -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
-        let id: UInt64? = state.withLock { state in
+        let registration: (id: UInt64, waiters: [CheckedContinuation<Void, Never>])? = state.withLock { state in
             continuation.yield(state.current)
             guard !state.isFinished else { return nil }
             state.nextID += 1
             state.subscribers[state.nextID] = continuation
-            return state.nextID
+            return (state.nextID, state.takeCountWaiters())
         }
-        guard let id else {
+        guard let (id, waiters) = registration else {
             continuation.finish()
             return stream
         }
+        for waiter in waiters { waiter.resume() }
         continuation.onTermination = { [weak self] _ in
             self?.removeSubscriber(id)
         }
@@ -107,15 +122,17 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
 
     /// Ends every stream; later changes are ignored and later streams end after the last value.
     public func finish() {
-        let continuations = state.withLock { state in
+        let (continuations, waiters) = state.withLock { state in
             state.isFinished = true
             state.observers = []
-            defer { state.subscribers = [:] }
-            return Array(state.subscribers.values)
+            let continuations = Array(state.subscribers.values)
+            state.subscribers = [:]
+            return (continuations, state.takeCountWaiters())
         }
         for continuation in continuations {
             continuation.finish()
         }
+        for waiter in waiters { waiter.resume() }
     }
 
     /// Registers a synchronous observer, called after each change on the thread that made it.
@@ -139,9 +156,23 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
         }
     }
 
-    private func removeSubscriber(_ id: UInt64) {
-        state.withLock { state in
-            _ = state.subscribers.removeValue(forKey: id)
+    /// Waits until the number of stream subscribers is exactly `count`; for tests.
+    package func waitForSubscriberCount(_ count: Int) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let reached = state.withLock { state in
+                if state.subscribers.count == count { return true }
+                state.countWaiters.append((count, continuation))
+                return false
+            }
+            if reached { continuation.resume() }
         }
+    }
+
+    private func removeSubscriber(_ id: UInt64) {
+        let waiters = state.withLock { state in
+            _ = state.subscribers.removeValue(forKey: id)
+            return state.takeCountWaiters()
+        }
+        for waiter in waiters { waiter.resume() }
     }
 }

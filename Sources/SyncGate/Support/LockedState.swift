@@ -1,11 +1,11 @@
 #if canImport(Glibc)
-import Glibc
+    import Glibc
 #elseif canImport(Musl)
-import Musl
+    import Musl
 #elseif canImport(Bionic)
-import Bionic
+    import Bionic
 #elseif canImport(Darwin)
-import Darwin
+    import Darwin
 #endif
 
 /// A value guarded by a pthread mutex, for state that synchronous code must reach.

@@ -1,0 +1,51 @@
+import SyncGate
+import Testing
+
+@Suite("Readable descriptions")
+struct DescriptionTests {
+    @Test(
+        "values describe themselves",
+        arguments: [
+            (ConnectivityStatus.disconnected.description, "disconnected"),
+            (ConnectivityStatus.connected(via: .wifi).description, "connected via wifi"),
+            (
+                ConnectivityStatus.connected(via: .cellular, isExpensive: true, isConstrained: true).description,
+                "connected via cellular (expensive, constrained)"
+            ),
+            (ConnectionInterface.wiredEthernet.description, "wired-ethernet"),
+            (PowerStatus.unrestricted.description, "external power"),
+            (
+                PowerStatus(isLowPowerModeEnabled: true, isOnExternalPower: false, batteryLevel: 0.15).description,
+                "on battery, battery 15% (low), low power mode"
+            ),
+            (AccountStatus.temporarilyUnavailable.description, "temporarily-unavailable"),
+            (SyncEvent.exporting.description, "exporting"),
+            (SyncCondition("db-migrated").description, "db-migrated"),
+            (MonitoringOptions.basic.description, "[network, account]"),
+            (SyncGateError.timedOut.description, "timed out waiting for the requirements"),
+            (
+                SyncGateError.invalidArgument(parameter: "timeout", message: "-1.0 seconds is negative").description,
+                "invalid timeout: -1.0 seconds is negative"
+            ),
+        ]
+    )
+    func describes(actual: String, expected: String) {
+        #expect(actual == expected)
+    }
+
+    @Test("a combined status names its monitored parts and what holds")
+    func combined() {
+        let status = SyncEnvironmentStatus(
+            connectivity: .connected(via: .wifi),
+            account: .available,
+            conditions: ["b", "a"],
+            monitoredParts: [.network, .account]
+        )
+        #expect(
+            status.description
+                == "network: connected via wifi; account: available; conditions: [a, b]; "
+                + "met: [network, unmetered, unconstrained, not-low-power, external-power, battery-not-low, "
+                + "account-ready, cloud-drive]"
+        )
+    }
+}

@@ -1,0 +1,84 @@
+import SyncGate
+import SyncGateTesting
+import Testing
+
+@Suite("ManualClock", .timeLimit(.minutes(1)))
+struct ManualClockTests {
+    @Test("sleepers wake in deadline order when the clock reaches them")
+    func deadlineOrder() async throws {
+        let clock = ManualClock()
+        let woken = StatusBroadcast<[Int]>([])
+        for (index, seconds) in [3, 1, 2].enumerated() {
+            Task {
+                try await clock.sleep(until: clock.now.advanced(by: .seconds(seconds)))
+                woken.update { $0.append(index) }
+            }
+        }
+        await clock.waitForSleepers(3)
+        #expect(clock.sleeperDeadlines.map(\.offset) == [.seconds(1), .seconds(2), .seconds(3)])
+        clock.advance(by: .milliseconds(1_500))
+        for await list in woken.stream() where list == [1] { break }
+        #expect(clock.sleeperCount == 2)
+        clock.advance(to: ManualClock.Instant(offset: .seconds(3)))
+        for await list in woken.stream() where list.count == 3 {
+            #expect(Set(list) == [0, 1, 2])
+            break
+        }
+        #expect(clock.sleeperCount == 0)
+        #expect(clock.now.offset == .seconds(3))
+    }
+
+    @Test("a cancelled sleeper is removed and throws CancellationError")
+    func cancellation() async {
+        let clock = ManualClock()
+        let task = Task { try await clock.sleep(for: .seconds(10)) }
+        await clock.waitForSleepers(1)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("a sleeper cancelled before it sleeps throws at once")
+    func cancelledBeforeSleeping() async {
+        let clock = ManualClock()
+        let task = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            try await clock.sleep(for: .seconds(1))
+        }
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("a deadline already reached returns at once")
+    func pastDeadline() async throws {
+        let clock = ManualClock()
+        clock.advance(by: .seconds(5))
+        try await clock.sleep(until: ManualClock.Instant(offset: .seconds(4)))
+        try await clock.sleep(for: .zero)
+        #expect(clock.sleeperCount == 0)
+    }
+
+    @Test("advanceToNextDeadline wakes the earliest sleeper only")
+    func nextDeadline() async throws {
+        let clock = ManualClock()
+        #expect(!clock.advanceToNextDeadline())
+        let first = Task { try await clock.sleep(for: .seconds(2)) }
+        let second = Task { try await clock.sleep(for: .seconds(5)) }
+        await clock.waitForSleepers(2)
+        #expect(clock.advanceToNextDeadline())
+        try await first.value
+        #expect(clock.now.offset == .seconds(2))
+        #expect(clock.sleeperCount == 1)
+        second.cancel()
+        _ = try? await second.value
+    }
+
+    @Test("instants measure durations")
+    func instants() {
+        let start = ManualClock.Instant(offset: .seconds(1))
+        let later = start.advanced(by: .milliseconds(500))
+        #expect(start.duration(to: later) == .milliseconds(500))
+        #expect(start < later)
+        #expect(ManualClock().minimumResolution == .zero)
+    }
+}

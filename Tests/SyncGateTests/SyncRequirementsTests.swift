@@ -1,0 +1,206 @@
+import SyncGate
+import Testing
+
+@Suite("Requirements against environment statuses")
+struct SyncRequirementsTests {
+    /// A status in which every requirement holds.
+    static let allMet = SyncEnvironmentStatus(
+        connectivity: .connected(via: .wiredEthernet),
+        power: PowerStatus(isLowPowerModeEnabled: false, isOnExternalPower: true, batteryLevel: 0.9),
+        account: .available,
+        isCloudDriveAvailable: true
+    )
+
+    /// For each requirement: statuses that satisfy it and statuses that do not.
+    static let table:
+        [(requirement: SyncRequirements, satisfying: [SyncEnvironmentStatus], failing: [SyncEnvironmentStatus])] = [
+            (
+                .network,
+                [
+                    allMet,
+                    with(allMet) {
+                        $0.connectivity = .connected(via: .cellular, isExpensive: true, isConstrained: true)
+                    },
+                ],
+                [with(allMet) { $0.connectivity = .disconnected }]
+            ),
+            (
+                .unmetered,
+                [allMet, with(allMet) { $0.connectivity = .connected(via: .wifi, isConstrained: true) }],
+                [
+                    with(allMet) { $0.connectivity = .connected(via: .cellular, isExpensive: true) },
+                    with(allMet) { $0.connectivity = .disconnected },
+                    with(allMet) {
+                        $0.connectivity = ConnectivityStatus(
+                            isConnected: false,
+                            interface: .none,
+                            isExpensive: false,
+                            isConstrained: false
+                        )
+                    },
+                ]
+            ),
+            (
+                .unconstrained,
+                [allMet, with(allMet) { $0.connectivity = .connected(via: .cellular, isExpensive: true) }],
+                [
+                    with(allMet) { $0.connectivity = .connected(via: .wifi, isConstrained: true) },
+                    with(allMet) { $0.connectivity = .disconnected },
+                ]
+            ),
+            (
+                .notLowPower,
+                [allMet],
+                [with(allMet) { $0.power.isLowPowerModeEnabled = true }]
+            ),
+            (
+                .externalPower,
+                [allMet, with(allMet) { $0.power = PowerStatus() }],
+                [with(allMet) { $0.power.isOnExternalPower = false }]
+            ),
+            (
+                .batteryNotLow,
+                [
+                    allMet,
+                    with(allMet) { $0.power = PowerStatus(isOnExternalPower: false, batteryLevel: 0.21) },
+                    with(allMet) { $0.power = PowerStatus(isOnExternalPower: true, batteryLevel: 0.05) },
+                    with(allMet) { $0.power = PowerStatus(isOnExternalPower: false, batteryLevel: nil) },
+                ],
+                [
+                    with(allMet) { $0.power = PowerStatus(isOnExternalPower: false, batteryLevel: 0.2) },
+                    with(allMet) { $0.power = PowerStatus(isOnExternalPower: false, batteryLevel: 0) },
+                ]
+            ),
+            (
+                .accountReady,
+                [allMet],
+                [.noAccount, .restricted, .temporarilyUnavailable, .couldNotDetermine].map { account in
+                    with(allMet) { $0.account = account }
+                }
+            ),
+            (
+                .cloudDrive,
+                [allMet],
+                [with(allMet) { $0.isCloudDriveAvailable = false }]
+            ),
+        ]
+
+    @Test("each requirement holds exactly in the statuses that satisfy it", arguments: 0..<table.count)
+    func requirementTable(row: Int) {
+        let (requirement, satisfying, failing) = Self.table[row]
+        for status in satisfying {
+            #expect(status.satisfiedRequirements.contains(requirement), "\(requirement) should hold in \(status)")
+            #expect(status.satisfies(requirement))
+            #expect(status.unmetRequirements(requirement).isEmpty)
+        }
+        for status in failing {
+            #expect(!status.satisfiedRequirements.contains(requirement), "\(requirement) should fail in \(status)")
+            #expect(!status.satisfies(requirement))
+            #expect(status.unmetRequirements(requirement) == requirement)
+        }
+    }
+
+    @Test("the table covers every single requirement")
+    func tableCoversEveryRequirement() {
+        let covered = Self.table.reduce(into: SyncRequirements()) { $0.formUnion($1.requirement) }
+        let all = SyncRequirements.members.reduce(into: SyncRequirements()) { $0.formUnion($1.requirement) }
+        #expect(covered == all)
+    }
+
+    @Test(
+        "a requirement whose part is not monitored reads as satisfied",
+        arguments: SyncRequirements.members.map(\.requirement)
+    )
+    func unmonitoredPartIsTreatedAsMet(requirement: SyncRequirements) {
+        let worst = SyncEnvironmentStatus(
+            connectivity: .disconnected,
+            power: PowerStatus(isLowPowerModeEnabled: true, isOnExternalPower: false, batteryLevel: 0.01),
+            account: .noAccount,
+            isCloudDriveAvailable: false,
+            monitoredParts: MonitoringOptions.all.subtracting(requirement.monitoredParts)
+        )
+        #expect(worst.satisfies(requirement))
+        #expect(worst.requirementsTreatedAsMet.contains(requirement))
+        let monitored = with(worst) { $0.monitoredParts = .all }
+        #expect(!monitored.satisfies(requirement))
+        #expect(monitored.requirementsTreatedAsMet.isEmpty)
+    }
+
+    @Test("readiness predicates equal their presets")
+    func predicatesMatchPresets() {
+        var statuses: [SyncEnvironmentStatus] = []
+        for connectivity in [
+            ConnectivityStatus.disconnected, .connected(via: .wifi), .connected(via: .cellular, isExpensive: true),
+        ] {
+            for lowPower in [false, true] {
+                for account in [AccountStatus.available, .noAccount] {
+                    for drive in [false, true] {
+                        statuses.append(
+                            SyncEnvironmentStatus(
+                                connectivity: connectivity,
+                                power: PowerStatus(isLowPowerModeEnabled: lowPower),
+                                account: account,
+                                isCloudDriveAvailable: drive
+                            )
+                        )
+                    }
+                }
+            }
+        }
+        for status in statuses {
+            let connected = status.connectivity.isConnected
+            let lowPower = status.power.isLowPowerModeEnabled
+            let ready = connected && status.account == .available && !lowPower
+            #expect(status.isSyncReady == ready)
+            #expect(status.isCloudDriveReady == (ready && status.isCloudDriveAvailable))
+            #expect(
+                status.isSuitableForLargeTransfer
+                    == (connected && !status.connectivity.isExpensive && !status.connectivity.isConstrained)
+            )
+        }
+    }
+
+    @Test("sync events: only idle is not syncing", arguments: SyncEvent.allCases)
+    func isSyncing(event: SyncEvent) {
+        let status = SyncEnvironmentStatus(syncEvent: event)
+        #expect(status.isSyncing == (event != .idle))
+    }
+
+    @Test("conditions must all hold")
+    func conditions() {
+        let status = SyncEnvironmentStatus(conditions: ["a", "b"], monitoredParts: [])
+        #expect(status.satisfies([], conditions: ["a"]))
+        #expect(status.satisfies([], conditions: ["a", "b"]))
+        #expect(!status.satisfies([], conditions: ["a", "c"]))
+        #expect(status.unmetConditions(["a", "c"]) == ["c"])
+    }
+
+    @Test("every requirement and preset has a spelling that parses back")
+    func spellings() throws {
+        for (name, requirement) in SyncRequirements.members + SyncRequirements.presets {
+            #expect(SyncRequirements(name: name) == requirement)
+        }
+        #expect(SyncRequirements(name: "EXTERNAL_POWER") == .externalPower)
+        #expect(SyncRequirements(name: "wifi") == nil)
+        #expect(SyncRequirements.syncReady.description == "[network, not-low-power, account-ready]")
+        #expect(SyncRequirements().description == "[]")
+    }
+
+    @Test("presets")
+    func presets() {
+        #expect(SyncRequirements.syncReady == [.network, .accountReady, .notLowPower])
+        #expect(SyncRequirements.cloudDriveReady == [.network, .accountReady, .notLowPower, .cloudDrive])
+        #expect(SyncRequirements.largeTransfer == [.network, .unmetered, .unconstrained])
+        #expect(MonitoringOptions.default == [.network, .power, .account, .cloudDrive])
+        #expect(MonitoringOptions.basic == [.network, .account])
+        #expect(MonitoringOptions.syncFocused == [.network, .power, .account, .syncEvent])
+        #expect(MonitoringOptions.all.names == ["network", "power", "account", "sync-event", "cloud-drive"])
+    }
+}
+
+/// Returns a copy of `value` changed by `change`.
+func with<Value>(_ value: Value, _ change: (inout Value) -> Void) -> Value {
+    var copy = value
+    change(&copy)
+    return copy
+}
