@@ -120,7 +120,7 @@ public final class PowerObserver: PowerObserving, BroadcastBacked {
                 PowerStatus(isLowPowerModeEnabled: ProcessInfo.processInfo.isLowPowerModeEnabled))
             self.broadcast = broadcast
             notificationToken = NotificationCenter.default.addObserver(
-                forName: ProcessInfo.powerStateDidChangeNotification, object: nil, queue: nil
+                forName: .NSProcessInfoPowerStateDidChange, object: nil, queue: nil
             ) { _ in
                 broadcast.update { $0.isLowPowerModeEnabled = ProcessInfo.processInfo.isLowPowerModeEnabled }
             }
