@@ -234,5 +234,14 @@
             #expect(observer.isListeningForUEvents)
             #expect(observer.status == PowerStatus(powerSupplies: PowerSupplyReader.readSupplies(sysfsRoot: "/sys")))
         }
+
+        @Test("SyncEnvironment(monitoring:) gives .power a PowerObserver exactly when .power is requested")
+        func environmentWiring() {
+            let withPower = SyncEnvironment(monitoring: [.power])
+            #expect(withPower.monitoredParts == [.power])
+            #expect(
+                withPower.status.power == PowerStatus(powerSupplies: PowerSupplyReader.readSupplies(sysfsRoot: "/sys")))
+            #expect(!SyncEnvironment(monitoring: [.account]).monitoredParts.contains(.power))
+        }
     }
 #endif
