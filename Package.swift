@@ -18,6 +18,9 @@ let package = Package(
             path: "Examples/WaitUntilReady"
         ),
         .testTarget(name: "SyncGateTests", dependencies: ["SyncGate", "SyncGateTesting"]),
+        // Runs the Linux ConnectivityObserver inside a network namespace for SyncGateLinuxTests.
+        .executableTarget(name: "syncgate-netns-probe", dependencies: ["SyncGate"], path: "Tools/NetnsProbe"),
+        .testTarget(name: "SyncGateLinuxTests", dependencies: ["SyncGate", "SyncGateTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

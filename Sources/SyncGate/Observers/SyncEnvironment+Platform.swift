@@ -1,0 +1,24 @@
+extension SyncEnvironment {
+    /// Creates an environment that watches the requested parts with the platform's own sources.
+    ///
+    /// A requested part gets a source only where the platform has one; the others stay unmonitored and
+    /// read as satisfied (see ``MonitoringOptions``). Add sources the platform lacks, such as an account
+    /// provider on Linux, through ``init(connectivity:power:account:cloudDrive:syncEvents:clock:)``.
+    ///
+    /// * **Linux**: `.network` → ``ConnectivityObserver`` (rtnetlink). Power comes with the Linux power
+    ///   observer; account, cloud drive and sync events have no system source and stay unmonitored.
+    /// * **Apple platforms**: `.network` → ``ConnectivityObserver`` (`NWPathMonitor`); the other parts
+    ///   arrive with the Apple backends.
+    /// * **Elsewhere**: nothing is monitored.
+    ///
+    /// - Parameter monitoring: the parts to watch.
+    public convenience init(monitoring: MonitoringOptions = .default) {
+        #if os(Linux) || canImport(Network)
+            let connectivity: ConnectivityObserver? = monitoring.contains(.network) ? ConnectivityObserver() : nil
+        #else
+            let connectivity: ConnectivityObserver? = nil
+        #endif
+        let power: PowerObserver? = monitoring.contains(.power) ? PowerObserver() : nil
+        self.init(connectivity: connectivity, power: power)
+    }
+}

@@ -1,0 +1,209 @@
+#if os(Linux)
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
+
+    /// The reader thread's state and event loop: sockets, link cache, debounce, evaluation.
+    ///
+    /// Built on the caller's thread (which computes the first status), then handed to the reader thread,
+    /// which alone touches it afterwards. Every netlink message is only a hint that something changed;
+    /// the answer always comes from fresh route lookups (`RTM_F_FIB_MATCH`) plus the link cache.
+    final class ConnectivityMonitorLoop {
+        /// The mailbox shared with the owner and the timer tasks.
+        let signal: ConnectivityMonitorSignal
+        /// The status from the latest evaluation.
+        private(set) var status: ConnectivityStatus
+        /// Where evaluations are published; set before the thread starts.
+        var broadcast: StatusBroadcast<ConnectivityStatus>?
+
+        private let configuration: ConnectivityMonitorConfiguration
+        private let events: NetlinkSocket
+        private let queries: NetlinkQueryClient
+        private var links: [Int32: NetlinkLink] = [:]
+        private var kinds: [Int32: LinuxInterfaceKind] = [:]
+        private var debounce: ConnectivityDebounce
+        private var needsLinkDump = true
+
+        /// Opens the sockets (events first, so nothing is missed between dump and subscription), dumps the
+        /// links and evaluates the first status.
+        init(configuration: ConnectivityMonitorConfiguration) throws(ConnectivityObserverError) {
+            self.configuration = configuration
+            debounce = ConnectivityDebounce(isImmediate: configuration.debounce <= .zero)
+            events = try NetlinkSocket(
+                groups: Netlink.Group.link | Netlink.Group.ipv4Route | Netlink.Group.ipv6Route,
+                receiveBufferSize: configuration.receiveBufferSize,
+                bufferSize: 64 * 1024
+            )
+            queries = try NetlinkQueryClient()
+            signal = try ConnectivityMonitorSignal()
+            status = .disconnected
+            guard refreshLinks() else {
+                signal.requestStop()
+                closeDescriptors()
+                throw ConnectivityObserverError(operation: "link dump", code: 0)
+            }
+            status = evaluate()
+        }
+
+        /// The descriptors this loop owns: event socket, request socket, wake-up pipe.
+        var fileDescriptors: [Int32] {
+            [events.fileDescriptor, queries.fileDescriptor, signal.readDescriptor]
+                + (signal.writeDescriptor.map { [$0] } ?? [])
+        }
+
+        /// Closes the sockets and the pipe's read end.
+        func closeDescriptors() {
+            events.close()
+            queries.close()
+            closeDescriptor(signal.readDescriptor)
+        }
+
+        /// Runs until a stop is requested, then closes the descriptors. Blocks in `poll` while idle.
+        func run() {
+            defer { closeDescriptors() }
+            var descriptors = [
+                pollfd(fd: events.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signal.readDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            while !signal.isStopRequested {
+                descriptors[0].revents = 0
+                descriptors[1].revents = 0
+                let ready = poll(&descriptors, 2, -1)
+                if ready < 0 && errno != EINTR { break }
+                guard ready > 0 else { continue }
+                var evaluateNow = false
+                if descriptors[1].revents != 0 {
+                    let mail = signal.take()
+                    if mail.isStopRequested { return }
+                    for generation in mail.firedGenerations {
+                        evaluateNow = perform(debounce.timerFired(generation: generation)) || evaluateNow
+                    }
+                }
+                if descriptors[0].revents != 0, drainEvents() {
+                    evaluateNow = perform(debounce.hintsReceived()) || evaluateNow
+                }
+                if evaluateNow {
+                    publish(evaluate())
+                }
+            }
+        }
+
+        /// Reads the pending datagrams (a bounded batch) and updates the link cache.
+        /// - Returns: whether anything relevant changed.
+        private func drainEvents() -> Bool {
+            var sawHint = false
+            for _ in 0..<256 {
+                switch events.receive() {
+                case .datagram(let bytes):
+                    let datagram = NetlinkMessage.parse(bytes)
+                    if datagram.isMalformed {
+                        needsLinkDump = true
+                        sawHint = true
+                    }
+                    for message in datagram.messages where apply(message) {
+                        sawHint = true
+                    }
+                case .overflow:
+                    needsLinkDump = true
+                    sawHint = true
+                case .ignored:
+                    continue
+                case .wouldBlock:
+                    return sawHint
+                case .failed:
+                    needsLinkDump = true
+                    return true
+                }
+            }
+            return sawHint
+        }
+
+        /// Applies one event message to the link cache. Returns whether it is a hint worth evaluating.
+        private func apply(_ message: NetlinkMessage) -> Bool {
+            if message.reportsOverflow {
+                needsLinkDump = true
+                return true
+            }
+            switch message.type {
+            case Netlink.MessageType.newLink:
+                guard let link = NetlinkLink.decode(message), !link.isWirelessChatter else { return false }
+                links[link.index] = link
+                kinds[link.index] = nil
+                return true
+            case Netlink.MessageType.deleteLink:
+                guard let link = NetlinkLink.decode(message) else { return false }
+                links[link.index] = nil
+                kinds[link.index] = nil
+                return true
+            case Netlink.MessageType.newRoute, Netlink.MessageType.deleteRoute:
+                return true
+            default:
+                return false
+            }
+        }
+
+        /// Performs a debounce action; returns whether it asks for an evaluation now.
+        private func perform(_ action: ConnectivityDebounce.Action) -> Bool {
+            switch action {
+            case .none:
+                return false
+            case .evaluate:
+                return true
+            case .armTimer(let generation):
+                let sleep = configuration.clock.sleeper(for: configuration.debounce)
+                let signal = self.signal
+                signal.setTimer(
+                    Task.detached {
+                        do { try await sleep() } catch { return }
+                        signal.timerFired(generation: generation)
+                    }
+                )
+                return false
+            }
+        }
+
+        /// Re-dumps the links into the cache. Returns whether a consistent dump was read.
+        private func refreshLinks() -> Bool {
+            guard let dumped = queries.dumpLinks() else { return false }
+            links = dumped
+            kinds = [:]
+            needsLinkDump = false
+            return true
+        }
+
+        /// Looks up both probe routes and decides the status from them and the link cache.
+        private func evaluate() -> ConnectivityStatus {
+            let resynced = needsLinkDump && refreshLinks()
+            signal.count(resynced: resynced)
+            let ipv4 = queries.lookupRoute(to: configuration.ipv4Probe)
+            let ipv6 = queries.lookupRoute(to: configuration.ipv6Probe)
+            for index in (ipv4.route?.candidateInterfaces ?? []) + (ipv6.route?.candidateInterfaces ?? [])
+            where links[index] == nil {
+                links[index] = queries.link(index: index)
+            }
+            return ConnectivityEvaluator.status(ipv4: ipv4, ipv6: ipv6, links: links) { link in
+                kind(of: link)
+            }
+        }
+
+        private func kind(of link: NetlinkLink) -> LinuxInterfaceKind {
+            if let kind = kinds[link.index] { return kind }
+            let facts = SysfsInterfaceFacts.read(
+                interface: link.name ?? "",
+                sysfsRoot: configuration.sysfsRoot,
+                linkKind: link.kind,
+                hardwareType: Int(link.hardwareType)
+            )
+            let kind = LinuxInterfaceKind.classify(facts)
+            kinds[link.index] = kind
+            return kind
+        }
+
+        private func publish(_ status: ConnectivityStatus) {
+            self.status = status
+            broadcast?.send(status)
+        }
+    }
+#endif

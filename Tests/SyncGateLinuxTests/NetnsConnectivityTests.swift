@@ -1,0 +1,158 @@
+#if os(Linux)
+    import Foundation
+    import Testing
+
+    /// The real observer, run by `syncgate-netns-probe` inside network namespaces the tests create, driven
+    /// by `ip` from outside. Needs root and iproute2; skips elsewhere unless SYNCGATE_REQUIRE_NETNS=1.
+    @Suite(.enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
+    struct NetnsConnectivityTests {
+        /// A short real debounce keeps these tests quick; the flood test uses the default 200 ms.
+        static let watch = ["watch", "--debounce-ms", "50"]
+
+        /// Runs `body` with a fresh topology and always deletes it afterwards.
+        func withTopology(_ body: (NetnsTopology) throws -> Void) throws {
+            let topology = try NetnsTopology()
+            defer { topology.destroy() }
+            try body(topology)
+        }
+
+        @Test func startsConnected() throws {
+            try withTopology { topology in
+                try topology.configureIPv4()
+                let probe = try topology.startProbe(arguments: Self.watch)
+                let first = try probe.next()
+                #expect(first.connected)
+                #expect(first.interface == "other")  // veth is virtual
+                #expect(!first.expensive)
+                #expect(!first.constrained)
+            }
+        }
+
+        @Test func startsDisconnectedThenConnects() throws {
+            try withTopology { topology in
+                try topology.configureIPv4(defaultRoute: false)
+                let probe = try topology.startProbe(arguments: Self.watch)
+                #expect(try !probe.next().connected)
+                try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                #expect(try probe.next().connected)
+            }
+        }
+
+        @Test func linkSetDown() throws {
+            // The kernel flushes the IPv4 default route without any RTM_DELROUTE: only the link event tells.
+            try withTopology { topology in
+                try topology.configureIPv4()
+                let probe = try topology.startProbe(arguments: Self.watch)
+                #expect(try probe.next().connected)
+                try topology.inObserved("link set v0 down")
+                #expect(try !probe.next().connected)
+                try topology.inObserved("link set v0 up")
+                try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                #expect(try probe.next().connected)
+            }
+        }
+
+        @Test func carrierLoss() throws {
+            // Peer down: the route stays, flagged linkdown, and no route message is sent at all.
+            try withTopology { topology in
+                try topology.configureIPv4()
+                let probe = try topology.startProbe(arguments: Self.watch)
+                #expect(try probe.next().connected)
+                try topology.inPeer("link set v1 down")
+                #expect(try !probe.next().connected)
+                try topology.inPeer("link set v1 up")
+                #expect(try probe.next().connected)
+                #expect(probe.received.map(\.connected) == [true, false, true])
+            }
+        }
+
+        @Test func defaultRouteDeletedAndReadded() throws {
+            try withTopology { topology in
+                try topology.configureIPv4()
+                let probe = try topology.startProbe(arguments: Self.watch)
+                #expect(try probe.next().connected)
+                try topology.inObserved("route del default")
+                #expect(try !probe.next().connected)
+                try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                #expect(try probe.next().connected)
+                #expect(probe.received.map(\.connected) == [true, false, true])
+            }
+        }
+
+        @Test func ipv6OnlyDefaultRoute() throws {
+            try withTopology { topology in
+                try topology.configureIPv6()
+                let probe = try topology.startProbe(arguments: Self.watch)
+                let first = try probe.next()
+                #expect(first.connected)
+                #expect(first.interface == "other")
+                try topology.inObserved("-6 route del default")
+                #expect(try !probe.next().connected)
+                try topology.inObserved("-6 route add default via 2001:db8:200::1 dev v0")
+                #expect(try probe.next().connected)
+            }
+        }
+
+        @Test func ipv4IsPreferredAndIPv6KeepsItConnected() throws {
+            try withTopology { topology in
+                try topology.configureIPv4()
+                try topology.configureIPv6()
+                let probe = try topology.startProbe(arguments: Self.watch)
+                #expect(try probe.next().connected)
+                try topology.inObserved("route del default")
+                // Still connected through IPv6: no new value is emitted.
+                #expect(try probe.next(before: .now + .milliseconds(500)) == nil)
+                try topology.inObserved("-6 route del default")
+                #expect(try !probe.next().connected)
+            }
+        }
+
+        @Test func loopbackDefaultRouteIsNotConnected() throws {
+            try withTopology { topology in
+                try topology.inObserved("link set lo up")
+                try topology.inObserved("route add default dev lo")
+                let probe = try topology.startProbe(arguments: Self.watch)
+                #expect(try !probe.next().connected)
+            }
+        }
+
+        @Test func interfaceDeleted() throws {
+            try withTopology { topology in
+                try topology.configureIPv4()
+                let probe = try topology.startProbe(arguments: Self.watch)
+                #expect(try probe.next().connected)
+                try topology.inObserved("link del v0")
+                let next = try probe.next()
+                #expect(!next.connected)
+                #expect(next.interface == "none")
+            }
+        }
+
+        @Test(arguments: [nil, "4096"] as [String?])
+        func floodOfLinkFlaps(receiveBuffer: String?) throws {
+            // 5 000 peer flaps in one `ip -batch`, ending down; a tiny receive buffer forces ENOBUFS.
+            try withTopology { topology in
+                try topology.configureIPv4()
+                let debounce = Duration.milliseconds(200)
+                var arguments = ["watch", "--debounce-ms", "200"]
+                if let receiveBuffer { arguments += ["--rcvbuf", receiveBuffer] }
+                let probe = try topology.startProbe(arguments: arguments)
+                #expect(try probe.next().connected)
+                let commands = (0..<5_000).map { $0 % 2 == 0 ? "link set v1 down" : "link set v1 up" }
+                let started = ContinuousClock.now
+                try topology.batchInPeer(commands + ["link set v1 down"])
+                let ended = ContinuousClock.now
+                let during = try probe.all(before: ended + debounce + .seconds(1))
+                let final = during.last ?? probe.received.last
+                #expect(final?.connected == false, "final value after the flood: \(String(describing: final))")
+                let after = try probe.all(before: .now + .seconds(1))
+                #expect(after.isEmpty, "emitted after the final value: \(after)")
+                print(
+                    "flood (rcvbuf \(receiveBuffer ?? "default")): batch took \(ended - started), "
+                        + "emissions \(probe.received.count), last line \(String(describing: probe.received.last)), "
+                        + "resyncs \(probe.received.last?.resyncs ?? 0), evaluations \(probe.received.last?.evaluations ?? 0)"
+                )
+            }
+        }
+    }
+#endif

@@ -1,0 +1,197 @@
+// syncgate-netns-probe: runs SyncGate's Linux ConnectivityObserver (usually inside a network namespace,
+// started with `ip netns exec NAME syncgate-netns-probe …`) for the integration tests and measurements.
+//
+//   watch [--debounce-ms N] [--rcvbuf BYTES]   one JSON line per emitted status; exits when stdin closes
+//   bench --peer IFNAME [--flaps N]            debounce 0; flaps IFNAME (the veth peer of the routed
+//                                              link, same namespace) through rtnetlink and prints the
+//                                              event-to-emission latency percentiles as JSON
+//   fd-check                                   open/close counts of /proc/self/fd around an observer
+//   capture                                    hex of a link dump and both route lookups (test vectors)
+
+#if os(Linux)
+    import Dispatch
+    import Foundation
+    import Glibc
+    import SyncGate
+
+    func monotonicNanoseconds() -> UInt64 {
+        var time = timespec()
+        clock_gettime(CLOCK_MONOTONIC, &time)
+        return UInt64(time.tv_sec) * 1_000_000_000 + UInt64(time.tv_nsec)
+    }
+
+    func emit(_ line: String) {
+        print(line)
+        fflush(nil)
+    }
+
+    func fail(_ message: String) -> Never {
+        FileHandle.standardError.write(Data(("syncgate-netns-probe: " + message + "\n").utf8))
+        exit(2)
+    }
+
+    func option(_ name: String, in arguments: [String]) -> String? {
+        guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return nil }
+        return arguments[index + 1]
+    }
+
+    func json(_ status: ConnectivityStatus, sequence: Int, counters: (evaluations: Int, resyncs: Int)) -> String {
+        "{\"seq\":\(sequence),\"connected\":\(status.isConnected),\"interface\":\"\(status.interface)\","
+            + "\"expensive\":\(status.isExpensive),\"constrained\":\(status.isConstrained),"
+            + "\"monotonicNs\":\(monotonicNanoseconds()),\"evaluations\":\(counters.evaluations),"
+            + "\"resyncs\":\(counters.resyncs)}"
+    }
+
+    func makeObserver(debounceMilliseconds: Int, receiveBuffer: Int32?) -> ConnectivityObserver {
+        var configuration = ConnectivityMonitorConfiguration(debounce: .milliseconds(debounceMilliseconds))
+        if let receiveBuffer { configuration.receiveBufferSize = receiveBuffer }
+        do {
+            return try ConnectivityObserver(configuration: configuration)
+        } catch {
+            fail("cannot start the observer: \(error)")
+        }
+    }
+
+    func watch(_ arguments: [String]) async {
+        let debounce = option("--debounce-ms", in: arguments).flatMap(Int.init) ?? 200
+        let receiveBuffer = option("--rcvbuf", in: arguments).flatMap(Int32.init)
+        let observer = makeObserver(debounceMilliseconds: debounce, receiveBuffer: receiveBuffer)
+        // Exit when the test closes our stdin (or dies), so no probe outlives its namespace.
+        Thread.detachNewThread {
+            var byte: UInt8 = 0
+            while read(0, &byte, 1) > 0 {}
+            exit(0)
+        }
+        var sequence = 0
+        for await status in observer.statusStream {
+            emit(json(status, sequence: sequence, counters: observer.counters))
+            sequence += 1
+        }
+    }
+
+    /// Sets a link administratively up or down through rtnetlink and waits for the kernel's ACK.
+    func setLink(_ socket: NetlinkSocket, index: Int32, up: Bool, sequence: UInt32) {
+        var payload = [UInt8](repeating: 0, count: 16)
+        NetlinkBytes.store(index, into: &payload, at: 4)
+        NetlinkBytes.store(up ? Netlink.InterfaceFlag.up : 0, into: &payload, at: 8)
+        NetlinkBytes.store(Netlink.InterfaceFlag.up, into: &payload, at: 12)
+        let request = NetlinkMessage(
+            type: Netlink.MessageType.newLink,
+            flags: Netlink.MessageFlag.request | Netlink.MessageFlag.ack,
+            sequence: sequence,
+            payload: payload
+        )
+        if let code = socket.send(request.bytes) { fail("send RTM_NEWLINK: errno \(code)") }
+        while socket.waitReadable(milliseconds: 2_000) {
+            if case .datagram(let bytes) = socket.receive(),
+                let ack = NetlinkMessage.parse(bytes).messages.first(where: { $0.sequence == sequence }),
+                let code = ack.errorCode
+            {
+                if code != 0 { fail("RTM_NEWLINK: errno \(code)") }
+                return
+            }
+        }
+        fail("no ACK for RTM_NEWLINK")
+    }
+
+    func bench(_ arguments: [String]) {
+        guard let peer = option("--peer", in: arguments) else { fail("bench needs --peer IFNAME") }
+        let flaps = option("--flaps", in: arguments).flatMap(Int.init) ?? 200
+        let index = Int32(if_nametoindex(peer))
+        guard index > 0 else { fail("no interface \(peer)") }
+        let observer = makeObserver(debounceMilliseconds: 0, receiveBuffer: nil)
+        guard observer.status.isConnected else { fail("bench must start connected") }
+        let emitted = DispatchSemaphore(value: 0)
+        let emissions = LockedState<[(UInt64, Bool)]>([])
+        let token = observer.broadcast.addObserver { status in
+            let now = monotonicNanoseconds()
+            emissions.withLock { $0.append((now, status.isConnected)) }
+            emitted.signal()
+        }
+        defer { observer.broadcast.removeObserver(token) }
+        let control: NetlinkSocket
+        do {
+            control = try NetlinkSocket(groups: 0, receiveBufferSize: nil, bufferSize: 16 * 1024)
+        } catch {
+            fail("control socket: \(error)")
+        }
+        var samples: [Double] = []
+        var sequence: UInt32 = 0
+        for flap in 0..<(2 * flaps) {
+            let up = flap % 2 == 1
+            sequence += 1
+            emissions.withLock { $0 = [] }
+            let start = monotonicNanoseconds()
+            setLink(control, index: index, up: up, sequence: sequence)
+            var reached: UInt64?
+            while reached == nil {
+                guard emitted.wait(timeout: .now() + 5) == .success else { fail("no emission after flap \(flap)") }
+                reached = emissions.withLock { $0.first { $0.1 == up }?.0 }
+            }
+            if let reached { samples.append(Double(reached - start) / 1_000) }
+        }
+        samples.sort()
+        func percentile(_ p: Double) -> Double {
+            samples[min(samples.count - 1, Int((Double(samples.count - 1) * p).rounded()))]
+        }
+        let summary = [0, 0.25, 0.5, 0.75, 0.9, 0.99, 1].map { p in
+            "\"p\(Int(p * 100))\":\(String(format: "%.1f", percentile(p)))"
+        }
+        let counters = observer.counters
+        emit(
+            "{\"unit\":\"us\",\"samples\":\(samples.count),\(summary.joined(separator: ",")),"
+                + "\"evaluations\":\(counters.evaluations),\"resyncs\":\(counters.resyncs)}"
+        )
+    }
+
+    func openDescriptorCount() -> Int {
+        (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
+    }
+
+    func fileDescriptorCheck() {
+        let before = openDescriptorCount()
+        var observer: ConnectivityObserver? = makeObserver(debounceMilliseconds: 200, receiveBuffer: nil)
+        let during = openDescriptorCount()
+        let owned = observer?.fileDescriptors ?? []
+        observer = nil
+        let after = openDescriptorCount()
+        emit("{\"before\":\(before),\"during\":\(during),\"after\":\(after),\"owned\":\(owned)}")
+    }
+
+    func capture() {
+        let socket: NetlinkSocket
+        do {
+            socket = try NetlinkSocket(groups: 0, receiveBufferSize: nil, bufferSize: 64 * 1024)
+        } catch {
+            fail("socket: \(error)")
+        }
+        let configuration = ConnectivityMonitorConfiguration()
+        let requests: [(String, [UInt8]?)] = [
+            ("link-dump", NetlinkRequest.linkDump(sequence: 1)),
+            ("route-v4", NetlinkRequest.routeLookup(destination: configuration.ipv4Probe, sequence: 2)),
+            ("route-v6", NetlinkRequest.routeLookup(destination: configuration.ipv6Probe, sequence: 3)),
+        ]
+        for (name, request) in requests {
+            guard let request, socket.send(request) == nil else { fail("send \(name)") }
+            var datagrams = 0
+            while socket.waitReadable(milliseconds: 1_000) {
+                guard case .datagram(let bytes) = socket.receive() else { continue }
+                emit("\(name) \(datagrams): " + bytes.map { String(format: "%02x", $0) }.joined())
+                datagrams += 1
+                let messages = NetlinkMessage.parse(bytes).messages
+                if messages.contains(where: { $0.type != Netlink.MessageType.newLink }) || name != "link-dump" { break }
+            }
+        }
+    }
+
+    let arguments = Array(CommandLine.arguments.dropFirst())
+    switch arguments.first {
+    case "watch", nil: await watch(arguments)
+    case "bench": bench(arguments)
+    case "fd-check": fileDescriptorCheck()
+    case "capture": capture()
+    case let mode?: fail("unknown mode \(mode)")
+    }
+#else
+    print("syncgate-netns-probe needs Linux")
+#endif
