@@ -17,6 +17,11 @@ let package = Package(
             dependencies: ["SyncGate", "SyncGateTesting"],
             path: "Examples/WaitUntilReady"
         ),
+        .executableTarget(
+            name: "SchedulerTourExample",
+            dependencies: ["SyncGate", "SyncGateTesting"],
+            path: "Examples/SchedulerTour"
+        ),
         .testTarget(name: "SyncGateTests", dependencies: ["SyncGate", "SyncGateTesting"]),
     ],
     swiftLanguageModes: [.v6]

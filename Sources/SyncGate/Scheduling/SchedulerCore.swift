@@ -53,7 +53,8 @@ final class SchedulerCore: Sendable {
         self.environment = environment
         self.timeline = ClockTimeline(clock)
         self.random = random
-        self.state = LockedState(State(machine: Machine(maxConcurrentJobs: maxConcurrentJobs, status: environment.status)))
+        self.state = LockedState(
+            State(machine: Machine(maxConcurrentJobs: maxConcurrentJobs, status: environment.status)))
         let token = environment.statusBroadcast.addObserver { [weak self] _ in self?.statusChanged() }
         observer.withLock { $0 = token }
         statusChanged()

@@ -374,7 +374,9 @@ struct SchedulerStateMachine<Payload> {
         let delay = job.spec.retry.delay(afterFailures: job.failures, random: random)
         jobs[key] = job
         actions.append(.emit(.retryScheduled(id: job.spec.id, attempt: job.nextAttempt, delay: delay)))
-        delayJob(key, until: now + delay, now: now, resettable: job.spec.retry.resetWhenRequirementsReturn, actions: &actions)
+        delayJob(
+            key, until: now + delay, now: now, resettable: job.spec.retry.resetWhenRequirementsReturn, actions: &actions
+        )
     }
 
     /// Makes a job that has no blocker eligible: delayed while its initial delay lasts, else waiting.
@@ -387,7 +389,9 @@ struct SchedulerStateMachine<Payload> {
         }
     }
 
-    private mutating func delayJob(_ key: Key, until: Duration, now: Duration, resettable reset: Bool, actions: inout [Action]) {
+    private mutating func delayJob(
+        _ key: Key, until: Duration, now: Duration, resettable reset: Bool, actions: inout [Action]
+    ) {
         guard var job = jobs[key] else { return }
         job.phase = .delayed
         job.lossSeenDuringBackoff = false
@@ -411,7 +415,8 @@ struct SchedulerStateMachine<Payload> {
         job.waitGeneration += 1
         jobs[key] = job
         let lane = Self.lane(job.spec.priority)
-        buckets[job.bucketKey, default: Bucket()].lanes[lane].insert(QueueEntry(key: key, generation: job.waitGeneration))
+        buckets[job.bucketKey, default: Bucket()].lanes[lane].insert(
+            QueueEntry(key: key, generation: job.waitGeneration))
         buckets[job.bucketKey]?.live += 1
         actions.append(.setPhase(job.payload, .waiting))
     }

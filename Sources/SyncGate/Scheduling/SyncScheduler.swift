@@ -23,7 +23,9 @@ public actor SyncScheduler {
         public var randomSource: @Sendable () -> Double = { Double.random(in: 0..<1) }
 
         /// Creates a configuration.
-        public init(maxConcurrentJobs: Int = 4, randomSource: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }) {
+        public init(
+            maxConcurrentJobs: Int = 4, randomSource: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        ) {
             self.maxConcurrentJobs = maxConcurrentJobs
             self.randomSource = randomSource
         }
