@@ -17,6 +17,11 @@ let package = Package(
             dependencies: ["SyncGate", "SyncGateTesting"],
             path: "Examples/WaitUntilReady"
         ),
+        .executableTarget(
+            name: "SchedulerTourExample",
+            dependencies: ["SyncGate", "SyncGateTesting"],
+            path: "Examples/SchedulerTour"
+        ),
         .testTarget(name: "SyncGateTests", dependencies: ["SyncGate", "SyncGateTesting"]),
         // Runs the Linux ConnectivityObserver inside a network namespace for SyncGateLinuxTests.
         .executableTarget(name: "syncgate-netns-probe", dependencies: ["SyncGate"], path: "Tools/NetnsProbe"),

@@ -1,0 +1,129 @@
+/// How a job that throws is tried again: how many attempts, and how long to wait between them.
+///
+/// After a failed attempt the job is ``SyncJobState/delayed(attempt:)`` for the backoff, then waits for
+/// its requirements again. `SyncJobError.doNotRetry(_:)` thrown by the operation ends the job at once.
+public struct RetryPolicy: Sendable, Hashable, CustomStringConvertible {
+    /// The shape of the backoff.
+    public enum Backoff: Sendable, Hashable {
+        /// The same delay after every failure.
+        case fixed(Duration)
+        /// `initial × multiplier^(failures − 1)`, capped at `maxDelay`.
+        case exponential(initial: Duration, multiplier: Double, maxDelay: Duration)
+    }
+
+    /// The shape of the backoff.
+    public var backoff: Backoff
+    /// The number of attempts in all, the first included; at least 1.
+    public var maxAttempts: Int
+    /// The fraction (0...1) by which each delay is randomly shortened or lengthened.
+    public var jitter: Double
+    /// Whether a backoff ends early when the job's requirements went unmet and then met again.
+    public var resetWhenRequirementsReturn: Bool
+
+    /// Creates a policy from its parts; prefer the static factories.
+    public init(backoff: Backoff, maxAttempts: Int, jitter: Double = 0, resetWhenRequirementsReturn: Bool = false) {
+        self.backoff = backoff
+        self.maxAttempts = maxAttempts
+        self.jitter = jitter
+        self.resetWhenRequirementsReturn = resetWhenRequirementsReturn
+    }
+
+    /// One attempt, no retry.
+    public static let none = RetryPolicy(backoff: .fixed(.zero), maxAttempts: 1)
+
+    /// Exponential backoff with jitter.
+    ///
+    /// - Parameters:
+    ///   - initial: the delay after the first failure.
+    ///   - multiplier: the growth factor per failure (at least 1).
+    ///   - maxDelay: the cap on any delay.
+    ///   - maxAttempts: the number of attempts in all, the first included.
+    ///   - jitter: the fraction (0...1) by which each delay is randomly shortened or lengthened.
+    ///   - resetWhenRequirementsReturn: end a backoff early when the requirements went and came back.
+    public static func exponential(
+        initial: Duration = .seconds(1),
+        multiplier: Double = 2,
+        maxDelay: Duration = .seconds(300),
+        maxAttempts: Int = 5,
+        jitter: Double = 0.1,
+        resetWhenRequirementsReturn: Bool = false
+    ) -> RetryPolicy {
+        RetryPolicy(
+            backoff: .exponential(initial: initial, multiplier: multiplier, maxDelay: maxDelay),
+            maxAttempts: maxAttempts,
+            jitter: jitter,
+            resetWhenRequirementsReturn: resetWhenRequirementsReturn
+        )
+    }
+
+    /// The same delay between attempts, without jitter.
+    public static func fixed(delay: Duration, maxAttempts: Int) -> RetryPolicy {
+        RetryPolicy(backoff: .fixed(delay), maxAttempts: maxAttempts)
+    }
+
+    /// The delay after the given number of failed attempts.
+    ///
+    /// - Parameters:
+    ///   - failures: how many attempts have failed so far (1 after the first failure).
+    ///   - random: a number in `0..<1`; 0.5 gives the delay without jitter.
+    public func delay(afterFailures failures: Int, random: Double) -> Duration {
+        let base: Duration
+        switch backoff {
+        case .fixed(let delay):
+            base = delay
+        case .exponential(let initial, let multiplier, let maxDelay):
+            let exponent = Double(max(failures - 1, 0))
+            let seconds = Self.seconds(initial) * pow(multiplier, exponent)
+            base = seconds >= Self.seconds(maxDelay) ? maxDelay : .nanoseconds(Int64(seconds * 1e9))
+        }
+        guard jitter > 0 else { return base }
+        let factor = 1 - jitter + 2 * jitter * min(max(random, 0), 1)
+        let jittered = Duration.nanoseconds(Int64(Self.seconds(base) * factor * 1e9))
+        if case .exponential(_, _, let maxDelay) = backoff, jittered > maxDelay { return maxDelay }
+        return jittered
+    }
+
+    /// The first problem with the policy's values, naming the field, or `nil` when it is valid.
+    package var validationError: String? {
+        if maxAttempts < 1 { return "retry.maxAttempts must be at least 1, got \(maxAttempts)" }
+        if !(0...1).contains(jitter) { return "retry.jitter must be in 0...1, got \(jitter)" }
+        switch backoff {
+        case .fixed(let delay):
+            if delay < .zero { return "retry delay must not be negative, got \(delay)" }
+        case .exponential(let initial, let multiplier, let maxDelay):
+            if initial <= .zero { return "retry.initial must be positive, got \(initial)" }
+            if !(multiplier >= 1) || !multiplier.isFinite {
+                return "retry.multiplier must be at least 1, got \(multiplier)"
+            }
+            if maxDelay < initial { return "retry.maxDelay must be at least retry.initial, got \(maxDelay)" }
+        }
+        return nil
+    }
+
+    /// A summary such as `exponential 1.0 seconds ×2 ≤ 300.0 seconds, 5 attempts, jitter 0.1`.
+    public var description: String {
+        if maxAttempts == 1 { return "no retry" }
+        let shape: String
+        switch backoff {
+        case .fixed(let delay): shape = "fixed \(delay)"
+        case .exponential(let initial, let multiplier, let maxDelay):
+            shape = "exponential \(initial) ×\(multiplier) ≤ \(maxDelay)"
+        }
+        return "\(shape), \(maxAttempts) attempts, jitter \(jitter)"
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
+    }
+
+    private func pow(_ base: Double, _ exponent: Double) -> Double {
+        var result = 1.0
+        var remaining = Int(exponent)
+        while remaining > 0 && result.isFinite {
+            result *= base
+            remaining -= 1
+        }
+        return result
+    }
+}

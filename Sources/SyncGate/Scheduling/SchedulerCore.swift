@@ -1,0 +1,231 @@
+/// The scheduler's shell: the state machine behind a lock, and the code that performs its actions.
+///
+/// Every input reaches the state machine on the thread that produced it: an environment change is
+/// handled on the thread that observed it, so a job whose requirements it satisfies has its task
+/// created right there, with no hop through an actor or a stream. Tasks are created and the timer is
+/// re-armed inside the critical section (so a later cancel always finds the task, and armings never
+/// overtake each other); continuations are resumed and tasks cancelled outside it.
+final class SchedulerCore: Sendable {
+    struct Payload: Sendable {
+        let operation: SyncJob.Operation
+        let handle: SyncJobHandle
+    }
+
+    typealias Machine = SchedulerStateMachine<Payload>
+
+    private struct State {
+        var machine: Machine
+        var attempts: [Machine.Key: Task<Void, Never>] = [:]
+        var timer: Task<Void, Never>?
+        var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
+    }
+
+    /// Work left for after the critical section.
+    private struct Deferred {
+        var resolutions: [(waiters: [CheckedContinuation<SyncJobOutcome, Never>], outcome: SyncJobOutcome)] = []
+        var finishedHandles: [SyncJobHandle] = []
+        var cancellations: [Task<Void, Never>] = []
+        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+
+        func perform() {
+            for task in cancellations { task.cancel() }
+            for handle in finishedHandles { handle.finishPhases() }
+            for (waiters, outcome) in resolutions {
+                for waiter in waiters { waiter.resume(returning: outcome) }
+            }
+            for waiter in idleWaiters { waiter.resume() }
+        }
+    }
+
+    let environment: SyncEnvironment
+    let events = EventBroadcast<SyncSchedulerEvent>()
+    let timeline: ClockTimeline
+    private let random: @Sendable () -> Double
+    private let state: LockedState<State>
+    private let observer = LockedState<UInt64?>(nil)
+
+    init(
+        environment: SyncEnvironment,
+        maxConcurrentJobs: Int,
+        clock: any Clock<Duration>,
+        random: @escaping @Sendable () -> Double
+    ) {
+        self.environment = environment
+        self.timeline = ClockTimeline(clock)
+        self.random = random
+        self.state = LockedState(
+            State(machine: Machine(maxConcurrentJobs: maxConcurrentJobs, status: environment.status)))
+        let token = environment.statusBroadcast.addObserver { [weak self] _ in self?.statusChanged() }
+        observer.withLock { $0 = token }
+        statusChanged()
+    }
+
+    deinit {
+        if let token = observer.withLock({ $0 }) {
+            environment.statusBroadcast.removeObserver(token)
+        }
+        state.withLock { $0.timer }?.cancel()
+        events.finish()
+    }
+
+    // MARK: - Inputs
+
+    func submit(_ job: SyncJob) throws(SyncSchedulerError) -> SyncJobHandle {
+        if let reason = job.validationError { throw .invalidJob(reason) }
+        let handleBox = LockedState<Machine.Key?>(nil)
+        let handle = SyncJobHandle(
+            id: job.id,
+            requirements: job.requirements,
+            conditions: job.conditions,
+            environment: environment
+        ) { [weak self] in
+            guard let self, let key = handleBox.withLock({ $0 }) else { return }
+            self.input { machine, now in machine.cancel(key: key, now: now) }
+        }
+        let payload = Payload(operation: job.operation, handle: handle)
+        let now = timeline.now()
+        let (result, deferred): (Machine.SubmitResult, Deferred) = state.withLock { state in
+            let result = state.machine.submit(job.spec, payload: payload, now: now)
+            guard case .accepted(let key, let actions) = result else { return (result, Deferred()) }
+            handleBox.withLock { $0 = key }
+            return (result, perform(actions, in: &state))
+        }
+        deferred.perform()
+        switch result {
+        case .accepted: return handle
+        case .existing(let existing): return existing.handle
+        case .rejected(let error): throw error
+        }
+    }
+
+    func cancel(id: SyncJob.ID) {
+        input { machine, now in machine.cancel(id: id, now: now) }
+    }
+
+    func cancel(tag: String) {
+        input { machine, now in machine.cancel(tag: tag, now: now) }
+    }
+
+    func cancelAll() {
+        input { machine, now in machine.cancelAll(now: now) }
+    }
+
+    /// Stops taking jobs and cancels every job not running; returns the handles of the running ones.
+    func beginShutdown() -> [SyncJobHandle] {
+        let running: [SyncJobHandle] = state.withLock { state in
+            state.machine.running.compactMap { state.machine.jobs[$0]?.payload.handle }
+        }
+        input { machine, now in machine.shutdown(now: now) }
+        return running
+    }
+
+    func snapshot() -> SyncSchedulerSnapshot {
+        state.withLock { $0.machine.snapshot() }
+    }
+
+    /// The number of queue entries dispatch has examined so far.
+    var jobsExamined: Int {
+        state.withLock { $0.machine.jobsExamined }
+    }
+
+    /// The number of attempts running now.
+    var runningCount: Int {
+        state.withLock { $0.machine.running.count }
+    }
+
+    /// Waits until no job is left in the scheduler.
+    func waitUntilIdle() async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let idle = state.withLock { state in
+                if state.machine.jobCount == 0 { return true }
+                state.shutdownWaiters.append(continuation)
+                return false
+            }
+            if idle { continuation.resume() }
+        }
+    }
+
+    // MARK: - Plumbing
+
+    private func statusChanged() {
+        input { machine, now in machine.statusChanged(self.environment.status, now: now) }
+    }
+
+    private func timerFired() {
+        input { machine, now in machine.timerFired(now: now) }
+    }
+
+    private func attemptFinished(_ key: Machine.Key, attempt: Int, result: Result<Void, any Error>) {
+        let random = random()
+        let deferred = state.withLock { state in
+            state.attempts[key] = nil
+            let actions = state.machine.attemptFinished(
+                key,
+                attempt: attempt,
+                result: result,
+                now: timeline.now(),
+                random: random
+            )
+            return perform(actions, in: &state)
+        }
+        deferred.perform()
+    }
+
+    /// Feeds one input to the machine inside the critical section, then does the deferred work.
+    private func input(_ body: (inout Machine, Duration) -> [Machine.Action]) {
+        let deferred = state.withLock { state in
+            let actions = body(&state.machine, timeline.now())
+            return perform(actions, in: &state)
+        }
+        deferred.perform()
+    }
+
+    private func perform(_ actions: [Machine.Action], in state: inout State) -> Deferred {
+        var deferred = Deferred()
+        for action in actions {
+            switch action {
+            case .start(let key, let payload, let attempt, let status):
+                let context = SyncJobContext(
+                    jobID: payload.handle.id,
+                    attempt: attempt,
+                    startStatus: status,
+                    requirements: payload.handle.requirements,
+                    conditions: payload.handle.conditions,
+                    environment: environment
+                )
+                let operation = payload.operation
+                state.attempts[key] = Task {
+                    let result: Result<Void, any Error>
+                    do {
+                        try await operation(context)
+                        result = .success(())
+                    } catch {
+                        result = .failure(error)
+                    }
+                    self.attemptFinished(key, attempt: attempt, result: result)
+                }
+            case .cancelAttempt(let key):
+                if let task = state.attempts[key] { deferred.cancellations.append(task) }
+            case .setPhase(let payload, let phase):
+                payload.handle.setPhase(phase)
+                if case .finished = phase { deferred.finishedHandles.append(payload.handle) }
+            case .resolve(let payload, let outcome):
+                deferred.resolutions.append((payload.handle.resolve(outcome), outcome))
+            case .emit(let event):
+                events.send(event)
+            case .armTimer(let offset):
+                if let previous = state.timer { deferred.cancellations.append(previous) }
+                let timeline = timeline
+                state.timer = Task { [weak self] in
+                    do { try await timeline.sleep(offset) } catch { return }
+                    self?.timerFired()
+                }
+            }
+        }
+        if state.machine.jobCount == 0 && !state.shutdownWaiters.isEmpty {
+            deferred.idleWaiters = state.shutdownWaiters
+            state.shutdownWaiters = []
+        }
+        return deferred
+    }
+}

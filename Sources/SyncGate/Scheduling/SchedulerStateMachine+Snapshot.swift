@@ -1,0 +1,40 @@
+extension SchedulerStateMachine {
+    /// The unfinished jobs as the public snapshot describes them, in submission order.
+    func snapshot() -> SyncSchedulerSnapshot {
+        let treatedAsMet = status.requirementsTreatedAsMet
+        let jobs = self.jobs.values.sorted { $0.key < $1.key }.map { job -> SyncSchedulerSnapshot.Job in
+            let unmet = status.unmetRequirements(job.spec.requirements)
+            let unmetConditions = status.unmetConditions(job.spec.conditions)
+            let state: SyncJobState
+            switch job.phase {
+            case .waiting, .parked: state = .waiting(unmet: unmet, conditions: unmetConditions)
+            case .delayed: state = .delayed(attempt: job.nextAttempt)
+            case .running: state = .running(attempt: job.attempt)
+            }
+            return SyncSchedulerSnapshot.Job(
+                id: job.spec.id,
+                state: state,
+                attempt: job.phase == .running ? job.attempt : job.nextAttempt,
+                priority: job.spec.priority,
+                tags: job.spec.tags,
+                requirements: job.spec.requirements,
+                conditions: job.spec.conditions,
+                unmetRequirements: unmet,
+                unmetConditions: unmetConditions,
+                requirementsTreatedAsMet: job.spec.requirements.intersection(treatedAsMet),
+                serialGroup: job.spec.serialGroup,
+                uniqueKey: job.spec.uniqueKey,
+                isWaitingForTurn: job.phase == .parked,
+                isStopping: job.stop != nil,
+                isPastRunTimeout: job.isPastRunTimeout
+            )
+        }
+        return SyncSchedulerSnapshot(
+            jobs: jobs,
+            runningCount: running.count,
+            maxConcurrentJobs: maxConcurrentJobs,
+            status: status,
+            isShutDown: isShutDown
+        )
+    }
+}

@@ -1,0 +1,578 @@
+/// The scheduler's logic as a pure value: every input is a mutating method that returns the actions the
+/// shell must perform. It never touches a task, a clock or a lock, so it is tested synchronously.
+///
+/// Time is given as offsets from the scheduler's origin (see `ClockTimeline`). `Payload` is whatever
+/// the shell attaches to a job (its operation and handle); tests use plain values.
+///
+/// Waiting jobs live in buckets keyed by their requirement mask and interned condition mask; each bucket
+/// keeps one FIFO heap per priority. A status change looks only at the buckets the new status satisfies,
+/// so jobs blocked on something else cost nothing (DESIGN §4 rule 3). Entries are removed lazily: a
+/// heap entry is live only while its job is waiting with the same wait generation.
+struct SchedulerStateMachine<Payload> {
+    typealias Key = UInt64
+
+    /// What the shell must do.
+    enum Action {
+        /// Start an attempt's task on the given status.
+        case start(Key, Payload, attempt: Int, status: SyncEnvironmentStatus)
+        /// Cancel the task of the job's running attempt.
+        case cancelAttempt(Key)
+        /// Publish the job's new phase on its handle.
+        case setPhase(Payload, JobPhase)
+        /// Resolve the job's handle.
+        case resolve(Payload, SyncJobOutcome)
+        /// Send an event to the scheduler's event stream.
+        case emit(SyncSchedulerEvent)
+        /// Make the single timer fire at the given offset (replacing any earlier arming).
+        case armTimer(at: Duration)
+    }
+
+    /// The result of ``submit(_:payload:now:)``.
+    enum SubmitResult {
+        /// Accepted under the given key.
+        case accepted(Key, [Action])
+        /// A job with the same unique key exists and the policy keeps it.
+        case existing(Payload)
+        /// Rejected; nothing changed.
+        case rejected(SyncSchedulerError)
+    }
+
+    /// Why a running attempt is being stopped.
+    enum StopReason: Equatable {
+        case cancelled
+        case requirementsLost(SyncRequirements)
+        case timedOut
+    }
+
+    enum Phase: Equatable {
+        /// In a bucket, waiting for requirements or a slot.
+        case waiting
+        /// Waiting out a delay or backoff.
+        case delayed
+        /// An attempt is running.
+        case running
+        /// Behind the head of its serial group, or behind the running job it replaces.
+        case parked
+    }
+
+    struct Job {
+        let key: Key
+        let spec: SyncJob.Spec
+        let payload: Payload
+        let conditionMask: ConditionMask
+        let submittedAt: Duration
+        var phase: Phase = .parked
+        var failures = 0
+        var hasStarted = false
+        var attempt = 0
+        var waitGeneration: UInt64 = 0
+        var stop: StopReason?
+        var isPastRunTimeout = false
+        var lossSeenDuringBackoff = false
+        var delayTimer: UInt64?
+        var deadlineTimer: UInt64?
+        var runTimer: UInt64?
+
+        var bucketKey: BucketKey { BucketKey(requirements: spec.requirements.rawValue, conditions: conditionMask) }
+        var nextAttempt: Int { failures + 1 }
+    }
+
+    struct BucketKey: Hashable {
+        var requirements: UInt64
+        var conditions: ConditionMask
+    }
+
+    struct QueueEntry: Comparable {
+        var key: Key
+        var generation: UInt64
+        static func < (lhs: QueueEntry, rhs: QueueEntry) -> Bool { lhs.key < rhs.key }
+    }
+
+    struct Bucket {
+        var lanes: [BinaryHeap<QueueEntry>] = [BinaryHeap(), BinaryHeap(), BinaryHeap()]
+        var live = 0
+        var entries: Int { lanes.reduce(0) { $0 + $1.count } }
+    }
+
+    enum TimerKind { case delay, deadline, runTimeout }
+
+    struct TimerEntry: Comparable {
+        var at: Duration
+        var id: UInt64
+        var key: Key
+        var kind: TimerKind
+        static func < (lhs: TimerEntry, rhs: TimerEntry) -> Bool { (lhs.at, lhs.id) < (rhs.at, rhs.id) }
+    }
+
+    let maxConcurrentJobs: Int
+    private(set) var status: SyncEnvironmentStatus
+    private var satisfied: UInt64
+    private var heldConditions: ConditionMask
+    private var interner = ConditionInterner()
+
+    private(set) var jobs: [Key: Job] = [:]
+    private var nextKey: Key = 0
+    private var ids: [SyncJob.ID: Key] = [:]
+    private var uniqueKeys: [String: Key] = [:]
+    private var tagIndex: [String: Set<Key>] = [:]
+    private var serialGroups: [String: [Key]] = [:]
+    private var replacements: [Key: Key] = [:]
+    private var buckets: [BucketKey: Bucket] = [:]
+    private(set) var running: Set<Key> = []
+    private var resettable: Set<Key> = []
+    private var timers = BinaryHeap<TimerEntry>()
+    private var nextTimerID: UInt64 = 0
+    private var armedAt: Duration?
+    private(set) var isShutDown = false
+
+    /// The number of queue entries dispatch has looked at, for asserting on the cost of a change.
+    private(set) var jobsExamined = 0
+
+    init(maxConcurrentJobs: Int, status: SyncEnvironmentStatus) {
+        self.maxConcurrentJobs = maxConcurrentJobs
+        self.status = status
+        self.satisfied = status.satisfiedRequirements.rawValue
+        self.heldConditions = ConditionMask()
+    }
+
+    /// The number of unfinished jobs.
+    var jobCount: Int { jobs.count }
+
+    // MARK: - Inputs
+
+    /// Accepts a job, or says why not. The job's values must already be valid (``SyncJob/validationError``).
+    mutating func submit(_ spec: SyncJob.Spec, payload: Payload, now: Duration) -> SubmitResult {
+        if isShutDown { return .rejected(.shutDown) }
+        if ids[spec.id] != nil {
+            return .rejected(.invalidJob("id \"\(spec.id)\" is already used by an unfinished job"))
+        }
+        var actions: [Action] = []
+        var replaced: Key?
+        if let uniqueKey = spec.uniqueKey, let existing = uniqueKeys[uniqueKey], let existingJob = jobs[existing] {
+            switch spec.onDuplicate {
+            case .keepExisting:
+                return .existing(existingJob.payload)
+            case .replace:
+                replaced = existing
+            }
+        }
+
+        nextKey += 1
+        let key = nextKey
+        let (conditionMask, added) = interner.intern(spec.conditions)
+        for condition in added where status.conditions.contains(condition) {
+            if let bit = interner.bit(of: condition) { heldConditions.insert(bit) }
+        }
+        var job = Job(key: key, spec: spec, payload: payload, conditionMask: conditionMask, submittedAt: now)
+        if let startDeadline = spec.startDeadline {
+            job.deadlineTimer = addTimer(at: now + startDeadline, key: key, kind: .deadline)
+        }
+        jobs[key] = job
+        ids[spec.id] = key
+        for tag in spec.tags { tagIndex[tag, default: []].insert(key) }
+        actions.append(.emit(.submitted(id: spec.id)))
+
+        if let replaced {
+            cancelJob(replaced, now: now, actions: &actions)
+        }
+        if let uniqueKey = spec.uniqueKey { uniqueKeys[uniqueKey] = key }
+
+        var blocked = false
+        if let group = spec.serialGroup {
+            blocked = !(serialGroups[group]?.isEmpty ?? true)
+            serialGroups[group, default: []].append(key)
+        }
+        if let replaced, jobs[replaced] != nil {
+            replacements[replaced] = key
+            blocked = true
+        }
+        if blocked {
+            actions.append(.setPhase(payload, .waiting))
+        } else {
+            activate(key, now: now, startIfPossible: true, actions: &actions)
+        }
+        rearm(&actions)
+        return .accepted(key, actions)
+    }
+
+    /// Takes a new environment status: stops attempts that lost their requirements, ends backoffs that
+    /// reset, and starts what became runnable.
+    mutating func statusChanged(_ newStatus: SyncEnvironmentStatus, now: Duration) -> [Action] {
+        let previousSatisfied = satisfied
+        let previousConditions = heldConditions
+        status = newStatus
+        satisfied = newStatus.satisfiedRequirements.rawValue
+        heldConditions = interner.mask(of: newStatus.conditions)
+        guard satisfied != previousSatisfied || heldConditions != previousConditions else { return [] }
+
+        var actions: [Action] = []
+        for key in running {
+            guard var job = jobs[key], job.spec.onRequirementsLost == .cancelAndRequeue, job.stop == nil,
+                !isRunnable(job)
+            else { continue }
+            job.stop = .requirementsLost(newStatus.unmetRequirements(job.spec.requirements))
+            jobs[key] = job
+            actions.append(.cancelAttempt(key))
+        }
+        for key in resettable.sorted() {
+            guard var job = jobs[key] else { continue }
+            if !isRunnable(job) {
+                job.lossSeenDuringBackoff = true
+                jobs[key] = job
+            } else if job.lossSeenDuringBackoff {
+                job.delayTimer = nil
+                jobs[key] = job
+                resettable.remove(key)
+                enterWaiting(key, now: now, startIfPossible: false, actions: &actions)
+            }
+        }
+        dispatch(now: now, actions: &actions)
+        rearm(&actions)
+        return actions
+    }
+
+    /// Takes the end of an attempt.
+    mutating func attemptFinished(
+        _ key: Key,
+        attempt: Int,
+        result: Result<Void, any Error>,
+        now: Duration,
+        random: Double
+    ) -> [Action] {
+        guard var job = jobs[key], job.phase == .running, job.attempt == attempt else {
+            preconditionFailure("attempt \(attempt) of job \(key) finished but is not running")
+        }
+        running.remove(key)
+        job.runTimer = nil
+        job.isPastRunTimeout = false
+        let stop = job.stop
+        job.stop = nil
+        jobs[key] = job
+        var actions: [Action] = []
+
+        switch (stop, result) {
+        case (.cancelled, _):
+            resolve(key, .cancelled, now: now, actions: &actions)
+        case (_, .success):
+            resolve(key, .succeeded, now: now, actions: &actions)
+        case (.requirementsLost(let lost), .failure):
+            if isShutDown {
+                resolve(key, .cancelled, now: now, actions: &actions)
+            } else {
+                actions.append(.emit(.requeued(id: job.spec.id, lost: lost)))
+                enterWaiting(key, now: now, startIfPossible: false, actions: &actions)
+            }
+        case (.timedOut, .failure):
+            fail(key, error: SyncJobError.runTimedOut, now: now, random: random, actions: &actions)
+        case (nil, .failure(let error)):
+            fail(key, error: error, now: now, random: random, actions: &actions)
+        }
+        dispatch(now: now, actions: &actions)
+        rearm(&actions)
+        return actions
+    }
+
+    /// Takes the firing of the timer armed by the last `armTimer` action.
+    mutating func timerFired(now: Duration) -> [Action] {
+        armedAt = nil
+        var actions: [Action] = []
+        while let top = timers.top, top.at <= now {
+            timers.popTop()
+            guard var job = jobs[top.key] else { continue }
+            switch top.kind {
+            case .delay:
+                guard job.delayTimer == top.id else { continue }
+                job.delayTimer = nil
+                jobs[top.key] = job
+                resettable.remove(top.key)
+                enterWaiting(top.key, now: now, startIfPossible: false, actions: &actions)
+            case .deadline:
+                guard job.deadlineTimer == top.id else { continue }
+                job.deadlineTimer = nil
+                jobs[top.key] = job
+                if !job.hasStarted { resolve(top.key, .expired, now: now, actions: &actions) }
+            case .runTimeout:
+                guard job.runTimer == top.id else { continue }
+                job.runTimer = nil
+                job.isPastRunTimeout = true
+                if job.stop == nil {
+                    job.stop = .timedOut
+                    actions.append(.cancelAttempt(top.key))
+                }
+                jobs[top.key] = job
+            }
+        }
+        dispatch(now: now, actions: &actions)
+        rearm(&actions)
+        return actions
+    }
+
+    /// Cancels one job by id; an unknown id is ignored.
+    mutating func cancel(id: SyncJob.ID, now: Duration) -> [Action] {
+        guard let key = ids[id] else { return [] }
+        return cancel(keys: [key], now: now)
+    }
+
+    /// Cancels one job by key; a finished job is ignored.
+    mutating func cancel(key: Key, now: Duration) -> [Action] {
+        cancel(keys: [key], now: now)
+    }
+
+    /// Cancels every unfinished job with the tag.
+    mutating func cancel(tag: String, now: Duration) -> [Action] {
+        cancel(keys: tagIndex[tag]?.sorted() ?? [], now: now)
+    }
+
+    /// Cancels every unfinished job.
+    mutating func cancelAll(now: Duration) -> [Action] {
+        cancel(keys: jobs.keys.sorted(), now: now)
+    }
+
+    /// Stops taking jobs and cancels every job that is not running; running attempts go on.
+    mutating func shutdown(now: Duration) -> [Action] {
+        isShutDown = true
+        let waiting = jobs.values.filter { $0.phase != .running }.map(\.key).sorted()
+        return cancel(keys: waiting, now: now)
+    }
+
+    // MARK: - Transitions
+
+    private mutating func cancel(keys: [Key], now: Duration) -> [Action] {
+        var actions: [Action] = []
+        for key in keys { cancelJob(key, now: now, actions: &actions) }
+        dispatch(now: now, actions: &actions)
+        rearm(&actions)
+        return actions
+    }
+
+    private mutating func cancelJob(_ key: Key, now: Duration, actions: inout [Action]) {
+        guard var job = jobs[key] else { return }
+        if job.phase == .running {
+            if job.stop != .cancelled {
+                let alreadyStopping = job.stop != nil
+                job.stop = .cancelled
+                jobs[key] = job
+                if !alreadyStopping { actions.append(.cancelAttempt(key)) }
+            }
+        } else {
+            resolve(key, .cancelled, now: now, actions: &actions)
+        }
+    }
+
+    private mutating func fail(_ key: Key, error: any Error, now: Duration, random: Double, actions: inout [Action]) {
+        guard var job = jobs[key] else { return }
+        if case SyncJobError.doNotRetry(let underlying) = error {
+            resolve(key, .failed(underlying), now: now, actions: &actions)
+            return
+        }
+        job.failures += 1
+        guard job.failures < job.spec.retry.maxAttempts, !isShutDown else {
+            jobs[key] = job
+            resolve(key, .failed(error), now: now, actions: &actions)
+            return
+        }
+        let delay = job.spec.retry.delay(afterFailures: job.failures, random: random)
+        jobs[key] = job
+        actions.append(.emit(.retryScheduled(id: job.spec.id, attempt: job.nextAttempt, delay: delay)))
+        delayJob(
+            key, until: now + delay, now: now, resettable: job.spec.retry.resetWhenRequirementsReturn, actions: &actions
+        )
+    }
+
+    /// Makes a job that has no blocker eligible: delayed while its initial delay lasts, else waiting.
+    private mutating func activate(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
+        guard let job = jobs[key] else { return }
+        if let delay = job.spec.delay, job.submittedAt + delay > now, !job.hasStarted {
+            delayJob(key, until: job.submittedAt + delay, now: now, resettable: false, actions: &actions)
+        } else {
+            enterWaiting(key, now: now, startIfPossible: startIfPossible, actions: &actions)
+        }
+    }
+
+    private mutating func delayJob(
+        _ key: Key, until: Duration, now: Duration, resettable reset: Bool, actions: inout [Action]
+    ) {
+        guard var job = jobs[key] else { return }
+        job.phase = .delayed
+        job.lossSeenDuringBackoff = false
+        job.delayTimer = addTimer(at: until, key: key, kind: .delay)
+        jobs[key] = job
+        if reset { resettable.insert(key) }
+        actions.append(.setPhase(job.payload, .delayed(attempt: job.nextAttempt)))
+    }
+
+    /// Puts a job in its bucket, or starts it at once when `startIfPossible` and it can run now.
+    ///
+    /// Starting at once is only right when nothing else may be runnable (a single submission): dispatch
+    /// keeps the invariant that a free slot means no runnable job is waiting.
+    private mutating func enterWaiting(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
+        guard var job = jobs[key] else { return }
+        if startIfPossible && running.count < maxConcurrentJobs && isRunnable(job) {
+            start(key, now: now, actions: &actions)
+            return
+        }
+        job.phase = .waiting
+        job.waitGeneration += 1
+        jobs[key] = job
+        let lane = Self.lane(job.spec.priority)
+        buckets[job.bucketKey, default: Bucket()].lanes[lane].insert(
+            QueueEntry(key: key, generation: job.waitGeneration))
+        buckets[job.bucketKey]?.live += 1
+        actions.append(.setPhase(job.payload, .waiting))
+    }
+
+    /// Removes a waiting job from its bucket's live count; its heap entry goes stale.
+    private mutating func leaveBucket(_ job: Job) {
+        let bucketKey = job.bucketKey
+        guard var bucket = buckets[bucketKey] else { return }
+        buckets[bucketKey] = nil
+        bucket.live -= 1
+        if bucket.live == 0 { return }
+        if bucket.entries > 2 * bucket.live + 64 {
+            for lane in bucket.lanes.indices {
+                bucket.lanes[lane].filter { entry in
+                    guard let waiting = jobs[entry.key], entry.key != job.key else { return false }
+                    return waiting.phase == .waiting && waiting.waitGeneration == entry.generation
+                }
+            }
+        }
+        buckets[bucketKey] = bucket
+    }
+
+    private mutating func start(_ key: Key, now: Duration, actions: inout [Action]) {
+        guard var job = jobs[key] else { return }
+        if job.phase == .waiting { leaveBucket(job) }
+        job.phase = .running
+        job.attempt = job.nextAttempt
+        job.hasStarted = true
+        job.deadlineTimer = nil
+        job.stop = nil
+        job.isPastRunTimeout = false
+        if let runTimeout = job.spec.runTimeout {
+            job.runTimer = addTimer(at: now + runTimeout, key: key, kind: .runTimeout)
+        }
+        jobs[key] = job
+        running.insert(key)
+        actions.append(.setPhase(job.payload, .running(attempt: job.attempt)))
+        actions.append(.emit(.started(id: job.spec.id, attempt: job.attempt)))
+        actions.append(.start(key, job.payload, attempt: job.attempt, status: status))
+    }
+
+    private mutating func resolve(_ key: Key, _ outcome: SyncJobOutcome, now: Duration, actions: inout [Action]) {
+        guard let job = jobs.removeValue(forKey: key) else { return }
+        if job.phase == .waiting { leaveBucket(job) }
+        running.remove(key)
+        resettable.remove(key)
+        ids[job.spec.id] = nil
+        for tag in job.spec.tags {
+            tagIndex[tag]?.remove(key)
+            if tagIndex[tag]?.isEmpty == true { tagIndex[tag] = nil }
+        }
+        if let uniqueKey = job.spec.uniqueKey, uniqueKeys[uniqueKey] == key { uniqueKeys[uniqueKey] = nil }
+
+        let event: SyncSchedulerEvent
+        switch outcome {
+        case .succeeded: event = .succeeded(id: job.spec.id)
+        case .failed(let error): event = .failed(id: job.spec.id, error: "\(error)")
+        case .cancelled: event = .cancelled(id: job.spec.id)
+        case .expired: event = .expired(id: job.spec.id)
+        }
+        actions.append(.setPhase(job.payload, .finished(outcome.state)))
+        actions.append(.emit(event))
+        actions.append(.resolve(job.payload, outcome))
+
+        var successors: [Key] = []
+        if let group = job.spec.serialGroup, var queue = serialGroups[group] {
+            let wasHead = queue.first == key
+            queue.removeAll { $0 == key }
+            serialGroups[group] = queue.isEmpty ? nil : queue
+            if wasHead, let next = queue.first { successors.append(next) }
+        }
+        if let replacement = replacements.removeValue(forKey: key) { successors.append(replacement) }
+        for successor in successors where jobs[successor]?.phase == .parked && !isBlocked(successor) {
+            activate(successor, now: now, startIfPossible: false, actions: &actions)
+        }
+    }
+
+    /// Whether a job must stay parked: behind its serial group's head, or behind the job it replaces.
+    private func isBlocked(_ key: Key) -> Bool {
+        guard let job = jobs[key] else { return false }
+        if let group = job.spec.serialGroup, serialGroups[group]?.first != key { return true }
+        return replacements.values.contains(key)
+    }
+
+    // MARK: - Dispatch
+
+    private func isRunnable(_ job: Job) -> Bool {
+        job.spec.requirements.rawValue & ~satisfied == 0 && job.conditionMask.isSubset(of: heldConditions)
+    }
+
+    private static func lane(_ priority: SyncJobPriority) -> Int {
+        switch priority {
+        case .high: 0
+        case .normal: 1
+        case .low: 2
+        }
+    }
+
+    /// Starts the best runnable waiting jobs while slots are free: highest priority first, then
+    /// submission order, looking only at buckets the current status satisfies.
+    private mutating func dispatch(now: Duration, actions: inout [Action]) {
+        guard running.count < maxConcurrentJobs, !buckets.isEmpty else { return }
+        let runnable = buckets.keys.filter { key in
+            key.requirements & ~satisfied == 0 && key.conditions.isSubset(of: heldConditions)
+        }
+        guard !runnable.isEmpty else { return }
+        while running.count < maxConcurrentJobs {
+            var best: (bucket: BucketKey, lane: Int, entry: QueueEntry)?
+            for bucketKey in runnable {
+                for lane in 0..<3 {
+                    guard let entry = liveTop(bucketKey, lane: lane) else { continue }
+                    if let current = best, (current.lane, current.entry.key) <= (lane, entry.key) { continue }
+                    best = (bucketKey, lane, entry)
+                }
+            }
+            guard let best else { break }
+            buckets[best.bucket]?.lanes[best.lane].popTop()
+            start(best.entry.key, now: now, actions: &actions)
+        }
+    }
+
+    /// The live entry at the top of a lane, dropping stale entries on the way.
+    private mutating func liveTop(_ bucketKey: BucketKey, lane: Int) -> QueueEntry? {
+        while let entry = buckets[bucketKey]?.lanes[lane].top {
+            jobsExamined += 1
+            if let job = jobs[entry.key], job.phase == .waiting, job.waitGeneration == entry.generation {
+                return entry
+            }
+            buckets[bucketKey]?.lanes[lane].popTop()
+        }
+        return nil
+    }
+
+    // MARK: - Timers
+
+    private mutating func addTimer(at: Duration, key: Key, kind: TimerKind) -> UInt64 {
+        nextTimerID += 1
+        timers.insert(TimerEntry(at: at, id: nextTimerID, key: key, kind: kind))
+        return nextTimerID
+    }
+
+    private func isLive(_ timer: TimerEntry) -> Bool {
+        guard let job = jobs[timer.key] else { return false }
+        switch timer.kind {
+        case .delay: return job.delayTimer == timer.id
+        case .deadline: return job.deadlineTimer == timer.id
+        case .runTimeout: return job.runTimer == timer.id
+        }
+    }
+
+    /// Arms the shell's timer for the earliest live deadline if it is earlier than the one armed.
+    private mutating func rearm(_ actions: inout [Action]) {
+        while let top = timers.top, !isLive(top) { timers.popTop() }
+        guard let top = timers.top else { return }
+        if let armedAt, armedAt <= top.at { return }
+        armedAt = top.at
+        actions.append(.armTimer(at: top.at))
+    }
+}

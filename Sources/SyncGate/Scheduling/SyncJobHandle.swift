@@ -1,0 +1,146 @@
+/// A submitted job, seen from outside: its state, its changes, its outcome, and a way to cancel it.
+///
+/// ```swift
+/// let handle = try await scheduler.submit(job)
+/// print(handle.state)                 // waiting for [unmetered]
+/// switch await handle.outcome() {
+/// case .succeeded: print("done")
+/// case .failed(let error): print("failed: \(error)")
+/// case .cancelled, .expired: break
+/// }
+/// ```
+public final class SyncJobHandle: Sendable {
+    private struct Resolution {
+        var outcome: SyncJobOutcome?
+        var waiters: [CheckedContinuation<SyncJobOutcome, Never>] = []
+    }
+
+    /// The job's identifier.
+    public let id: SyncJob.ID
+    /// What the job requires.
+    public let requirements: SyncRequirements
+    /// The app-defined conditions the job requires.
+    public let conditions: Set<SyncCondition>
+    private let phase = StatusBroadcast(JobPhase.waiting)
+    private let resolution = LockedState(Resolution())
+    private let environment: SyncEnvironment
+    private let cancelAction: @Sendable () -> Void
+
+    init(
+        id: SyncJob.ID,
+        requirements: SyncRequirements,
+        conditions: Set<SyncCondition>,
+        environment: SyncEnvironment,
+        cancel: @escaping @Sendable () -> Void
+    ) {
+        self.id = id
+        self.requirements = requirements
+        self.conditions = conditions
+        self.environment = environment
+        self.cancelAction = cancel
+    }
+
+    /// The job's state now; for a waiting job, what blocks it according to the environment's status now.
+    public var state: SyncJobState {
+        switch phase.value {
+        case .waiting:
+            let status = environment.status
+            return .waiting(
+                unmet: status.unmetRequirements(requirements),
+                conditions: status.unmetConditions(conditions)
+            )
+        case .delayed(let attempt): return .delayed(attempt: attempt)
+        case .running(let attempt): return .running(attempt: attempt)
+        case .finished(let state): return state
+        }
+    }
+
+    /// A new multicast stream of the job's state: the current state first, then every change, ending
+    /// after the terminal state. While the job waits, changes of what blocks it are reported too.
+    public var states: AsyncStream<SyncJobState> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: SyncJobState.self,
+            bufferingPolicy: .bufferingNewest(1)
+        )
+        let last = LockedState<SyncJobState?>(nil)
+        let emit: @Sendable () -> Bool = { [self] in
+            last.withLock { last in
+                let state = self.state
+                if state != last {
+                    last = state
+                    continuation.yield(state)
+                }
+                return state.isTerminal
+            }
+        }
+        if emit() {
+            continuation.finish()
+            return stream
+        }
+        let phases = phase.stream()
+        let statuses = environment.statusStream
+        let task = Task {
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for await _ in phases where emit() { return }
+                }
+                group.addTask {
+                    for await _ in statuses where emit() { return }
+                }
+                await group.next()
+                group.cancelAll()
+            }
+            _ = emit()
+            continuation.finish()
+        }
+        continuation.onTermination = { _ in task.cancel() }
+        return stream
+    }
+
+    /// Cancels the job: a waiting job ends at once; a running one has its task cancelled and ends when
+    /// its operation returns. Cancelling a finished job does nothing.
+    public func cancel() {
+        cancelAction()
+    }
+
+    /// Waits until the job has finished and returns how it ended; any number of callers may wait.
+    ///
+    /// Waiting is not cancellable: a cancelled caller keeps waiting until the job ends. To stop the job,
+    /// call ``cancel()``.
+    public func outcome() async -> SyncJobOutcome {
+        await withCheckedContinuation { continuation in
+            let outcome = resolution.withLock { resolution -> SyncJobOutcome? in
+                if let outcome = resolution.outcome { return outcome }
+                resolution.waiters.append(continuation)
+                return nil
+            }
+            if let outcome { continuation.resume(returning: outcome) }
+        }
+    }
+
+    /// The outcome if the job has finished.
+    public var finalOutcome: SyncJobOutcome? {
+        resolution.withLock { $0.outcome }
+    }
+
+    /// Publishes a new phase; called by the scheduler inside its critical section, so phases are in order.
+    func setPhase(_ newPhase: JobPhase) {
+        phase.send(newPhase)
+    }
+
+    /// Records the outcome and returns the waiters to resume, outside any lock.
+    func resolve(_ outcome: SyncJobOutcome) -> [CheckedContinuation<SyncJobOutcome, Never>] {
+        let waiters = resolution.withLock { resolution -> [CheckedContinuation<SyncJobOutcome, Never>] in
+            guard resolution.outcome == nil else { return [] }
+            resolution.outcome = outcome
+            defer { resolution.waiters = [] }
+            return resolution.waiters
+        }
+        return waiters
+    }
+
+    /// Ends the phase stream after the terminal phase.
+    func finishPhases() {
+        phase.finish()
+    }
+}

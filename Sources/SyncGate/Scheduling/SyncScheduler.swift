@@ -1,0 +1,180 @@
+/// Holds background sync jobs and starts each one the moment the environment satisfies it.
+///
+/// ```swift
+/// let scheduler = SyncScheduler(environment: environment)
+/// let handle = try await scheduler.submit(
+///     SyncJob(requires: .largeTransfer, retry: .exponential(maxAttempts: 3)) { context in
+///         try await uploadPendingPhotos()
+///     }
+/// )
+/// print(handle.state)                       // waiting for [unmetered], say
+/// let outcome = await handle.outcome()
+/// ```
+///
+/// The actor is the public face; the decisions are made by a pure state machine behind a lock, on the
+/// thread that reports each change, so a job starts as soon as the environment allows it. See the
+/// documentation of ``SyncJob`` for each option and DESIGN's scheduler rules for the full semantics.
+public actor SyncScheduler {
+    /// The scheduler's settings.
+    public struct Configuration: Sendable {
+        /// How many attempts may run at once; at least 1.
+        public var maxConcurrentJobs: Int = 4
+        /// The random source for retry jitter, returning numbers in `0..<1`; inject a fixed one in tests.
+        public var randomSource: @Sendable () -> Double = { Double.random(in: 0..<1) }
+
+        /// Creates a configuration.
+        public init(
+            maxConcurrentJobs: Int = 4, randomSource: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+        ) {
+            self.maxConcurrentJobs = maxConcurrentJobs
+            self.randomSource = randomSource
+        }
+
+        /// Throws ``SyncSchedulerError/invalidConfiguration(_:)`` naming the first invalid field.
+        public func validate() throws(SyncSchedulerError) {
+            if maxConcurrentJobs < 1 {
+                throw .invalidConfiguration("maxConcurrentJobs must be at least 1, got \(maxConcurrentJobs)")
+            }
+        }
+    }
+
+    /// The environment the scheduler follows.
+    public nonisolated let environment: SyncEnvironment
+    /// The scheduler's settings.
+    public nonisolated let configuration: Configuration
+    private nonisolated let core: SchedulerCore
+
+    /// Creates a scheduler with the default configuration.
+    ///
+    /// - Parameters:
+    ///   - environment: the environment whose status gates the jobs.
+    ///   - clock: the clock for delays, deadlines, timeouts and backoff.
+    public init(environment: SyncEnvironment, clock: any Clock<Duration> = ContinuousClock()) {
+        self.environment = environment
+        self.configuration = Configuration()
+        self.core = SchedulerCore(
+            environment: environment,
+            maxConcurrentJobs: configuration.maxConcurrentJobs,
+            clock: clock,
+            random: configuration.randomSource
+        )
+    }
+
+    /// Creates a scheduler with the given configuration.
+    ///
+    /// - Throws: ``SyncSchedulerError/invalidConfiguration(_:)`` when a field is invalid.
+    public init(
+        environment: SyncEnvironment,
+        configuration: Configuration,
+        clock: any Clock<Duration> = ContinuousClock()
+    ) throws(SyncSchedulerError) {
+        try configuration.validate()
+        self.environment = environment
+        self.configuration = configuration
+        self.core = SchedulerCore(
+            environment: environment,
+            maxConcurrentJobs: configuration.maxConcurrentJobs,
+            clock: clock,
+            random: configuration.randomSource
+        )
+    }
+
+    /// Submits a job; it starts as soon as it is runnable.
+    ///
+    /// - Returns: the job's handle, or the existing job's handle when a job with the same unique key is
+    ///   unfinished and the job's policy is ``DuplicatePolicy/keepExisting``.
+    /// - Throws: ``SyncSchedulerError/invalidJob(_:)`` naming the invalid field (nothing queued changes),
+    ///   or ``SyncSchedulerError/shutDown`` after ``shutdown(gracePeriod:)``.
+    @discardableResult
+    public func submit(_ job: SyncJob) throws(SyncSchedulerError) -> SyncJobHandle {
+        try core.submit(job)
+    }
+
+    /// Runs an operation in a slot once the requirements hold, and returns its result.
+    ///
+    /// Cancelling the calling task cancels the job: while it waits, at once; while it runs, through its
+    /// task. The operation is not retried.
+    /// - Throws: what the operation throws; `CancellationError` when cancelled; `SyncJobError.expired`
+    ///   when it does not start within `startDeadline`; `SyncSchedulerError` when rejected.
+    public func run<T: Sendable>(
+        requiring requirements: SyncRequirements,
+        conditions: Set<SyncCondition> = [],
+        startDeadline: Duration? = nil,
+        _ operation: @escaping @Sendable (SyncJobContext) async throws -> T
+    ) async throws -> T {
+        let result = LockedState<T?>(nil)
+        let job = SyncJob(requires: requirements, conditions: conditions, startDeadline: startDeadline) { context in
+            let value = try await operation(context)
+            result.withLock { $0 = value }
+        }
+        let handle = try core.submit(job)
+        let outcome = await withTaskCancellationHandler {
+            await handle.outcome()
+        } onCancel: {
+            handle.cancel()
+        }
+        switch outcome {
+        case .succeeded:
+            guard let value = result.withLock({ $0 }) else { preconditionFailure("succeeded without a result") }
+            return value
+        case .failed(let error): throw error
+        case .cancelled: throw CancellationError()
+        case .expired: throw SyncJobError.expired
+        }
+    }
+
+    /// Cancels the unfinished job with the given identifier; an unknown identifier is ignored.
+    public func cancel(jobID: SyncJob.ID) {
+        core.cancel(id: jobID)
+    }
+
+    /// Cancels every unfinished job with the given tag.
+    public func cancel(tag: String) {
+        core.cancel(tag: tag)
+    }
+
+    /// Cancels every unfinished job.
+    public func cancelAll() {
+        core.cancelAll()
+    }
+
+    /// A new multicast stream of the scheduler's events, from now on; nothing is dropped.
+    public nonisolated var events: AsyncStream<SyncSchedulerEvent> {
+        core.events.stream()
+    }
+
+    /// Every unfinished job with its state and what it waits for.
+    public func snapshot() -> SyncSchedulerSnapshot {
+        core.snapshot()
+    }
+
+    /// Stops the scheduler: `submit` throws from now on, waiting jobs are cancelled, running attempts get
+    /// `gracePeriod` to finish and are then cancelled; returns when every job has ended.
+    public func shutdown(gracePeriod: Duration) async {
+        let running = core.beginShutdown()
+        if gracePeriod > .zero && !running.isEmpty {
+            let timeline = core.timeline
+            let deadline = timeline.now() + gracePeriod
+            let core = core
+            await withTaskGroup(of: Void.self) { group in
+                group.addTask {
+                    for handle in running { _ = await handle.outcome() }
+                }
+                group.addTask {
+                    try? await timeline.sleep(deadline)
+                }
+                await group.next()
+                core.cancelAll()
+                group.cancelAll()
+            }
+        }
+        core.cancelAll()
+        await core.waitUntilIdle()
+    }
+
+    /// The number of queue entries the dispatcher has looked at; for tests of the cost of a change.
+    package nonisolated var jobsExamined: Int { core.jobsExamined }
+
+    /// The number of attempts running now.
+    package nonisolated var runningCount: Int { core.runningCount }
+}

@@ -1,0 +1,70 @@
+/// Every unfinished job at one moment, with its state and exactly what it waits for.
+public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
+    /// One job in a snapshot.
+    public struct Job: Sendable, Hashable, Identifiable {
+        /// The job's identifier.
+        public var id: SyncJob.ID
+        /// The job's state.
+        public var state: SyncJobState
+        /// The attempt running, or the next attempt to run (1 for the first).
+        public var attempt: Int
+        /// The job's priority.
+        public var priority: SyncJobPriority
+        /// The job's tags.
+        public var tags: Set<String>
+        /// The job's requirements.
+        public var requirements: SyncRequirements
+        /// The job's app-defined conditions.
+        public var conditions: Set<SyncCondition>
+        /// The requirements that do not hold now.
+        public var unmetRequirements: SyncRequirements
+        /// The conditions that do not hold now.
+        public var unmetConditions: Set<SyncCondition>
+        /// The job's requirements that hold only because their part of the environment is not monitored.
+        public var requirementsTreatedAsMet: SyncRequirements
+        /// The job's serial group.
+        public var serialGroup: String?
+        /// The job's unique key.
+        public var uniqueKey: String?
+        /// Whether the job waits for its turn: behind its serial group's head or the job it replaces.
+        public var isWaitingForTurn: Bool
+        /// Whether the running attempt has been asked to stop (cancelled, timed out, requirements lost).
+        public var isStopping: Bool
+        /// Whether the running attempt has run past its run timeout and has not returned yet.
+        public var isPastRunTimeout: Bool
+
+        /// A line such as `upload-1: waiting for [unmetered] (account-ready not monitored, treated as met)`.
+        public var summary: String {
+            var line = "\(id): \(state)"
+            if isWaitingForTurn { line += " (waiting for its turn)" }
+            if isPastRunTimeout { line += " (past its run timeout)" }
+            if !requirementsTreatedAsMet.isEmpty {
+                let names = requirementsTreatedAsMet.names.joined(separator: ", ")
+                line += " (\(names) not monitored, treated as met)"
+            }
+            return line
+        }
+    }
+
+    /// The unfinished jobs, in submission order.
+    public var jobs: [Job]
+    /// The number of attempts running.
+    public var runningCount: Int
+    /// The scheduler's slot count.
+    public var maxConcurrentJobs: Int
+    /// The environment status the scheduler last acted on.
+    public var status: SyncEnvironmentStatus
+    /// Whether the scheduler has been shut down.
+    public var isShutDown: Bool
+
+    /// The job with the given identifier, if it is unfinished.
+    public func job(_ id: SyncJob.ID) -> Job? {
+        jobs.first { $0.id == id }
+    }
+
+    /// One line per job, after a header with the running count.
+    public var description: String {
+        let header = "\(jobs.count) jobs, \(runningCount)/\(maxConcurrentJobs) running"
+        return ([header] + jobs.map(\.summary)).joined(separator: "\n")
+    }
+}

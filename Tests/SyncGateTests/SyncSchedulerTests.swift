@@ -1,0 +1,350 @@
+import SyncGate
+import SyncGateTesting
+import Testing
+
+/// The scheduler shell end to end, on a ManualClock and a ManualSyncEnvironment; nothing sleeps.
+@Suite("SyncScheduler", .timeLimit(.minutes(1)))
+struct SyncSchedulerTests {
+    struct Failure: Error {}
+
+    let clock = ManualClock()
+    let manual: ManualSyncEnvironment
+    let scheduler: SyncScheduler
+
+    init() throws {
+        manual = ManualSyncEnvironment(account: .available, clock: clock)
+        scheduler = try SyncScheduler(
+            environment: manual.environment,
+            configuration: .init(maxConcurrentJobs: 2, randomSource: { 0.5 }),
+            clock: clock
+        )
+    }
+
+    @Test("a job waits for its requirements, starts when they hold, and succeeds")
+    func waitsThenRuns() async throws {
+        let events = scheduler.events
+        let operation = ControlledOperation()
+        let handle = try await scheduler.submit(
+            SyncJob(id: "sync", requires: .syncReady, operation: operation.operation))
+        #expect(handle.state == .waiting(unmet: .network, conditions: []))
+        manual.setConnectivity(.connected(via: .wifi))
+        await operation.waitForStarts(1)
+        #expect(handle.state == .running(attempt: 1))
+        operation.finish()
+        #expect(await handle.outcome().state == .succeeded)
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next() == .submitted(id: "sync"))
+        #expect(await iterator.next() == .started(id: "sync", attempt: 1))
+        #expect(await iterator.next() == .succeeded(id: "sync"))
+    }
+
+    @Test("a waiting job's state and the snapshot say exactly what blocks it, live")
+    func whyWaiting() async throws {
+        let handle = try await scheduler.submit(
+            SyncJob(id: "upload", requires: .largeTransfer, conditions: ["photos-selected"]) { _ in }
+        )
+        #expect(handle.state == .waiting(unmet: .largeTransfer, conditions: ["photos-selected"]))
+        manual.setConnectivity(.connected(via: .cellular, isExpensive: true))
+        #expect(handle.state == .waiting(unmet: .unmetered, conditions: ["photos-selected"]))
+        let snapshot = await scheduler.snapshot()
+        let job = try #require(snapshot.job("upload"))
+        #expect(job.unmetRequirements == .unmetered)
+        #expect(job.unmetConditions == ["photos-selected"])
+        #expect(job.summary == "upload: waiting for [unmetered, photos-selected]")
+        handle.cancel()
+        #expect(await handle.outcome().state == .cancelled)
+    }
+
+    @Test("the states stream follows the blockers while waiting and ends after the terminal state")
+    func statesStream() async throws {
+        let operation = ControlledOperation()
+        let handle = try await scheduler.submit(
+            SyncJob(id: "a", requires: .largeTransfer, operation: operation.operation))
+        var states = handle.states.makeAsyncIterator()
+        #expect(await states.next() == .waiting(unmet: .largeTransfer, conditions: []))
+        manual.setConnectivity(.connected(via: .cellular, isExpensive: true))
+        #expect(await states.next() == .waiting(unmet: .unmetered, conditions: []))
+        manual.setConnectivity(.connected(via: .wifi))
+        await operation.waitForStarts(1)
+        var seen: [SyncJobState] = []
+        operation.finish()
+        while let state = await states.next() { seen.append(state) }
+        #expect(seen.last == .succeeded)
+    }
+
+    @Test("requirements not monitored are treated as met, and the snapshot says so")
+    func treatedAsMet() async throws {
+        let linuxLike = ManualSyncEnvironment(
+            connectivity: .connected(via: .wiredEthernet), monitoring: [.network, .power])
+        let scheduler = SyncScheduler(environment: linuxLike.environment, clock: clock)
+        let operation = ControlledOperation()
+        let handle = try await scheduler.submit(
+            SyncJob(id: "sync", requires: .syncReady, operation: operation.operation))
+        await operation.waitForStarts(1)
+        let job = try #require(await scheduler.snapshot().job("sync"))
+        #expect(job.requirementsTreatedAsMet == .accountReady)
+        #expect(job.summary.hasSuffix("(account-ready not monitored, treated as met)"))
+        operation.finish()
+        _ = await handle.outcome()
+    }
+
+    @Test("maxConcurrentJobs is never exceeded, checked at every start")
+    func slotLimit() async throws {
+        let live = StatusBroadcast(0)
+        let peak = StatusBroadcast(0)
+        manual.setConnectivity(.connected(via: .wifi))
+        var handles: [SyncJobHandle] = []
+        for index in 0..<20 {
+            handles.append(
+                try await scheduler.submit(
+                    SyncJob(id: "job-\(index)") { _ in
+                        live.update { $0 += 1 }
+                        peak.update { $0 = max($0, live.value) }
+                        await Task.yield()
+                        live.update { $0 -= 1 }
+                    }
+                )
+            )
+        }
+        for handle in handles { #expect(await handle.outcome().state == .succeeded) }
+        #expect(peak.value <= 2)
+        #expect(peak.value >= 1)
+    }
+
+    @Test("run(requiring:) waits, runs in a slot and returns the operation's value")
+    func runReturnsValue() async throws {
+        let scheduler = scheduler
+        let task = Task { try await scheduler.run(requiring: .network) { context in context.attempt * 42 } }
+        manual.setConnectivity(.connected(via: .wifi))
+        #expect(try await task.value == 42)
+    }
+
+    @Test("cancelling the caller of run(requiring:) while it waits cancels the job at once")
+    func runCancelledWhileWaiting() async throws {
+        let scheduler = scheduler
+        let events = scheduler.events
+        let task = Task { try await scheduler.run(requiring: .network) { _ in 1 } }
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next().map { if case .submitted = $0 { true } else { false } } == true)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(await scheduler.snapshot().jobs.isEmpty)
+    }
+
+    @Test("cancelling the caller of run(requiring:) while it runs cancels the job's task")
+    func runCancelledWhileRunning() async throws {
+        let scheduler = scheduler
+        let operation = ControlledOperation()
+        manual.setConnectivity(.connected(via: .wifi))
+        let task = Task {
+            try await scheduler.run(requiring: .network) { context in
+                try await operation.operation(context)
+                return 1
+            }
+        }
+        await operation.waitForStarts(1)
+        task.cancel()
+        await #expect(throws: CancellationError.self) { try await task.value }
+        #expect(operation.cancellations.value == 1)
+    }
+
+    @Test("a run timeout fires on the clock, cancels the attempt and fails with runTimedOut")
+    func runTimeout() async throws {
+        let operation = ControlledOperation()
+        manual.setConnectivity(.connected(via: .wifi))
+        let handle = try await scheduler.submit(
+            SyncJob(id: "slow", runTimeout: .seconds(30), operation: operation.operation))
+        await operation.waitForStarts(1)
+        clock.advance(by: .seconds(30))
+        guard case .failed(let error) = await handle.outcome() else {
+            Issue.record("expected a failure")
+            return
+        }
+        #expect("\(error)" == "\(SyncJobError.runTimedOut)")
+    }
+
+    @Test("an attempt past its run timeout keeps its slot until it returns, and the snapshot shows it")
+    func pastTimeoutKeepsSlot() async throws {
+        let stubborn = ControlledOperation(ignoresCancellation: true)
+        manual.setConnectivity(.connected(via: .wifi))
+        let handle = try await scheduler.submit(
+            SyncJob(id: "stubborn", runTimeout: .seconds(1), operation: stubborn.operation))
+        await stubborn.waitForStarts(1)
+        clock.advance(by: .seconds(1))
+        await stubborn.waitForCancellations(1)
+        let job = try #require(await scheduler.snapshot().job("stubborn"))
+        #expect(job.isPastRunTimeout)
+        #expect(scheduler.runningCount == 1)
+        stubborn.finish(.failure(Failure()))
+        #expect(await handle.outcome().state == .failed)
+        #expect(scheduler.runningCount == 0)
+    }
+
+    @Test("retries wait out the backoff on the clock, then run again")
+    func retryWithBackoff() async throws {
+        let operation = ControlledOperation()
+        manual.setConnectivity(.connected(via: .wifi))
+        let handle = try await scheduler.submit(
+            SyncJob(
+                id: "flaky", retry: .exponential(initial: .seconds(2), maxAttempts: 3, jitter: 0.5),
+                operation: operation.operation)
+        )
+        await operation.waitForStarts(1)
+        operation.finish(.failure(Failure()))
+        for await state in handle.states where state == .delayed(attempt: 2) { break }
+        clock.advance(by: .milliseconds(1_999))
+        #expect(handle.state == .delayed(attempt: 2))
+        clock.advance(by: .milliseconds(1))
+        await operation.waitForStarts(2)
+        operation.finish(.failure(Failure()))
+        for await state in handle.states where state == .delayed(attempt: 3) { break }
+        clock.advance(by: .seconds(4))
+        await operation.waitForStarts(3)
+        operation.finish()
+        #expect(await handle.outcome().state == .succeeded)
+    }
+
+    @Test("a job not started before its start deadline expires on the clock")
+    func startDeadline() async throws {
+        let handle = try await scheduler.submit(SyncJob(id: "late", startDeadline: .seconds(10)) { _ in })
+        clock.advance(by: .seconds(10))
+        #expect(await handle.outcome().state == .expired)
+        let scheduler = scheduler
+        let events = scheduler.events
+        let expiring = Task { try await scheduler.run(requiring: .network, startDeadline: .seconds(5)) { _ in 1 } }
+        for await event in events {
+            if case .submitted = event { break }
+        }
+        clock.advance(by: .seconds(5))
+        await #expect(throws: SyncJobError.self) { try await expiring.value }
+    }
+
+    @Test("an initial delay holds the job on the clock")
+    func initialDelay() async throws {
+        manual.setConnectivity(.connected(via: .wifi))
+        let operation = ControlledOperation()
+        let handle = try await scheduler.submit(
+            SyncJob(id: "later", delay: .seconds(5), operation: operation.operation))
+        #expect(handle.state == .delayed(attempt: 1))
+        clock.advance(by: .seconds(5))
+        await operation.waitForStarts(1)
+        operation.finish()
+        #expect(await handle.outcome().state == .succeeded)
+    }
+
+    @Test("requirements lost mid-run requeue the job without consuming an attempt")
+    func lossRequeues() async throws {
+        let operation = ControlledOperation()
+        manual.setConnectivity(.connected(via: .wifi))
+        let events = scheduler.events
+        let handle = try await scheduler.submit(
+            SyncJob(id: "upload", requires: .largeTransfer, operation: operation.operation))
+        await operation.waitForStarts(1)
+        manual.setConnectivity(.connected(via: .cellular, isExpensive: true))
+        for await event in events where event == .requeued(id: "upload", lost: .unmetered) { break }
+        #expect(handle.state == .waiting(unmet: .unmetered, conditions: []))
+        manual.setConnectivity(.connected(via: .wifi))
+        await operation.waitForStarts(2)
+        #expect(handle.state == .running(attempt: 1))
+        operation.finish()
+        #expect(await handle.outcome().state == .succeeded)
+    }
+
+    @Test("a unique key keeps the existing job or replaces it")
+    func uniqueness() async throws {
+        let first = try await scheduler.submit(SyncJob(id: "refresh-1", uniqueKey: "refresh") { _ in })
+        let kept = try await scheduler.submit(SyncJob(id: "refresh-2", uniqueKey: "refresh") { _ in })
+        #expect(kept === first)
+        let replacement = try await scheduler.submit(
+            SyncJob(id: "refresh-3", uniqueKey: "refresh", onDuplicate: .replace) { _ in }
+        )
+        #expect(await first.outcome().state == .cancelled)
+        manual.setConnectivity(.connected(via: .wifi))
+        #expect(await replacement.outcome().state == .succeeded)
+    }
+
+    @Test("shutdown cancels waiting jobs, gives running ones the grace period, then cancels them")
+    func shutdown() async throws {
+        manual.setConnectivity(.connected(via: .wifi))
+        let polite = ControlledOperation()
+        let stubborn = ControlledOperation()
+        let politeHandle = try await scheduler.submit(SyncJob(id: "polite", operation: polite.operation))
+        let stubbornHandle = try await scheduler.submit(SyncJob(id: "stubborn", operation: stubborn.operation))
+        let waiting = try await scheduler.submit(
+            SyncJob(id: "waiting", requires: .externalPower.union(.unmetered)) { _ in })
+        manual.setPower(PowerStatus(isOnExternalPower: false))
+        await polite.waitForStarts(1)
+        await stubborn.waitForStarts(1)
+        let scheduler = scheduler
+        let shutdown = Task { await scheduler.shutdown(gracePeriod: .seconds(10)) }
+        #expect(await waiting.outcome().state == .cancelled)
+        polite.finish()
+        #expect(await politeHandle.outcome().state == .succeeded)
+        await #expect(throws: SyncSchedulerError.shutDown) { try await scheduler.submit(SyncJob { _ in }) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(10))
+        await shutdown.value
+        #expect(await stubbornHandle.outcome().state == .cancelled)
+        #expect(await scheduler.snapshot().jobs.isEmpty)
+    }
+
+    @Test(
+        "bad jobs are rejected with the field and value, and nothing queued changes",
+        arguments: [
+            (SyncJob(id: "") { _ in }, "id must not be empty"),
+            (SyncJob(conditions: [""]) { _ in }, "conditions must not contain an empty name"),
+            (SyncJob(delay: .seconds(-1)) { _ in }, "delay must not be negative, got -1.0 seconds"),
+            (SyncJob(startDeadline: .zero) { _ in }, "startDeadline must be positive, got 0.0 seconds"),
+            (SyncJob(runTimeout: .seconds(-2)) { _ in }, "runTimeout must be positive, got -2.0 seconds"),
+            (
+                SyncJob(retry: .fixed(delay: .seconds(1), maxAttempts: 0)) { _ in },
+                "retry.maxAttempts must be at least 1, got 0"
+            ),
+            (SyncJob(retry: .exponential(initial: .zero)) { _ in }, "retry.initial must be positive, got 0.0 seconds"),
+            (SyncJob(retry: .exponential(multiplier: 0.5)) { _ in }, "retry.multiplier must be at least 1, got 0.5"),
+            (SyncJob(retry: .exponential(jitter: 2)) { _ in }, "retry.jitter must be in 0...1, got 2.0"),
+            (SyncJob(uniqueKey: "") { _ in }, "uniqueKey must not be empty"),
+            (SyncJob(serialGroup: "") { _ in }, "serialGroup must not be empty"),
+            (SyncJob(tags: ["ok", ""]) { _ in }, "tags must not contain an empty tag"),
+        ]
+    )
+    func badInput(job: SyncJob, message: String) async throws {
+        try await scheduler.submit(SyncJob(id: "queued") { _ in })
+        await #expect(throws: SyncSchedulerError.invalidJob(message)) { try await scheduler.submit(job) }
+        let snapshot = await scheduler.snapshot()
+        #expect(snapshot.jobs.map(\.id) == ["queued"])
+    }
+
+    @Test("a duplicate id of an unfinished job is rejected")
+    func duplicateID() async throws {
+        try await scheduler.submit(SyncJob(id: "same") { _ in })
+        await #expect(throws: SyncSchedulerError.invalidJob("id \"same\" is already used by an unfinished job")) {
+            try await scheduler.submit(SyncJob(id: "same") { _ in })
+        }
+    }
+
+    @Test("an invalid configuration is rejected with the field and value")
+    func invalidConfiguration() {
+        #expect(throws: SyncSchedulerError.invalidConfiguration("maxConcurrentJobs must be at least 1, got 0")) {
+            _ = try SyncScheduler(environment: manual.environment, configuration: .init(maxConcurrentJobs: 0))
+        }
+    }
+
+    @Test("with 100 000 jobs blocked, a change that unblocks one other job examines O(1) jobs")
+    func dispatchCost() async throws {
+        for index in 0..<100_000 {
+            try await scheduler.submit(SyncJob(id: "blocked-\(index)", requires: .externalPower) { _ in })
+        }
+        manual.setPower(PowerStatus(isOnExternalPower: false))
+        let operation = ControlledOperation()
+        let target = try await scheduler.submit(
+            SyncJob(id: "target", requires: .network, operation: operation.operation))
+        let before = scheduler.jobsExamined
+        manual.setConnectivity(.connected(via: .wifi))
+        await operation.waitForStarts(1)
+        #expect(scheduler.jobsExamined - before <= 3)
+        operation.finish()
+        #expect(await target.outcome().state == .succeeded)
+        await scheduler.cancelAll()
+    }
+}
