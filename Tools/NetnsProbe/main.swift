@@ -5,6 +5,9 @@
 //   bench --peer IFNAME [--flaps N]            debounce 0; flaps IFNAME (the veth peer of the routed
 //                                              link, same namespace) through rtnetlink and prints the
 //                                              event-to-emission latency percentiles as JSON
+//   idle [--debounce-ms N]                     one JSON line, then blocks in read(0) until stdin closes:
+//                                              no Swift concurrency and no Foundation threads, so every
+//                                              wake-up of the process is the observer's own
 //   fd-check                                   open/close counts of /proc/self/fd around an observer
 //   capture                                    hex of a link dump and both route lookups (test vectors)
 
@@ -144,6 +147,15 @@
         )
     }
 
+    func idle(_ arguments: [String]) {
+        let debounce = option("--debounce-ms", in: arguments).flatMap(Int.init) ?? 200
+        let observer = makeObserver(debounceMilliseconds: debounce, receiveBuffer: nil)
+        emit(json(observer.status, sequence: 0, counters: observer.counters))
+        var byte: UInt8 = 0
+        while read(0, &byte, 1) > 0 {}
+        withExtendedLifetime(observer) {}
+    }
+
     func openDescriptorCount() -> Int {
         (try? FileManager.default.contentsOfDirectory(atPath: "/proc/self/fd").count) ?? -1
     }
@@ -188,6 +200,7 @@
     switch arguments.first {
     case "watch", nil: await watch(arguments)
     case "bench": bench(arguments)
+    case "idle": idle(arguments)
     case "fd-check": fileDescriptorCheck()
     case "capture": capture()
     case let mode?: fail("unknown mode \(mode)")
