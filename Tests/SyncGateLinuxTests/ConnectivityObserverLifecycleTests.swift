@@ -40,7 +40,7 @@
             let plain = ConnectivityObserver()
             #expect(observer.status == plain.status)
             #expect(observer.status.isConstrained == false)
-            #expect(observer.counters.evaluations == 1)
+            #expect(observer.counters.evaluations >= 1)
         }
 
         @Test func environmentMonitorsTheNetworkOnLinux() {

@@ -162,6 +162,11 @@
             try NetnsSupport.run(ip, ["-n", peer, "-batch", "-"], input: commands.joined(separator: "\n") + "\n")
         }
 
+        /// Runs many commands in the observed namespace with one `ip -batch -`.
+        func batchInObserved(_ commands: [String]) throws {
+            try NetnsSupport.run(ip, ["-n", observed, "-batch", "-"], input: commands.joined(separator: "\n") + "\n")
+        }
+
         /// Starts the probe in the observed namespace.
         func startProbe(arguments: [String]) throws -> ProbeProcess {
             let probe = try ProbeProcess(ip: ip, namespace: observed, arguments: arguments)

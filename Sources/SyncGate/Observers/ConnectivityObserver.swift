@@ -82,7 +82,8 @@ public final class ConnectivityObserver: ConnectivityObserving, BroadcastBacked 
             broadcast.finish()
         }
     #elseif canImport(Network)
-        private let monitor: NWPathMonitor
+        // NWPathMonitor is thread-safe; the observer only calls `cancel()` on it after `init`.
+        nonisolated(unsafe) private let monitor: NWPathMonitor
 
         /// Creates an observer on one `NWPathMonitor`.
         ///
