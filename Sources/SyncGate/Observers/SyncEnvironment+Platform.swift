@@ -5,11 +5,13 @@ extension SyncEnvironment {
     /// read as satisfied (see ``MonitoringOptions``). Add sources the platform lacks, such as an account
     /// provider on Linux, through ``init(connectivity:power:account:cloudDrive:syncEvents:clock:)``.
     ///
-    /// * **Linux**: `.network` → ``ConnectivityObserver`` (rtnetlink). Power comes with the Linux power
-    ///   observer; account, cloud drive and sync events have no system source and stay unmonitored.
-    /// * **Apple platforms**: `.network` → ``ConnectivityObserver`` (`NWPathMonitor`); the other parts
-    ///   arrive with the Apple backends.
-    /// * **Elsewhere**: nothing is monitored.
+    /// * **Linux**: `.network` → ``ConnectivityObserver`` (rtnetlink and sysfs), `.power` →
+    ///   ``PowerObserver`` (sysfs power supplies and kernel uevents); account, cloud drive and sync events
+    ///   have no system source and stay unmonitored.
+    /// * **Apple platforms**: `.network` → ``ConnectivityObserver`` (`NWPathMonitor`), `.power` →
+    ///   ``PowerObserver``; the other parts arrive with the Apple backends.
+    /// * **Elsewhere**: `.power` → ``PowerObserver``, which reports ``PowerStatus/unrestricted`` there; the
+    ///   network is not monitored.
     ///
     /// - Parameter monitoring: the parts to watch.
     public convenience init(monitoring: MonitoringOptions = .default) {
