@@ -361,6 +361,36 @@ struct SchedulerStateMachineTests {
         #expect(finished.started == ["second"])
     }
 
+    @Test("replacing a parked replacement still waits for the running job of the key")
+    func replaceTwiceWhileRunning() {
+        var harness = Harness()
+        harness.submit("a") { $0.uniqueKey = "k" }
+        harness.submit("b") {
+            $0.uniqueKey = "k"
+            $0.onDuplicate = .replace
+        }
+        let third = harness.submit("c") {
+            $0.uniqueKey = "k"
+            $0.onDuplicate = .replace
+        }
+        #expect(third.outcomes == ["b: cancelled"])
+        #expect(third.started.isEmpty)
+        #expect(harness.runningIDs == ["a"])
+        let finished = harness.finish("a", .failure(CancellationError()))
+        #expect(finished.outcomes == ["a: cancelled"])
+        #expect(finished.started == ["c"])
+    }
+
+    @Test("a job cancelled while running does not count as the existing job of its key")
+    func cancelledJobIsNotExisting() {
+        var harness = Harness()
+        harness.submit("a") { $0.uniqueKey = "k" }
+        _ = harness.cancel("a")
+        let actions = harness.submit("b") { $0.uniqueKey = "k" }
+        #expect(actions.started.isEmpty)
+        #expect(harness.finish("a").started == ["b"])
+    }
+
     // MARK: - Serial groups
 
     @Test("serial groups run one at a time in submission order")

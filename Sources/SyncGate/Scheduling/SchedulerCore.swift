@@ -119,6 +119,56 @@ final class SchedulerCore: Sendable {
         return running
     }
 
+    /// Ends the scheduler's life after shutdown: no timer stays armed, the event streams end, and the
+    /// environment is no longer followed.
+    func finish() {
+        if let token = observer.withLock({ token in
+            defer { token = nil }
+            return token
+        }) {
+            environment.statusBroadcast.removeObserver(token)
+        }
+        state.withLock { state in
+            defer { state.timer = nil }
+            return state.timer
+        }?.cancel()
+        events.finish()
+    }
+
+    /// Differences between the state machine and what the handles show, for the reliability suite.
+    ///
+    /// Handles are updated inside the same critical section as the machine, so any difference is a bug.
+    func consistencyViolations() -> [String] {
+        state.withLock { state in
+            var violations: [String] = []
+            let machine = state.machine
+            if machine.running.count > machine.maxConcurrentJobs {
+                violations.append("\(machine.running.count) attempts running, more than \(machine.maxConcurrentJobs)")
+            }
+            for job in machine.jobs.values {
+                let handle = job.payload.handle
+                let expected: JobPhase
+                switch job.phase {
+                case .waiting, .parked: expected = .waiting
+                case .delayed: expected = .delayed(attempt: job.nextAttempt)
+                case .running: expected = .running(attempt: job.attempt)
+                }
+                if handle.phaseValue != expected {
+                    violations.append("\(handle.id): machine says \(expected), handle says \(handle.phaseValue)")
+                }
+                if handle.finalOutcome != nil {
+                    violations.append("\(handle.id) is unfinished but its handle resolved")
+                }
+                if (job.phase == .running) != (state.attempts[job.key] != nil) {
+                    violations.append(
+                        "\(handle.id): running is \(job.phase == .running) but a task exists is \(state.attempts[job.key] != nil)"
+                    )
+                }
+            }
+            return violations
+        }
+    }
+
     func snapshot() -> SyncSchedulerSnapshot {
         state.withLock { $0.machine.snapshot() }
     }

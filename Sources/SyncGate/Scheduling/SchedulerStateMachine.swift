@@ -116,7 +116,10 @@ struct SchedulerStateMachine<Payload> {
     private var uniqueKeys: [String: Key] = [:]
     private var tagIndex: [String: Set<Key>] = [:]
     private var serialGroups: [String: [Key]] = [:]
-    private var replacements: [Key: Key] = [:]
+    /// The running job of each unique key (possibly one being stopped after it was replaced).
+    private var runningUnique: [String: Key] = [:]
+    /// The job of each unique key parked until that key's running job returns.
+    private var parkedUnique: [String: Key] = [:]
     private var buckets: [BucketKey: Bucket] = [:]
     private(set) var running: Set<Key> = []
     private var resettable: Set<Key> = []
@@ -148,7 +151,9 @@ struct SchedulerStateMachine<Payload> {
         }
         var actions: [Action] = []
         var replaced: Key?
-        if let uniqueKey = spec.uniqueKey, let existing = uniqueKeys[uniqueKey], let existingJob = jobs[existing] {
+        if let uniqueKey = spec.uniqueKey, let existing = uniqueKeys[uniqueKey], let existingJob = jobs[existing],
+            existingJob.stop != .cancelled
+        {
             switch spec.onDuplicate {
             case .keepExisting:
                 return .existing(existingJob.payload)
@@ -182,8 +187,8 @@ struct SchedulerStateMachine<Payload> {
             blocked = !(serialGroups[group]?.isEmpty ?? true)
             serialGroups[group, default: []].append(key)
         }
-        if let replaced, jobs[replaced] != nil {
-            replacements[replaced] = key
+        if let uniqueKey = spec.uniqueKey, runningUnique[uniqueKey] != nil {
+            parkedUnique[uniqueKey] = key
             blocked = true
         }
         if blocked {
@@ -267,6 +272,7 @@ struct SchedulerStateMachine<Payload> {
         case (nil, .failure(let error)):
             fail(key, error: error, now: now, random: random, actions: &actions)
         }
+        releaseUniqueKey(of: job, now: now, actions: &actions)
         dispatch(now: now, actions: &actions)
         rearm(&actions)
         return actions
@@ -453,6 +459,7 @@ struct SchedulerStateMachine<Payload> {
         }
         jobs[key] = job
         running.insert(key)
+        if let uniqueKey = job.spec.uniqueKey { runningUnique[uniqueKey] = key }
         actions.append(.setPhase(job.payload, .running(attempt: job.attempt)))
         actions.append(.emit(.started(id: job.spec.id, attempt: job.attempt)))
         actions.append(.start(key, job.payload, attempt: job.attempt, status: status))
@@ -488,17 +495,28 @@ struct SchedulerStateMachine<Payload> {
             serialGroups[group] = queue.isEmpty ? nil : queue
             if wasHead, let next = queue.first { successors.append(next) }
         }
-        if let replacement = replacements.removeValue(forKey: key) { successors.append(replacement) }
         for successor in successors where jobs[successor]?.phase == .parked && !isBlocked(successor) {
             activate(successor, now: now, startIfPossible: false, actions: &actions)
         }
     }
 
-    /// Whether a job must stay parked: behind its serial group's head, or behind the job it replaces.
+    /// Whether a job must stay parked: behind its serial group's head, or behind a running job with its
+    /// unique key.
     private func isBlocked(_ key: Key) -> Bool {
         guard let job = jobs[key] else { return false }
         if let group = job.spec.serialGroup, serialGroups[group]?.first != key { return true }
-        return replacements.values.contains(key)
+        if let uniqueKey = job.spec.uniqueKey, let runner = runningUnique[uniqueKey], runner != key { return true }
+        return false
+    }
+
+    /// Releases the job parked behind the unique key of a job whose attempt ended.
+    private mutating func releaseUniqueKey(of job: Job, now: Duration, actions: inout [Action]) {
+        guard let uniqueKey = job.spec.uniqueKey, runningUnique[uniqueKey] == job.key else { return }
+        runningUnique[uniqueKey] = nil
+        if let parked = parkedUnique[uniqueKey], jobs[parked]?.phase == .parked, !isBlocked(parked) {
+            parkedUnique[uniqueKey] = nil
+            activate(parked, now: now, startIfPossible: false, actions: &actions)
+        }
     }
 
     // MARK: - Dispatch

@@ -123,6 +123,9 @@ public final class SyncJobHandle: Sendable {
         resolution.withLock { $0.outcome }
     }
 
+    /// The phase as the scheduler last set it.
+    var phaseValue: JobPhase { phase.value }
+
     /// Publishes a new phase; called by the scheduler inside its critical section, so phases are in order.
     func setPhase(_ newPhase: JobPhase) {
         phase.send(newPhase)

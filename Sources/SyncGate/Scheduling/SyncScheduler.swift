@@ -149,7 +149,8 @@ public actor SyncScheduler {
     }
 
     /// Stops the scheduler: `submit` throws from now on, waiting jobs are cancelled, running attempts get
-    /// `gracePeriod` to finish and are then cancelled; returns when every job has ended.
+    /// `gracePeriod` to finish and are then cancelled; returns when every job has ended, after which the
+    /// event streams end.
     public func shutdown(gracePeriod: Duration) async {
         let running = core.beginShutdown()
         if gracePeriod > .zero && !running.isEmpty {
@@ -170,6 +171,7 @@ public actor SyncScheduler {
         }
         core.cancelAll()
         await core.waitUntilIdle()
+        core.finish()
     }
 
     /// The number of queue entries the dispatcher has looked at; for tests of the cost of a change.
@@ -177,4 +179,7 @@ public actor SyncScheduler {
 
     /// The number of attempts running now.
     package nonisolated var runningCount: Int { core.runningCount }
+
+    /// Differences between the scheduler's state and what its handles show; empty unless there is a bug.
+    package nonisolated func consistencyViolations() -> [String] { core.consistencyViolations() }
 }

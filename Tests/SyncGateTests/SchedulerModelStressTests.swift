@@ -1,0 +1,313 @@
+import Testing
+
+@testable import SyncGate
+
+/// A seeded, fully deterministic stress of the scheduler's state machine: a simulated shell plays the
+/// tasks and the clock, a random workload drives every input in every order, and the invariants of
+/// DESIGN §4 (rule 10 above all) are checked after every step. A failing seed is in the test's
+/// arguments; replay it with `SYNCGATE_STRESS_SEED=<seed> swift test --filter SchedulerModelStress`.
+@Suite("Scheduler model stress")
+struct SchedulerModelStressTests {
+    typealias Machine = SchedulerStateMachine<Int>
+
+    /// What a simulated operation does when it runs.
+    enum Behavior: CaseIterable {
+        case succeed, fail, failWithoutRetry, ignoreCancellation, runUntilCancelled
+    }
+
+    struct SimulatedJob {
+        var spec: SyncJob.Spec
+        var behavior: Behavior
+        var resolutions = 0
+        var startedAttempts: [Int] = []
+        var phase: JobPhase = .waiting
+        var key: Machine.Key?
+    }
+
+    struct Attempt {
+        var index: Int
+        var attempt: Int
+        var cancelled = false
+    }
+
+    struct Simulation {
+        var random: SeededRandom
+        let seed: UInt64
+        let maxConcurrentJobs: Int
+        var machine: Machine
+        var now: Duration = .zero
+        var armedAt: Duration?
+        var jobs: [SimulatedJob] = []
+        var attempts: [Machine.Key: Attempt] = [:]
+        var violations: [String] = []
+        var steps = 0
+
+        static let statuses: [SyncEnvironmentStatus] = {
+            var statuses: [SyncEnvironmentStatus] = []
+            let connectivity: [ConnectivityStatus] = [
+                .disconnected, .connected(via: .wifi), .connected(via: .cellular, isExpensive: true),
+                .connected(via: .wifi, isConstrained: true),
+            ]
+            for network in connectivity {
+                for power in [
+                    PowerStatus(),
+                    PowerStatus(isLowPowerModeEnabled: true, isOnExternalPower: false, batteryLevel: 0.1),
+                ] {
+                    for conditions: Set<SyncCondition> in [[], ["a"], ["a", "b"]] {
+                        statuses.append(
+                            SyncEnvironmentStatus(
+                                connectivity: network, power: power, account: .available, conditions: conditions)
+                        )
+                    }
+                }
+            }
+            return statuses
+        }()
+
+        init(seed: UInt64) {
+            self.seed = seed
+            random = SeededRandom(seed: seed)
+            maxConcurrentJobs = 1 + Int(random.next() % 4)
+            machine = Machine(maxConcurrentJobs: maxConcurrentJobs, status: Self.statuses[0])
+        }
+
+        // MARK: Workload
+
+        mutating func randomSpec(index: Int) -> SyncJob.Spec {
+            var job = SyncJob(id: "job-\(index)") { _ in }
+            job.requirements = random.pick([[], .network, .largeTransfer, [.network, .notLowPower], .externalPower])
+            job.conditions = random.pick([[], [], ["a"], ["a", "b"]])
+            job.priority = random.pick(SyncJobPriority.allCases)
+            if random.chance(0.2) { job.delay = .seconds(Int64(1 + random.next() % 5)) }
+            if random.chance(0.2) { job.startDeadline = .seconds(Int64(1 + random.next() % 20)) }
+            if random.chance(0.3) { job.runTimeout = .seconds(Int64(1 + random.next() % 10)) }
+            if random.chance(0.4) {
+                job.retry = random.pick([
+                    .fixed(delay: .seconds(2), maxAttempts: 3),
+                    .exponential(initial: .seconds(1), maxAttempts: 4, jitter: 0.5, resetWhenRequirementsReturn: true),
+                ])
+            }
+            job.onRequirementsLost = random.pick([.keepRunning, .cancelAndRequeue])
+            if random.chance(0.25) {
+                job.uniqueKey = random.pick(["u1", "u2"])
+                job.onDuplicate = random.pick([.keepExisting, .replace])
+            }
+            if random.chance(0.25) { job.serialGroup = random.pick(["g1", "g2"]) }
+            job.tags = random.pick([[], ["t1"], ["t1", "t2"]])
+            return job.spec
+        }
+
+        mutating func step() {
+            steps += 1
+            let roll = random.unit()
+            if roll < 0.30 {
+                submit()
+            } else if roll < 0.45 {
+                apply(machine.statusChanged(random.pick(Self.statuses), now: now), cause: "status")
+            } else if roll < 0.70 {
+                finishRandomAttempt()
+            } else if roll < 0.82 {
+                advanceTime()
+            } else if roll < 0.92 {
+                if let index = jobs.indices.randomElement(using: &random) {
+                    apply(machine.cancel(id: jobs[index].spec.id, now: now), cause: "cancel id")
+                }
+            } else if roll < 0.97 {
+                apply(machine.cancel(tag: random.pick(["t1", "t2"]), now: now), cause: "cancel tag")
+            } else {
+                apply(machine.cancelAll(now: now), cause: "cancel all")
+            }
+            checkInvariants()
+        }
+
+        mutating func submit() {
+            let index = jobs.count
+            let spec = randomSpec(index: index)
+            let behavior = random.pick(Behavior.allCases)
+            jobs.append(SimulatedJob(spec: spec, behavior: behavior))
+            switch machine.submit(spec, payload: index, now: now) {
+            case .accepted(let key, let actions):
+                jobs[index].key = key
+                apply(actions, cause: "submit")
+            case .existing(let existing):
+                jobs[index].resolutions = -1
+                if jobs[existing].spec.uniqueKey != spec.uniqueKey || jobs[existing].resolutions != 0 {
+                    violations.append("step \(steps): keepExisting returned \(existing), not a live job with the key")
+                }
+            case .rejected(let error):
+                violations.append("step \(steps): valid job rejected: \(error)")
+            }
+        }
+
+        mutating func finishRandomAttempt() {
+            guard let key = attempts.keys.sorted().randomElement(using: &random), let attempt = attempts[key] else {
+                return
+            }
+            let behavior = jobs[attempt.index].behavior
+            let result: Result<Void, any Error>
+            switch (behavior, attempt.cancelled) {
+            case (.runUntilCancelled, false):
+                return
+            case (.ignoreCancellation, _), (.succeed, false):
+                result = .success(())
+            case (.fail, false):
+                result = .failure(Failure())
+            case (.failWithoutRetry, false):
+                result = .failure(SyncJobError.doNotRetry(Failure()))
+            case (_, true):
+                result = .failure(CancellationError())
+            }
+            attempts[key] = nil
+            apply(
+                machine.attemptFinished(key, attempt: attempt.attempt, result: result, now: now, random: random.unit()),
+                cause: "finish"
+            )
+        }
+
+        mutating func advanceTime() {
+            if let armedAt, random.chance(0.7) {
+                now = max(now, armedAt)
+            } else {
+                now += .seconds(Int64(random.next() % 3))
+            }
+            if let armedAt, armedAt <= now {
+                self.armedAt = nil
+                apply(machine.timerFired(now: now), cause: "timer")
+            }
+        }
+
+        /// Shuts down, then lets every attempt return, as the shell would after the grace period.
+        mutating func drain() {
+            apply(machine.shutdown(now: now), cause: "shutdown")
+            apply(machine.cancelAll(now: now), cause: "cancel all after grace")
+            checkInvariants()
+            while let key = attempts.keys.sorted().first, let attempt = attempts[key] {
+                attempts[key] = nil
+                apply(
+                    machine.attemptFinished(
+                        key, attempt: attempt.attempt, result: .failure(CancellationError()), now: now, random: 0.5),
+                    cause: "drain"
+                )
+                checkInvariants()
+            }
+        }
+
+        // MARK: Shell
+
+        mutating func apply(_ actions: [Machine.Action], cause: String) {
+            for action in actions {
+                switch action {
+                case .start(let key, let index, let attempt, let status):
+                    if attempts[key] != nil { violations.append("step \(steps): \(index) started twice at once") }
+                    if jobs[index].resolutions != 0 {
+                        violations.append("step \(steps): \(index) started after resolving")
+                    }
+                    let spec = jobs[index].spec
+                    if !status.satisfies(spec.requirements, conditions: spec.conditions) {
+                        violations.append("step \(steps): \(index) started on a status that does not satisfy it")
+                    }
+                    if status != machine.status {
+                        violations.append("step \(steps): \(index) started on a stale status")
+                    }
+                    if let group = spec.serialGroup {
+                        let earlier = jobs.indices.filter { $0 < index && jobs[$0].spec.serialGroup == group }
+                        if let blocker = earlier.first(where: { jobs[$0].resolutions == 0 && jobs[$0].key != nil }) {
+                            violations.append(
+                                "step \(steps): \(index) started before \(blocker) of group \(group) ended")
+                        }
+                    }
+                    attempts[key] = Attempt(index: index, attempt: attempt)
+                    jobs[index].startedAttempts.append(attempt)
+                case .cancelAttempt(let key):
+                    guard attempts[key] != nil else {
+                        violations.append("step \(steps): cancel of an attempt that is not running (\(cause))")
+                        continue
+                    }
+                    attempts[key]?.cancelled = true
+                case .setPhase(let index, let phase):
+                    if jobs[index].resolutions != 0 { violations.append("step \(steps): phase of resolved \(index)") }
+                    jobs[index].phase = phase
+                case .resolve(let index, _):
+                    jobs[index].resolutions += 1
+                    if jobs[index].resolutions > 1 { violations.append("step \(steps): \(index) resolved twice") }
+                    if let key = jobs[index].key, attempts[key] != nil {
+                        violations.append("step \(steps): \(index) resolved while its attempt runs")
+                    }
+                case .emit:
+                    break
+                case .armTimer(let at):
+                    if at < now { violations.append("step \(steps): timer armed in the past") }
+                    armedAt = at
+                }
+            }
+        }
+
+        // MARK: Invariants
+
+        mutating func checkInvariants() {
+            let running = machine.running
+            if running.count > maxConcurrentJobs { violations.append("step \(steps): \(running.count) running") }
+            if Set(attempts.keys) != running { violations.append("step \(steps): running set differs from attempts") }
+            var runningKeys: [String: Int] = [:]
+            var runningGroups: [String: Int] = [:]
+            for key in running {
+                guard let index = machine.jobs[key]?.payload else { continue }
+                if let uniqueKey = jobs[index].spec.uniqueKey { runningKeys[uniqueKey, default: 0] += 1 }
+                if let group = jobs[index].spec.serialGroup { runningGroups[group, default: 0] += 1 }
+            }
+            if runningKeys.values.contains(where: { $0 > 1 }) {
+                violations.append("step \(steps): unique key runs twice")
+            }
+            if runningGroups.values.contains(where: { $0 > 1 }) {
+                violations.append("step \(steps): serial group runs twice")
+            }
+            var liveKeys: [String: Int] = [:]
+            for job in machine.jobs.values where job.stop != .cancelled {
+                if let uniqueKey = job.spec.uniqueKey { liveKeys[uniqueKey, default: 0] += 1 }
+            }
+            if liveKeys.values.contains(where: { $0 > 1 }) {
+                violations.append("step \(steps): two live jobs share a key")
+            }
+            let snapshot = machine.snapshot()
+            if snapshot.jobs.count != machine.jobCount { violations.append("step \(steps): snapshot count differs") }
+            for entry in snapshot.jobs {
+                guard let index = Int(entry.id.dropFirst("job-".count)), jobs.indices.contains(index),
+                    jobs[index].resolutions == 0, jobs[index].key != nil
+                else {
+                    violations.append("step \(steps): snapshot lists \(entry.id), which is not unfinished")
+                    continue
+                }
+                let agrees: Bool
+                switch (entry.state, jobs[index].phase) {
+                case (.waiting, .waiting): agrees = true
+                case (.delayed(let a), .delayed(let b)): agrees = a == b
+                case (.running(let a), .running(let b)): agrees = a == b
+                default: agrees = false
+                }
+                if !agrees {
+                    violations.append("step \(steps): snapshot says \(entry.state), handle says \(jobs[index].phase)")
+                }
+            }
+        }
+    }
+
+    struct Failure: Error {}
+
+    @Test("invariants hold after every step of a random workload", arguments: StressSeeds.all)
+    func randomWorkload(seed: UInt64) {
+        var simulation = Simulation(seed: seed)
+        for _ in 0..<20_000 {
+            simulation.step()
+            if !simulation.violations.isEmpty { break }
+        }
+        simulation.drain()
+        #expect(simulation.violations.isEmpty, "seed \(seed): \(simulation.violations.prefix(5))")
+        #expect(simulation.machine.jobCount == 0, "seed \(seed): jobs left after shutdown")
+        let accepted = simulation.jobs.filter { $0.key != nil }
+        let unresolved = accepted.filter { $0.resolutions != 1 }.map(\.spec.id)
+        #expect(unresolved.isEmpty, "seed \(seed): not resolved exactly once: \(unresolved.prefix(5))")
+        #expect(accepted.count > 1_000, "seed \(seed): too few jobs to mean anything")
+        let started = accepted.filter { !$0.startedAttempts.isEmpty }.count
+        #expect(started > 100, "seed \(seed): too few starts to mean anything")
+    }
+}

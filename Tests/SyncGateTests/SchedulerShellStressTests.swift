@@ -1,0 +1,275 @@
+import SyncGate
+import SyncGateTesting
+import Testing
+
+/// Stress of the whole scheduler (actor, core, tasks, timers) with seeded workloads: once on a
+/// ManualClock driven step by step, once on the real clock with concurrent submitters, cancellers and
+/// an environment flapper. Invariants are checked where they can be seen: at every attempt's start, after
+/// every step, and at the end (DESIGN §4 rule 10).
+@Suite("Scheduler shell stress", .timeLimit(.minutes(2)))
+struct SchedulerShellStressTests {
+    struct Failure: Error {}
+
+    /// What a job's operation does.
+    enum Behavior: CaseIterable {
+        case succeed, fail, failWithoutRetry, ignoreCancellationForAWhile, runUntilCancelled
+    }
+
+    /// Watches attempts from inside their operations.
+    final class Monitor: Sendable {
+        private struct State {
+            var running = 0
+            var runningKeys: Set<String> = []
+            var runningGroups: Set<String> = []
+            var violations: [String] = []
+            var starts = 0
+        }
+
+        private let state = LockedState(State())
+        let maxConcurrentJobs: Int
+        private let handles = LockedState<[SyncJob.ID: SyncJobHandle]>([:])
+        private let groupOrder = LockedState<[String: [SyncJob.ID]]>([:])
+
+        init(maxConcurrentJobs: Int) {
+            self.maxConcurrentJobs = maxConcurrentJobs
+        }
+
+        var violations: [String] { state.withLock { $0.violations } }
+        var starts: Int { state.withLock { $0.starts } }
+
+        func accepted(_ job: SyncJob, handle: SyncJobHandle) {
+            guard handle.id == job.id else { return }
+            handles.withLock { $0[job.id] = handle }
+            if let group = job.serialGroup { groupOrder.withLock { $0[group, default: []].append(job.id) } }
+        }
+
+        func begin(_ job: SyncJob, context: SyncJobContext) {
+            let earlier: [SyncJob.ID] =
+                job.serialGroup.map { group in
+                    groupOrder.withLock { order in Array((order[group] ?? []).prefix { $0 != job.id }) }
+                } ?? []
+            let unresolved = handles.withLock { handles in
+                earlier.filter { handles[$0]?.finalOutcome == nil }
+            }
+            state.withLock { state in
+                state.starts += 1
+                state.running += 1
+                if state.running > maxConcurrentJobs { state.violations.append("\(state.running) running") }
+                if !context.startStatus.satisfies(job.requirements, conditions: job.conditions) {
+                    state.violations.append("\(job.id) started on a status that does not satisfy it")
+                }
+                if let key = job.uniqueKey, !state.runningKeys.insert(key).inserted {
+                    state.violations.append("\(job.id): unique key \(key) already running")
+                }
+                if let group = job.serialGroup {
+                    if !state.runningGroups.insert(group).inserted {
+                        state.violations.append("\(job.id): serial group \(group) already running")
+                    }
+                    if !unresolved.isEmpty {
+                        state.violations.append("\(job.id) started before \(unresolved) of its group ended")
+                    }
+                }
+            }
+        }
+
+        func end(_ job: SyncJob) {
+            state.withLock { state in
+                state.running -= 1
+                if let key = job.uniqueKey { state.runningKeys.remove(key) }
+                if let group = job.serialGroup { state.runningGroups.remove(group) }
+            }
+        }
+
+        func record(_ violation: String) {
+            state.withLock { $0.violations.append(violation) }
+        }
+    }
+
+    /// One seeded workload against one scheduler.
+    struct Workload {
+        var random: SeededRandom
+        let manual: ManualSyncEnvironment
+        let scheduler: SyncScheduler
+        let monitor: Monitor
+        let statuses: [ConnectivityStatus] = [
+            .disconnected, .connected(via: .wifi), .connected(via: .cellular, isExpensive: true),
+        ]
+        let timeUnit: Duration
+        var nextIndex = 0
+        var handles: [SyncJobHandle] = []
+        var callers: [Task<Int, any Error>] = []
+
+        init(seed: UInt64, clock: any Clock<Duration>, timeUnit: Duration) throws {
+            random = SeededRandom(seed: seed)
+            manual = ManualSyncEnvironment(account: .available, clock: clock)
+            let slots = 1 + Int(random.next() % 4)
+            scheduler = try SyncScheduler(
+                environment: manual.environment,
+                configuration: .init(maxConcurrentJobs: slots, randomSource: { 0.5 }),
+                clock: clock
+            )
+            monitor = Monitor(maxConcurrentJobs: slots)
+            self.timeUnit = timeUnit
+        }
+
+        mutating func makeJob() -> SyncJob {
+            nextIndex += 1
+            var job = SyncJob(id: "job-\(nextIndex)") { _ in }
+            job.requirements = random.pick([[], .network, .largeTransfer, .externalPower])
+            job.conditions = random.pick([[], [], ["ready"]])
+            job.priority = random.pick(SyncJobPriority.allCases)
+            if random.chance(0.15) { job.delay = timeUnit * Int(1 + random.next() % 3) }
+            if random.chance(0.15) { job.startDeadline = timeUnit * Int(1 + random.next() % 10) }
+            if random.chance(0.3) { job.runTimeout = timeUnit * Int(1 + random.next() % 5) }
+            if random.chance(0.4) {
+                job.retry = random.pick([
+                    .fixed(delay: timeUnit, maxAttempts: 3),
+                    .exponential(initial: timeUnit, maxAttempts: 3, jitter: 0.5, resetWhenRequirementsReturn: true),
+                ])
+            }
+            job.onRequirementsLost = random.pick([.keepRunning, .cancelAndRequeue])
+            if random.chance(0.2) {
+                job.uniqueKey = random.pick(["u1", "u2"])
+                job.onDuplicate = random.pick([.keepExisting, .replace])
+            }
+            if random.chance(0.2) { job.serialGroup = random.pick(["g1", "g2"]) }
+            job.tags = random.pick([[], ["t1"], ["t1", "t2"]])
+            let behavior = random.pick(Behavior.allCases)
+            let yields = Int(random.next() % 5)
+            let monitor = monitor
+            let spec = job
+            job.operation = { context in
+                monitor.begin(spec, context: context)
+                defer { monitor.end(spec) }
+                try await Self.perform(behavior, yields: yields)
+            }
+            return job
+        }
+
+        static func perform(_ behavior: Behavior, yields: Int) async throws {
+            switch behavior {
+            case .succeed:
+                await Task.yield()
+            case .fail:
+                await Task.yield()
+                throw Failure()
+            case .failWithoutRetry:
+                throw SyncJobError.doNotRetry(Failure())
+            case .ignoreCancellationForAWhile:
+                for _ in 0..<yields { await Task.yield() }
+            case .runUntilCancelled:
+                let (never, keepAlive) = AsyncStream.makeStream(of: Void.self)
+                for await _ in never {}
+                keepAlive.finish()
+                throw CancellationError()
+            }
+        }
+
+        /// One random input; returns `true` when it was an input that moves the clock.
+        mutating func step(advance: (Duration) -> Void) async throws {
+            let roll = random.unit()
+            if roll < 0.40 {
+                let job = makeJob()
+                let handle = try await scheduler.submit(job)
+                monitor.accepted(job, handle: handle)
+                if handle.id == job.id { handles.append(handle) }
+            } else if roll < 0.45 {
+                let scheduler = scheduler
+                let requirements = random.pick([SyncRequirements(), .network, .largeTransfer])
+                callers.append(Task { try await scheduler.run(requiring: requirements) { _ in 1 } })
+            } else if roll < 0.50 {
+                if let caller = callers.randomElement(using: &random) { caller.cancel() }
+            } else if roll < 0.65 {
+                manual.setConnectivity(random.pick(statuses))
+                if random.chance(0.3) { manual.setPower(PowerStatus(isOnExternalPower: random.chance(0.5))) }
+                if random.chance(0.3) { manual.setCondition("ready", isMet: random.chance(0.5)) }
+            } else if roll < 0.80 {
+                advance(timeUnit * Int(random.next() % 3))
+            } else if roll < 0.90 {
+                if let handle = handles.randomElement(using: &random) {
+                    if random.chance(0.5) { handle.cancel() } else { await scheduler.cancel(jobID: handle.id) }
+                }
+            } else if roll < 0.97 {
+                await scheduler.cancel(tag: random.pick(["t1", "t2"]))
+            } else {
+                await scheduler.cancelAll()
+            }
+        }
+
+        /// Shuts down and checks the end state.
+        func finish(seed: UInt64, events: Task<[SyncJob.ID: Int], Never>, grace: Duration) async {
+            await scheduler.shutdown(gracePeriod: grace)
+            for caller in callers { _ = try? await caller.value }
+            let terminal = await events.value
+            var unresolved: [SyncJob.ID] = []
+            for handle in handles where handle.finalOutcome == nil { unresolved.append(handle.id) }
+            #expect(unresolved.isEmpty, "seed \(seed): handles not resolved: \(unresolved.prefix(5))")
+            let wrongCounts = handles.filter { terminal[$0.id] != 1 }.map { "\($0.id): \(terminal[$0.id] ?? 0)" }
+            #expect(wrongCounts.isEmpty, "seed \(seed): terminal events not exactly once: \(wrongCounts.prefix(5))")
+            #expect(await scheduler.snapshot().jobs.isEmpty, "seed \(seed): jobs left")
+            #expect(manual.environment.statusBroadcast.subscriberCount == 0, "seed \(seed): status subscribers left")
+            #expect(monitor.violations.isEmpty, "seed \(seed): \(monitor.violations.prefix(5))")
+        }
+    }
+
+    static func collectTerminalEvents(_ events: AsyncStream<SyncSchedulerEvent>) -> Task<[SyncJob.ID: Int], Never> {
+        Task {
+            var counts: [SyncJob.ID: Int] = [:]
+            for await event in events {
+                switch event {
+                case .succeeded, .failed, .cancelled, .expired: counts[event.jobID, default: 0] += 1
+                default: break
+                }
+            }
+            return counts
+        }
+    }
+
+    @Test("seeded workloads on a ManualClock keep every invariant", arguments: StressSeeds.all)
+    func manualClockWorkload(seed: UInt64) async throws {
+        let clock = ManualClock()
+        var workload = try Workload(seed: seed, clock: clock, timeUnit: .seconds(1))
+        let events = Self.collectTerminalEvents(workload.scheduler.events)
+        for step in 0..<5_000 {
+            try await workload.step { clock.advance(by: $0) }
+            if step % 4 == 0 { await Task.yield() }
+            let violations = workload.scheduler.consistencyViolations()
+            if !violations.isEmpty {
+                Issue.record("seed \(seed), step \(step): \(violations.prefix(5))")
+                break
+            }
+        }
+        #expect(workload.monitor.starts > 200, "seed \(seed): too few starts to mean anything")
+        await workload.finish(seed: seed, events: events, grace: .zero)
+        #expect(clock.sleeperCount == 0, "seed \(seed): timers left armed")
+    }
+
+    @Test("concurrent submitters, cancellers and a flapper on the real clock keep every invariant")
+    func realClockConcurrency() async throws {
+        let seed = StressSeeds.replaySeed ?? UInt64.random(in: 1...UInt64.max)
+        let base = try Workload(seed: seed, clock: ContinuousClock(), timeUnit: .milliseconds(1))
+        let events = Self.collectTerminalEvents(base.scheduler.events)
+        let results = await withTaskGroup(of: Workload.self, returning: [Workload].self) { group in
+            for lane in 0..<4 {
+                var workload = base
+                workload.random = SeededRandom(seed: seed &+ UInt64(lane))
+                workload.nextIndex = lane * 1_000_000
+                group.addTask {
+                    for _ in 0..<1_000 {
+                        do { try await workload.step { _ in } } catch { workload.monitor.record("step threw \(error)") }
+                        if workload.random.chance(0.2) { await Task.yield() }
+                    }
+                    return workload
+                }
+            }
+            var results: [Workload] = []
+            for await workload in group { results.append(workload) }
+            return results
+        }
+        var combined = base
+        combined.handles = results.flatMap(\.handles)
+        combined.callers = results.flatMap(\.callers)
+        #expect(base.scheduler.consistencyViolations().isEmpty, "seed \(seed)")
+        await combined.finish(seed: seed, events: events, grace: .milliseconds(20))
+    }
+}
