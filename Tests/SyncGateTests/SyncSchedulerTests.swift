@@ -250,6 +250,19 @@ struct SyncSchedulerTests {
         #expect(await handle.outcome().state == .succeeded)
     }
 
+    @Test("a scheduler that goes away cancels its waiting and running jobs")
+    func releaseCancels() async throws {
+        let operation = ControlledOperation()
+        var scheduler: SyncScheduler? = SyncScheduler(environment: manual.environment, clock: clock)
+        let waiting = try await scheduler?.submit(SyncJob(id: "waiting", requires: .network) { _ in })
+        let running = try await scheduler?.submit(SyncJob(id: "running", requires: [], operation: operation.operation))
+        await operation.waitForStarts(1)
+        scheduler = nil
+        #expect(await waiting?.outcome().state == .cancelled)
+        #expect(await running?.outcome().state == .cancelled)
+        #expect(operation.cancellations.value == 1)
+    }
+
     @Test("a unique key keeps the existing job or replaces it")
     func uniqueness() async throws {
         let first = try await scheduler.submit(SyncJob(id: "refresh-1", uniqueKey: "refresh") { _ in })

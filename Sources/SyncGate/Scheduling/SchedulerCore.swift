@@ -119,6 +119,12 @@ final class SchedulerCore: Sendable {
         return running
     }
 
+    /// Shuts down at once when the scheduler is released: every job is cancelled, nothing new starts.
+    func abandon() {
+        input { machine, now in machine.shutdown(now: now) + machine.cancelAll(now: now) }
+        finish()
+    }
+
     /// Ends the scheduler's life after shutdown: no timer stays armed, the event streams end, and the
     /// environment is no longer followed.
     func finish() {

@@ -79,6 +79,12 @@ public actor SyncScheduler {
         )
     }
 
+    /// A scheduler that goes away cancels its jobs: waiting jobs resolve ``SyncJobOutcome/cancelled`` at
+    /// once, running ones have their tasks cancelled and resolve when they return.
+    deinit {
+        core.abandon()
+    }
+
     /// Submits a job; it starts as soon as it is runnable.
     ///
     /// - Returns: the job's handle, or the existing job's handle when a job with the same unique key is
