@@ -69,7 +69,7 @@ final class DemoBoard: Sendable {
         var names: [String] = []
         for member in SyncRequirements.members where unmet.contains(member.requirement) {
             let simulated = !member.requirement.monitoredParts.isDisjoint(with: simulatedParts)
-            names.append(member.name + (simulated ? " (simulated)" : " (this machine)"))
+            names.append(member.name + (simulated ? " (simulated)" : " (not met on this machine)"))
         }
         names += conditions.map { "condition \($0.name)" }.sorted()
         return names.joined(separator: ", ")

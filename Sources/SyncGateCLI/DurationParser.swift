@@ -70,10 +70,11 @@ public enum DurationParser {
         let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
         if nanoseconds == 0 { return "0s" }
         if nanoseconds < 0 { return "-" + format(.nanoseconds(-nanoseconds)) }
-        for (suffix, scale) in units.reversed() where nanoseconds % scale == 0 {
+        for (suffix, scale) in units.reversed() where scale >= 1_000_000_000 && nanoseconds % scale == 0 {
             return "\(nanoseconds / scale)\(suffix)"
         }
         if nanoseconds < 1_000_000_000 {
+            if nanoseconds % 1_000_000 == 0 { return "\(nanoseconds / 1_000_000)ms" }
             return decimal(nanoseconds, scale: 1_000_000) + "ms"
         }
         return decimal(nanoseconds, scale: 1_000_000_000) + "s"
