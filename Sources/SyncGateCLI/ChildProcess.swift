@@ -73,6 +73,7 @@ public final class ChildProcess: Sendable {
     }
 
     private static func reap(pid: pid_t, state: LockedState<State>) {
+        SignalWatcher.blockWatchedSignals()
         // Wait for the exit without reaping, so `signal(_:)` can still tell the id is this child's.
         var info = siginfo_t()
         while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
