@@ -150,7 +150,8 @@ public enum CommandLineParser {
         case .run:
             let requirements = try requiredRequirements(values, subcommand: subcommand)
             guard !tail.isEmpty else { throw UsageError("'run' needs a command after '--'") }
-            var options = Command.RunOptions(requirements: requirements, conditions: try conditions(values), command: tail)
+            var options = Command.RunOptions(
+                requirements: requirements, conditions: try conditions(values), command: tail)
             if let text = values["--timeout"]?.first {
                 options.timeout = try DurationParser.parsePositive(text, option: "--timeout")
             }

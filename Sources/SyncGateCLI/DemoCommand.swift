@@ -59,7 +59,8 @@ public enum DemoCommand {
                 board.narrate(text, at: now)
                 if !live { Output.line(display.plainNarration(text, at: now)) }
             }
-            let job = makeJob(plan, board: board, environment: environment, scaled: scaled, elapsed: elapsed, narrate: narrate)
+            let job = makeJob(
+                plan, board: board, environment: environment, scaled: scaled, elapsed: elapsed, narrate: narrate)
             do {
                 let handle = try await scheduler.submit(job)
                 board.update(plan.id) { $0.handle = handle }
@@ -109,10 +110,14 @@ public enum DemoCommand {
             var drawn = 0
             Output.write("\u{1B}[?25l")
             while !Task.isCancelled {
-                drawn = redraw(display.liveLines(board: board, elapsed: elapsed(), environment: environmentLine(environment)), over: drawn)
+                drawn = redraw(
+                    display.liveLines(board: board, elapsed: elapsed(), environment: environmentLine(environment)),
+                    over: drawn)
                 try? await Task.sleep(for: .milliseconds(100))
             }
-            _ = redraw(display.liveLines(board: board, elapsed: elapsed(), environment: environmentLine(environment)), over: drawn)
+            _ = redraw(
+                display.liveLines(board: board, elapsed: elapsed(), environment: environmentLine(environment)),
+                over: drawn)
             Output.write("\u{1B}[?25h")
         }
 
@@ -164,7 +169,9 @@ public enum DemoCommand {
         if let plan = plan.retry {
             retry =
                 plan.exponential
-                ? .exponential(initial: scaled(plan.delay), multiplier: 2, maxDelay: scaled(plan.delay * 8), maxAttempts: plan.attempts, jitter: 0)
+                ? .exponential(
+                    initial: scaled(plan.delay), multiplier: 2, maxDelay: scaled(plan.delay * 8),
+                    maxAttempts: plan.attempts, jitter: 0)
                 : .fixed(delay: scaled(plan.delay), maxAttempts: plan.attempts)
         }
         return SyncJob(
@@ -181,7 +188,8 @@ public enum DemoCommand {
                 row.progress = 0
                 if row.startedAt == nil { row.startedAt = elapsed() }
             }
-            let failure = context.attempt <= plan.failures.count ? plan.failures[context.attempt - 1] : plan.fatalFailure
+            let failure =
+                context.attempt <= plan.failures.count ? plan.failures[context.attempt - 1] : plan.fatalFailure
             let steps = failure == nil ? 10 : 5
             for step in 1...steps {
                 try await Task.sleep(for: scaled(plan.work / 10))
@@ -206,7 +214,8 @@ public enum DemoCommand {
 
     private static func introduction(environment: SyncEnvironment, speed: Double, style: TerminalStyle) -> [String] {
         var lines = [
-            style.paint("syncgate demo", .bold) + ": \(DemoJobPlan.all.count) jobs an app might run, on this machine's real network and power;",
+            style.paint("syncgate demo", .bold)
+                + ": \(DemoJobPlan.all.count) jobs an app might run, on this machine's real network and power;",
             "the account, the cloud drive and the app's conditions are simulated (account signed out at first).",
             "this machine now: " + environmentLine(environment),
         ]

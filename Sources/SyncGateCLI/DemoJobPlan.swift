@@ -52,7 +52,8 @@ struct DemoJobPlan: Sendable {
             id: "documents-sync", summary: "needs the cloud drive", requirements: .cloudDriveReady,
             startDeadline: 8, work: 1.0),
         DemoJobPlan(
-            id: "backup-database", summary: "after the migration, on power", requirements: [.externalPower, .batteryNotLow],
+            id: "backup-database", summary: "after the migration, on power",
+            requirements: [.externalPower, .batteryNotLow],
             conditions: ["db-migrated"], startDeadline: 8, work: 1.2),
         DemoJobPlan(
             id: "search-index", summary: "local, one disk job at a time", requirements: .notLowPower,
@@ -88,6 +89,9 @@ struct DemoJobPlan: Sendable {
         (1.0, .signIn, "the user signs in (simulated account: available)"),
         (2.5, .cloudDriveAvailable, "the cloud drive becomes available (simulated)"),
         (3.0, .setCondition("photos-selected"), "the user selects photos to upload (condition photos-selected)"),
-        (5.0, .cancel(id: "export-logs", reason: "the support ticket was closed"), "the support ticket is closed; the app cancels export-logs"),
+        (
+            5.0, .cancel(id: "export-logs", reason: "the support ticket was closed"),
+            "the support ticket is closed; the app cancels export-logs"
+        ),
     ]
 }

@@ -57,9 +57,11 @@ public enum JSONValue: Sendable, Equatable {
         case .double(let value): output += value.isFinite ? "\(value)" : "null"
         case .string(let value): Self.writeString(value, into: &output)
         case .array(let elements):
-            writeContainer(elements.map { (nil, $0) }, open: "[", close: "]", into: &output, indent: indent, level: level)
+            writeContainer(
+                elements.map { (nil, $0) }, open: "[", close: "]", into: &output, indent: indent, level: level)
         case .object(let members):
-            writeContainer(members.map { ($0.0, $0.1) }, open: "{", close: "}", into: &output, indent: indent, level: level)
+            writeContainer(
+                members.map { ($0.0, $0.1) }, open: "{", close: "}", into: &output, indent: indent, level: level)
         }
     }
 

@@ -75,9 +75,13 @@ public enum RunCommand {
                     log("starting \(name) (attempt \(attempt) of \(options.retries + 1))")
                 case .retryScheduled(_, let attempt, let delay):
                     let exit = shared.withLock { $0.lastExit }.map { "\($0)" } ?? "failed"
-                    log("\(name) \(exit); attempt \(attempt) of \(options.retries + 1) in \(DurationParser.format(delay))")
+                    log(
+                        "\(name) \(exit); attempt \(attempt) of \(options.retries + 1) in \(DurationParser.format(delay))"
+                    )
                 case .requeued(_, let lost):
-                    log("requirements lost (\(lost.names.joined(separator: ", "))); \(name) was stopped and runs again when they hold")
+                    log(
+                        "requirements lost (\(lost.names.joined(separator: ", "))); \(name) was stopped and runs again when they hold"
+                    )
                 default:
                     break
                 }

@@ -153,7 +153,8 @@ public struct StatusReport: Sendable {
             rows.append(("power", power.isOnExternalPower ? "external power" : "on battery"))
             rows.append(("battery", batteryText))
             #if os(Linux)
-                rows.append(("low power mode", (power.isLowPowerModeEnabled ? "on" : "off") + " (not read on Linux yet)"))
+                rows.append(
+                    ("low power mode", (power.isLowPowerModeEnabled ? "on" : "off") + " (not read on Linux yet)"))
             #else
                 rows.append(("low power mode", power.isLowPowerModeEnabled ? "on" : "off"))
             #endif

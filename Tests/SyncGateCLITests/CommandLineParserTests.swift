@@ -23,7 +23,10 @@ struct CommandLineParserTests {
             ["wait", "--condition", "a", "--require", "none", "--condition=b", "--timeout=0s"],
             .wait(.init(requirements: [], conditions: ["a", "b"], timeout: .zero))
         ),
-        (["run", "--require", "network", "--", "ls", "-l"], .run(.init(requirements: .network, command: ["ls", "-l"]))),
+        (
+            ["run", "--require", "network", "--", "ls", "-l"],
+            .run(.init(requirements: .network, command: ["ls", "-l"]))
+        ),
         (["run", "--require", "network", "ls", "-l"], .run(.init(requirements: .network, command: ["ls", "-l"]))),
         (
             ["run", "--require", "network", "--", "--help", "a b"],
@@ -90,7 +93,10 @@ struct CommandLineParserTests {
             "invalid duration '0s' for --timeout: must be greater than zero"
         ),
         (["run", "--require", "network", "--retry", "3", "--", "ls"], "unknown option '--retry' for 'run'"),
-        (["run", "--require", "nework", "--", "ls"], "unknown requirement 'nework' for --require (known: \(RequirementListParserTests.known))"),
+        (
+            ["run", "--require", "nework", "--", "ls"],
+            "unknown requirement 'nework' for --require (known: \(RequirementListParserTests.known))"
+        ),
         (["demo", "--speed", "0"], "invalid speed '0' for --speed: expected a number from 0.1 to 100"),
         (["demo", "--speed", "fast"], "invalid speed 'fast' for --speed: expected a number from 0.1 to 100"),
         (["demo", "--speed"], "option '--speed' needs a value"),

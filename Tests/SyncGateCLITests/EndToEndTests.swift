@@ -53,7 +53,9 @@ struct EndToEndTests {
     }
 
     @Test func waitTimesOutOnAConditionNobodySets() async throws {
-        let result = try await ToolProcess.run(["wait", "--require", "none", "--condition", "never-set", "--timeout", "300ms"])
+        let result = try await ToolProcess.run([
+            "wait", "--require", "none", "--condition", "never-set", "--timeout", "300ms",
+        ])
         #expect(result.status == ExitCode.timedOut)
         #expect(result.stderr == "syncgate: timed out after 300ms; still unmet: condition never-set\n")
         #expect(result.elapsed >= .milliseconds(300))
@@ -69,7 +71,10 @@ struct EndToEndTests {
 
     @Test func runRetriesAFailingCommand() async throws {
         let result = try await ToolProcess.run(
-            ["run", "--require", "none", "--retries", "2", "--backoff", "10ms", "--", "sh", "-c", "echo attempt; exit 3"])
+            [
+                "run", "--require", "none", "--retries", "2", "--backoff", "10ms", "--", "sh", "-c",
+                "echo attempt; exit 3",
+            ])
         #expect(result.status == 3)
         #expect(result.stdout == "attempt\nattempt\nattempt\n")
         #expect(
@@ -93,7 +98,9 @@ struct EndToEndTests {
             ["run", "--require", "none", "--condition", "never-set", "--timeout", "200ms", "--", "echo", "ran"])
         #expect(result.status == ExitCode.timedOut)
         #expect(result.stdout.isEmpty)
-        #expect(result.stderr.hasSuffix("syncgate: timed out after 200ms before running echo; still unmet: condition never-set\n"))
+        #expect(
+            result.stderr.hasSuffix(
+                "syncgate: timed out after 200ms before running echo; still unmet: condition never-set\n"))
     }
 
     @Test func runForwardsSIGINTToTheCommand() async throws {
@@ -121,7 +128,9 @@ struct EndToEndTests {
         #expect(result.stderr.filter { $0 == "\n" }.count == 1)
     }
 
-    @Test(arguments: [["--help"], ["status", "--help"], ["watch", "-h"], ["wait", "--help"], ["run", "--help"], ["help", "demo"]])
+    @Test(arguments: [
+        ["--help"], ["status", "--help"], ["watch", "-h"], ["wait", "--help"], ["run", "--help"], ["help", "demo"],
+    ])
     func helpIsPrinted(arguments: [String]) async throws {
         let result = try await ToolProcess.run(arguments)
         #expect(result.status == 0)

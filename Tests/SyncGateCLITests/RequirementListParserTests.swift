@@ -13,7 +13,10 @@ struct RequirementListParserTests {
         ("NOT_LOW_POWER", .notLowPower),
         ("none", []),
         ("none,network", .network),
-        ("account-ready,cloud-drive,battery-not-low,unconstrained", [.accountReady, .cloudDrive, .batteryNotLow, .unconstrained]),
+        (
+            "account-ready,cloud-drive,battery-not-low,unconstrained",
+            [.accountReady, .cloudDrive, .batteryNotLow, .unconstrained]
+        ),
     ]
 
     @Test(arguments: valid)

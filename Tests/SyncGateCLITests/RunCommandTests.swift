@@ -103,7 +103,8 @@ struct RunCommandTests {
         let manual = ManualSyncEnvironment(monitoring: [.network])
         let (signals, sender) = AsyncStream.makeStream(of: Int32.self)
         let wait = Task {
-            await WaitCommand.execute(.init(requirements: .network), environment: manual.environment, signals: signals) { _ in }
+            await WaitCommand.execute(.init(requirements: .network), environment: manual.environment, signals: signals)
+            { _ in }
         }
         sender.yield(SIGINT)
         #expect(await wait.value == 130)

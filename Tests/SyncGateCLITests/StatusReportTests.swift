@@ -36,7 +36,10 @@ struct StatusReportTests {
         #expect(json["account"] == .object([("monitored", .bool(false)), ("status", .string("could-not-determine"))]))
         #expect(
             json["met"]
-                == .array(["network", "unmetered", "unconstrained", "not-low-power", "account-ready", "cloud-drive"].map { .string($0) }))
+                == .array(
+                    ["network", "unmetered", "unconstrained", "not-low-power", "account-ready", "cloud-drive"].map {
+                        .string($0)
+                    }))
         #expect(json["treatedAsMet"] == .array([.string("account-ready"), .string("cloud-drive")]))
         guard case .array(let requirements) = json["requirements"] else {
             Issue.record("requirements is not an array")
@@ -82,7 +85,10 @@ struct StatusReportTests {
 
     @Test func watchLineNamesTheInterfaceAndWhatIsUnmet() {
         let line = StatusReport(status: Self.linuxLike, interfaceName: "eth0", time: "T").watchLine(style: .plain)
-        #expect(line == "T connected via wired-ethernet (eth0); on battery, battery 15% (low); unmet: external-power, battery-not-low")
+        #expect(
+            line
+                == "T connected via wired-ethernet (eth0); on battery, battery 15% (low); unmet: external-power, battery-not-low"
+        )
     }
 
     @Test func colorsOnlyWhenAsked() {
@@ -115,7 +121,10 @@ struct JSONValueTests {
             ("b", .array([.int(1), .double(0.5), .null])), ("a", .string("q\"\\\n\u{1}é")), ("e", .object([])),
         ])
         #expect(value.compact == #"{"b":[1,0.5,null],"a":"q\"\\\n\u0001é","e":{}}"#)
-        #expect(value.pretty == "{\n  \"b\": [\n    1,\n    0.5,\n    null\n  ],\n  \"a\": \"q\\\"\\\\\\n\\u0001é\",\n  \"e\": {}\n}")
+        #expect(
+            value.pretty
+                == "{\n  \"b\": [\n    1,\n    0.5,\n    null\n  ],\n  \"a\": \"q\\\"\\\\\\n\\u0001é\",\n  \"e\": {}\n}"
+        )
     }
 }
 
