@@ -8,6 +8,7 @@ let package = Package(
     products: [
         .library(name: "SyncGate", targets: ["SyncGate"]),
         .library(name: "SyncGateTesting", targets: ["SyncGateTesting"]),
+        .executable(name: "syncgate", targets: ["syncgate"]),
     ],
     targets: [
         .target(name: "SyncGate"),
@@ -26,6 +27,10 @@ let package = Package(
         // Runs the Linux ConnectivityObserver inside a network namespace for SyncGateLinuxTests.
         .executableTarget(name: "syncgate-netns-probe", dependencies: ["SyncGate"], path: "Tools/NetnsProbe"),
         .testTarget(name: "SyncGateLinuxTests", dependencies: ["SyncGate", "SyncGateTesting"]),
+        // The command-line tool: a thin main over SyncGateCLI, which holds everything tests can import.
+        .target(name: "SyncGateCLI", dependencies: ["SyncGate", "SyncGateTesting"]),
+        .executableTarget(name: "syncgate", dependencies: ["SyncGateCLI", "SyncGate", "SyncGateTesting"]),
+        .testTarget(name: "SyncGateCLITests", dependencies: ["SyncGateCLI", "SyncGate", "SyncGateTesting"]),
     ],
     swiftLanguageModes: [.v6]
 )

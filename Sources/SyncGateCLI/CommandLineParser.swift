@@ -1,0 +1,209 @@
+import SyncGate
+
+/// Turns the arguments of `syncgate` (without the program name) into a ``Command``.
+///
+/// Options follow their subcommand, as `--name VALUE` or `--name=VALUE`; `-h` and `--help` print help
+/// wherever they appear before `run`'s command. Every mistake throws a ``UsageError`` with one line that
+/// names the option or argument and the value given.
+public enum CommandLineParser {
+    /// The range of `--retries`.
+    public static let retriesRange = 0...1_000
+    /// The range of `demo --speed`.
+    public static let speedRange = 0.1...100.0
+
+    private struct OptionSpec {
+        var name: String
+        var takesValue: Bool
+        var repeatable = false
+    }
+
+    private static func specs(for subcommand: Command.Subcommand) -> [OptionSpec] {
+        switch subcommand {
+        case .status, .watch:
+            [OptionSpec(name: "--json", takesValue: false)]
+        case .wait:
+            [
+                OptionSpec(name: "--require", takesValue: true),
+                OptionSpec(name: "--condition", takesValue: true, repeatable: true),
+                OptionSpec(name: "--timeout", takesValue: true),
+            ]
+        case .run:
+            [
+                OptionSpec(name: "--require", takesValue: true),
+                OptionSpec(name: "--condition", takesValue: true, repeatable: true),
+                OptionSpec(name: "--timeout", takesValue: true),
+                OptionSpec(name: "--retries", takesValue: true),
+                OptionSpec(name: "--backoff", takesValue: true),
+                OptionSpec(name: "--stop-on-loss", takesValue: false),
+                OptionSpec(name: "--grace", takesValue: true),
+            ]
+        case .demo:
+            [
+                OptionSpec(name: "--speed", takesValue: true),
+                OptionSpec(name: "--plain", takesValue: false),
+            ]
+        }
+    }
+
+    /// Parses the arguments that follow the program name.
+    ///
+    /// - Throws: ``UsageError`` for anything the tool does not accept.
+    public static func parse(_ arguments: [String]) throws(UsageError) -> Command {
+        let names = Command.Subcommand.allCases.map(\.rawValue).joined(separator: ", ")
+        guard let first = arguments.first else {
+            throw UsageError("missing subcommand (one of \(names))")
+        }
+        switch first {
+        case "-h", "--help":
+            return .help(nil)
+        case "--version":
+            return .version
+        case "help":
+            guard arguments.count > 1 else { return .help(nil) }
+            guard let topic = Command.Subcommand(rawValue: arguments[1]) else {
+                throw UsageError("unknown subcommand '\(arguments[1])' for help (one of \(names))")
+            }
+            if arguments.count > 2 { throw UsageError("unexpected argument '\(arguments[2])' for 'help'") }
+            return .help(topic)
+        default:
+            break
+        }
+        guard let subcommand = Command.Subcommand(rawValue: first) else {
+            if first.hasPrefix("-") { throw UsageError("unknown option '\(first)' (a subcommand comes first)") }
+            throw UsageError("unknown subcommand '\(first)' (one of \(names))")
+        }
+        let rest = Array(arguments.dropFirst())
+        guard let (values, tail) = try scan(rest, subcommand: subcommand) else { return .help(subcommand) }
+        return try build(subcommand, values: values, tail: tail)
+    }
+
+    /// Reads options up to the end (or, for `run`, up to the command); `nil` when help was asked for.
+    private static func scan(
+        _ arguments: [String],
+        subcommand: Command.Subcommand
+    ) throws(UsageError) -> (values: [String: [String]], tail: [String])? {
+        let specs = specs(for: subcommand)
+        var values: [String: [String]] = [:]
+        var index = 0
+        while index < arguments.count {
+            let argument = arguments[index]
+            index += 1
+            if argument == "--" && subcommand == .run {
+                return (values, Array(arguments[index...]))
+            }
+            if argument == "-h" || argument == "--help" { return nil }
+            guard argument.hasPrefix("-"), argument != "-" else {
+                if subcommand == .run { return (values, Array(arguments[(index - 1)...])) }
+                throw UsageError("unexpected argument '\(argument)' for '\(subcommand.rawValue)'")
+            }
+            let name: String
+            var inline: String?
+            if let equals = argument.firstIndex(of: "="), argument.hasPrefix("--") {
+                name = String(argument[..<equals])
+                inline = String(argument[argument.index(after: equals)...])
+            } else {
+                name = argument
+            }
+            guard let spec = specs.first(where: { $0.name == name }) else {
+                throw UsageError("unknown option '\(name)' for '\(subcommand.rawValue)'")
+            }
+            if values[name] != nil && !spec.repeatable {
+                throw UsageError("option '\(name)' given more than once")
+            }
+            if spec.takesValue {
+                if inline == nil {
+                    guard index < arguments.count else { throw UsageError("option '\(name)' needs a value") }
+                    inline = arguments[index]
+                    index += 1
+                }
+                values[name, default: []].append(inline ?? "")
+            } else {
+                if inline != nil { throw UsageError("option '\(name)' takes no value") }
+                values[name, default: []].append("")
+            }
+        }
+        return (values, [])
+    }
+
+    private static func build(
+        _ subcommand: Command.Subcommand,
+        values: [String: [String]],
+        tail: [String]
+    ) throws(UsageError) -> Command {
+        switch subcommand {
+        case .status:
+            return .status(json: values["--json"] != nil)
+        case .watch:
+            return .watch(json: values["--json"] != nil)
+        case .wait:
+            let requirements = try requiredRequirements(values, subcommand: subcommand)
+            let timeout = try values["--timeout"]?.first.map { (text: String) throws(UsageError) in
+                try DurationParser.parse(text, option: "--timeout")
+            }
+            return .wait(
+                Command.WaitOptions(
+                    requirements: requirements,
+                    conditions: try conditions(values),
+                    timeout: timeout
+                )
+            )
+        case .run:
+            let requirements = try requiredRequirements(values, subcommand: subcommand)
+            guard !tail.isEmpty else { throw UsageError("'run' needs a command after '--'") }
+            var options = Command.RunOptions(
+                requirements: requirements, conditions: try conditions(values), command: tail)
+            if let text = values["--timeout"]?.first {
+                options.timeout = try DurationParser.parsePositive(text, option: "--timeout")
+            }
+            if let text = values["--retries"]?.first {
+                guard let count = Int(text), retriesRange.contains(count) else {
+                    throw UsageError(
+                        "invalid count '\(text)' for --retries: expected a whole number from "
+                            + "\(retriesRange.lowerBound) to \(retriesRange.upperBound)"
+                    )
+                }
+                options.retries = count
+            }
+            if let text = values["--backoff"]?.first {
+                options.backoff = try DurationParser.parsePositive(text, option: "--backoff")
+            }
+            if let text = values["--grace"]?.first {
+                options.gracePeriod = try DurationParser.parse(text, option: "--grace")
+            }
+            options.stopOnLoss = values["--stop-on-loss"] != nil
+            return .run(options)
+        case .demo:
+            var options = Command.DemoOptions()
+            if let text = values["--speed"]?.first {
+                guard let speed = Double(text), speedRange.contains(speed) else {
+                    throw UsageError(
+                        "invalid speed '\(text)' for --speed: expected a number from "
+                            + "\(speedRange.lowerBound) to \(Int(speedRange.upperBound))"
+                    )
+                }
+                options.speed = speed
+            }
+            options.plain = values["--plain"] != nil
+            return .demo(options)
+        }
+    }
+
+    private static func requiredRequirements(
+        _ values: [String: [String]],
+        subcommand: Command.Subcommand
+    ) throws(UsageError) -> SyncRequirements {
+        guard let text = values["--require"]?.first else {
+            throw UsageError("'\(subcommand.rawValue)' needs --require LIST (such as --require network,unmetered)")
+        }
+        return try RequirementListParser.parse(text, option: "--require")
+    }
+
+    private static func conditions(_ values: [String: [String]]) throws(UsageError) -> Set<SyncCondition> {
+        var conditions: Set<SyncCondition> = []
+        for name in values["--condition"] ?? [] {
+            guard !name.trimmingSpaces.isEmpty else { throw UsageError("empty condition name for --condition") }
+            conditions.insert(SyncCondition(name))
+        }
+        return conditions
+    }
+}

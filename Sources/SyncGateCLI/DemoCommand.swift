@@ -1,0 +1,256 @@
+import SyncGate
+import SyncGateTesting
+
+/// `syncgate demo`: a dozen app jobs on this machine's real network and power, with a simulated account,
+/// cloud drive and app conditions, shown live (or as plain lines) and summarised at the end.
+///
+/// Jobs that need something this machine lacks (no network, on battery) wait and then expire at their
+/// start deadline, with the reason, so the demo ends on any machine: after about 8 seconds at `--speed 1`.
+public enum DemoCommand {
+    /// Seconds of the timeline after which anything still unfinished is cancelled.
+    static let hardStop = 12.0
+
+    /// Runs the demo and returns its exit status (0, or 128 + N when signal N stopped it).
+    ///
+    /// - Parameters:
+    ///   - options: the speed and whether to force plain lines.
+    ///   - style: colors and whether a live display is possible.
+    ///   - width: the terminal's width.
+    ///   - signals: signals that stop the demo.
+    public static func execute(
+        _ options: Command.DemoOptions,
+        style: TerminalStyle,
+        width: Int,
+        signals: AsyncStream<Int32>
+    ) async -> Int32 {
+        let account = ManualAccountStatusProvider(status: .noAccount)
+        let cloudDrive = ManualCloudDriveObserver(isAvailable: false)
+        let environment = SyncEnvironment(
+            connectivity: ConnectivityObserver(),
+            power: PowerObserver(),
+            account: account,
+            cloudDrive: cloudDrive
+        )
+        let scheduler: SyncScheduler
+        do {
+            scheduler = try SyncScheduler(environment: environment, configuration: .init(maxConcurrentJobs: 3))
+        } catch {
+            Output.error("\(error)")
+            return ExitCode.failure
+        }
+        let live = style.isInteractive && !options.plain
+        let display = DemoDisplay(style: style, width: width)
+        let board = DemoBoard(plans: DemoJobPlan.all, simulatedParts: [.account, .cloudDrive])
+        let clock = ContinuousClock()
+        let start = clock.now
+        let speed = options.speed
+        let elapsed: @Sendable () -> Double = {
+            let (seconds, attoseconds) = (clock.now - start).components
+            return (Double(seconds) + Double(attoseconds) / 1e18) * speed
+        }
+        let scaled: @Sendable (Double) -> Duration = { .nanoseconds(Int64($0 / speed * 1e9)) }
+
+        for line in introduction(environment: environment, speed: speed, style: style) { Output.line(line) }
+
+        var handles: [SyncJobHandle] = []
+        for plan in DemoJobPlan.all {
+            let narrate: @Sendable (String) -> Void = { text in
+                let now = elapsed()
+                board.narrate(text, at: now)
+                if !live { Output.line(display.plainNarration(text, at: now)) }
+            }
+            let job = makeJob(
+                plan, board: board, environment: environment, scaled: scaled, elapsed: elapsed, narrate: narrate)
+            do {
+                let handle = try await scheduler.submit(job)
+                board.update(plan.id) { $0.handle = handle }
+                handles.append(handle)
+            } catch {
+                Output.error("\(error)")
+                return ExitCode.failure
+            }
+        }
+
+        let watchers = handles.map { handle in
+            Task {
+                for await state in handle.states {
+                    let now = elapsed()
+                    board.update(handle.id) { row in
+                        if case .waiting(let unmet, let conditions) = state, !(unmet.isEmpty && conditions.isEmpty) {
+                            row.lastBlocker = board.blocker(unmet: unmet, conditions: conditions)
+                        }
+                        if state.isTerminal { row.finishedAt = now }
+                    }
+                    if !live, let row = board.row(handle.id) {
+                        Output.line(display.plainLine(state, row, board: board, at: now))
+                    }
+                    if state.isTerminal { break }
+                }
+            }
+        }
+        let script = Task {
+            for entry in DemoJobPlan.script {
+                try await clock.sleep(until: start + scaled(entry.at))
+                board.narrate(entry.narration, at: elapsed())
+                if !live { Output.line(display.plainNarration(entry.narration, at: elapsed())) }
+                switch entry.step {
+                case .signIn: account.send(.available)
+                case .cloudDriveAvailable: cloudDrive.send(true)
+                case .setCondition(let condition): environment.setCondition(condition, isMet: true)
+                case .cancel(let id, let reason):
+                    board.update(id) { $0.cancelReason = reason }
+                    await scheduler.cancel(jobID: id)
+                }
+            }
+            try await clock.sleep(until: start + scaled(hardStop))
+            await scheduler.cancelAll()
+        }
+        let renderer = Task {
+            guard live else { return }
+            var drawn = 0
+            Output.write("\u{1B}[?25l")
+            while !Task.isCancelled {
+                drawn = redraw(
+                    display.liveLines(board: board, elapsed: elapsed(), environment: environmentLine(environment)),
+                    over: drawn)
+                try? await Task.sleep(for: .milliseconds(100))
+            }
+            _ = redraw(
+                display.liveLines(board: board, elapsed: elapsed(), environment: environmentLine(environment)),
+                over: drawn)
+            Output.write("\u{1B}[?25h")
+        }
+
+        let submitted = handles
+        let signal = await withTaskGroup(of: Int32?.self) { group in
+            group.addTask {
+                for handle in submitted { _ = await handle.outcome() }
+                for watcher in watchers { await watcher.value }
+                return 0
+            }
+            group.addTask {
+                for await signal in signals { return signal }
+                return nil
+            }
+            var result: Int32 = 0
+            while let next = await group.next() {
+                if let next {
+                    result = next
+                    break
+                }
+            }
+            group.cancelAll()
+            return result
+        }
+        script.cancel()
+        renderer.cancel()
+        await renderer.value
+        if signal != 0 {
+            Output.line("interrupted; cancelling the jobs")
+            await scheduler.shutdown(gracePeriod: .zero)
+            return ExitCode.signaled(signal)
+        }
+        await scheduler.shutdown(gracePeriod: .zero)
+        Output.line("")
+        for line in display.summary(board: board, elapsed: elapsed()) { Output.line(line) }
+        if speed != 1 { Output.line(style.paint("(times are on the demo's timeline, run \(speed)× faster)", .dim)) }
+        return ExitCode.success
+    }
+
+    private static func makeJob(
+        _ plan: DemoJobPlan,
+        board: DemoBoard,
+        environment: SyncEnvironment,
+        scaled: @escaping @Sendable (Double) -> Duration,
+        elapsed: @escaping @Sendable () -> Double,
+        narrate: @escaping @Sendable (String) -> Void
+    ) -> SyncJob {
+        var retry = RetryPolicy.none
+        if let plan = plan.retry {
+            retry =
+                plan.exponential
+                ? .exponential(
+                    initial: scaled(plan.delay), multiplier: 2, maxDelay: scaled(plan.delay * 8),
+                    maxAttempts: plan.attempts, jitter: 0)
+                : .fixed(delay: scaled(plan.delay), maxAttempts: plan.attempts)
+        }
+        return SyncJob(
+            id: plan.id,
+            requires: plan.requirements,
+            conditions: plan.conditions,
+            priority: plan.priority,
+            startDeadline: plan.startDeadline.map(scaled),
+            retry: retry,
+            serialGroup: plan.serialGroup
+        ) { context in
+            board.update(plan.id) { row in
+                row.attempts = context.attempt
+                row.progress = 0
+                if row.startedAt == nil { row.startedAt = elapsed() }
+            }
+            let failure =
+                context.attempt <= plan.failures.count ? plan.failures[context.attempt - 1] : plan.fatalFailure
+            let steps = failure == nil ? 10 : 5
+            for step in 1...steps {
+                try await Task.sleep(for: scaled(plan.work / 10))
+                board.update(plan.id) { $0.progress = Double(step) / 10 }
+            }
+            if let failure {
+                board.update(plan.id) { $0.failures.append(failure) }
+                if failure == plan.fatalFailure { throw SyncJobError.doNotRetry(DemoFailure(description: failure)) }
+                throw DemoFailure(description: failure)
+            }
+            if let condition = plan.setsCondition {
+                environment.setCondition(condition, isMet: true)
+                narrate("\(plan.id) sets the condition \(condition.name)")
+            }
+        }
+    }
+
+    /// A simulated failure.
+    struct DemoFailure: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    private static func introduction(environment: SyncEnvironment, speed: Double, style: TerminalStyle) -> [String] {
+        var lines = [
+            style.paint("syncgate demo", .bold)
+                + ": \(DemoJobPlan.all.count) jobs an app might run, on this machine's real network and power;",
+            "the account, the cloud drive and the app's conditions are simulated (account signed out at first).",
+            "this machine now: " + environmentLine(environment),
+        ]
+        let status = environment.status
+        if !status.connectivity.isConnected {
+            lines.append("no network here: jobs that need it wait, then expire at their start deadline.")
+        }
+        if !status.power.isOnExternalPower {
+            lines.append("on battery: jobs that need external power wait, then expire at their start deadline.")
+        }
+        lines.append("")
+        return lines
+    }
+
+    private static func environmentLine(_ environment: SyncEnvironment) -> String {
+        let status = environment.status
+        var network = "\(status.connectivity)"
+        if status.connectivity.isConnected, let name = DefaultRouteTable.currentInterfaceName() {
+            network += " (\(name))"
+        }
+        let conditions = status.conditions.map(\.name).sorted()
+        return "\(network); \(status.power); account \(status.account); cloud drive "
+            + (status.isCloudDriveAvailable ? "available" : "unavailable")
+            + "; conditions: " + (conditions.isEmpty ? "none" : conditions.joined(separator: ", "))
+    }
+
+    /// Draws `lines` over the `previous` lines drawn last time; returns how many lines are on screen now.
+    private static func redraw(_ lines: [String], over previous: Int) -> Int {
+        var text = previous > 0 ? "\u{1B}[\(previous)A" : ""
+        for line in lines { text += "\u{1B}[2K" + line + "\n" }
+        if previous > lines.count {
+            for _ in lines.count..<previous { text += "\u{1B}[2K\n" }
+            text += "\u{1B}[\(previous - lines.count)A"
+        }
+        Output.write(text)
+        return lines.count
+    }
+}

@@ -1,0 +1,92 @@
+/// Reads and writes the durations of the command line: `500ms`, `30s`, `5m`, `1h`, `1.5s`.
+///
+/// A duration is a non-negative decimal number (at most nine digits after the point) followed directly
+/// by a unit: `ms`, `s`, `m` or `h`. The longest accepted duration is 8760h (a year).
+public enum DurationParser {
+    /// The longest duration accepted, in hours.
+    public static let maximumHours: Int64 = 8_760
+
+    private static let units: [(suffix: String, nanoseconds: Int64)] = [
+        ("ms", 1_000_000),
+        ("s", 1_000_000_000),
+        ("m", 60_000_000_000),
+        ("h", 3_600_000_000_000),
+    ]
+
+    /// Parses `text` as a duration given to `option`.
+    ///
+    /// - Throws: ``UsageError`` naming the option and the value when the text is not a duration.
+    public static func parse(_ text: String, option: String) throws(UsageError) -> Duration {
+        let syntax = UsageError(
+            "invalid duration '\(text)' for \(option): expected a number and a unit (ms, s, m or h), "
+                + "such as 500ms, 30s, 5m or 1h"
+        )
+        let number = String(text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") })
+        let unit = String(text.dropFirst(number.count))
+        guard !number.isEmpty, !unit.isEmpty else { throw syntax }
+        guard let scale = units.first(where: { $0.suffix == unit })?.nanoseconds else {
+            if unit.allSatisfy({ $0.isLetter }) {
+                throw UsageError("invalid duration '\(text)' for \(option): unknown unit '\(unit)' (use ms, s, m or h)")
+            }
+            throw syntax
+        }
+        let pieces = number.split(separator: ".", omittingEmptySubsequences: false)
+        guard pieces.count <= 2, !pieces[0].isEmpty, pieces.count == 1 || !pieces[1].isEmpty else { throw syntax }
+        let fraction = pieces.count == 2 ? pieces[1] : ""
+        guard fraction.count <= 9 else {
+            throw UsageError("invalid duration '\(text)' for \(option): at most 9 digits after the point")
+        }
+        let tooLong = UsageError("invalid duration '\(text)' for \(option): longer than \(maximumHours)h")
+        guard pieces[0].count <= 12, let whole = Int64(pieces[0]) else { throw tooLong }
+        var nanoseconds = whole * scale
+        if !fraction.isEmpty, let digits = Int64(fraction) {
+            // The fraction in billionths of the unit, times the unit's nanoseconds, over a billion.
+            var billionths = digits
+            for _ in fraction.count..<9 { billionths *= 10 }
+            let product = billionths.multipliedFullWidth(by: scale)
+            nanoseconds += Int64(1_000_000_000).dividingFullWidth(product).quotient
+        }
+        guard nanoseconds <= maximumHours * 3_600_000_000_000 else { throw tooLong }
+        return .nanoseconds(nanoseconds)
+    }
+
+    /// Parses `text` as a duration that must be greater than zero.
+    ///
+    /// - Throws: ``UsageError`` when the text is not a duration or is zero.
+    public static func parsePositive(_ text: String, option: String) throws(UsageError) -> Duration {
+        let duration = try parse(text, option: option)
+        guard duration > .zero else {
+            throw UsageError("invalid duration '\(text)' for \(option): must be greater than zero")
+        }
+        return duration
+    }
+
+    /// Writes a duration the way it is read: `300ms`, `5s`, `1.5s`, `2m`, `1h`, `0s`.
+    ///
+    /// Whole hours, minutes, seconds and milliseconds use their unit; anything else is written in
+    /// seconds (or, below a second, milliseconds) with up to three decimals.
+    public static func format(_ duration: Duration) -> String {
+        let (seconds, attoseconds) = duration.components
+        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        if nanoseconds == 0 { return "0s" }
+        if nanoseconds < 0 { return "-" + format(.nanoseconds(-nanoseconds)) }
+        for (suffix, scale) in units.reversed() where scale >= 1_000_000_000 && nanoseconds % scale == 0 {
+            return "\(nanoseconds / scale)\(suffix)"
+        }
+        if nanoseconds < 1_000_000_000 {
+            if nanoseconds % 1_000_000 == 0 { return "\(nanoseconds / 1_000_000)ms" }
+            return decimal(nanoseconds, scale: 1_000_000) + "ms"
+        }
+        return decimal(nanoseconds, scale: 1_000_000_000) + "s"
+    }
+
+    /// `value / scale` with up to three decimals, trailing zeros removed.
+    private static func decimal(_ value: Int64, scale: Int64) -> String {
+        let step = scale / 1_000
+        let thousandths = (value + step / 2) / step
+        var fraction = String(thousandths % 1_000)
+        fraction = String(repeating: "0", count: 3 - fraction.count) + fraction
+        while fraction.hasSuffix("0") { fraction.removeLast() }
+        return fraction.isEmpty ? "\(thousandths / 1_000)" : "\(thousandths / 1_000).\(fraction)"
+    }
+}

@@ -1,0 +1,69 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Writing to stdout and stderr, flushed at once so lines reach pipes as they happen.
+public enum Output {
+    /// Writes `line` and a newline to stdout.
+    public static func line(_ line: String) {
+        write(line + "\n")
+    }
+
+    /// Writes `text` to stdout as it is.
+    public static func write(_ text: String) {
+        writeAll(STDOUT_FILENO, text)
+    }
+
+    /// Writes `syncgate: ` + `message` and a newline to stderr.
+    public static func error(_ message: String) {
+        writeAll(STDERR_FILENO, "syncgate: " + message + "\n")
+    }
+
+    /// Writes every byte of `text` to `descriptor`, retrying after interruptions and short writes.
+    private static func writeAll(_ descriptor: Int32, _ text: String) {
+        var bytes = Array(text.utf8)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes.withUnsafeMutableBytes { buffer in
+                systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
+            }
+            if written < 0 {
+                if errno == EINTR { continue }
+                return
+            }
+            offset += written
+        }
+    }
+
+    private static func systemWrite(_ descriptor: Int32, _ pointer: UnsafeMutableRawPointer, _ count: Int) -> Int {
+        #if canImport(Glibc)
+            Glibc.write(descriptor, pointer, count)
+        #else
+            Darwin.write(descriptor, pointer, count)
+        #endif
+    }
+
+    /// Whether stdout is a terminal.
+    public static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+
+    /// The style for stdout under this process's environment.
+    public static var style: TerminalStyle {
+        TerminalStyle(isTerminal: stdoutIsTerminal, environment: ProcessInfo.processInfo.environment)
+    }
+
+    /// The terminal's width in columns, or 100 when unknown.
+    public static var terminalWidth: Int {
+        var size = winsize()
+        guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 100 }
+        return Int(size.ws_col)
+    }
+
+    /// The current time in ISO 8601, UTC, with milliseconds: `2025-01-31T12:00:00.000Z`.
+    public static func timestamp(_ date: Date = Date()) -> String {
+        date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
+    }
+}

@@ -1,0 +1,194 @@
+import SyncGate
+
+/// `syncgate run`: runs a command through a ``SyncGate/SyncScheduler`` job when the requirements hold.
+///
+/// * The command starts once the requirements hold (at once when they already do); with `--timeout`, the
+///   run ends with ``ExitCode/timedOut`` if they do not hold in time.
+/// * SIGINT and SIGTERM are forwarded to a running command, which then ends the run with its own status
+///   (no retry); while no command runs, they end the run with 128 + the signal number.
+/// * A non-zero exit is retried `--retries` times with exponential backoff (`--backoff`, doubling, up to
+///   32 times the first delay); the run exits with the last attempt's status.
+/// * With `--stop-on-loss`, losing the requirements sends the command SIGTERM, then SIGKILL after the
+///   grace period; it runs again, without using up a retry, when they hold again. Without it, a running
+///   command is left alone.
+public enum RunCommand {
+    /// The command exited with a non-zero status.
+    struct CommandFailed: Error, CustomStringConvertible {
+        var exit: ChildExitStatus
+        var description: String { "the command \(exit)" }
+    }
+
+    /// The run was interrupted by a signal before the command could start.
+    struct Interrupted: Error {
+        var signal: Int32
+    }
+
+    /// What the signal handler and the job's operation share.
+    private struct Shared {
+        var child: ChildProcess?
+        var signal: Int32?
+        var lastExit: ChildExitStatus?
+    }
+
+    /// Runs the command and returns the exit status of the run.
+    ///
+    /// - Parameters:
+    ///   - options: the requirements, the command and how to retry it.
+    ///   - environment: the environment that gates the command.
+    ///   - signals: signals to forward to the command (or that end the run while none runs).
+    ///   - log: where the tool's own messages go (stderr in the tool).
+    public static func execute(
+        _ options: Command.RunOptions,
+        environment: SyncEnvironment,
+        signals: AsyncStream<Int32>,
+        log: @escaping @Sendable (String) -> Void
+    ) async -> Int32 {
+        let scheduler = SyncScheduler(environment: environment)
+        let shared = LockedState(Shared())
+        let name = options.command[0]
+        let retry: RetryPolicy =
+            options.retries == 0
+            ? .none
+            : .exponential(
+                initial: options.backoff,
+                multiplier: 2,
+                maxDelay: options.backoff * 32,
+                maxAttempts: options.retries + 1,
+                jitter: 0
+            )
+        let job = SyncJob(
+            id: "run",
+            requires: options.requirements,
+            conditions: options.conditions,
+            startDeadline: options.timeout,
+            retry: retry,
+            onRequirementsLost: options.stopOnLoss ? .cancelAndRequeue : .keepRunning
+        ) { _ in
+            try await runOnce(options, shared: shared)
+        }
+
+        let events = scheduler.events
+        let logger = Task {
+            for await event in events where event.jobID == job.id {
+                switch event {
+                case .started(_, let attempt) where attempt > 1:
+                    log("starting \(name) (attempt \(attempt) of \(options.retries + 1))")
+                case .retryScheduled(_, let attempt, let delay):
+                    let exit = shared.withLock { $0.lastExit }.map { "\($0)" } ?? "failed"
+                    log(
+                        "\(name) \(exit); attempt \(attempt) of \(options.retries + 1) in \(DurationParser.format(delay))"
+                    )
+                case .requeued(_, let lost):
+                    log(
+                        "requirements lost (\(lost.names.joined(separator: ", "))); \(name) was stopped and runs again when they hold"
+                    )
+                default:
+                    break
+                }
+            }
+        }
+        defer { logger.cancel() }
+
+        let handle: SyncJobHandle
+        do {
+            handle = try await scheduler.submit(job)
+        } catch {
+            log("\(error)")
+            return ExitCode.failure
+        }
+        if case .waiting(let unmet, let conditions) = handle.state, !(unmet.isEmpty && conditions.isEmpty) {
+            let names = unmet.names + conditions.map { "condition \($0.name)" }.sorted()
+            log("waiting for \(names.joined(separator: ", ")) before running \(name)")
+        }
+
+        let outcome = await withTaskGroup(of: SyncJobOutcome?.self) { group in
+            group.addTask { await handle.outcome() }
+            group.addTask {
+                for await signal in signals {
+                    let child = shared.withLock { shared -> ChildProcess? in
+                        shared.signal = shared.signal ?? signal
+                        return shared.child
+                    }
+                    if let child {
+                        child.signal(signal)
+                    } else {
+                        handle.cancel()
+                    }
+                }
+                return nil
+            }
+            var outcome = SyncJobOutcome.cancelled
+            while let next = await group.next() {
+                if let next {
+                    outcome = next
+                    break
+                }
+            }
+            group.cancelAll()
+            return outcome
+        }
+        await scheduler.shutdown(gracePeriod: .zero)
+        return exitCode(for: outcome, options: options, environment: environment, shared: shared, log: log)
+    }
+
+    private static func exitCode(
+        for outcome: SyncJobOutcome,
+        options: Command.RunOptions,
+        environment: SyncEnvironment,
+        shared: LockedState<Shared>,
+        log: @Sendable (String) -> Void
+    ) -> Int32 {
+        switch outcome {
+        case .succeeded:
+            return ExitCode.success
+        case .failed(let error as CommandFailed):
+            return error.exit.exitCode
+        case .failed(let error as ChildProcess.SpawnError):
+            log(error.description)
+            return error.exitCode
+        case .failed(let error as Interrupted):
+            return ExitCode.signaled(error.signal)
+        case .failed(let error):
+            log("\(error)")
+            return ExitCode.failure
+        case .cancelled:
+            return shared.withLock { $0.signal }.map(ExitCode.signaled) ?? ExitCode.failure
+        case .expired:
+            let waitOptions = Command.WaitOptions(requirements: options.requirements, conditions: options.conditions)
+            let timeout = options.timeout.map(DurationParser.format) ?? "?"
+            log(
+                "timed out after \(timeout) before running \(options.command[0]); still unmet: "
+                    + WaitCommand.unmetText(waitOptions, environment.status)
+            )
+            return ExitCode.timedOut
+        }
+    }
+
+    /// One attempt: starts the command, waits for it, and turns its end into the job's result.
+    private static func runOnce(_ options: Command.RunOptions, shared: LockedState<Shared>) async throws {
+        let child = try shared.withLock { shared throws -> ChildProcess in
+            if let signal = shared.signal { throw SyncJobError.doNotRetry(Interrupted(signal: signal)) }
+            do {
+                let child = try ChildProcess(arguments: options.command)
+                shared.child = child
+                return child
+            } catch {
+                throw SyncJobError.doNotRetry(error)
+            }
+        }
+        let exit = await withTaskCancellationHandler {
+            await child.exitStatus()
+        } onCancel: {
+            child.terminate(gracePeriod: options.gracePeriod)
+        }
+        let forwarded = shared.withLock { shared in
+            shared.child = nil
+            shared.lastExit = exit
+            return shared.signal != nil
+        }
+        if exit.isSuccess { return }
+        if forwarded { throw SyncJobError.doNotRetry(CommandFailed(exit: exit)) }
+        if Task.isCancelled { throw CancellationError() }
+        throw CommandFailed(exit: exit)
+    }
+}

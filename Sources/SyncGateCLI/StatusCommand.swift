@@ -1,0 +1,57 @@
+import SyncGate
+
+/// `syncgate status` and `syncgate watch`: the environment once, or one line per change.
+public enum StatusCommand {
+    /// The report for the environment's status now, with the default route's interface name.
+    public static func report(_ status: SyncEnvironmentStatus) -> StatusReport {
+        StatusReport(
+            status: status,
+            interfaceName: status.connectivity.isConnected ? DefaultRouteTable.currentInterfaceName() : nil,
+            time: Output.timestamp()
+        )
+    }
+
+    /// Prints the status once; returns 0.
+    public static func status(json: Bool, environment: SyncEnvironment, style: TerminalStyle) -> Int32 {
+        let report = report(environment.status)
+        if json {
+            Output.line(report.json.pretty)
+        } else {
+            for line in report.lines(style: style) { Output.line(line) }
+        }
+        return ExitCode.success
+    }
+
+    /// Prints the status and then one line per change until a signal arrives; returns 128 + its number.
+    public static func watch(
+        json: Bool,
+        environment: SyncEnvironment,
+        style: TerminalStyle,
+        signals: AsyncStream<Int32>
+    ) async -> Int32 {
+        await withTaskGroup(of: Int32?.self) { group in
+            group.addTask {
+                for await status in environment.statusStream {
+                    let report = report(status)
+                    Output.line(json ? report.json.compact : report.watchLine(style: style))
+                }
+                return nil
+            }
+            group.addTask {
+                for await signal in signals {
+                    return ExitCode.signaled(signal)
+                }
+                return nil
+            }
+            var result = ExitCode.failure
+            while let next = await group.next() {
+                if let next {
+                    result = next
+                    break
+                }
+            }
+            group.cancelAll()
+            return result
+        }
+    }
+}

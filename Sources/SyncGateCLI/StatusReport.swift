@@ -1,0 +1,233 @@
+import SyncGate
+
+/// The environment at one moment as `syncgate status` and `watch` print it: lines for people, JSON for
+/// programs.
+///
+/// The JSON schema (version 1) is stable: keys are never renamed or removed within a version, and new
+/// keys are only added. Keys appear in this order:
+///
+/// | key | value |
+/// |---|---|
+/// | `schemaVersion` | `1` |
+/// | `time` | ISO 8601 UTC time of the reading, such as `2025-01-31T12:00:00.000Z` |
+/// | `network` | `{monitored, connected, interface, interfaceName, expensive, constrained}`; `interface` is `wifi`, `cellular`, `wired-ethernet`, `other` or `none`; `interfaceName` is the default route's interface or `null` |
+/// | `power` | `{monitored, externalPower, batteryLevel, batteryLow, lowPowerMode}`; `batteryLevel` is 0…1 or `null` |
+/// | `account` | `{monitored, status}`; `status` is `available`, `no-account`, `restricted`, `temporarily-unavailable` or `could-not-determine` |
+/// | `cloudDrive` | `{monitored, available}` |
+/// | `syncEvent` | `{monitored, event}`; `event` is `idle`, `setup`, `importing` or `exporting` |
+/// | `conditions` | the app-defined conditions that hold, sorted (always empty for a lone `syncgate`) |
+/// | `requirements` | one `{name, holds, monitored}` per requirement, in the order of `SyncRequirements.members`; `holds` is `true` with `monitored` `false` for "not monitored, treated as met" |
+/// | `presets` | one `{name, holds, treatedAsMet}` per preset; `treatedAsMet` lists its requirements that are not monitored |
+/// | `met` | the names of the requirements that hold |
+/// | `treatedAsMet` | the names of the requirements that hold only because their part is not monitored |
+public struct StatusReport: Sendable {
+    /// The version written as `schemaVersion`.
+    public static let schemaVersion = 1
+
+    /// The status described.
+    public var status: SyncEnvironmentStatus
+    /// The name of the default route's interface, when known.
+    public var interfaceName: String?
+    /// The time of the reading, already formatted (ISO 8601, UTC).
+    public var time: String
+
+    /// Creates a report.
+    public init(status: SyncEnvironmentStatus, interfaceName: String?, time: String) {
+        self.status = status
+        self.interfaceName = interfaceName
+        self.time = time
+    }
+
+    private var monitored: MonitoringOptions { status.monitoredParts }
+
+    /// The report as JSON, in the schema documented on the type.
+    public var json: JSONValue {
+        let connectivity = status.connectivity
+        let power = status.power
+        let satisfied = status.satisfiedRequirements
+        let treated = status.requirementsTreatedAsMet
+        let requirements: [JSONValue] = SyncRequirements.members.map { member in
+            .object([
+                ("name", .string(member.name)),
+                ("holds", .bool(satisfied.contains(member.requirement))),
+                ("monitored", .bool(!treated.contains(member.requirement))),
+            ])
+        }
+        let presets: [JSONValue] = SyncRequirements.presets.map { preset in
+            .object([
+                ("name", .string(preset.name)),
+                ("holds", .bool(satisfied.isSuperset(of: preset.requirement))),
+                ("treatedAsMet", .array(preset.requirement.intersection(treated).names.map { .string($0) })),
+            ])
+        }
+        return .object([
+            ("schemaVersion", .int(Self.schemaVersion)),
+            ("time", .string(time)),
+            (
+                "network",
+                .object([
+                    ("monitored", .bool(monitored.contains(.network))),
+                    ("connected", .bool(connectivity.isConnected)),
+                    ("interface", .string(connectivity.interface.description)),
+                    ("interfaceName", connectivity.isConnected ? interfaceName.map { .string($0) } ?? .null : .null),
+                    ("expensive", .bool(connectivity.isExpensive)),
+                    ("constrained", .bool(connectivity.isConstrained)),
+                ])
+            ),
+            (
+                "power",
+                .object([
+                    ("monitored", .bool(monitored.contains(.power))),
+                    ("externalPower", .bool(power.isOnExternalPower)),
+                    ("batteryLevel", power.batteryLevel.map { .double($0) } ?? .null),
+                    ("batteryLow", .bool(power.isBatteryLow)),
+                    ("lowPowerMode", .bool(power.isLowPowerModeEnabled)),
+                ])
+            ),
+            (
+                "account",
+                .object([
+                    ("monitored", .bool(monitored.contains(.account))),
+                    ("status", .string(status.account.description)),
+                ])
+            ),
+            (
+                "cloudDrive",
+                .object([
+                    ("monitored", .bool(monitored.contains(.cloudDrive))),
+                    ("available", .bool(status.isCloudDriveAvailable)),
+                ])
+            ),
+            (
+                "syncEvent",
+                .object([
+                    ("monitored", .bool(monitored.contains(.syncEvent))),
+                    ("event", .string(status.syncEvent.description)),
+                ])
+            ),
+            ("conditions", .array(status.conditions.map(\.name).sorted().map { .string($0) })),
+            ("requirements", .array(requirements)),
+            ("presets", .array(presets)),
+            ("met", .array(satisfied.names.map { .string($0) })),
+            ("treatedAsMet", .array(treated.names.map { .string($0) })),
+        ])
+    }
+
+    /// The phrase used for a part without a source.
+    public static let notMonitored = "not monitored, treated as met"
+
+    /// The interface, with its name when known: `wired-ethernet (eth0)`.
+    public var interfaceText: String {
+        let connectivity = status.connectivity
+        guard connectivity.isConnected else { return "none" }
+        if let interfaceName { return "\(connectivity.interface) (\(interfaceName))" }
+        return "\(connectivity.interface) (name unknown: the observer reports only the kind)"
+    }
+
+    /// The battery: `80%`, `15% (low)`, or a note that no level is known.
+    public var batteryText: String {
+        guard let level = status.power.batteryLevel else { return "no level (no battery, or not reported)" }
+        let percent = Int((level * 100).rounded())
+        return "\(percent)%" + (status.power.isBatteryLow ? " (low)" : "")
+    }
+
+    /// The lines of `syncgate status`, styled.
+    public func lines(style: TerminalStyle) -> [String] {
+        let yes = { (flag: Bool) in flag ? "yes" : "no" }
+        let connectivity = status.connectivity
+        let power = status.power
+        var rows: [(String, String)] = []
+        if monitored.contains(.network) {
+            rows.append(("connected", yes(connectivity.isConnected)))
+            rows.append(("interface", interfaceText))
+            rows.append(("expensive", yes(connectivity.isExpensive)))
+            #if os(Linux)
+                rows.append(("constrained", yes(connectivity.isConstrained) + " (Linux has no Low Data Mode)"))
+            #else
+                rows.append(("constrained", yes(connectivity.isConstrained)))
+            #endif
+        } else {
+            rows.append(("network", Self.notMonitored))
+        }
+        if monitored.contains(.power) {
+            rows.append(("power", power.isOnExternalPower ? "external power" : "on battery"))
+            rows.append(("battery", batteryText))
+            #if os(Linux)
+                rows.append(
+                    ("low power mode", (power.isLowPowerModeEnabled ? "on" : "off") + " (not read on Linux yet)"))
+            #else
+                rows.append(("low power mode", power.isLowPowerModeEnabled ? "on" : "off"))
+            #endif
+        } else {
+            rows.append(("power", Self.notMonitored))
+        }
+        rows.append(("account", monitored.contains(.account) ? status.account.description : Self.notMonitored))
+        rows.append(
+            (
+                "cloud drive",
+                monitored.contains(.cloudDrive)
+                    ? (status.isCloudDriveAvailable ? "available" : "unavailable") : Self.notMonitored
+            )
+        )
+        rows.append(("sync events", monitored.contains(.syncEvent) ? status.syncEvent.description : "not monitored"))
+        let conditions = status.conditions.map(\.name).sorted()
+        rows.append(("conditions", conditions.isEmpty ? "none" : conditions.joined(separator: ", ")))
+
+        var lines = rows.map { Self.pad($0.0, 16) + $0.1 }
+        lines.append("")
+        lines.append(style.paint("requirements now", .bold))
+        let satisfied = status.satisfiedRequirements
+        let treated = status.requirementsTreatedAsMet
+        for member in SyncRequirements.members {
+            lines.append("  " + Self.pad(member.name, 19) + verdict(member.requirement, satisfied, treated, style))
+        }
+        lines.append(style.paint("presets now", .bold))
+        for preset in SyncRequirements.presets {
+            lines.append("  " + Self.pad(preset.name, 19) + verdict(preset.requirement, satisfied, treated, style))
+        }
+        return lines
+    }
+
+    private func verdict(
+        _ requirement: SyncRequirements,
+        _ satisfied: SyncRequirements,
+        _ treated: SyncRequirements,
+        _ style: TerminalStyle
+    ) -> String {
+        guard satisfied.isSuperset(of: requirement) else {
+            let unmet = requirement.subtracting(satisfied)
+            let detail = requirement == unmet ? "" : " (\(unmet.names.joined(separator: ", ")))"
+            return style.paint("unmet", .red) + detail
+        }
+        let assumed = requirement.intersection(treated)
+        if assumed.isEmpty { return style.paint("met", .green) }
+        if assumed == requirement { return style.paint("met", .yellow) + " (\(Self.notMonitored))" }
+        return style.paint("met", .green) + " (\(assumed.names.joined(separator: ", ")) \(Self.notMonitored))"
+    }
+
+    /// One line for `syncgate watch`: the time, the network, the power, and what holds.
+    public func watchLine(style: TerminalStyle) -> String {
+        var parts: [String] = []
+        if monitored.contains(.network) {
+            let connectivity = status.connectivity
+            if connectivity.isConnected {
+                var text = "connected via \(connectivity.interface)"
+                if let interfaceName { text += " (\(interfaceName))" }
+                if connectivity.isExpensive { text += ", expensive" }
+                if connectivity.isConstrained { text += ", constrained" }
+                parts.append(style.paint(text, .green))
+            } else {
+                parts.append(style.paint("disconnected", .red))
+            }
+        }
+        if monitored.contains(.power) { parts.append(status.power.description) }
+        let monitoredRequirements = SyncRequirements.decided(by: monitored)
+        let unmet = monitoredRequirements.subtracting(status.satisfiedRequirements)
+        parts.append("unmet: " + (unmet.isEmpty ? "none" : unmet.names.joined(separator: ", ")))
+        return style.paint(time, .dim) + " " + parts.joined(separator: "; ")
+    }
+
+    private static func pad(_ text: String, _ width: Int) -> String {
+        text.count >= width ? text + " " : text + String(repeating: " ", count: width - text.count)
+    }
+}

@@ -1,0 +1,48 @@
+import SyncGate
+
+/// The `syncgate` program: parses the arguments, runs the subcommand, and returns the exit status.
+public enum SyncGateTool {
+    /// Runs `syncgate` with the arguments that follow the program name and returns the exit status.
+    public static func main(arguments: [String]) async -> Int32 {
+        let command: Command
+        do {
+            command = try CommandLineParser.parse(arguments)
+        } catch {
+            let topic = arguments.first.flatMap(Command.Subcommand.init(rawValue:)).map { " \($0.rawValue)" } ?? ""
+            Output.error("\(error.message) (see 'syncgate\(topic) --help')")
+            return ExitCode.usage
+        }
+        let log: @Sendable (String) -> Void = { Output.error($0) }
+        switch command {
+        case .help(let topic):
+            Output.line(HelpText.text(for: topic))
+            return ExitCode.success
+        case .version:
+            Output.line(HelpText.version)
+            return ExitCode.success
+        case .status(let json):
+            return StatusCommand.status(json: json, environment: makeEnvironment(), style: Output.style)
+        case .watch(let json):
+            let signals = SignalWatcher()
+            return await StatusCommand.watch(
+                json: json, environment: makeEnvironment(), style: Output.style, signals: signals.signals)
+        case .wait(let options):
+            let signals = SignalWatcher()
+            return await WaitCommand.execute(
+                options, environment: makeEnvironment(), signals: signals.signals, log: log)
+        case .run(let options):
+            let signals = SignalWatcher()
+            return await RunCommand.execute(
+                options, environment: makeEnvironment(), signals: signals.signals, log: log)
+        case .demo(let options):
+            let signals = SignalWatcher()
+            return await DemoCommand.execute(
+                options, style: Output.style, width: Output.terminalWidth, signals: signals.signals)
+        }
+    }
+
+    /// The environment of this machine: network and power where the platform has sources.
+    static func makeEnvironment() -> SyncEnvironment {
+        SyncEnvironment(monitoring: .default)
+    }
+}

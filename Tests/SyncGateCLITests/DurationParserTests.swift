@@ -1,0 +1,66 @@
+import SyncGateCLI
+import Testing
+
+struct DurationParserTests {
+    @Test(arguments: [
+        ("500ms", Duration.milliseconds(500)),
+        ("30s", .seconds(30)),
+        ("5m", .seconds(300)),
+        ("1h", .seconds(3_600)),
+        ("0s", .zero),
+        ("0ms", .zero),
+        ("1.5s", .milliseconds(1_500)),
+        ("0.25m", .seconds(15)),
+        ("1.5ms", .microseconds(1_500)),
+        ("0.000000001s", .nanoseconds(1)),
+        ("8760h", .seconds(8_760 * 3_600)),
+        ("007s", .seconds(7)),
+    ])
+    func parsesValidDurations(text: String, expected: Duration) throws {
+        #expect(try DurationParser.parse(text, option: "--timeout") == expected)
+    }
+
+    static let syntax = "expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"
+
+    @Test(arguments: [
+        ("", "invalid duration '' for --timeout: \(syntax)"),
+        ("5", "invalid duration '5' for --timeout: \(syntax)"),
+        ("s", "invalid duration 's' for --timeout: \(syntax)"),
+        ("-5s", "invalid duration '-5s' for --timeout: \(syntax)"),
+        ("5 s", "invalid duration '5 s' for --timeout: \(syntax)"),
+        ("1.s", "invalid duration '1.s' for --timeout: \(syntax)"),
+        (".5s", "invalid duration '.5s' for --timeout: \(syntax)"),
+        ("1.2.3s", "invalid duration '1.2.3s' for --timeout: \(syntax)"),
+        ("5d", "invalid duration '5d' for --timeout: unknown unit 'd' (use ms, s, m or h)"),
+        ("5S", "invalid duration '5S' for --timeout: unknown unit 'S' (use ms, s, m or h)"),
+        ("5sec", "invalid duration '5sec' for --timeout: unknown unit 'sec' (use ms, s, m or h)"),
+        ("8761h", "invalid duration '8761h' for --timeout: longer than 8760h"),
+        ("99999999999999999999s", "invalid duration '99999999999999999999s' for --timeout: longer than 8760h"),
+        ("0.0000000001s", "invalid duration '0.0000000001s' for --timeout: at most 9 digits after the point"),
+    ])
+    func rejectsInvalidDurations(text: String, message: String) {
+        #expect(throws: UsageError(message)) { try DurationParser.parse(text, option: "--timeout") }
+    }
+
+    @Test func positiveDurationsRejectZero() {
+        #expect(throws: UsageError("invalid duration '0ms' for --backoff: must be greater than zero")) {
+            try DurationParser.parsePositive("0ms", option: "--backoff")
+        }
+    }
+
+    @Test(arguments: [
+        (Duration.zero, "0s"),
+        (.milliseconds(300), "300ms"),
+        (.seconds(5), "5s"),
+        (.milliseconds(1_500), "1.5s"),
+        (.seconds(120), "2m"),
+        (.seconds(3_600), "1h"),
+        (.seconds(90), "90s"),
+        (.microseconds(1_500), "1.5ms"),
+        (.milliseconds(1_234), "1.234s"),
+    ])
+    func formatsDurations(duration: Duration, text: String) throws {
+        #expect(DurationParser.format(duration) == text)
+        #expect(try DurationParser.parse(text, option: "--x") == duration)
+    }
+}

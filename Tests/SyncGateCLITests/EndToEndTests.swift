@@ -1,0 +1,150 @@
+import Foundation
+import SyncGate
+import SyncGateCLI
+import Testing
+
+/// Runs the built `syncgate` binary. Real-time waits stay at about a second at most.
+@Suite(.timeLimit(.minutes(1)))
+struct EndToEndTests {
+    private func object(_ text: String) throws -> [String: Any] {
+        let value = try JSONSerialization.jsonObject(with: Data(text.utf8))
+        return try #require(value as? [String: Any])
+    }
+
+    @Test func statusJSONMatchesTheLibrary() async throws {
+        let result = try await ToolProcess.run(["status", "--json"])
+        #expect(result.status == 0)
+        let json = try object(result.stdout)
+        let status = SyncEnvironment(monitoring: .default).status
+        #expect(json["schemaVersion"] as? Int == 1)
+        let network = try #require(json["network"] as? [String: Any])
+        #expect(network["connected"] as? Bool == status.connectivity.isConnected)
+        #expect(network["interface"] as? String == status.connectivity.interface.description)
+        #expect(network["expensive"] as? Bool == status.connectivity.isExpensive)
+        #expect(network["monitored"] as? Bool == status.monitoredParts.contains(.network))
+        let power = try #require(json["power"] as? [String: Any])
+        #expect(power["externalPower"] as? Bool == status.power.isOnExternalPower)
+        #expect(power["lowPowerMode"] as? Bool == status.power.isLowPowerModeEnabled)
+        #expect((power["batteryLevel"] as? Double) == status.power.batteryLevel)
+        #expect(json["met"] as? [String] == status.satisfiedRequirements.names)
+        #expect(json["treatedAsMet"] as? [String] == status.requirementsTreatedAsMet.names)
+        let requirements = try #require(json["requirements"] as? [[String: Any]])
+        #expect(requirements.compactMap { $0["name"] as? String } == SyncRequirements.members.map(\.name))
+    }
+
+    @Test func statusTextSaysWhatIsNotMonitored() async throws {
+        let result = try await ToolProcess.run(["status"], environment: ["NO_COLOR": "1"])
+        #expect(result.status == 0)
+        #expect(!result.stdout.contains("\u{1B}["))
+        #if os(Linux)
+            #expect(result.stdout.contains("account         not monitored, treated as met"))
+        #endif
+    }
+
+    /// Account and cloud drive have no source on Linux, so their requirements hold on any machine.
+    @Test(arguments: [["none"], ["account-ready,cloud-drive"]])
+    func waitOnRequirementsThatHoldExitsAtOnce(list: [String]) async throws {
+        #if os(Linux)
+            let result = try await ToolProcess.run(["wait", "--require"] + list + ["--timeout", "10s"])
+            #expect(result.status == 0)
+            #expect(result.stderr.isEmpty)
+            #expect(result.elapsed < .seconds(5))
+        #endif
+    }
+
+    @Test func waitTimesOutOnAConditionNobodySets() async throws {
+        let result = try await ToolProcess.run([
+            "wait", "--require", "none", "--condition", "never-set", "--timeout", "300ms",
+        ])
+        #expect(result.status == ExitCode.timedOut)
+        #expect(result.stderr == "syncgate: timed out after 300ms; still unmet: condition never-set\n")
+        #expect(result.elapsed >= .milliseconds(300))
+    }
+
+    @Test func runPassesThroughTheExitStatusAndArguments() async throws {
+        let result = try await ToolProcess.run(
+            ["run", "--require", "none", "--", "sh", "-c", #"printf '<%s>' "$@"; exit 7"#, "sh", "a b", " c ", ""])
+        #expect(result.status == 7)
+        #expect(result.stdout == "<a b>< c ><>")
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func runRetriesAFailingCommand() async throws {
+        let result = try await ToolProcess.run(
+            [
+                "run", "--require", "none", "--retries", "2", "--backoff", "10ms", "--", "sh", "-c",
+                "echo attempt; exit 3",
+            ])
+        #expect(result.status == 3)
+        #expect(result.stdout == "attempt\nattempt\nattempt\n")
+        #expect(
+            result.stderr == """
+                syncgate: sh exited with status 3; attempt 2 of 3 in 10ms
+                syncgate: starting sh (attempt 2 of 3)
+                syncgate: sh exited with status 3; attempt 3 of 3 in 20ms
+                syncgate: starting sh (attempt 3 of 3)
+
+                """)
+    }
+
+    @Test func runReportsAMissingCommand() async throws {
+        let result = try await ToolProcess.run(["run", "--require", "none", "--", "no-such-command-syncgate"])
+        #expect(result.status == ExitCode.commandNotFound)
+        #expect(result.stderr == "syncgate: no-such-command-syncgate: command not found\n")
+    }
+
+    @Test func runTimesOutBeforeStarting() async throws {
+        let result = try await ToolProcess.run(
+            ["run", "--require", "none", "--condition", "never-set", "--timeout", "200ms", "--", "echo", "ran"])
+        #expect(result.status == ExitCode.timedOut)
+        #expect(result.stdout.isEmpty)
+        #expect(
+            result.stderr.hasSuffix(
+                "syncgate: timed out after 200ms before running echo; still unmet: condition never-set\n"))
+    }
+
+    @Test func runForwardsSIGINTToTheCommand() async throws {
+        let result = try await ToolProcess.run(
+            ["run", "--require", "none", "--retries", "3", "--", "sh", "-c", "echo ready; exec sleep 30"],
+            signalAfterFirstLine: SIGINT)
+        #expect(result.status == 130)
+        #expect(result.stdout == "ready\n")
+        #expect(result.elapsed < .seconds(20))
+    }
+
+    @Test func watchPrintsUntilInterrupted() async throws {
+        let result = try await ToolProcess.run(["watch", "--json"], signalAfterFirstLine: SIGINT)
+        #expect(result.status == ExitCode.interrupted)
+        let first = try #require(result.stdout.split(separator: "\n").first)
+        #expect(try object(String(first))["schemaVersion"] as? Int == 1)
+    }
+
+    @Test(arguments: [["wait"], ["run", "--require", "network"], ["status", "--jsn"], ["bogus"]])
+    func usageErrorsAreOneLineWithStatus2(arguments: [String]) async throws {
+        let result = try await ToolProcess.run(arguments)
+        #expect(result.status == ExitCode.usage)
+        #expect(result.stdout.isEmpty)
+        #expect(result.stderr.hasPrefix("syncgate: "))
+        #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test(arguments: [
+        ["--help"], ["status", "--help"], ["watch", "-h"], ["wait", "--help"], ["run", "--help"], ["help", "demo"],
+    ])
+    func helpIsPrinted(arguments: [String]) async throws {
+        let result = try await ToolProcess.run(arguments)
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("USAGE"))
+    }
+
+    @Test func demoCompletes() async throws {
+        let result = try await ToolProcess.run(["demo", "--speed", "20"])
+        #expect(result.status == 0)
+        #expect(result.stdout.contains("Summary after"))
+        for id in ["migrate-database", "crash-reports", "shared-album", "export-logs"] {
+            #expect(result.stdout.contains("  \(id) "))
+        }
+        #expect(result.stdout.contains("export-logs       cancelled: the support ticket was closed"))
+        #expect(result.stdout.contains("shared-album      expired: not started within 6.0s"))
+    }
+}

@@ -1,0 +1,112 @@
+import Foundation
+import SyncGate
+import SyncGateCLI
+import SyncGateTesting
+import Testing
+
+/// `run` and `wait` in this process, on a hand-set environment, with real child processes.
+@Suite(.timeLimit(.minutes(1)))
+struct RunCommandTests {
+    /// A FIFO the child writes a line to when it has started; `nextLine()` waits for it on a plain thread.
+    private struct StartSignal {
+        let path: String
+
+        init() throws {
+            path = NSTemporaryDirectory() + "syncgate-cli-\(UUID().uuidString).fifo"
+            guard mkfifo(path, 0o600) == 0 else { throw CocoaError(.fileWriteUnknown) }
+        }
+
+        func nextLine() async -> String {
+            await withCheckedContinuation { continuation in
+                let path = path
+                Thread.detachNewThread {
+                    let handle = FileHandle(forReadingAtPath: path)
+                    let data = handle?.readDataToEndOfFile() ?? Data()
+                    continuation.resume(returning: String(decoding: data, as: UTF8.self))
+                }
+            }
+        }
+
+        func remove() {
+            unlink(path)
+        }
+    }
+
+    @Test func stopOnLossStopsTheCommandAndRunsItAgainWhenRequirementsReturn() async throws {
+        let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi), monitoring: [.network])
+        let started = try StartSignal()
+        defer { started.remove() }
+        let marker = NSTemporaryDirectory() + "syncgate-cli-\(UUID().uuidString).marker"
+        defer { unlink(marker) }
+        // First run: leave a marker, say so, and sleep until stopped. Second run: succeed at once.
+        let script = #"if [ -e "$1" ]; then exit 0; fi; touch "$1"; echo started > "$2"; exec sleep 30"#
+        let options = Command.RunOptions(
+            requirements: .network, stopOnLoss: true, gracePeriod: .seconds(5),
+            command: ["sh", "-c", script, "sh", marker, started.path])
+        let (logLines, log) = AsyncStream.makeStream(of: String.self)
+        let (signals, _) = AsyncStream.makeStream(of: Int32.self)
+        let run = Task {
+            await RunCommand.execute(options, environment: manual.environment, signals: signals) { log.yield($0) }
+        }
+        #expect(await started.nextLine() == "started\n")
+        manual.setConnectivity(.disconnected)
+        var lines: [String] = []
+        for await line in logLines {
+            lines.append(line)
+            if line.hasPrefix("requirements lost") { break }
+        }
+        manual.setConnectivity(.connected(via: .wifi))
+        #expect(await run.value == 0)
+        #expect(lines.last == "requirements lost (network); sh was stopped and runs again when they hold")
+    }
+
+    @Test func aForwardedSignalEndsTheRunWithTheCommandsStatus() async throws {
+        let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi), monitoring: [.network])
+        let started = try StartSignal()
+        defer { started.remove() }
+        let options = Command.RunOptions(
+            requirements: .network, retries: 3,
+            command: ["sh", "-c", #"echo started > "$1"; exec sleep 30"#, "sh", started.path])
+        let (signals, sender) = AsyncStream.makeStream(of: Int32.self)
+        let run = Task {
+            await RunCommand.execute(options, environment: manual.environment, signals: signals) { _ in }
+        }
+        #expect(await started.nextLine() == "started\n")
+        sender.yield(SIGTERM)
+        #expect(await run.value == ExitCode.terminated)
+    }
+
+    @Test func aSignalWhileWaitingEndsTheRun() async throws {
+        let manual = ManualSyncEnvironment(monitoring: [.network])
+        let (signals, sender) = AsyncStream.makeStream(of: Int32.self)
+        let options = Command.RunOptions(requirements: .network, command: ["true"])
+        let run = Task {
+            await RunCommand.execute(options, environment: manual.environment, signals: signals) { _ in }
+        }
+        sender.yield(SIGINT)
+        #expect(await run.value == ExitCode.interrupted)
+    }
+
+    @Test func waitReturnsWhenTheRequirementsHold() async throws {
+        let manual = ManualSyncEnvironment(monitoring: [.network])
+        let (signals, _) = AsyncStream.makeStream(of: Int32.self)
+        let wait = Task {
+            await WaitCommand.execute(
+                .init(requirements: .largeTransfer), environment: manual.environment, signals: signals
+            ) { _ in }
+        }
+        manual.setConnectivity(.connected(via: .wiredEthernet))
+        #expect(await wait.value == 0)
+    }
+
+    @Test func waitEndsOnSIGINTWith130() async throws {
+        let manual = ManualSyncEnvironment(monitoring: [.network])
+        let (signals, sender) = AsyncStream.makeStream(of: Int32.self)
+        let wait = Task {
+            await WaitCommand.execute(.init(requirements: .network), environment: manual.environment, signals: signals)
+            { _ in }
+        }
+        sender.yield(SIGINT)
+        #expect(await wait.value == 130)
+    }
+}

@@ -1,0 +1,99 @@
+import SyncGate
+import SyncGateCLI
+import Testing
+
+struct StatusReportTests {
+    static let linuxLike = SyncEnvironmentStatus(
+        connectivity: .connected(via: .wiredEthernet),
+        power: PowerStatus(isOnExternalPower: false, batteryLevel: 0.15),
+        monitoredParts: [.network, .power]
+    )
+
+    @Test func jsonFollowsTheDocumentedSchema() throws {
+        let json = StatusReport(status: Self.linuxLike, interfaceName: "eth0", time: "T").json
+        guard case .object(let members) = json else {
+            Issue.record("not an object")
+            return
+        }
+        #expect(
+            members.map(\.0) == [
+                "schemaVersion", "time", "network", "power", "account", "cloudDrive", "syncEvent", "conditions",
+                "requirements", "presets", "met", "treatedAsMet",
+            ])
+        #expect(json["schemaVersion"] == .int(1))
+        #expect(
+            json["network"]
+                == .object([
+                    ("monitored", .bool(true)), ("connected", .bool(true)), ("interface", .string("wired-ethernet")),
+                    ("interfaceName", .string("eth0")), ("expensive", .bool(false)), ("constrained", .bool(false)),
+                ]))
+        #expect(
+            json["power"]
+                == .object([
+                    ("monitored", .bool(true)), ("externalPower", .bool(false)), ("batteryLevel", .double(0.15)),
+                    ("batteryLow", .bool(true)), ("lowPowerMode", .bool(false)),
+                ]))
+        #expect(json["account"] == .object([("monitored", .bool(false)), ("status", .string("could-not-determine"))]))
+        #expect(
+            json["met"]
+                == .array(
+                    ["network", "unmetered", "unconstrained", "not-low-power", "account-ready", "cloud-drive"].map {
+                        .string($0)
+                    }))
+        #expect(json["treatedAsMet"] == .array([.string("account-ready"), .string("cloud-drive")]))
+        guard case .array(let requirements) = json["requirements"] else {
+            Issue.record("requirements is not an array")
+            return
+        }
+        #expect(requirements.count == SyncRequirements.members.count)
+        #expect(
+            requirements[4]
+                == .object([("name", .string("external-power")), ("holds", .bool(false)), ("monitored", .bool(true))]))
+        #expect(
+            requirements[6]
+                == .object([("name", .string("account-ready")), ("holds", .bool(true)), ("monitored", .bool(false))]))
+        guard case .array(let presets) = json["presets"] else {
+            Issue.record("presets is not an array")
+            return
+        }
+        #expect(
+            presets[0]
+                == .object([
+                    ("name", .string("sync-ready")), ("holds", .bool(true)),
+                    ("treatedAsMet", .array([.string("account-ready")])),
+                ]))
+    }
+
+    @Test func disconnectedHasNoInterfaceName() {
+        let status = SyncEnvironmentStatus(monitoredParts: [.network])
+        let json = StatusReport(status: status, interfaceName: "eth0", time: "T").json
+        #expect(json["network"]?["interfaceName"] == JSONValue.null)
+        #expect(json["network"]?["interface"] == .string("none"))
+    }
+
+    @Test func linesSayWhatIsNotMonitored() {
+        let lines = StatusReport(status: Self.linuxLike, interfaceName: nil, time: "T").lines(style: .plain)
+        #expect(lines.contains("account         not monitored, treated as met"))
+        #expect(lines.contains("cloud drive     not monitored, treated as met"))
+        #expect(lines.contains("battery         15% (low)"))
+        #expect(lines.contains("power           on battery"))
+        #expect(lines.contains { $0.hasPrefix("interface       wired-ethernet (name unknown") })
+        #expect(lines.contains("  external-power     unmet"))
+        #expect(lines.contains("  account-ready      met (not monitored, treated as met)"))
+        #expect(lines.contains("  sync-ready         met (account-ready not monitored, treated as met)"))
+    }
+
+    @Test func watchLineNamesTheInterfaceAndWhatIsUnmet() {
+        let line = StatusReport(status: Self.linuxLike, interfaceName: "eth0", time: "T").watchLine(style: .plain)
+        #expect(
+            line
+                == "T connected via wired-ethernet (eth0); on battery, battery 15% (low); unmet: external-power, battery-not-low"
+        )
+    }
+
+    @Test func colorsOnlyWhenAsked() {
+        let colored = TerminalStyle(usesColor: true, isInteractive: true)
+        #expect(colored.paint("met", .green) == "\u{1B}[32mmet\u{1B}[0m")
+        #expect(TerminalStyle.plain.paint("met", .green) == "met")
+    }
+}
