@@ -23,7 +23,7 @@ let package = Package(
             dependencies: ["SyncGate", "SyncGateTesting"],
             path: "Examples/SchedulerTour"
         ),
-        .testTarget(name: "SyncGateTests", dependencies: ["SyncGate", "SyncGateTesting"]),
+        .testTarget(name: "SyncGateTests", dependencies: ["SyncGate", "SyncGateTesting", "SyncGateCLI"]),
         // Runs the Linux ConnectivityObserver inside a network namespace for SyncGateLinuxTests.
         .executableTarget(name: "syncgate-netns-probe", dependencies: ["SyncGate"], path: "Tools/NetnsProbe"),
         .testTarget(name: "SyncGateLinuxTests", dependencies: ["SyncGate", "SyncGateTesting"]),

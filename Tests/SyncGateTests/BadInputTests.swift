@@ -1,4 +1,5 @@
 import SyncGate
+import SyncGateCLI
 import SyncGateTesting
 import Testing
 
@@ -60,6 +61,27 @@ struct BadInputTests {
         await scheduler.shutdown(gracePeriod: .zero)
         await #expect(throws: SyncSchedulerError.shutDown) { try await scheduler.submit(SyncJob { _ in }) }
         await #expect(throws: SyncSchedulerError.shutDown) { try await scheduler.run(requiring: []) { _ in 1 } }
+    }
+
+    @Test(
+        "the command line refuses bad durations, naming the option and the value",
+        arguments: [
+            ("", "--timeout", "invalid duration '' for --timeout: expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"),
+            ("-1s", "--timeout", "invalid duration '-1s' for --timeout: expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"),
+            ("10", "--backoff", "invalid duration '10' for --backoff: expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"),
+            ("5d", "--timeout", "invalid duration '5d' for --timeout: unknown unit 'd' (use ms, s, m or h)"),
+            ("9000h", "--timeout", "invalid duration '9000h' for --timeout: longer than 8760h"),
+        ]
+    )
+    func commandLineDurations(text: String, option: String, message: String) {
+        #expect(throws: UsageError(message)) { try DurationParser.parse(text, option: option) }
+    }
+
+    @Test("the command line refuses a zero duration where a positive one is needed")
+    func commandLineZeroDuration() {
+        #expect(throws: UsageError("invalid duration '0s' for --backoff: must be greater than zero")) {
+            try DurationParser.parsePositive("0s", option: "--backoff")
+        }
     }
 
     @Test("unknown requirement spellings are refused", arguments: ["", "wifi", "network,", "low-power"])
