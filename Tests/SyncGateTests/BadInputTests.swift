@@ -3,6 +3,8 @@ import SyncGateCLI
 import SyncGateTesting
 import Testing
 
+private let expectedUnit = "expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"
+
 /// Every public entry point that takes values, walked with invalid ones: the error names the field and
 /// the value, and nothing that was queued changes (DESIGN §4 rule 12). The scheduler's job fields have
 /// their own table in `SyncSchedulerTests.badInput`.
@@ -66,9 +68,9 @@ struct BadInputTests {
     @Test(
         "the command line refuses bad durations, naming the option and the value",
         arguments: [
-            ("", "--timeout", "invalid duration '' for --timeout: expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"),
-            ("-1s", "--timeout", "invalid duration '-1s' for --timeout: expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"),
-            ("10", "--backoff", "invalid duration '10' for --backoff: expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"),
+            ("", "--timeout", "invalid duration '' for --timeout: " + expectedUnit),
+            ("-1s", "--timeout", "invalid duration '-1s' for --timeout: " + expectedUnit),
+            ("10", "--backoff", "invalid duration '10' for --backoff: " + expectedUnit),
             ("5d", "--timeout", "invalid duration '5d' for --timeout: unknown unit 'd' (use ms, s, m or h)"),
             ("9000h", "--timeout", "invalid duration '9000h' for --timeout: longer than 8760h"),
         ]
