@@ -177,4 +177,10 @@ public actor SyncScheduler {
 
     /// The number of attempts running now.
     package nonisolated var runningCount: Int { core.runningCount }
+
+    /// The durable-job layer's state (see `SyncScheduler+Durable.swift`).
+    nonisolated let durableJobs = DurableJobRegistry()
+
+    /// The shell, for the durable-job layer.
+    nonisolated var schedulerCore: SchedulerCore { core }
 }
