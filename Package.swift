@@ -26,6 +26,11 @@ let package = Package(
         // Runs the Linux ConnectivityObserver inside a network namespace for SyncGateLinuxTests.
         .executableTarget(name: "syncgate-netns-probe", dependencies: ["SyncGate"], path: "Tools/NetnsProbe"),
         .testTarget(name: "SyncGateLinuxTests", dependencies: ["SyncGate", "SyncGateTesting"]),
+        // Restores, submits and runs durable jobs while SyncGateLinuxTests kills it (the crash test).
+        .executableTarget(
+            name: "syncgate-durable-probe", dependencies: ["SyncGate"], path: "Tools/DurableCrashProbe"),
+        .executableTarget(
+            name: "DurableBenchmarks", dependencies: ["SyncGate"], path: "Benchmarks/DurableBenchmarks"),
     ],
     swiftLanguageModes: [.v6]
 )

@@ -22,7 +22,7 @@ enum POSIXFile {
     static func isDirectory(_ path: String) throws -> Bool? {
         var info = stat()
         if stat(path, &info) != 0 {
-            if errno == ENOENT { return nil }
+            if errno == ENOENT || errno == ENOTDIR { return nil }
             throw failure(path, "stat failed")
         }
         return (info.st_mode & S_IFMT) == S_IFDIR
