@@ -43,7 +43,13 @@ final class SchedulerCore: Sendable {
     private let random: @Sendable () -> Double
     private let state: LockedState<State>
     private let observer = LockedState<UInt64?>(nil)
-    private let eventTap = LockedState<(@Sendable (SyncSchedulerEvent, _ isShutDown: Bool) -> Void)?>(nil)
+    /// A function boxed in a struct: reading a bare function out of a generic `inout` wraps it in one
+    /// more reabstraction thunk on every access, so the calls would get slower and the stack deeper.
+    private struct EventTap {
+        let call: @Sendable (SyncSchedulerEvent, _ isShutDown: Bool) -> Void
+    }
+
+    private let eventTap = LockedState<EventTap?>(nil)
 
     init(
         environment: SyncEnvironment,
@@ -149,7 +155,7 @@ final class SchedulerCore: Sendable {
     /// Installs a function called with every event inside the critical section, in order, before the
     /// event is broadcast (the durable-job journal). It must be quick and must not call the scheduler.
     func setEventTap(_ tap: (@Sendable (SyncSchedulerEvent, _ isShutDown: Bool) -> Void)?) {
-        eventTap.withLock { $0 = tap }
+        eventTap.withLock { $0 = tap.map(EventTap.init) }
     }
 
     // MARK: - Plumbing
@@ -219,7 +225,7 @@ final class SchedulerCore: Sendable {
             case .resolve(let payload, let outcome):
                 deferred.resolutions.append((payload.handle.resolve(outcome), outcome))
             case .emit(let event):
-                eventTap.withLock { $0 }?(event, state.machine.isShutDown)
+                eventTap.withLock { $0 }?.call(event, state.machine.isShutDown)
                 events.send(event)
             case .armTimer(let offset):
                 if let previous = state.timer { deferred.cancellations.append(previous) }
