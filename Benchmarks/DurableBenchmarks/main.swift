@@ -76,7 +76,8 @@ func restoreTime(count: Int) async throws {
     let directory = freshDirectory("restore")
     defer { try? FileManager.default.removeItem(atPath: directory) }
     // Fill the journal directly through the store: 100 000 synced submits would take minutes.
-    let filling = try FileJobStore(directory: directory, configuration: .init(durability: .batched(window: .seconds(1))))
+    let filling = try FileJobStore(
+        directory: directory, configuration: .init(durability: .batched(window: .seconds(1))))
     let encoder = JSONEncoder()
     let now = Date()
     for index in 0..<count {

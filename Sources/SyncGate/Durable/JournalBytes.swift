@@ -157,7 +157,9 @@ struct JournalReader {
 
     mutating func strings() throws -> [String] {
         let count = try varint()
-        guard count <= UInt64(buffer.count - offset) else { throw Malformed(description: "list count \(count) too big") }
+        guard count <= UInt64(buffer.count - offset) else {
+            throw Malformed(description: "list count \(count) too big")
+        }
         return try (0..<count).map { _ in try string() }
     }
 

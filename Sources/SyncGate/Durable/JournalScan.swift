@@ -87,7 +87,8 @@ struct JournalScan {
         guard length <= JournalCodec.maximumBodyLength else { return .invalid("impossible length \(length)") }
         let end = offset + JournalCodec.frameOverhead + length
         let checked = UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 8)])
-        let body = UnsafeRawBufferPointer(rebasing: bytes[(offset + JournalCodec.frameOverhead)..<min(end, bytes.count)])
+        let body = UnsafeRawBufferPointer(
+            rebasing: bytes[(offset + JournalCodec.frameOverhead)..<min(end, bytes.count)])
         guard end <= bytes.count else {
             return .incomplete
         }

@@ -6,13 +6,14 @@ import Testing
 /// The journal's byte format, record by record, and the scan that reads it back.
 @Suite("Journal format")
 struct JournalFormatTests {
-    static let records: [JobRecord] = [
-        .submitted(fullyOptionedJob()),
-        .submitted(plainJob(1)),
-        .attemptStarted(sequence: 7, attempt: 3),
-        .attemptFinished(sequence: 7, failures: 2, retryAt: Date(timeIntervalSince1970: 1_700_000_100.5)),
-        .attemptFinished(sequence: 7, failures: 0, retryAt: nil),
-    ] + JobRecord.Resolution.allCases.map { .resolved(sequence: 7, resolution: $0) }
+    static let records: [JobRecord] =
+        [
+            .submitted(fullyOptionedJob()),
+            .submitted(plainJob(1)),
+            .attemptStarted(sequence: 7, attempt: 3),
+            .attemptFinished(sequence: 7, failures: 2, retryAt: Date(timeIntervalSince1970: 1_700_000_100.5)),
+            .attemptFinished(sequence: 7, failures: 0, retryAt: nil),
+        ] + JobRecord.Resolution.allCases.map { .resolved(sequence: 7, resolution: $0) }
 
     @Test("every record type survives a round trip through a frame", arguments: records)
     func roundTrip(record: JobRecord) throws {
