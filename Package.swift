@@ -31,6 +31,11 @@ let package = Package(
         .target(name: "SyncGateCLI", dependencies: ["SyncGate", "SyncGateTesting"]),
         .executableTarget(name: "syncgate", dependencies: ["SyncGateCLI", "SyncGate", "SyncGateTesting"]),
         .testTarget(name: "SyncGateCLITests", dependencies: ["SyncGateCLI", "SyncGate", "SyncGateTesting"]),
+        // Restores, submits and runs durable jobs while SyncGateLinuxTests kills it (the crash test).
+        .executableTarget(
+            name: "syncgate-durable-probe", dependencies: ["SyncGate"], path: "Tools/DurableCrashProbe"),
+        .executableTarget(
+            name: "DurableBenchmarks", dependencies: ["SyncGate"], path: "Benchmarks/DurableBenchmarks"),
     ],
     swiftLanguageModes: [.v6]
 )

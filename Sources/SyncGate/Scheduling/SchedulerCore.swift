@@ -43,6 +43,13 @@ final class SchedulerCore: Sendable {
     private let random: @Sendable () -> Double
     private let state: LockedState<State>
     private let observer = LockedState<UInt64?>(nil)
+    /// A function boxed in a struct: reading a bare function out of a generic `inout` wraps it in one
+    /// more reabstraction thunk on every access, so the calls would get slower and the stack deeper.
+    private struct EventTap {
+        let call: @Sendable (SyncSchedulerEvent, _ isShutDown: Bool) -> Void
+    }
+
+    private let eventTap = LockedState<EventTap?>(nil)
 
     init(
         environment: SyncEnvironment,
@@ -70,7 +77,7 @@ final class SchedulerCore: Sendable {
 
     // MARK: - Inputs
 
-    func submit(_ job: SyncJob) throws(SyncSchedulerError) -> SyncJobHandle {
+    func submit(_ job: SyncJob, initialFailures: Int = 0) throws(SyncSchedulerError) -> SyncJobHandle {
         if let reason = job.validationError { throw .invalidJob(reason) }
         let handleBox = LockedState<Machine.Key?>(nil)
         let handle = SyncJobHandle(
@@ -85,7 +92,7 @@ final class SchedulerCore: Sendable {
         let payload = Payload(operation: job.operation, handle: handle)
         let now = timeline.now()
         let (result, deferred): (Machine.SubmitResult, Deferred) = state.withLock { state in
-            let result = state.machine.submit(job.spec, payload: payload, now: now)
+            let result = state.machine.submit(job.spec, payload: payload, now: now, initialFailures: initialFailures)
             guard case .accepted(let key, let actions) = result else { return (result, Deferred()) }
             handleBox.withLock { $0 = key }
             return (result, perform(actions, in: &state))
@@ -201,6 +208,12 @@ final class SchedulerCore: Sendable {
         }
     }
 
+    /// Installs a function called with every event inside the critical section, in order, before the
+    /// event is broadcast (the durable-job journal). It must be quick and must not call the scheduler.
+    func setEventTap(_ tap: (@Sendable (SyncSchedulerEvent, _ isShutDown: Bool) -> Void)?) {
+        eventTap.withLock { $0 = tap.map(EventTap.init) }
+    }
+
     // MARK: - Plumbing
 
     private func statusChanged() {
@@ -268,6 +281,7 @@ final class SchedulerCore: Sendable {
             case .resolve(let payload, let outcome):
                 deferred.resolutions.append((payload.handle.resolve(outcome), outcome))
             case .emit(let event):
+                eventTap.withLock { $0 }?.call(event, state.machine.isShutDown)
                 events.send(event)
             case .armTimer(let offset):
                 if let previous = state.timer { deferred.cancellations.append(previous) }

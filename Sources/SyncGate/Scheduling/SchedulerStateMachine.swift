@@ -144,7 +144,12 @@ struct SchedulerStateMachine<Payload> {
     // MARK: - Inputs
 
     /// Accepts a job, or says why not. The job's values must already be valid (``SyncJob/validationError``).
-    mutating func submit(_ spec: SyncJob.Spec, payload: Payload, now: Duration) -> SubmitResult {
+    ///
+    /// `initialFailures` is the number of attempts already consumed (a durable job restored after a
+    /// restart); the first attempt started is `initialFailures + 1`.
+    mutating func submit(
+        _ spec: SyncJob.Spec, payload: Payload, now: Duration, initialFailures: Int = 0
+    ) -> SubmitResult {
         if isShutDown { return .rejected(.shutDown) }
         if ids[spec.id] != nil {
             return .rejected(.invalidJob("id \"\(spec.id)\" is already used by an unfinished job"))
@@ -169,6 +174,7 @@ struct SchedulerStateMachine<Payload> {
             if let bit = interner.bit(of: condition) { heldConditions.insert(bit) }
         }
         var job = Job(key: key, spec: spec, payload: payload, conditionMask: conditionMask, submittedAt: now)
+        job.failures = initialFailures
         if let startDeadline = spec.startDeadline {
             job.deadlineTimer = addTimer(at: now + startDeadline, key: key, kind: .deadline)
         }

@@ -188,4 +188,10 @@ public actor SyncScheduler {
 
     /// Differences between the scheduler's state and what its handles show; empty unless there is a bug.
     package nonisolated func consistencyViolations() -> [String] { core.consistencyViolations() }
+
+    /// The durable-job layer's state (see `SyncScheduler+Durable.swift`).
+    nonisolated let durableJobs = DurableJobRegistry()
+
+    /// The shell, for the durable-job layer.
+    nonisolated var schedulerCore: SchedulerCore { core }
 }

@@ -1,0 +1,115 @@
+// Durable-job benchmarks: submit throughput with a synced write per submission and with batched
+// syncs, and the time to restore 100 000 pending jobs into a scheduler.
+//
+//   swift run -c release DurableBenchmarks [--submits N] [--restore N]
+//
+// Prints a human summary and one JSON line per figure. The store lives in a fresh directory under
+// the system's temporary directory, so the figures are those of that file system.
+
+import Foundation
+import SyncGate
+
+struct Payload: Codable, Sendable {
+    var photo: Int
+    var path: String
+}
+
+func argument(_ name: String, default value: Int) -> Int {
+    let arguments = CommandLine.arguments
+    guard let index = arguments.firstIndex(of: name), index + 1 < arguments.count else { return value }
+    return Int(arguments[index + 1]) ?? value
+}
+
+func freshDirectory(_ label: String) -> String {
+    let path = NSTemporaryDirectory() + "syncgate-durable-bench-\(label)-\(getpid())"
+    try? FileManager.default.removeItem(atPath: path)
+    return path
+}
+
+func seconds(_ duration: Duration) -> Double {
+    Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
+}
+
+/// A scheduler whose jobs never start (the network requirement is never met), with `work` registered.
+func makeScheduler(store: FileJobStore) async throws -> SyncScheduler {
+    let environment = SyncEnvironment(connectivity: NeverConnected())
+    let scheduler = SyncScheduler(environment: environment)
+    try await scheduler.attach(store)
+    try await scheduler.register("work", payload: Payload.self) { _, _ in }
+    return scheduler
+}
+
+final class NeverConnected: ConnectivityObserving {
+    var status: ConnectivityStatus { .disconnected }
+    var statusStream: AsyncStream<ConnectivityStatus> {
+        AsyncStream { continuation in continuation.yield(.disconnected) }
+    }
+}
+
+func report(_ name: String, _ fields: [String: Double]) {
+    let json = fields.sorted { $0.key < $1.key }.map { "\"\($0.key)\": \($0.value)" }.joined(separator: ", ")
+    print("{\"benchmark\": \"\(name)\", \(json)}")
+}
+
+func submitThroughput(label: String, durability: FileJobStore.Configuration.Durability, count: Int) async throws {
+    let directory = freshDirectory(label)
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let store = try FileJobStore(directory: directory, configuration: .init(durability: durability))
+    let scheduler = try await makeScheduler(store: store)
+    try await scheduler.restoreDurableJobs()
+    let clock = ContinuousClock()
+    let elapsed = try await clock.measure {
+        for index in 0..<count {
+            try await scheduler.submit(
+                DurableJob(kind: "work", payload: Payload(photo: index, path: "/photos/\(index).heic")))
+        }
+    }
+    try store.close()
+    let rate = Double(count) / seconds(elapsed)
+    print(
+        "durable submit, \(label): \(count) jobs in \(elapsed), \(Int(rate)) submits/s, "
+            + "\(String(format: "%.1f", seconds(elapsed) / Double(count) * 1e6)) µs each")
+    report("durable-submit-\(label)", ["jobs": Double(count), "seconds": seconds(elapsed), "perSecond": rate])
+}
+
+func restoreTime(count: Int) async throws {
+    let directory = freshDirectory("restore")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    // Fill the journal directly through the store: 100 000 synced submits would take minutes.
+    let filling = try FileJobStore(
+        directory: directory, configuration: .init(durability: .batched(window: .seconds(1))))
+    let encoder = JSONEncoder()
+    let now = Date()
+    for index in 0..<count {
+        let payload = try encoder.encode(Payload(photo: index, path: "/photos/\(index).heic"))
+        try filling.append(
+            .submitted(
+                StoredJob(
+                    sequence: UInt64(index + 1), id: "job-\(index)", kind: "work", payload: payload, submittedAt: now,
+                    serialGroup: index % 10 == 0 ? "serial" : nil, tags: ["bench"])))
+    }
+    try filling.close()
+    let bytes = (try? FileManager.default.attributesOfItem(atPath: directory + "/journal")[.size] as? Int) ?? 0
+
+    let clock = ContinuousClock()
+    var store: FileJobStore?
+    let openElapsed = try clock.measure { store = try FileJobStore(directory: directory) }
+    let scheduler = try await makeScheduler(store: store!)
+    var restored = 0
+    let restoreElapsed = try await clock.measure { restored = try await scheduler.restoreDurableJobs().restored.count }
+    print(
+        "restore \(restored) pending jobs (journal \(bytes / 1024) KiB): open+scan \(openElapsed), "
+            + "restore into the scheduler \(restoreElapsed), total \(openElapsed + restoreElapsed)")
+    report(
+        "durable-restore",
+        [
+            "jobs": Double(restored), "journalBytes": Double(bytes), "openSeconds": seconds(openElapsed),
+            "restoreSeconds": seconds(restoreElapsed), "totalSeconds": seconds(openElapsed + restoreElapsed),
+        ])
+}
+
+let submits = argument("--submits", default: 2000)
+let restoreCount = argument("--restore", default: 100_000)
+try await submitThroughput(label: "fsync-each", durability: .synchronous, count: submits)
+try await submitThroughput(label: "batched-5ms", durability: .batched(window: .milliseconds(5)), count: submits * 5)
+try await restoreTime(count: restoreCount)

@@ -1,0 +1,323 @@
+import Dispatch
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The default ``JobStore``: an append-only, checksummed journal in a directory of its own.
+///
+/// ```swift
+/// let store = try FileJobStore(directory: appSupport.appendingPathComponent("sync-jobs").path)
+/// ```
+///
+/// The directory holds `journal` (the records) and `lock`. Opening takes an exclusive `flock` on
+/// `lock`, so a second store on the same directory, in this process or another, fails with
+/// ``JobStoreError/Code/locked``; the lock goes away with the process.
+///
+/// Each record is a frame with a length and a CRC-32C. On open, a frame cut off by a crash (a torn
+/// tail) is cut from the file, and a frame that fails its checksum is skipped; both are reported in
+/// ``load()``'s issues, never thrown. When records of resolved jobs outnumber those of unresolved ones
+/// (and at least ``Configuration/compactionMinimumDeadRecords`` are dead), the journal is rewritten
+/// with one record per unresolved job: a new file, synced, then renamed over the old one.
+///
+/// Durability: with ``Configuration/Durability/synchronous`` (the default) a submission is on disk
+/// (`fdatasync`) before ``append(_:)`` returns. With ``Configuration/Durability/batched(window:)`` it
+/// is written to the file at once (so it survives the process being killed) and synced within the
+/// window (so a power loss may lose the submissions of the last window). Other records (attempts,
+/// resolutions) are written at once and synced within the window, or within one second in
+/// synchronous mode; losing one to a power loss only makes a job run again.
+public final class FileJobStore: JobStore {
+    /// How a ``FileJobStore`` writes.
+    public struct Configuration: Sendable, Hashable {
+        /// When a submission reaches the disk.
+        public enum Durability: Sendable, Hashable {
+            /// Synced before `append` returns.
+            case synchronous
+            /// Written at once, synced within the window.
+            case batched(window: Duration)
+        }
+
+        /// When a submission reaches the disk.
+        public var durability: Durability
+        /// The fewest dead records that trigger compaction (when they also outnumber the live ones).
+        public var compactionMinimumDeadRecords: Int
+        /// Whether a missing directory (and its parents) is created.
+        public var createDirectory: Bool
+
+        /// Creates a configuration.
+        public init(
+            durability: Durability = .synchronous,
+            compactionMinimumDeadRecords: Int = 1024,
+            createDirectory: Bool = true
+        ) {
+            self.durability = durability
+            self.compactionMinimumDeadRecords = compactionMinimumDeadRecords
+            self.createDirectory = createDirectory
+        }
+
+        /// The first invalid field with its value, or `nil`.
+        var validationError: String? {
+            if case .batched(let window) = durability, window <= .zero {
+                return "durability window must be positive, got \(window)"
+            }
+            if compactionMinimumDeadRecords < 0 {
+                return "compactionMinimumDeadRecords must not be negative, got \(compactionMinimumDeadRecords)"
+            }
+            return nil
+        }
+    }
+
+    /// Counts describing the journal now.
+    public struct Statistics: Sendable, Hashable {
+        /// Unresolved jobs.
+        public var liveJobs: Int
+        /// Records (and skipped regions) in the file, live or dead.
+        public var records: Int
+        /// The file's length in bytes.
+        public var bytes: Int
+        /// How many times the journal was compacted since it was opened.
+        public var compactions: Int
+    }
+
+    private struct State {
+        var fd: Int32
+        var replay: JournalReplay
+        var frames: Int
+        var length: Int
+        var issues: [JobStoreIssue]
+        var isSyncScheduled = false
+        var isClosed = false
+        var compactions = 0
+        var lastBackgroundError: JobStoreError?
+    }
+
+    /// The directory.
+    public let directory: String
+    /// The journal file.
+    public let journalPath: String
+    /// The settings.
+    public let configuration: Configuration
+    private let lockFD: Int32
+    private let state: LockedState<State>
+    /// Serialises syncs and compaction (taken before `state`); holds the length known to be on disk.
+    private let syncState = LockedState(0)
+
+    /// Opens (or creates) the store in `directory`, reads the journal and cuts a torn tail.
+    ///
+    /// - Throws: ``JobStoreError`` naming the path and the cause: the directory is missing (and not to
+    ///   be created), not a directory, read-only or full, locked by another store, or the journal is not
+    ///   a SyncGate journal.
+    public init(directory: String, configuration: Configuration = Configuration()) throws {
+        if let reason = configuration.validationError {
+            throw JobStoreError(.invalidConfiguration, path: directory, cause: reason)
+        }
+        let directory = directory.count > 1 && directory.hasSuffix("/") ? String(directory.dropLast()) : directory
+        self.directory = directory
+        self.journalPath = directory + "/journal"
+        self.configuration = configuration
+
+        switch try POSIXFile.isDirectory(directory) {
+        case true?: break
+        case false?: throw JobStoreError(.notADirectory, path: directory, cause: "it is a file")
+        case nil:
+            guard configuration.createDirectory else {
+                throw JobStoreError(.directoryMissing, path: directory, cause: POSIXFile.cause(ENOENT))
+            }
+            if let code = POSIXFile.makeDirectories(directory) {
+                throw JobStoreError(.cannotCreateDirectory, path: directory, cause: POSIXFile.cause(code))
+            }
+        }
+
+        let lockPath = directory + "/lock"
+        let lockFD = try POSIXFile.open(lockPath, O_RDWR | O_CREAT)
+        if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            POSIXFile.closeDescriptor(lockFD)
+            throw JobStoreError(.locked, path: lockPath, cause: POSIXFile.cause(code))
+        }
+        self.lockFD = lockFD
+        do {
+            self.state = LockedState(try Self.openJournal(journalPath, directory: directory))
+        } catch {
+            POSIXFile.closeDescriptor(lockFD)
+            throw error
+        }
+        try compactIfNeeded()
+    }
+
+    deinit {
+        state.withLock { state in
+            if !state.isClosed { POSIXFile.closeDescriptor(state.fd) }
+        }
+        POSIXFile.closeDescriptor(lockFD)
+    }
+
+    private static func openJournal(_ path: String, directory: String) throws -> State {
+        var bytes: [UInt8] = []
+        if POSIXFile.exists(path) {
+            let fd = try POSIXFile.open(path, O_RDONLY)
+            defer { POSIXFile.closeDescriptor(fd) }
+            bytes = try POSIXFile.readAll(fd, path: path)
+        }
+        if bytes.count < JournalCodec.header.count && JournalCodec.header.starts(with: bytes) {
+            // A new journal, or one whose creation never completed: write the header atomically.
+            try POSIXFile.replaceFile(path, with: JournalCodec.header, directory: directory)
+            bytes = JournalCodec.header
+        }
+        guard bytes.starts(with: JournalCodec.header) else {
+            throw JobStoreError(
+                .notAJournal, path: path, cause: "the file does not start with the header \"SGJRNL01\"")
+        }
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: path) }
+        let fd = try POSIXFile.open(path, O_WRONLY | O_APPEND)
+        if scan.validLength < bytes.count {
+            do {
+                try POSIXFile.truncate(fd, to: scan.validLength, path: path)
+                try POSIXFile.syncData(fd, path: path)
+            } catch {
+                POSIXFile.closeDescriptor(fd)
+                throw error
+            }
+        }
+        var replay = JournalReplay()
+        for record in scan.records { replay.apply(record) }
+        return State(
+            fd: fd, replay: replay, frames: scan.frameCount, length: scan.validLength, issues: scan.issues)
+    }
+
+    // MARK: - JobStore
+
+    /// The unresolved jobs in submission order, and the problems met when the journal was opened.
+    public func load() throws -> JobStoreContents {
+        try state.withLock { state in
+            if state.isClosed { throw JobStoreError(.closed, path: journalPath, cause: "load after close()") }
+            return JobStoreContents(
+                jobs: state.replay.orderedJobs,
+                highestSequence: state.replay.highestSequence,
+                issues: state.issues
+            )
+        }
+    }
+
+    /// Appends a record; a submission is synced first when the durability is synchronous.
+    public func append(_ record: JobRecord) throws {
+        let frame = JournalCodec.frame(record)
+        var isSubmission = false
+        if case .submitted = record { isSubmission = true }
+        let syncsNow = isSubmission && configuration.durability == .synchronous
+        let scheduleSync: Bool = try state.withLock { state in
+            if state.isClosed { throw JobStoreError(.closed, path: journalPath, cause: "append after close()") }
+            do {
+                try POSIXFile.writeAll(state.fd, frame, path: journalPath)
+            } catch {
+                // Remove a partial frame so the file stays well formed; the store is unchanged.
+                try? POSIXFile.truncate(state.fd, to: state.length, path: journalPath)
+                throw error
+            }
+            state.length += frame.count
+            state.frames += 1
+            state.replay.apply(record)
+            guard !syncsNow, !state.isSyncScheduled else { return false }
+            state.isSyncScheduled = true
+            return true
+        }
+        if scheduleSync { scheduleBackgroundSync() }
+        if syncsNow { try sync() }
+        if isSubmission { try compactIfNeeded() }
+    }
+
+    // MARK: - Maintenance
+
+    /// Makes every record appended so far durable.
+    public func sync() throws {
+        try syncState.withLock { synced in
+            let (fd, length, isClosed) = state.withLock { ($0.fd, $0.length, $0.isClosed) }
+            guard !isClosed, synced < length else { return }
+            try POSIXFile.syncData(fd, path: journalPath)
+            synced = length
+        }
+    }
+
+    /// Rewrites the journal with one record per unresolved job if dead records outweigh live ones.
+    public func compactIfNeeded() throws {
+        let needed = state.withLock { state in
+            let live = state.replay.jobs.count
+            let dead = state.frames - live
+            return !state.isClosed && dead > live && dead >= configuration.compactionMinimumDeadRecords
+        }
+        if needed { try compact() }
+    }
+
+    /// Rewrites the journal with one record per unresolved job: a new file, synced, renamed over the old.
+    public func compact() throws {
+        try syncState.withLock { synced in
+            try state.withLock { state in
+                guard !state.isClosed else { return }
+                var bytes = JournalCodec.header
+                let jobs = state.replay.orderedJobs
+                bytes.reserveCapacity(jobs.count * 160)
+                for job in jobs { bytes += JournalCodec.frame(.submitted(job)) }
+                try POSIXFile.replaceFile(journalPath, with: bytes, directory: directory)
+                let fd = try POSIXFile.open(journalPath, O_WRONLY | O_APPEND)
+                POSIXFile.closeDescriptor(state.fd)
+                state.fd = fd
+                state.frames = jobs.count
+                state.length = bytes.count
+                state.compactions += 1
+                synced = bytes.count
+            }
+        }
+    }
+
+    /// Syncs and closes the journal and releases the directory's lock; later calls throw
+    /// ``JobStoreError/Code/closed``. Deinitializing the store does the same without the sync.
+    public func close() throws {
+        try sync()
+        syncState.withLock { _ in
+            state.withLock { state in
+                if !state.isClosed {
+                    state.isClosed = true
+                    POSIXFile.closeDescriptor(state.fd)
+                    _ = flock(lockFD, LOCK_UN)
+                }
+            }
+        }
+    }
+
+    /// Counts describing the journal now.
+    public var statistics: Statistics {
+        state.withLock { state in
+            Statistics(
+                liveJobs: state.replay.jobs.count, records: state.frames, bytes: state.length,
+                compactions: state.compactions)
+        }
+    }
+
+    /// The last error of a background sync, if any.
+    public var lastBackgroundError: JobStoreError? {
+        state.withLock { $0.lastBackgroundError }
+    }
+
+    private var syncWindow: Duration {
+        if case .batched(let window) = configuration.durability { return window }
+        return .seconds(1)
+    }
+
+    private func scheduleBackgroundSync() {
+        let (seconds, attoseconds) = syncWindow.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
+            guard let self else { return }
+            self.state.withLock { $0.isSyncScheduled = false }
+            do {
+                try self.sync()
+            } catch let error as JobStoreError {
+                self.state.withLock { $0.lastBackgroundError = error }
+            } catch {}
+        }
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+/// One entry of a durable-job journal: a job's submission, the start or end of an attempt, or its end.
+public enum JobRecord: Sendable, Hashable {
+    /// How a job left the store.
+    public enum Resolution: UInt8, Sendable, Hashable, CaseIterable {
+        /// The job succeeded.
+        case succeeded = 1
+        /// The job failed for good.
+        case failed = 2
+        /// The job was cancelled.
+        case cancelled = 3
+        /// The job did not start before its start deadline.
+        case expired = 4
+        /// The submission was not accepted after it was written (a duplicate unique key, say).
+        case discarded = 5
+    }
+
+    /// A job was submitted; also used by compaction to write a job with its progress so far.
+    case submitted(StoredJob)
+    /// An attempt of the job with the given sequence number started.
+    case attemptStarted(sequence: UInt64, attempt: Int)
+    /// An attempt ended without ending the job: `failures` attempts have failed so far, and a retry
+    /// waits until `retryAt` (`nil` when the attempt was requeued because requirements were lost).
+    case attemptFinished(sequence: UInt64, failures: Int, retryAt: Date?)
+    /// The job ended and leaves the store.
+    case resolved(sequence: UInt64, resolution: Resolution)
+
+    /// The sequence number of the job the record is about.
+    public var sequence: UInt64 {
+        switch self {
+        case .submitted(let job): job.sequence
+        case .attemptStarted(let sequence, _), .attemptFinished(let sequence, _, _), .resolved(let sequence, _):
+            sequence
+        }
+    }
+}

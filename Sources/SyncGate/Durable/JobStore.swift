@@ -1,0 +1,35 @@
+/// Where durable jobs are kept from before `submit` returns until they resolve.
+///
+/// ``FileJobStore`` is the default. A store applies records in the order they are appended; the
+/// scheduler appends from several threads but never two records for one job at once.
+///
+/// - Important: a ``JobRecord/submitted(_:)`` record must be as durable as the store promises when
+///   ``append(_:)`` returns. Other records may be made durable later: losing one only makes a job run
+///   again after a crash (at-least-once), never lose it.
+public protocol JobStore: AnyObject, Sendable {
+    /// The unresolved jobs in submission order, and the problems met reading the store.
+    func load() throws -> JobStoreContents
+
+    /// Appends one record.
+    ///
+    /// - Throws: ``JobStoreError`` naming the path and the cause when the record cannot be written;
+    ///   the store is then unchanged.
+    func append(_ record: JobRecord) throws
+}
+
+/// What a ``JobStore`` holds: the unresolved jobs and what went wrong reading them.
+public struct JobStoreContents: Sendable {
+    /// The unresolved jobs, in submission order.
+    public var jobs: [StoredJob]
+    /// The highest sequence number the store has seen, resolved jobs included.
+    public var highestSequence: UInt64
+    /// Problems met reading the store: skipped records and a truncated tail.
+    public var issues: [JobStoreIssue]
+
+    /// Creates the contents.
+    public init(jobs: [StoredJob], highestSequence: UInt64, issues: [JobStoreIssue] = []) {
+        self.jobs = jobs
+        self.highestSequence = highestSequence
+        self.issues = issues
+    }
+}

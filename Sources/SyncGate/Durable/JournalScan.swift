@@ -1,0 +1,117 @@
+/// The records found in a journal's bytes, the problems met, and where the good bytes end.
+///
+/// Scanning never fails: a frame that fails its checksum is skipped up to the next frame that passes
+/// its own (found by its magic), and reported; a frame cut off by the end of the file, or bad bytes
+/// with no good frame after them, are a torn tail: `validLength` excludes them so the file can be cut
+/// back to its last good record.
+struct JournalScan {
+    /// The records, in file order.
+    var records: [JobRecord] = []
+    /// The number of frames and skipped regions (live or not), for compaction accounting.
+    var frameCount = 0
+    /// What was skipped or cut.
+    var issues: [JobStoreIssue] = []
+    /// The length of the file up to the end of its last good frame.
+    var validLength: Int
+
+    /// Scans `bytes` (a whole file, header included); `path` only names the file in issues.
+    init(_ bytes: UnsafeRawBufferPointer, path: String) {
+        let start = JournalCodec.header.count
+        validLength = min(start, bytes.count)
+        var offset = start
+        while offset < bytes.count {
+            switch Self.frame(in: bytes, at: offset) {
+            case .valid(let body, let end):
+                frameCount += 1
+                do {
+                    records.append(try JournalCodec.decode(body))
+                } catch {
+                    issues.append(
+                        JobStoreIssue(
+                            kind: .unreadableRecord, path: path, offset: offset, length: end - offset,
+                            detail: "\(error)"))
+                }
+                offset = end
+                validLength = end
+            case .incomplete where Self.nextValidFrame(in: bytes, after: offset) == nil:
+                issues.append(
+                    JobStoreIssue(
+                        kind: .truncatedTail, path: path, offset: offset, length: bytes.count - offset,
+                        detail: "the last record is incomplete"))
+                return
+            case .incomplete:
+                // A corrupt length that points past the end, with good records after it: skip.
+                let next = Self.nextValidFrame(in: bytes, after: offset) ?? bytes.count
+                frameCount += 1
+                issues.append(
+                    JobStoreIssue(
+                        kind: .checksumMismatch, path: path, offset: offset, length: next - offset,
+                        detail: "length runs past the end of the file"))
+                offset = next
+            case .invalid(let reason):
+                guard let next = Self.nextValidFrame(in: bytes, after: offset) else {
+                    issues.append(
+                        JobStoreIssue(
+                            kind: .truncatedTail, path: path, offset: offset, length: bytes.count - offset,
+                            detail: "\(reason), and no good record follows"))
+                    return
+                }
+                frameCount += 1
+                issues.append(
+                    JobStoreIssue(
+                        kind: .checksumMismatch, path: path, offset: offset, length: next - offset, detail: reason))
+                offset = next
+            }
+        }
+    }
+
+    private enum Frame {
+        case valid(body: UnsafeRawBufferPointer, end: Int)
+        case incomplete
+        case invalid(String)
+    }
+
+    private static func uint32(_ bytes: UnsafeRawBufferPointer, _ offset: Int) -> UInt32 {
+        var value: UInt32 = 0
+        for index in 0..<4 { value |= UInt32(bytes[offset + index]) << (8 * index) }
+        return value
+    }
+
+    private static func frame(in bytes: UnsafeRawBufferPointer, at offset: Int) -> Frame {
+        let remaining = bytes.count - offset
+        guard remaining >= JournalCodec.frameOverhead else {
+            return remaining >= 4 && uint32(bytes, offset) != JournalCodec.magic ? .invalid("bad magic") : .incomplete
+        }
+        guard uint32(bytes, offset) == JournalCodec.magic else { return .invalid("bad magic") }
+        let length = Int(uint32(bytes, offset + 4))
+        guard length <= JournalCodec.maximumBodyLength else { return .invalid("impossible length \(length)") }
+        let end = offset + JournalCodec.frameOverhead + length
+        let checked = UnsafeRawBufferPointer(rebasing: bytes[(offset + 4)..<(offset + 8)])
+        let body = UnsafeRawBufferPointer(
+            rebasing: bytes[(offset + JournalCodec.frameOverhead)..<min(end, bytes.count)])
+        guard end <= bytes.count else {
+            return .incomplete
+        }
+        let crc = checksum(checked, body)
+        guard crc == uint32(bytes, offset + 8) else { return .invalid("checksum mismatch") }
+        return .valid(body: body, end: end)
+    }
+
+    private static func checksum(_ first: UnsafeRawBufferPointer, _ second: UnsafeRawBufferPointer) -> UInt32 {
+        CRC32C.finish(CRC32C.update(CRC32C.update(CRC32C.initial, first), second))
+    }
+
+    /// The offset of the first frame after `offset` that passes its checksum.
+    private static func nextValidFrame(in bytes: UnsafeRawBufferPointer, after offset: Int) -> Int? {
+        var candidate = offset + 1
+        while candidate + JournalCodec.frameOverhead <= bytes.count {
+            if bytes[candidate] == 0x52, uint32(bytes, candidate) == JournalCodec.magic,
+                case .valid = frame(in: bytes, at: candidate)
+            {
+                return candidate
+            }
+            candidate += 1
+        }
+        return nil
+    }
+}

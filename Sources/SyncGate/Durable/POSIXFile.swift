@@ -1,0 +1,139 @@
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Musl)
+    import Musl
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// Thin wrappers over the POSIX calls the file store makes; each failure becomes a ``JobStoreError``
+/// naming the path and the system's message.
+enum POSIXFile {
+    /// The system's message for the current `errno`, with its number, such as `Permission denied (errno 13)`.
+    static func cause(_ code: Int32 = errno) -> String {
+        "\(String(cString: strerror(code))) (errno \(code))"
+    }
+
+    static func failure(_ path: String, _ what: String, code: Int32 = errno) -> JobStoreError {
+        JobStoreError(.ioFailure, path: path, cause: "\(what): \(cause(code))")
+    }
+
+    /// Whether the path is a directory: `nil` when it does not exist.
+    static func isDirectory(_ path: String) throws -> Bool? {
+        var info = stat()
+        if stat(path, &info) != 0 {
+            if errno == ENOENT || errno == ENOTDIR { return nil }
+            throw failure(path, "stat failed")
+        }
+        return (info.st_mode & S_IFMT) == S_IFDIR
+    }
+
+    /// Creates a directory and its missing parents; returns the `errno` of the first failure.
+    static func makeDirectories(_ path: String) -> Int32? {
+        if mkdir(path, 0o755) == 0 { return nil }
+        let code = errno
+        if code == EEXIST { return (try? isDirectory(path)) == true ? nil : ENOTDIR }
+        guard code == ENOENT else { return code }
+        let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        guard !parent.isEmpty, parent != path else { return code }
+        if let failure = makeDirectories(parent) { return failure }
+        return mkdir(path, 0o755) == 0 ? nil : errno
+    }
+
+    /// Whether something exists at the path.
+    static func exists(_ path: String) -> Bool {
+        var info = stat()
+        return lstat(path, &info) == 0
+    }
+
+    static func closeDescriptor(_ fd: Int32) {
+        _ = close(fd)
+    }
+
+    static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws -> Int32 {
+        while true {
+            #if canImport(Darwin)
+                let fd = Darwin.open(path, flags | O_CLOEXEC, mode)
+            #else
+                let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
+            #endif
+            if fd >= 0 { return fd }
+            if errno != EINTR { throw failure(path, "cannot open") }
+        }
+    }
+
+    /// Reads a whole file.
+    static func readAll(_ fd: Int32, path: String) throws -> [UInt8] {
+        var bytes: [UInt8] = []
+        var chunk = [UInt8](repeating: 0, count: 1 << 20)
+        while true {
+            let count = chunk.withUnsafeMutableBytes { read(fd, $0.baseAddress, $0.count) }
+            if count < 0 {
+                if errno == EINTR { continue }
+                throw failure(path, "read failed")
+            }
+            if count == 0 { return bytes }
+            bytes.append(contentsOf: chunk[0..<count])
+        }
+    }
+
+    /// Writes every byte, retrying short writes.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], path: String) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var offset = 0
+            while offset < buffer.count {
+                let count = write(fd, buffer.baseAddress! + offset, buffer.count - offset)
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(path, "write failed")
+                }
+                offset += count
+            }
+        }
+    }
+
+    static func syncData(_ fd: Int32, path: String) throws {
+        #if canImport(Darwin)
+            let result = fsync(fd)
+        #else
+            let result = fdatasync(fd)
+        #endif
+        if result != 0 { throw failure(path, "sync failed") }
+    }
+
+    /// Makes a rename or creation inside the directory durable.
+    static func syncDirectory(_ path: String) throws {
+        let fd = try open(path, O_RDONLY | O_DIRECTORY)
+        defer { close(fd) }
+        if fsync(fd) != 0 { throw failure(path, "directory sync failed") }
+    }
+
+    static func truncate(_ fd: Int32, to length: Int, path: String) throws {
+        if ftruncate(fd, off_t(length)) != 0 { throw failure(path, "truncate failed") }
+    }
+
+    static func rename(_ from: String, _ to: String) throws {
+        #if canImport(Darwin)
+            let result = Darwin.rename(from, to)
+        #else
+            let result = Glibc.rename(from, to)
+        #endif
+        if result != 0 { throw failure(to, "rename from \(from) failed") }
+    }
+
+    /// Writes a complete file at `path` atomically: a temporary file, synced, renamed over it.
+    static func replaceFile(_ path: String, with bytes: [UInt8], directory: String) throws {
+        let temporary = path + ".tmp"
+        let fd = try open(temporary, O_WRONLY | O_CREAT | O_TRUNC)
+        do {
+            try writeAll(fd, bytes, path: temporary)
+            try syncData(fd, path: temporary)
+        } catch {
+            close(fd)
+            throw error
+        }
+        close(fd)
+        try rename(temporary, path)
+        try syncDirectory(directory)
+    }
+}

@@ -1,0 +1,319 @@
+import Foundation
+import SyncGate
+import SyncGateTesting
+import Testing
+
+struct UploadRequest: Codable, Sendable, Equatable {
+    var photo: Int
+}
+
+/// A payload whose encoding always fails.
+struct Unencodable: Codable, Sendable {
+    struct Refused: Error {}
+    init() {}
+    init(from decoder: any Decoder) throws { throw Refused() }
+    func encode(to encoder: any Encoder) throws { throw Refused() }
+}
+
+/// Durable jobs through the scheduler, with "restarts" made by closing the store and opening a new
+/// scheduler and store on the same directory; ManualClock and a manual wall clock, nothing sleeps.
+@Suite("Durable jobs", .timeLimit(.minutes(1)))
+struct DurableSchedulerTests {
+    let directory = TemporaryDirectory()
+    let clock = ManualClock()
+    let wall = ManualWallClock()
+
+    /// One process lifetime: an environment, a scheduler and a store.
+    struct Run {
+        let manual: ManualSyncEnvironment
+        let scheduler: SyncScheduler
+        let store: FileJobStore
+        let uploads = LockedState<[(photo: Int, id: String, attempt: Int)]>([])
+        let operation = ControlledOperation()
+    }
+
+    /// Starts a "process": opens the store, registers `upload` (unless told not to) and restores.
+    func start(
+        connected: Bool = false, registerUpload: Bool = true
+    ) async throws -> (Run, DurableRestoreReport) {
+        let manual = ManualSyncEnvironment(
+            connectivity: connected ? .connected(via: .wifi) : .disconnected, clock: clock)
+        let scheduler = try SyncScheduler(
+            environment: manual.environment, configuration: .init(maxConcurrentJobs: 2, randomSource: { 0.5 }),
+            clock: clock)
+        let store = try FileJobStore(directory: directory.path)
+        let run = Run(manual: manual, scheduler: scheduler, store: store)
+        try await scheduler.attach(store, wallClock: wall.function)
+        if registerUpload {
+            try await scheduler.register("upload", payload: UploadRequest.self) { request, context in
+                run.uploads.withLock { $0.append((request.photo, context.jobID, context.attempt)) }
+                try await run.operation.operation(context)
+            }
+        }
+        let report = try await scheduler.restoreDurableJobs()
+        return (run, report)
+    }
+
+    func storedIDs(_ run: Run) throws -> [String] {
+        try run.store.load().jobs.map(\.id)
+    }
+
+    @Test("a durable job runs its handler with its payload, with the same events, and leaves the store")
+    func runsAndLeaves() async throws {
+        let (run, report) = try await start()
+        #expect(report.restored.isEmpty)
+        let events = run.scheduler.events
+        let handle = try await run.scheduler.submit(
+            DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 42)))
+        #expect(try storedIDs(run) == ["up-1"])
+        run.manual.setConnectivity(.connected(via: .wifi))
+        await run.operation.waitForStarts(1)
+        #expect(run.uploads.withLock { $0.map(\.photo) } == [42])
+        run.operation.finish()
+        #expect(await handle.outcome().state == .succeeded)
+        #expect(try storedIDs(run).isEmpty)
+        var iterator = events.makeAsyncIterator()
+        #expect(await iterator.next() == .submitted(id: "up-1"))
+        #expect(await iterator.next() == .started(id: "up-1", attempt: 1))
+        #expect(await iterator.next() == .succeeded(id: "up-1"))
+    }
+
+    @Test("a waiting job survives a restart and runs in the next process")
+    func survivesRestart() async throws {
+        let (first, _) = try await start()
+        try await first.scheduler.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        try await first.scheduler.submit(DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 2)))
+        try first.store.close()
+
+        let (second, report) = try await start()
+        #expect(report.restored.map(\.id) == ["up-1", "up-2"])
+        #expect(report.interrupted.isEmpty)
+        // ControlledOperation holds one attempt at a time: queue both results before they start.
+        second.operation.finish()
+        second.operation.finish()
+        second.manual.setConnectivity(.connected(via: .wifi))
+        for handle in report.restored { #expect(await handle.outcome().state == .succeeded) }
+        #expect(Set(second.uploads.withLock { $0.map(\.photo) }) == [1, 2])
+        #expect(try storedIDs(second).isEmpty)
+    }
+
+    @Test("a job running at the crash runs again as the same attempt, and is reported as interrupted")
+    func interruptedRunsAgain() async throws {
+        let (first, _) = try await start(connected: true)
+        try await first.scheduler.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        await first.operation.waitForStarts(1)
+        try first.store.close()  // the process "dies" with the attempt running
+
+        let (second, report) = try await start(connected: true)
+        #expect(report.interrupted == ["up-1"])
+        await second.operation.waitForStarts(1)
+        #expect(second.uploads.withLock { $0.map(\.attempt) } == [1])
+        #expect(second.uploads.withLock { $0.map(\.id) } == ["up-1"])
+        second.operation.finish()
+        #expect(await report.restored[0].outcome().state == .succeeded)
+        first.operation.finish()
+    }
+
+    @Test("attempt counts and the remaining backoff survive a restart")
+    func attemptsAndBackoff() async throws {
+        let (first, _) = try await start(connected: true)
+        try await first.scheduler.submit(
+            DurableJob(
+                id: "up-1", kind: "upload", payload: UploadRequest(photo: 1),
+                retry: .fixed(delay: .seconds(10), maxAttempts: 3)))
+        await first.operation.waitForStarts(1)
+        first.operation.finish(.failure(SyncJobError.runTimedOut))
+        let retrying = try await waitUntilStored(first) { $0.first?.failures == 1 }
+        #expect(retrying.first?.retryAt == wall.now.addingTimeInterval(10))
+        try first.store.close()
+
+        wall.advance(by: 4)
+        let (second, report) = try await start(connected: true)
+        let handle = try #require(report.restored.first)
+        #expect(handle.state == .delayed(attempt: 2))
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(5))
+        #expect(second.uploads.withLock { $0.count } == 0)
+        clock.advance(by: .seconds(1))
+        await second.operation.waitForStarts(1)
+        #expect(second.uploads.withLock { $0.map(\.attempt) } == [2])
+        second.operation.finish()
+        #expect(await handle.outcome().state == .succeeded)
+    }
+
+    @Test("a start deadline is a wall-clock instant: time spent not running counts")
+    func startDeadlineAcrossRestart() async throws {
+        let (first, _) = try await start()
+        try await first.scheduler.submit(
+            DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1), startDeadline: .seconds(30)))
+        try first.store.close()
+        wall.advance(by: 31)
+        let (second, report) = try await start(connected: true)
+        #expect(report.expired == ["up-1"])
+        #expect(report.restored.isEmpty)
+        #expect(try storedIDs(second).isEmpty)
+    }
+
+    @Test("a delay is a wall-clock instant: only what is left of it is waited after a restart")
+    func delayAcrossRestart() async throws {
+        let (first, _) = try await start()
+        try await first.scheduler.submit(
+            DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1), delay: .seconds(10)))
+        try first.store.close()
+        wall.advance(by: 7)
+        let (second, report) = try await start(connected: true)
+        #expect(report.restored.first?.state == .delayed(attempt: 1))
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(3))
+        await second.operation.waitForStarts(1)
+        second.operation.finish()
+    }
+
+    @Test("a job whose kind is not registered stays in the store and is reported, then restored later")
+    func unknownKindKept() async throws {
+        let (first, _) = try await start()
+        try await first.scheduler.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        try first.store.close()
+
+        let (second, report) = try await start(connected: true, registerUpload: false)
+        #expect(report.kept.map(\.id) == ["up-1"])
+        #expect(report.kept.first?.reason == .unknownKind)
+        #expect(await second.scheduler.durableSnapshot().kept.map(\.id) == ["up-1"])
+        #expect(try storedIDs(second) == ["up-1"])
+
+        try await second.scheduler.register("upload", payload: UploadRequest.self) { _, _ in }
+        let again = try await second.scheduler.restoreDurableJobs()
+        #expect(again.restored.map(\.id) == ["up-1"])
+        #expect(await again.restored[0].outcome().state == .succeeded)
+        #expect(await second.scheduler.durableSnapshot().kept.isEmpty)
+    }
+
+    @Test("a payload that no longer decodes is reported with its job id and kept")
+    func undecodableKept() async throws {
+        let (first, _) = try await start()
+        try await first.scheduler.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        try first.store.close()
+
+        struct NewShape: Codable, Sendable { var url: String }
+        let scheduler = SyncScheduler(environment: ManualSyncEnvironment(clock: clock).environment, clock: clock)
+        let store = try FileJobStore(directory: directory.path)
+        try await scheduler.attach(store, wallClock: wall.function)
+        try await scheduler.register("upload", payload: NewShape.self) { _, _ in }
+        let report = try await scheduler.restoreDurableJobs()
+        let kept = try #require(report.kept.first)
+        #expect(kept.id == "up-1")
+        guard case .undecodablePayload(let message) = kept.reason else {
+            Issue.record("expected an undecodable payload, got \(kept.reason)")
+            return
+        }
+        #expect(!message.isEmpty)
+        #expect(kept.description.contains("up-1"))
+        #expect(try store.load().jobs.map(\.id) == ["up-1"])
+    }
+
+    @Test("a payload that fails to encode makes submit throw and stores nothing")
+    func encodeFailure() async throws {
+        let (run, _) = try await start()
+        try await run.scheduler.register("broken", payload: Unencodable.self) { _, _ in }
+        await #expect(throws: DurableJobError.self) {
+            try await run.scheduler.submit(DurableJob(id: "b-1", kind: "broken", payload: Unencodable()))
+        }
+        #expect(try storedIDs(run).isEmpty)
+        #expect(run.store.statistics.records == 0)
+        #expect(await run.scheduler.snapshot().jobs.isEmpty)
+    }
+
+    @Test("bad submissions throw naming what is wrong, and store nothing")
+    func badSubmissions() async throws {
+        let manual = ManualSyncEnvironment(clock: clock)
+        let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
+        let job = DurableJob(kind: "upload", payload: UploadRequest(photo: 1))
+        await #expect(throws: DurableJobError.noStore) { try await scheduler.submit(job) }
+        let store = try FileJobStore(directory: directory.path)
+        try await scheduler.attach(store)
+        await #expect(throws: DurableJobError.storeAlreadyAttached) { try await scheduler.attach(store) }
+        try await scheduler.register("upload", payload: UploadRequest.self) { _, _ in }
+        await #expect(throws: DurableJobError.notRestored) { try await scheduler.submit(job) }
+        try await scheduler.restoreDurableJobs()
+        await #expect(throws: DurableJobError.unknownKind("nope")) {
+            try await scheduler.submit(DurableJob(kind: "nope", payload: UploadRequest(photo: 1)))
+        }
+        await #expect(throws: DurableJobError.self) {
+            try await scheduler.submit(DurableJob(kind: "upload", payload: "a string"))
+        }
+        await #expect(throws: SyncSchedulerError.invalidJob("runTimeout must be positive, got 0.0 seconds")) {
+            try await scheduler.submit(
+                DurableJob(kind: "upload", payload: UploadRequest(photo: 1), runTimeout: .zero))
+        }
+        await #expect(throws: DurableJobError.invalidKind("kind must not be empty")) {
+            try await scheduler.register("", payload: UploadRequest.self) { _, _ in }
+        }
+        #expect(try store.load().jobs.isEmpty)
+    }
+
+    @Test("unique keys hold across a restart")
+    func uniqueKeyAcrossRestart() async throws {
+        let (first, _) = try await start()
+        try await first.scheduler.submit(
+            DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1), uniqueKey: "photo-1"))
+        try first.store.close()
+        let (second, report) = try await start()
+        let duplicate = try await second.scheduler.submit(
+            DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 1), uniqueKey: "photo-1"))
+        #expect(duplicate === report.restored.first)
+        #expect(try storedIDs(second) == ["up-1"])
+        let replacement = try await second.scheduler.submit(
+            DurableJob(
+                id: "up-3", kind: "upload", payload: UploadRequest(photo: 1), uniqueKey: "photo-1",
+                onDuplicate: .replace))
+        #expect(await duplicate.outcome().state == .cancelled)
+        #expect(try storedIDs(second) == ["up-3"])
+        replacement.cancel()
+    }
+
+    @Test("serial groups hold across a restart, in the original order")
+    func serialGroupAcrossRestart() async throws {
+        let (first, _) = try await start()
+        for index in 1...3 {
+            try await first.scheduler.submit(
+                DurableJob(
+                    id: "up-\(index)", kind: "upload", payload: UploadRequest(photo: index), serialGroup: "photos"))
+        }
+        try first.store.close()
+        let (second, report) = try await start(connected: true)
+        #expect(report.restored.map(\.id) == ["up-1", "up-2", "up-3"])
+        for expected in 1...3 {
+            await second.operation.waitForStarts(expected)
+            #expect(await second.scheduler.snapshot().runningCount == 1)
+            second.operation.finish()
+            #expect(await report.restored[expected - 1].outcome().state == .succeeded)
+        }
+        #expect(second.uploads.withLock { $0.map(\.photo) } == [1, 2, 3])
+    }
+
+    @Test("shutdown keeps waiting durable jobs in the store; an explicit cancel removes them")
+    func shutdownKeepsCancelRemoves() async throws {
+        let (run, _) = try await start()
+        let kept = try await run.scheduler.submit(
+            DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        let cancelled = try await run.scheduler.submit(
+            DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 2)))
+        cancelled.cancel()
+        #expect(await cancelled.outcome().state == .cancelled)
+        await run.scheduler.shutdown(gracePeriod: .zero)
+        #expect(await kept.outcome().state == .cancelled)
+        #expect(try storedIDs(run) == ["up-1"])
+    }
+
+    /// Waits until the store's jobs satisfy `predicate`, following the scheduler's events.
+    func waitUntilStored(_ run: Run, _ predicate: ([StoredJob]) -> Bool) async throws -> [StoredJob] {
+        let events = run.scheduler.events
+        let jobs = try run.store.load().jobs
+        if predicate(jobs) { return jobs }
+        for await _ in events {
+            let jobs = try run.store.load().jobs
+            if predicate(jobs) { return jobs }
+        }
+        return try run.store.load().jobs
+    }
+}

@@ -1,0 +1,182 @@
+import Foundation
+import Testing
+
+@testable import SyncGate
+
+/// FileJobStore on real files in a temporary directory.
+@Suite("FileJobStore")
+struct FileJobStoreTests {
+    let directory = TemporaryDirectory()
+
+    func open(_ configuration: FileJobStore.Configuration = .init()) throws -> FileJobStore {
+        try FileJobStore(directory: directory.path, configuration: configuration)
+    }
+
+    @Test("records of every type are on disk and replayed by the next opener")
+    func reopen() throws {
+        let store = try open()
+        try store.append(.submitted(fullyOptionedJob(sequence: 1)))
+        try store.append(.submitted(plainJob(2)))
+        try store.append(.submitted(plainJob(3)))
+        try store.append(.attemptStarted(sequence: 2, attempt: 1))
+        try store.append(.attemptFinished(sequence: 2, failures: 1, retryAt: Date(timeIntervalSince1970: 9)))
+        try store.append(.attemptStarted(sequence: 2, attempt: 2))
+        try store.append(.resolved(sequence: 3, resolution: .succeeded))
+        try store.close()
+
+        let reopened = try open()
+        let contents = try reopened.load()
+        #expect(contents.issues.isEmpty)
+        #expect(contents.highestSequence == 3)
+        #expect(contents.jobs.map(\.sequence) == [1, 2])
+        #expect(contents.jobs[0] == fullyOptionedJob(sequence: 1))
+        let second = contents.jobs[1]
+        #expect(second.failures == 1)
+        #expect(second.lastStartedAttempt == 2)
+        #expect(second.isRunning)
+        #expect(second.retryAt == Date(timeIntervalSince1970: 9))
+    }
+
+    @Test("a torn tail is cut from the file and reported; appends continue after the good records")
+    func tornTail() throws {
+        let store = try open()
+        try store.append(.submitted(plainJob(1)))
+        try store.append(.submitted(plainJob(2)))
+        try store.close()
+        let bytes = try directory.bytes(of: directory.journal)
+        try directory.write(Array(bytes.dropLast(5)), to: directory.journal)
+
+        let reopened = try open()
+        let contents = try reopened.load()
+        #expect(contents.jobs.map(\.sequence) == [1])
+        #expect(contents.issues.map(\.kind) == [.truncatedTail])
+        #expect(contents.issues.first?.path == directory.journal)
+        let goodLength = bytes.count - JournalCodec.frame(.submitted(plainJob(2))).count
+        #expect(try directory.bytes(of: directory.journal).count == goodLength)
+        try reopened.append(.submitted(plainJob(3)))
+        try reopened.close()
+        #expect(try open().load().jobs.map(\.sequence) == [1, 3])
+    }
+
+    @Test("a record failing its checksum is skipped and reported, never thrown")
+    func checksumFailure() throws {
+        let store = try open()
+        for sequence in 1...3 { try store.append(.submitted(plainJob(UInt64(sequence)))) }
+        try store.close()
+        var bytes = try directory.bytes(of: directory.journal)
+        let frameLength = JournalCodec.frame(.submitted(plainJob(1))).count
+        bytes[JournalCodec.header.count + frameLength + 20] ^= 0xFF
+        try directory.write(bytes, to: directory.journal)
+
+        let contents = try open().load()
+        #expect(contents.jobs.map(\.sequence) == [1, 3])
+        #expect(contents.issues.count == 1)
+        let issue = try #require(contents.issues.first)
+        #expect(issue.kind == .checksumMismatch)
+        #expect(issue.offset == JournalCodec.header.count + frameLength)
+        #expect(issue.description.contains("checksum mismatch"))
+    }
+
+    @Test("when dead records outweigh live ones, the journal is rewritten with one record per live job")
+    func compaction() throws {
+        let store = try open(.init(compactionMinimumDeadRecords: 10))
+        for sequence in 1...40 {
+            let job = UInt64(sequence)
+            try store.append(.submitted(plainJob(job)))
+            try store.append(.attemptStarted(sequence: job, attempt: 1))
+            if sequence % 4 != 0 { try store.append(.resolved(sequence: job, resolution: .succeeded)) }
+        }
+        let statistics = store.statistics
+        #expect(statistics.compactions > 0)
+        #expect(statistics.liveJobs == 10)
+        #expect(statistics.records - statistics.liveJobs <= max(statistics.liveJobs, 10))
+        let before = try store.load().jobs
+        try store.compact()
+        #expect(store.statistics.records == 10)
+        try store.close()
+        let reopened = try open()
+        #expect(try reopened.load().jobs == before)
+        #expect(before.allSatisfy { $0.isRunning && $0.lastStartedAttempt == 1 })
+        #expect(!FileManager.default.fileExists(atPath: directory.journal + ".tmp"))
+    }
+
+    @Test("a second opener of the directory gets an error naming the lock file")
+    func lockContention() throws {
+        let first = try open()
+        let error = try #require(throws: JobStoreError.self) { try open() }
+        #expect(error.code == .locked)
+        #expect(error.path == directory.path + "/lock")
+        #expect(error.description.contains(directory.path))
+        try first.close()
+        _ = try open()
+    }
+
+    @Test("a missing directory is an error naming it when it is not to be created")
+    func missingDirectory() throws {
+        let missing = directory.path + "/not-here"
+        let error = try #require(throws: JobStoreError.self) {
+            try FileJobStore(directory: missing, configuration: .init(createDirectory: false))
+        }
+        #expect(error.code == .directoryMissing)
+        #expect(error.description.contains(missing))
+        #expect(error.description.contains("No such file or directory"))
+        _ = try FileJobStore(directory: missing + "/deeper")
+        #expect(FileManager.default.fileExists(atPath: missing + "/deeper/journal"))
+    }
+
+    @Test("a path that is a file, or has a file as parent, is an error naming the path and cause")
+    func notADirectory() throws {
+        let file = directory.path + "/plain-file"
+        try directory.write([1, 2, 3], to: file)
+        let error = try #require(throws: JobStoreError.self) { try FileJobStore(directory: file) }
+        #expect(error.code == .notADirectory)
+        #expect(error.path == file)
+        let below = try #require(throws: JobStoreError.self) { try FileJobStore(directory: file + "/jobs") }
+        #expect(below.code == .cannotCreateDirectory)
+        #expect(below.description.contains(file + "/jobs"))
+        #expect(below.description.contains("Not a directory"))
+    }
+
+    @Test("a file that is not a journal is refused, not overwritten")
+    func notAJournal() throws {
+        try directory.write(Array("hello, world".utf8), to: directory.journal)
+        let error = try #require(throws: JobStoreError.self) { try open() }
+        #expect(error.code == .notAJournal)
+        #expect(error.path == directory.journal)
+        #expect(try directory.bytes(of: directory.journal) == Array("hello, world".utf8))
+    }
+
+    @Test("an empty or half-created journal is started afresh")
+    func emptyJournal() throws {
+        try directory.write(Array("SGJ".utf8), to: directory.journal)
+        let store = try open()
+        #expect(try store.load().jobs.isEmpty)
+        #expect(try directory.bytes(of: directory.journal) == JournalCodec.header)
+    }
+
+    @Test("batched durability writes at once (another opener sees it) and syncs within the window")
+    func batched() throws {
+        let store = try open(.init(durability: .batched(window: .seconds(60))))
+        try store.append(.submitted(plainJob(1)))
+        try store.close()
+        #expect(try open().load().jobs.map(\.sequence) == [1])
+    }
+
+    @Test("invalid configuration values are rejected naming the field")
+    func invalidConfiguration() throws {
+        let error = try #require(throws: JobStoreError.self) {
+            try open(.init(durability: .batched(window: .zero)))
+        }
+        #expect(error.code == .invalidConfiguration)
+        #expect(error.description.contains("durability window must be positive"))
+    }
+
+    @Test("after close, appends throw and name the journal")
+    func closed() throws {
+        let store = try open()
+        try store.close()
+        let error = try #require(throws: JobStoreError.self) { try store.append(.submitted(plainJob(1))) }
+        #expect(error.code == .closed)
+        #expect(error.path == directory.journal)
+    }
+}

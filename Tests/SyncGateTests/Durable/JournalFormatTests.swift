@@ -1,0 +1,97 @@
+import Foundation
+import Testing
+
+@testable import SyncGate
+
+/// The journal's byte format, record by record, and the scan that reads it back.
+@Suite("Journal format")
+struct JournalFormatTests {
+    static let records: [JobRecord] =
+        [
+            .submitted(fullyOptionedJob()),
+            .submitted(plainJob(1)),
+            .attemptStarted(sequence: 7, attempt: 3),
+            .attemptFinished(sequence: 7, failures: 2, retryAt: Date(timeIntervalSince1970: 1_700_000_100.5)),
+            .attemptFinished(sequence: 7, failures: 0, retryAt: nil),
+        ] + JobRecord.Resolution.allCases.map { .resolved(sequence: 7, resolution: $0) }
+
+    @Test("every record type survives a round trip through a frame", arguments: records)
+    func roundTrip(record: JobRecord) throws {
+        let bytes = JournalCodec.header + JournalCodec.frame(record)
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "journal") }
+        #expect(scan.issues.isEmpty)
+        #expect(scan.records == [record])
+        #expect(scan.validLength == bytes.count)
+    }
+
+    @Test("replay: attempts update progress, a resolution removes the job, unknown sequences are ignored")
+    func replay() {
+        var replay = JournalReplay()
+        replay.apply(.submitted(plainJob(1)))
+        replay.apply(.submitted(plainJob(2)))
+        replay.apply(.attemptStarted(sequence: 1, attempt: 1))
+        #expect(replay.jobs[1]?.isRunning == true)
+        #expect(replay.jobs[1]?.lastStartedAttempt == 1)
+        let retryAt = Date(timeIntervalSince1970: 5)
+        replay.apply(.attemptFinished(sequence: 1, failures: 1, retryAt: retryAt))
+        #expect(replay.jobs[1]?.isRunning == false)
+        #expect(replay.jobs[1]?.failures == 1)
+        #expect(replay.jobs[1]?.retryAt == retryAt)
+        replay.apply(.resolved(sequence: 2, resolution: .succeeded))
+        replay.apply(.attemptStarted(sequence: 9, attempt: 1))
+        #expect(replay.orderedJobs.map(\.sequence) == [1])
+        #expect(replay.highestSequence == 9)
+    }
+
+    @Test("a frame cut off at any byte is a torn tail: the good frames before it are kept")
+    func tornTailAtEveryLength() throws {
+        let good = JournalCodec.header + JournalCodec.frame(.submitted(plainJob(1)))
+        let last = JournalCodec.frame(.attemptStarted(sequence: 1, attempt: 1))
+        for cut in 1..<last.count {
+            let bytes = good + last[0..<cut]
+            let scan = bytes.withUnsafeBytes { JournalScan($0, path: "journal") }
+            #expect(scan.records == [.submitted(plainJob(1))], "cut at \(cut)")
+            #expect(scan.validLength == good.count, "cut at \(cut)")
+            #expect(scan.issues.map(\.kind) == [.truncatedTail], "cut at \(cut)")
+        }
+    }
+
+    @Test("a flipped byte anywhere in a middle frame skips only that frame, and says where")
+    func corruptMiddleFrame() throws {
+        let first = JournalCodec.frame(.submitted(plainJob(1)))
+        let middle = JournalCodec.frame(.submitted(plainJob(2)))
+        let last = JournalCodec.frame(.submitted(plainJob(3)))
+        for index in 0..<middle.count {
+            var damaged = middle
+            damaged[index] ^= 0x5A
+            let bytes = JournalCodec.header + first + damaged + last
+            let scan = bytes.withUnsafeBytes { JournalScan($0, path: "journal") }
+            #expect(scan.records == [.submitted(plainJob(1)), .submitted(plainJob(3))], "byte \(index)")
+            #expect(scan.issues.map(\.kind) == [.checksumMismatch], "byte \(index)")
+            #expect(scan.issues.first?.offset == JournalCodec.header.count + first.count, "byte \(index)")
+            #expect(scan.validLength == bytes.count, "byte \(index)")
+        }
+    }
+
+    @Test("a frame with a good checksum but an unknown record type is skipped and reported")
+    func unreadableRecord() throws {
+        var body = JournalWriter()
+        body.byte(99)
+        var frame = JournalWriter()
+        frame.uint32(JournalCodec.magic)
+        frame.uint32(UInt32(body.bytes.count))
+        var checked = JournalWriter()
+        checked.uint32(UInt32(body.bytes.count))
+        frame.uint32(CRC32C.checksum(checked.bytes + body.bytes))
+        let bytes = JournalCodec.header + frame.bytes + body.bytes + JournalCodec.frame(.submitted(plainJob(1)))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "journal") }
+        #expect(scan.records == [.submitted(plainJob(1))])
+        #expect(scan.issues.map(\.kind) == [.unreadableRecord])
+        #expect(scan.issues.first?.detail.contains("unknown record type 99") == true)
+    }
+
+    @Test("CRC-32C matches the standard check value")
+    func crcCheckValue() {
+        #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)
+    }
+}
