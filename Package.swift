@@ -26,6 +26,12 @@ let package = Package(
         // Runs the Linux ConnectivityObserver inside a network namespace for SyncGateLinuxTests.
         .executableTarget(name: "syncgate-netns-probe", dependencies: ["SyncGate"], path: "Tools/NetnsProbe"),
         .testTarget(name: "SyncGateLinuxTests", dependencies: ["SyncGate", "SyncGateTesting"]),
+        // The dispatch-latency harness: `swift run -c release SyncGateBenchmarks [--quick] [--json P] [--svg P]`.
+        .executableTarget(
+            name: "SyncGateBenchmarks",
+            dependencies: ["SyncGate", "SyncGateTesting"],
+            path: "Benchmarks/SyncGateBenchmarks"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )
