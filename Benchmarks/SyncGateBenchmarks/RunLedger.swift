@@ -61,7 +61,8 @@ final class RunLedger: @unchecked Sendable {
         guard total == count, missing == 0, repeated == 0 else {
             throw BenchmarkFailure(
                 scenario: scenario,
-                message: "\(count) jobs expected to run once: \(total) runs, \(missing) never ran, \(repeated) ran more than once"
+                message:
+                    "\(count) jobs expected to run once: \(total) runs, \(missing) never ran, \(repeated) ran more than once"
             )
         }
     }

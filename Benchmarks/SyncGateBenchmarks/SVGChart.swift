@@ -94,7 +94,8 @@ enum SVGChart {
             let points = curve.map { "\(round2(px($0[0]))),\(round2(py($0[1] / 1_000)))" }.joined(separator: " ")
             svg += "<polyline fill=\"none\" stroke=\"\(color)\" stroke-width=\"1.8\" points=\"\(points)\"/>\n"
         }
-        let p50 = "p50 \(TableReport.format(comparison.ratio("p50"), 2))×, p99 \(TableReport.format(comparison.ratio("p99"), 2))×"
+        let p50 =
+            "p50 \(TableReport.format(comparison.ratio("p50"), 2))×, p99 \(TableReport.format(comparison.ratio("p99"), 2))×"
         svg += legend(
             plot, [(comparison.subject, subjectColor), (comparison.baseline, baselineColor), ("ratio " + p50, nil)])
         return svg
@@ -182,7 +183,10 @@ enum SVGChart {
     }
 
     private static func axisNumber(_ value: Double) -> String {
-        if value >= 1_000_000 { return TableReport.format(value / 1_000_000, value.truncatingRemainder(dividingBy: 1_000_000) == 0 ? 0 : 1) + "M" }
+        if value >= 1_000_000 {
+            return TableReport.format(value / 1_000_000, value.truncatingRemainder(dividingBy: 1_000_000) == 0 ? 0 : 1)
+                + "M"
+        }
         if value >= 10_000 { return TableReport.format(value / 1_000, 0) + "k" }
         if value >= 1 || value == 0 { return TableReport.format(value, value == value.rounded() ? 0 : 1) }
         return TableReport.format(value, value >= 0.1 ? 1 : 2)

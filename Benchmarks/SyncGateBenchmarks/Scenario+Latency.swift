@@ -19,6 +19,7 @@ extension Scenario {
                 goals: [.init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 2.0)]
             )
         )
+        result.figures += sendFigures(probe, samples: sizes.samples)
         result.checks += try await probe.finish(limit: .seconds(60))
         result.checks.append(
             "each of the \(sizes.warmup + sizes.samples) measured jobs ran exactly once and succeeded")
@@ -47,10 +48,21 @@ extension Scenario {
                 goals: [.init(percentile: "p50", atMost: 1.2), .init(percentile: "p99", atMost: 1.2)]
             )
         )
+        result.figures += sendFigures(probe, samples: sizes.samples)
         result.checks += try await probe.finish(limit: .seconds(120))
         _ = try await baseline.finish(limit: .seconds(60))
         result.checks.append("each measured job ran exactly once and succeeded")
         return result
+    }
+
+    /// The time `send` takes to return on the sender's thread, part of the latency above.
+    private static func sendFigures(_ probe: StatusChangeProbe, samples: Int) -> [Figure] {
+        let summary = LatencySummary(nanoseconds: Array(probe.sendDurations.suffix(samples)))
+        return ["p50", "p99"].map { label in
+            Figure(
+                "send() returns on the sender's thread (broadcasts, decision, task creation), \(label)",
+                summary.value(label) / 1_000, unit: "µs")
+        }
     }
 
     /// Scenario 3: submit → body starts when already runnable; baseline `Task {}` spawn → body.

@@ -12,6 +12,9 @@ final class StatusChangeProbe: LatencyProbe {
     private let manual = ManualSyncEnvironment(connectivity: .disconnected)
     private let scheduler: SyncScheduler
     private let blocked: RunLedger?
+    /// How long each `send` took to return, in nanoseconds: the work done on the sender's thread (the
+    /// environment's broadcasts, the scheduler's decision, the job's task creation).
+    private(set) var sendDurations: [Double] = []
 
     /// Creates the environment and scheduler, and queues `blockedJobs` jobs that cannot run.
     init(scenario: String, blockedJobs: Int) async throws {
@@ -34,6 +37,7 @@ final class StatusChangeProbe: LatencyProbe {
         settle()
         let start = ContinuousClock.now
         manual.connectivity.send(.connected(via: .wiredEthernet))
+        sendDurations.append(start.duration(to: .now).nanoseconds)
         let outcome = await handle.outcome()
         guard case .succeeded = outcome else {
             throw BenchmarkFailure(scenario: scenario, message: "a measured job ended \(outcome), expected success")
@@ -48,7 +52,8 @@ final class StatusChangeProbe: LatencyProbe {
         if let blocked {
             guard blocked.recorded == 0 else {
                 throw BenchmarkFailure(
-                    scenario: scenario, message: "\(blocked.recorded) blocked jobs ran while their requirement was unmet")
+                    scenario: scenario,
+                    message: "\(blocked.recorded) blocked jobs ran while their requirement was unmet")
             }
             manual.setCloudDriveAvailable(true)
             manual.connectivity.send(.connected(via: .wiredEthernet))
