@@ -12,13 +12,18 @@ final class StatusChangeProbe: LatencyProbe {
     private let manual = ManualSyncEnvironment(connectivity: .disconnected)
     private let scheduler: SyncScheduler
     private let blocked: RunLedger?
+    private let driver: ThreadDriver?
     /// How long each `send` took to return, in nanoseconds: the work done on the sender's thread (the
     /// environment's broadcasts, the scheduler's decision, the job's task creation).
     private(set) var sendDurations: [Double] = []
 
     /// Creates the environment and scheduler, and queues `blockedJobs` jobs that cannot run.
-    init(scenario: String, blockedJobs: Int) async throws {
+    ///
+    /// With `fromThread`, the change is sent from a dedicated thread outside the Swift thread pool (as
+    /// the real observer's reader thread sends it) instead of from the measuring task.
+    init(scenario: String, blockedJobs: Int, fromThread: Bool = false) async throws {
         self.scenario = scenario
+        driver = fromThread ? ThreadDriver() : nil
         scheduler = SyncScheduler(environment: manual.environment)
         guard blockedJobs > 0 else {
             blocked = nil
@@ -35,9 +40,25 @@ final class StatusChangeProbe: LatencyProbe {
         let stamp = Stamp()
         let handle = try await scheduler.submit(SyncJob(requires: .network) { _ in stamp.mark() })
         settle()
-        let start = ContinuousClock.now
-        manual.connectivity.send(.connected(via: .wiredEthernet))
-        sendDurations.append(start.duration(to: .now).nanoseconds)
+        let start: ContinuousClock.Instant
+        if let driver {
+            let times = Stamp()
+            let connectivity = manual.connectivity
+            let done = driver.run {
+                times.mark()
+                connectivity.send(.connected(via: .wiredEthernet))
+            }
+            _ = await handle.outcome()
+            await done.take()
+            guard let instant = times.instant else {
+                throw BenchmarkFailure(scenario: scenario, message: "the driver thread did not run")
+            }
+            start = instant
+        } else {
+            start = ContinuousClock.now
+            manual.connectivity.send(.connected(via: .wiredEthernet))
+            sendDurations.append(start.duration(to: .now).nanoseconds)
+        }
         let outcome = await handle.outcome()
         guard case .succeeded = outcome else {
             throw BenchmarkFailure(scenario: scenario, message: "a measured job ended \(outcome), expected success")
@@ -61,6 +82,7 @@ final class StatusChangeProbe: LatencyProbe {
             checks.append("none of the \(blocked.count) blocked jobs ran while blocked")
         }
         await scheduler.shutdown(gracePeriod: .seconds(5))
+        driver?.stop()
         if let blocked {
             try blocked.verifyExactlyOnce(scenario: scenario)
             checks.append("then, released, each of them ran exactly once")
