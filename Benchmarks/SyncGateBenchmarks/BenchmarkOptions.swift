@@ -24,19 +24,24 @@ struct BenchmarkOptions: Sendable {
         var carrierFlaps: Int
         /// How long scenario 8 watches the idle observer.
         var idleSeconds: Int
+        /// How long a scenario may wait for its jobs before declaring one lost, in seconds.
+        var patienceSeconds: Int
+
+        /// ``patienceSeconds`` as a duration.
+        var patience: Duration { .seconds(patienceSeconds) }
 
         /// The sizes of the issue.
         static let full = Sizes(
             warmup: 1_000, samples: 20_000, blockedJobs: 100_000, throughputJobs: 1_000_000, throughputSlots: 64,
             releasedJobs: 100_000, waiters: 10_000, memoryJobs: 1_000_000, flaps: 500, carrierFlaps: 10,
-            idleSeconds: 10
+            idleSeconds: 10, patienceSeconds: 300
         )
 
         /// Small sizes for the CI smoke run (well under 30 s in all).
         static let quick = Sizes(
             warmup: 100, samples: 1_000, blockedJobs: 10_000, throughputJobs: 50_000, throughputSlots: 64,
             releasedJobs: 10_000, waiters: 2_000, memoryJobs: 50_000, flaps: 20, carrierFlaps: 2,
-            idleSeconds: 1
+            idleSeconds: 1, patienceSeconds: 60
         )
     }
 

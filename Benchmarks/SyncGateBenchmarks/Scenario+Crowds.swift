@@ -15,7 +15,8 @@ extension Scenario {
                 + "(addTask, then next() before each further addTask) running the same body"
         )
         let baseline = try await taskGroupThroughput(count: count, window: slots, scenario: name)
-        let measured = try await schedulerThroughput(count: count, slots: slots, scenario: name)
+        let measured = try await schedulerThroughput(
+            count: count, slots: slots, patience: sizes.patience, scenario: name)
         result.figures.append(
             Figure(
                 "SyncGate jobs per second", measured, unit: "jobs/s",
@@ -27,7 +28,9 @@ extension Scenario {
         return result
     }
 
-    private static func schedulerThroughput(count: Int, slots: Int, scenario: String) async throws -> Double {
+    private static func schedulerThroughput(
+        count: Int, slots: Int, patience: Duration, scenario: String
+    ) async throws -> Double {
         let manual = ManualSyncEnvironment(connectivity: .connected(via: .wiredEthernet))
         let scheduler = try SyncScheduler(
             environment: manual.environment, configuration: .init(maxConcurrentJobs: slots))
@@ -36,7 +39,7 @@ extension Scenario {
         for index in 0..<count {
             try await scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
         }
-        try await ledger.waitForAll(scenario: scenario, limit: .seconds(300))
+        try await ledger.waitForAll(scenario: scenario, limit: patience)
         await scheduler.shutdown(gracePeriod: .seconds(5))
         try ledger.verifyExactlyOnce(scenario: scenario)
         let last = ledger.offsets(from: start).max() ?? 0
@@ -80,7 +83,7 @@ extension Scenario {
         let start = ContinuousClock.now
         manual.connectivity.send(.connected(via: .wiredEthernet))
         let sendReturned = start.duration(to: .now)
-        try await ledger.waitForAll(scenario: name, limit: .seconds(120))
+        try await ledger.waitForAll(scenario: name, limit: sizes.patience)
         await scheduler.shutdown(gracePeriod: .seconds(5))
         try ledger.verifyExactlyOnce(scenario: name)
         let offsets = ledger.offsets(from: start)
@@ -121,7 +124,7 @@ extension Scenario {
                 }
             )
         }
-        let registered = ContinuousClock.now + .seconds(60)
+        let registered = ContinuousClock.now + sizes.patience
         while environment.waiterCount < count {
             guard ContinuousClock.now < registered else {
                 throw BenchmarkFailure(
@@ -136,7 +139,7 @@ extension Scenario {
         let start = ContinuousClock.now
         manual.connectivity.send(.connected(via: .wiredEthernet))
         let sendReturned = start.duration(to: .now)
-        try await ledger.waitForAll(scenario: name, limit: .seconds(60))
+        try await ledger.waitForAll(scenario: name, limit: sizes.patience)
         var connected = 0
         for task in tasks where try await task.value { connected += 1 }
         try ledger.verifyExactlyOnce(scenario: name)

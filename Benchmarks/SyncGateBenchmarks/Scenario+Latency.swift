@@ -34,8 +34,8 @@ extension Scenario {
             )
         )
         result.figures += sendFigures(probe, samples: sizes.samples)
-        result.checks += try await probe.finish(limit: .seconds(60))
-        result.checks += try await threadProbe.finish(limit: .seconds(60))
+        result.checks += try await probe.finish(limit: sizes.patience)
+        result.checks += try await threadProbe.finish(limit: sizes.patience)
         result.checks.append(
             "each of the \(2 * (sizes.warmup + sizes.samples)) measured jobs ran exactly once and succeeded")
         return result
@@ -64,8 +64,8 @@ extension Scenario {
             )
         )
         result.figures += sendFigures(probe, samples: sizes.samples)
-        result.checks += try await probe.finish(limit: .seconds(120))
-        _ = try await baseline.finish(limit: .seconds(60))
+        result.checks += try await probe.finish(limit: sizes.patience)
+        _ = try await baseline.finish(limit: sizes.patience)
         result.checks.append("each measured job ran exactly once and succeeded")
         return result
     }

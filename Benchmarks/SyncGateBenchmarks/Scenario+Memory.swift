@@ -51,7 +51,7 @@ extension Scenario {
             throw BenchmarkFailure(scenario: name, message: "\(ledger.recorded) jobs ran before the network came up")
         }
         manual.connectivity.send(.connected(via: .wiredEthernet))
-        try await ledger.waitForAll(scenario: name, limit: .seconds(300))
+        try await ledger.waitForAll(scenario: name, limit: sizes.patience)
         await scheduler.shutdown(gracePeriod: .seconds(5))
         try ledger.verifyExactlyOnce(scenario: name)
         result.checks.append("no job ran while queued; released, each of the \(count) ran exactly once")

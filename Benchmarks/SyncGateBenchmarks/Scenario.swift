@@ -52,7 +52,7 @@ enum Scenario: Int, CaseIterable, Sendable {
     func limit(_ sizes: BenchmarkOptions.Sizes) -> Duration {
         switch self {
         case .kernel: .seconds(120 + 2 * sizes.idleSeconds)
-        default: .seconds(600)
+        default: sizes.patience * 2
         }
     }
 }
