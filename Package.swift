@@ -36,6 +36,12 @@ let package = Package(
             name: "syncgate-durable-probe", dependencies: ["SyncGate"], path: "Tools/DurableCrashProbe"),
         .executableTarget(
             name: "DurableBenchmarks", dependencies: ["SyncGate"], path: "Benchmarks/DurableBenchmarks"),
+        // The dispatch-latency harness: `swift run -c release SyncGateBenchmarks [--quick] [--json P] [--svg P]`.
+        .executableTarget(
+            name: "SyncGateBenchmarks",
+            dependencies: ["SyncGate", "SyncGateTesting"],
+            path: "Benchmarks/SyncGateBenchmarks"
+        ),
     ],
     swiftLanguageModes: [.v6]
 )

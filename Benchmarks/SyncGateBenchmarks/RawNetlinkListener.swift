@@ -1,0 +1,78 @@
+#if os(Linux)
+    import Foundation
+    import SyncGate
+
+    /// Scenario 8's baseline: a bare netlink socket subscribed to link and IPv4 route events in the observed
+    /// namespace, read by its own thread blocked in `poll`; it stamps each wake-up that brings news of the
+    /// watched link or of the IPv4 default route.
+    final class RawNetlinkListener: @unchecked Sendable {
+        /// What one message said.
+        enum News: Equatable {
+            /// The watched link is usable (up and carrier) or not.
+            case link(usable: Bool)
+            /// The IPv4 default route of the main table was added or deleted.
+            case defaultRoute(present: Bool)
+        }
+
+        private static let mainTable: UInt32 = 254
+        private let socket: NetlinkSocket
+        private let index: Int32
+        private let stopRequested = LockedState(false)
+        private let events = LockedState<[(instant: ContinuousClock.Instant, news: News)]>([])
+        private let finished = DispatchSemaphore(value: 0)
+
+        /// Opens the socket in the calling thread's namespace, watching the link with `index`.
+        init(watching index: Int32) throws {
+            socket = try NetlinkSocket(
+                groups: Netlink.Group.link | Netlink.Group.ipv4Route, receiveBufferSize: nil, bufferSize: 64 * 1024)
+            self.index = index
+        }
+
+        /// Starts the reading thread.
+        func start() {
+            let thread = Thread { [self] in
+                while !stopRequested.withLock({ $0 }) {
+                    guard socket.waitReadable(milliseconds: 50) else { continue }
+                    let now = ContinuousClock.now
+                    while case .datagram(let bytes) = socket.receive() {
+                        for message in NetlinkMessage.parse(bytes).messages {
+                            guard let news = news(in: message) else { continue }
+                            events.withLock { $0.append((now, news)) }
+                        }
+                    }
+                }
+                socket.close()
+                finished.signal()
+            }
+            thread.start()
+        }
+
+        private func news(in message: NetlinkMessage) -> News? {
+            if let link = NetlinkLink.decode(message), link.index == index {
+                return .link(usable: link.isUsable)
+            }
+            if let route = NetlinkRoute.decode(message), route.family == Netlink.familyIPv4,
+                route.destinationLength == 0, route.table == Self.mainTable
+            {
+                return .defaultRoute(present: message.type == Netlink.MessageType.newRoute)
+            }
+            return nil
+        }
+
+        /// Forgets the events seen so far.
+        func reset() {
+            events.withLock { $0 = [] }
+        }
+
+        /// The first event since the last reset that brought `news`, if any.
+        func first(_ news: News) -> ContinuousClock.Instant? {
+            events.withLock { $0.first { $0.news == news }?.instant }
+        }
+
+        /// Stops the thread and waits for it to close the socket.
+        func stop() {
+            stopRequested.withLock { $0 = true }
+            finished.wait()
+        }
+    }
+#endif

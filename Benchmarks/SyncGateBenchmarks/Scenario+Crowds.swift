@@ -1,0 +1,167 @@
+import SyncGate
+import SyncGateTesting
+
+extension Scenario {
+    /// Scenario 4: throughput of no-op jobs with 64 slots; baseline a TaskGroup with a window of 64.
+    static func runThroughput(_ sizes: BenchmarkOptions.Sizes) async throws -> ScenarioResult {
+        let name = Scenario.throughput.name
+        let count = sizes.throughputJobs
+        let slots = sizes.throughputSlots
+        var result = ScenarioResult(
+            name: name, number: 4, title: "throughput of \(count) no-op jobs, \(slots) slots",
+            measures: "from just before the first submit to the start of the last job's body; one driver task "
+                + "builds and submits every job (`await scheduler.submit(SyncJob { … })`, network already up, "
+                + "maxConcurrentJobs \(slots)); baseline: a TaskGroup keeping \(slots) child tasks in flight "
+                + "(addTask, then next() before each further addTask) running the same body"
+        )
+        let baseline = try await taskGroupThroughput(count: count, window: slots, scenario: name)
+        let measured = try await schedulerThroughput(
+            count: count, slots: slots, patience: sizes.patience, scenario: name)
+        result.figures.append(
+            Figure(
+                "SyncGate jobs per second", measured, unit: "jobs/s",
+                baselineName: "TaskGroup, window \(slots)", baseline: baseline,
+                goal: "≥ 0.5× the TaskGroup", goalMet: measured >= 0.5 * baseline
+            )
+        )
+        result.checks.append("each of the \(count) jobs ran exactly once, in both runs")
+        return result
+    }
+
+    private static func schedulerThroughput(
+        count: Int, slots: Int, patience: Duration, scenario: String
+    ) async throws -> Double {
+        let manual = ManualSyncEnvironment(connectivity: .connected(via: .wiredEthernet))
+        let scheduler = try SyncScheduler(
+            environment: manual.environment, configuration: .init(maxConcurrentJobs: slots))
+        let ledger = RunLedger(count: count)
+        let start = ContinuousClock.now
+        for index in 0..<count {
+            try await scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
+        }
+        try await ledger.waitForAll(scenario: scenario, limit: patience)
+        await scheduler.shutdown(gracePeriod: .seconds(5))
+        try ledger.verifyExactlyOnce(scenario: scenario)
+        let last = ledger.offsets(from: start).max() ?? 0
+        return Double(count) / (last / 1e9)
+    }
+
+    private static func taskGroupThroughput(count: Int, window: Int, scenario: String) async throws -> Double {
+        let ledger = RunLedger(count: count)
+        let start = ContinuousClock.now
+        await withTaskGroup(of: Void.self) { group in
+            for index in 0..<count {
+                if index >= window { await group.next() }
+                group.addTask { ledger.record(index) }
+            }
+        }
+        try ledger.verifyExactlyOnce(scenario: scenario)
+        let last = ledger.offsets(from: start).max() ?? 0
+        return Double(count) / (last / 1e9)
+    }
+
+    /// Scenario 5: a crowd of waiting jobs released by one change: time until all have started.
+    static func runRelease(_ sizes: BenchmarkOptions.Sizes) async throws -> ScenarioResult {
+        let name = Scenario.release.name
+        let count = sizes.releasedJobs
+        var result = ScenarioResult(
+            name: name, number: 5, title: "\(count) waiting jobs released by one change",
+            measures: "from just before ManualConnectivityObserver.send(connected) to the first instruction of "
+                + "each job's body; \(count) jobs needing .network, maxConcurrentJobs \(count) so the change "
+                + "makes every one runnable at once"
+        )
+        let manual = ManualSyncEnvironment(connectivity: .disconnected)
+        let scheduler = try SyncScheduler(
+            environment: manual.environment, configuration: .init(maxConcurrentJobs: count))
+        let ledger = RunLedger(count: count)
+        for index in 0..<count {
+            try await scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
+        }
+        guard ledger.recorded == 0 else {
+            throw BenchmarkFailure(scenario: name, message: "\(ledger.recorded) jobs ran before the change")
+        }
+        let start = ContinuousClock.now
+        manual.connectivity.send(.connected(via: .wiredEthernet))
+        let sendReturned = start.duration(to: .now)
+        try await ledger.waitForAll(scenario: name, limit: sizes.patience)
+        await scheduler.shutdown(gracePeriod: .seconds(5))
+        try ledger.verifyExactlyOnce(scenario: name)
+        let offsets = ledger.offsets(from: start)
+        let summary = LatencySummary(nanoseconds: offsets)
+        let all = summary.value("max") / 1e6
+        result.figures += [
+            Figure("all \(count) started after", all, unit: "ms", goal: "< 1 s", goalMet: all < 1_000),
+            Figure("half started after", summary.value("p50") / 1e6, unit: "ms"),
+            Figure("first started after", summary.value("p0") / 1e6, unit: "ms"),
+            Figure("send() returned after", sendReturned.nanoseconds / 1e6, unit: "ms"),
+        ]
+        result.curves.append(ReleaseCurve(name: "jobs started (scenario 5)", offsets: offsets))
+        result.checks.append("no job ran before the change; each of the \(count) ran exactly once")
+        return result
+    }
+
+    /// Scenario 6: `waitUntil` waiters released by one change: time until all have resumed.
+    static func runWaiters(_ sizes: BenchmarkOptions.Sizes) async throws -> ScenarioResult {
+        let name = Scenario.waiters.name
+        let count = sizes.waiters
+        var result = ScenarioResult(
+            name: name, number: 6, title: "\(count) waitUntil waiters released by one change",
+            measures: "from just before ManualConnectivityObserver.send(connected) to the first instruction "
+                + "after each `try await environment.waitUntil(.network)` returns; every waiter is registered "
+                + "(and given 50 ms to suspend) before the change"
+        )
+        let manual = ManualSyncEnvironment(connectivity: .disconnected)
+        let environment = manual.environment
+        let ledger = RunLedger(count: count)
+        var tasks: [Task<Bool, any Error>] = []
+        tasks.reserveCapacity(count)
+        for index in 0..<count {
+            tasks.append(
+                Task {
+                    let status = try await environment.waitUntil(.network)
+                    ledger.record(index)
+                    return status.connectivity.isConnected
+                }
+            )
+        }
+        let registered = ContinuousClock.now + sizes.patience
+        while environment.waiterCount < count {
+            guard ContinuousClock.now < registered else {
+                throw BenchmarkFailure(
+                    scenario: name, message: "only \(environment.waiterCount) of \(count) waiters registered")
+            }
+            try await Task.sleep(for: .milliseconds(1))
+        }
+        try await Task.sleep(for: .milliseconds(50))
+        guard ledger.recorded == 0 else {
+            throw BenchmarkFailure(scenario: name, message: "\(ledger.recorded) waiters resumed before the change")
+        }
+        let start = ContinuousClock.now
+        manual.connectivity.send(.connected(via: .wiredEthernet))
+        let sendReturned = start.duration(to: .now)
+        try await ledger.waitForAll(scenario: name, limit: sizes.patience)
+        var connected = 0
+        for task in tasks where try await task.value { connected += 1 }
+        try ledger.verifyExactlyOnce(scenario: name)
+        guard connected == count, environment.waiterCount == 0 else {
+            throw BenchmarkFailure(
+                scenario: name,
+                message: "\(connected) of \(count) waiters saw a connected status; \(environment.waiterCount) left"
+            )
+        }
+        let offsets = ledger.offsets(from: start)
+        let summary = LatencySummary(nanoseconds: offsets)
+        let all = summary.value("max") / 1e6
+        result.figures += [
+            Figure("all \(count) resumed after", all, unit: "ms", goal: "< 50 ms", goalMet: all < 50),
+            Figure("half resumed after", summary.value("p50") / 1e6, unit: "ms"),
+            Figure("first resumed after", summary.value("p0") / 1e6, unit: "ms"),
+            Figure("send() returned after", sendReturned.nanoseconds / 1e6, unit: "ms"),
+        ]
+        result.curves.append(ReleaseCurve(name: "waiters resumed (scenario 6)", offsets: offsets))
+        result.checks.append(
+            "no waiter resumed before the change; each of the \(count) resumed exactly once with a connected "
+                + "status; no waiter left registered")
+        return result
+    }
+}

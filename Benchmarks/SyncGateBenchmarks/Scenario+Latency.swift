@@ -1,0 +1,108 @@
+extension Scenario {
+    /// Scenario 1: status change → job body starts, one waiting job; baseline a continuation resume.
+    static func runStatusChange(_ sizes: BenchmarkOptions.Sizes) async throws -> ScenarioResult {
+        let name = Scenario.statusChange.name
+        var result = ScenarioResult(
+            name: name, number: 1, title: "status change → job body starts (one waiting job)",
+            measures: "from just before ManualConnectivityObserver.send(connected) to the first instruction of "
+                + "the waiting job's body; baseline: from just before CheckedContinuation.resume() by the driver "
+                + "task to the resumed task's first instruction. Driven twice: from the measuring task (on the "
+                + "global executor; after `send` or `resume` returns it suspends, so the body often runs on its "
+                + "freed thread) and from a dedicated thread outside the pool, as the Linux observer's reader "
+                + "thread sends a change (the body then always needs a pool thread)"
+        )
+        let baseline = ContinuationResumeProbe(scenario: name)
+        let probe = try await StatusChangeProbe(scenario: name, blockedJobs: 0)
+        let samples = try await InterleavedSampler.run(
+            [probe, baseline], warmup: sizes.warmup, samples: sizes.samples)
+        result.latencies.append(
+            LatencyComparison(
+                subject: "SyncGate: status change → body", samples: samples[0],
+                baseline: "continuation resume → resumed task", baselineSamples: samples[1],
+                goals: [.init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 2.0)]
+            )
+        )
+        let threadBaseline = ContinuationResumeProbe(scenario: name, fromThread: true)
+        let threadProbe = try await StatusChangeProbe(scenario: name, blockedJobs: 0, fromThread: true)
+        let threadSamples = try await InterleavedSampler.run(
+            [threadProbe, threadBaseline], warmup: sizes.warmup, samples: sizes.samples)
+        result.latencies.append(
+            LatencyComparison(
+                subject: "same, sent from a dedicated thread", samples: threadSamples[0],
+                baseline: "continuation resumed from that thread", baselineSamples: threadSamples[1],
+                goals: [.init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 2.0)]
+            )
+        )
+        result.figures += sendFigures(probe, samples: sizes.samples)
+        result.checks += try await probe.finish(limit: sizes.patience)
+        result.checks += try await threadProbe.finish(limit: sizes.patience)
+        result.checks.append(
+            "each of the \(2 * (sizes.warmup + sizes.samples)) measured jobs ran exactly once and succeeded")
+        return result
+    }
+
+    /// Scenario 2: scenario 1 with a crowd of jobs blocked on an unmet requirement; baseline scenario 1.
+    static func runBlockedJobs(_ sizes: BenchmarkOptions.Sizes) async throws -> ScenarioResult {
+        let name = Scenario.blockedJobs.name
+        var result = ScenarioResult(
+            name: name, number: 2,
+            title: "status change → job body starts, \(sizes.blockedJobs) other jobs blocked",
+            measures: "as scenario 1, on a scheduler that also holds \(sizes.blockedJobs) jobs needing "
+                + "[.network, .cloudDrive] with the cloud drive unavailable (the change opens .network, so a "
+                + "scan of every waiting job would see them all); baseline: scenario 1's figure on an empty "
+                + "scheduler, sampled interleaved"
+        )
+        let baseline = try await StatusChangeProbe(scenario: name, blockedJobs: 0)
+        let probe = try await StatusChangeProbe(scenario: name, blockedJobs: sizes.blockedJobs)
+        let samples = try await InterleavedSampler.run(
+            [probe, baseline], warmup: sizes.warmup, samples: sizes.samples)
+        result.latencies.append(
+            LatencyComparison(
+                subject: "SyncGate, \(sizes.blockedJobs) blocked", samples: samples[0],
+                baseline: "SyncGate, none blocked (scenario 1)", baselineSamples: samples[1],
+                goals: [.init(percentile: "p50", atMost: 1.2), .init(percentile: "p99", atMost: 1.2)]
+            )
+        )
+        result.figures += sendFigures(probe, samples: sizes.samples)
+        result.checks += try await probe.finish(limit: sizes.patience)
+        _ = try await baseline.finish(limit: sizes.patience)
+        result.checks.append("each measured job ran exactly once and succeeded")
+        return result
+    }
+
+    /// The time `send` takes to return on the sender's thread, part of the latency above.
+    private static func sendFigures(_ probe: StatusChangeProbe, samples: Int) -> [Figure] {
+        let summary = LatencySummary(nanoseconds: Array(probe.sendDurations.suffix(samples)))
+        return ["p50", "p99"].map { label in
+            Figure(
+                "send() returns on the sender's thread (broadcasts, decision, task creation), \(label)",
+                summary.value(label) / 1_000, unit: "µs")
+        }
+    }
+
+    /// Scenario 3: submit → body starts when already runnable; baseline `Task {}` spawn → body.
+    static func runSubmit(_ sizes: BenchmarkOptions.Sizes) async throws -> ScenarioResult {
+        let name = Scenario.submit.name
+        var result = ScenarioResult(
+            name: name, number: 3, title: "submit → job body starts (already runnable)",
+            measures: "from just before `await scheduler.submit(job)` (the job value already built) to the first "
+                + "instruction of its body; baseline: from just before `Task { … }` to the first instruction of "
+                + "its body; both driven from a task on the global executor"
+        )
+        let baseline = TaskSpawnProbe(scenario: name)
+        let probe = SubmitProbe(scenario: name)
+        let samples = try await InterleavedSampler.run(
+            [probe, baseline], warmup: sizes.warmup, samples: sizes.samples)
+        result.latencies.append(
+            LatencyComparison(
+                subject: "SyncGate: submit → body", samples: samples[0],
+                baseline: "Task {} → body", baselineSamples: samples[1],
+                goals: [.init(percentile: "p50", atMost: 2.0)]
+            )
+        )
+        await probe.finish()
+        result.checks.append(
+            "each of the \(sizes.warmup + sizes.samples) measured jobs ran exactly once and succeeded")
+        return result
+    }
+}

@@ -1,0 +1,58 @@
+/// The scenarios of issue #6, in its order.
+enum Scenario: Int, CaseIterable, Sendable {
+    case statusChange = 1
+    case blockedJobs
+    case submit
+    case throughput
+    case release
+    case waiters
+    case memory
+    case kernel
+
+    /// The name given to `--scenario`.
+    var name: String {
+        switch self {
+        case .statusChange: "status-change"
+        case .blockedJobs: "blocked-jobs"
+        case .submit: "submit"
+        case .throughput: "throughput"
+        case .release: "release"
+        case .waiters: "waiters"
+        case .memory: "memory"
+        case .kernel: "kernel-event"
+        }
+    }
+
+    /// Finds a scenario by name or number.
+    init?(named name: String) {
+        if let number = Int(name), let scenario = Scenario(rawValue: number) {
+            self = scenario
+        } else if let scenario = Scenario.allCases.first(where: { $0.name == name }) {
+            self = scenario
+        } else {
+            return nil
+        }
+    }
+
+    /// Runs the scenario with the given sizes.
+    func run(_ sizes: BenchmarkOptions.Sizes) async throws -> ScenarioResult {
+        switch self {
+        case .statusChange: try await Self.runStatusChange(sizes)
+        case .blockedJobs: try await Self.runBlockedJobs(sizes)
+        case .submit: try await Self.runSubmit(sizes)
+        case .throughput: try await Self.runThroughput(sizes)
+        case .release: try await Self.runRelease(sizes)
+        case .waiters: try await Self.runWaiters(sizes)
+        case .memory: try await Self.runMemory(sizes)
+        case .kernel: try await Self.runKernelEvent(sizes)
+        }
+    }
+
+    /// How long the scenario may take before the watchdog declares it hung.
+    func limit(_ sizes: BenchmarkOptions.Sizes) -> Duration {
+        switch self {
+        case .kernel: .seconds(120 + 2 * sizes.idleSeconds)
+        default: sizes.patience * 2
+        }
+    }
+}

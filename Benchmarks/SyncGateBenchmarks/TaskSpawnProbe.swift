@@ -1,0 +1,17 @@
+/// Baseline of scenario 3: `Task {}` created, to the first instruction of its body.
+final class TaskSpawnProbe: LatencyProbe {
+    private let scenario: String
+
+    init(scenario: String) {
+        self.scenario = scenario
+    }
+
+    func measure() async throws -> Duration {
+        let stamp = Stamp()
+        settle()
+        let start = ContinuousClock.now
+        let task = Task { stamp.mark() }
+        await task.value
+        return try stamp.latency(from: start, scenario: scenario)
+    }
+}

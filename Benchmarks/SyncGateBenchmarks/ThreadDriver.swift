@@ -1,0 +1,43 @@
+import Foundation
+import SyncGate
+
+/// A dedicated thread outside the Swift thread pool that runs one action at a time on request, the way
+/// the Linux observer's reader thread reports a change.
+final class ThreadDriver: Sendable {
+    private let go = DispatchSemaphore(value: 0)
+    private let pending = LockedState<(action: @Sendable () -> Void, done: Mailbox<Void>)?>(nil)
+    private let stopped = LockedState(false)
+
+    /// Starts the thread; it sleeps until ``run(_:)`` hands it an action.
+    init() {
+        let thread = Thread { [go, pending, stopped] in
+            while true {
+                go.wait()
+                if stopped.withLock({ $0 }) { return }
+                guard
+                    let work = pending.withLock({ state in
+                        defer { state = nil }
+                        return state
+                    })
+                else { continue }
+                work.action()
+                work.done.put(())
+            }
+        }
+        thread.start()
+    }
+
+    /// Hands `action` to the thread; the returned mailbox receives a value once the action has returned.
+    func run(_ action: @escaping @Sendable () -> Void) -> Mailbox<Void> {
+        let done = Mailbox<Void>()
+        pending.withLock { $0 = (action, done) }
+        go.signal()
+        return done
+    }
+
+    /// Ends the thread after its current action.
+    func stop() {
+        stopped.withLock { $0 = true }
+        go.signal()
+    }
+}
