@@ -37,7 +37,7 @@ extension Scenario {
         let ledger = RunLedger(count: count)
         let start = ContinuousClock.now
         for index in 0..<count {
-            try await scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
+            try scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
         }
         try await ledger.waitForAll(scenario: scenario, limit: patience)
         await scheduler.shutdown(gracePeriod: .seconds(5))
@@ -75,7 +75,7 @@ extension Scenario {
             environment: manual.environment, configuration: .init(maxConcurrentJobs: count))
         let ledger = RunLedger(count: count)
         for index in 0..<count {
-            try await scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
+            try scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
         }
         guard ledger.recorded == 0 else {
             throw BenchmarkFailure(scenario: name, message: "\(ledger.recorded) jobs ran before the change")

@@ -32,7 +32,7 @@ extension Scenario {
         ProcessMemory.trim()
         let jobsBefore = ProcessMemory.residentBytes() ?? 0
         for index in 0..<count {
-            try await scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
+            try scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
         }
         let jobsAfter = ProcessMemory.residentBytes() ?? jobsBefore
         let perJob = Double(jobsAfter - jobsBefore) / Double(count)

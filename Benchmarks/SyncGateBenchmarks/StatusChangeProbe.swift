@@ -32,13 +32,13 @@ final class StatusChangeProbe: LatencyProbe {
         let ledger = RunLedger(count: blockedJobs)
         blocked = ledger
         for index in 0..<blockedJobs {
-            try await scheduler.submit(SyncJob(requires: [.network, .cloudDrive]) { _ in ledger.record(index) })
+            try scheduler.submit(SyncJob(requires: [.network, .cloudDrive]) { _ in ledger.record(index) })
         }
     }
 
     func measure() async throws -> Duration {
         let stamp = Stamp()
-        let handle = try await scheduler.submit(SyncJob(requires: .network) { _ in stamp.mark() })
+        let handle = try scheduler.submit(SyncJob(requires: .network) { _ in stamp.mark() })
         settle()
         let start: ContinuousClock.Instant
         if let driver {

@@ -18,7 +18,7 @@ final class SubmitProbe: LatencyProbe {
         let job = SyncJob(requires: .network) { _ in stamp.mark() }
         settle()
         let start = ContinuousClock.now
-        let handle = try await scheduler.submit(job)
+        let handle = try scheduler.submit(job)
         let outcome = await handle.outcome()
         guard case .succeeded = outcome else {
             throw BenchmarkFailure(scenario: scenario, message: "a measured job ended \(outcome), expected success")

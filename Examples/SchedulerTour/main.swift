@@ -29,7 +29,7 @@ let failures = StatusBroadcast(0)
 var uploads: [SyncJobHandle] = []
 for photo in 1...2 {
     uploads.append(
-        try await scheduler.submit(
+        try scheduler.submit(
             SyncJob(
                 id: "upload-photo-\(photo)",
                 requires: .largeTransfer,
@@ -46,20 +46,20 @@ for photo in 1...2 {
 }
 
 // Metadata sync: small, but needs the account.
-let metadata = try await scheduler.submit(SyncJob(id: "metadata-sync", requires: .syncReady) { _ in })
+let metadata = try scheduler.submit(SyncJob(id: "metadata-sync", requires: .syncReady) { _ in })
 
 // A refresh requested twice: the second request returns the first job's handle.
-let refresh = try await scheduler.submit(SyncJob(id: "refresh-1", requires: .network, uniqueKey: "refresh") { _ in })
-let again = try await scheduler.submit(SyncJob(id: "refresh-2", requires: .network, uniqueKey: "refresh") { _ in })
+let refresh = try scheduler.submit(SyncJob(id: "refresh-1", requires: .network, uniqueKey: "refresh") { _ in })
+let again = try scheduler.submit(SyncJob(id: "refresh-2", requires: .network, uniqueKey: "refresh") { _ in })
 say("refresh submitted twice -> same job: \(refresh === again) (\(again.id))")
 
 say("\nOffline, signed out:")
-say(await scheduler.snapshot().description)
+say(scheduler.snapshot().description)
 
 say("\nOn a phone hotspot (expensive):")
 manual.setConnectivity(.connected(via: .wifi, isExpensive: true))
 say("refresh: \(await refresh.outcome())")
-say(await scheduler.snapshot().description)
+say(scheduler.snapshot().description)
 
 say("\nSigned in:")
 manual.setAccount(.available)
@@ -76,4 +76,4 @@ clock.advance(by: .seconds(30))
 say("upload-photo-2: \(await uploads[1].outcome())")
 
 await scheduler.shutdown(gracePeriod: .seconds(5))
-say("\nshut down; jobs left: \(await scheduler.snapshot().jobs.count)")
+say("\nshut down; jobs left: \(scheduler.snapshot().jobs.count)")

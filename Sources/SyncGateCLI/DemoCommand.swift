@@ -62,7 +62,7 @@ public enum DemoCommand {
             let job = makeJob(
                 plan, board: board, environment: environment, scaled: scaled, elapsed: elapsed, narrate: narrate)
             do {
-                let handle = try await scheduler.submit(job)
+                let handle = try scheduler.submit(job)
                 board.update(plan.id) { $0.handle = handle }
                 handles.append(handle)
             } catch {
@@ -99,11 +99,11 @@ public enum DemoCommand {
                 case .setCondition(let condition): environment.setCondition(condition, isMet: true)
                 case .cancel(let id, let reason):
                     board.update(id) { $0.cancelReason = reason }
-                    await scheduler.cancel(jobID: id)
+                    scheduler.cancel(jobID: id)
                 }
             }
             try await clock.sleep(until: start + scaled(hardStop))
-            await scheduler.cancelAll()
+            scheduler.cancelAll()
         }
         let renderer = Task {
             guard live else { return }

@@ -91,7 +91,7 @@ public enum RunCommand {
 
         let handle: SyncJobHandle
         do {
-            handle = try await scheduler.submit(job)
+            handle = try scheduler.submit(job)
         } catch {
             log("\(error)")
             return ExitCode.failure

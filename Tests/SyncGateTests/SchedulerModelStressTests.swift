@@ -159,7 +159,8 @@ struct SchedulerModelStressTests {
             }
             attempts[key] = nil
             apply(
-                machine.attemptFinished(key, attempt: attempt.attempt, result: result, now: now, random: random.unit()),
+                machine.attemptFinished(
+                    key, attempt: attempt.attempt, result: result, now: now, random: { random.unit() }),
                 cause: "finish"
             )
         }
@@ -185,7 +186,7 @@ struct SchedulerModelStressTests {
                 attempts[key] = nil
                 apply(
                     machine.attemptFinished(
-                        key, attempt: attempt.attempt, result: .failure(CancellationError()), now: now, random: 0.5),
+                        key, attempt: attempt.attempt, result: .failure(CancellationError()), now: now, random: { 0.5 }),
                     cause: "drain"
                 )
                 checkInvariants()

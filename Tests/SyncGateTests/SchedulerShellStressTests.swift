@@ -170,7 +170,7 @@ struct SchedulerShellStressTests {
             let roll = random.unit()
             if roll < 0.40 {
                 let job = makeJob()
-                let handle = try await scheduler.submit(job)
+                let handle = try scheduler.submit(job)
                 monitor.accepted(job, handle: handle)
                 if handle.id == job.id { handles.append(handle) }
             } else if roll < 0.45 {
@@ -187,12 +187,12 @@ struct SchedulerShellStressTests {
                 advance(timeUnit * Int(random.next() % 3))
             } else if roll < 0.90 {
                 if let handle = handles.randomElement(using: &random) {
-                    if random.chance(0.5) { handle.cancel() } else { await scheduler.cancel(jobID: handle.id) }
+                    if random.chance(0.5) { handle.cancel() } else { scheduler.cancel(jobID: handle.id) }
                 }
             } else if roll < 0.97 {
-                await scheduler.cancel(tag: random.pick(["t1", "t2"]))
+                scheduler.cancel(tag: random.pick(["t1", "t2"]))
             } else {
-                await scheduler.cancelAll()
+                scheduler.cancelAll()
             }
         }
 

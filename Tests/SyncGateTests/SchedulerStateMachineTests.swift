@@ -55,7 +55,8 @@ struct SchedulerStateMachineTests {
                 Issue.record("\(id) is not unfinished")
                 return []
             }
-            return record(machine.attemptFinished(key, attempt: job.attempt, result: result, now: now, random: random))
+            return record(
+                machine.attemptFinished(key, attempt: job.attempt, result: result, now: now, random: { random }))
         }
 
         /// Moves time forward; fires the timer if it was armed at or before the new time.

@@ -24,7 +24,7 @@ struct SyncSchedulerTests {
     func waitsThenRuns() async throws {
         let events = scheduler.events
         let operation = ControlledOperation()
-        let handle = try await scheduler.submit(
+        let handle = try scheduler.submit(
             SyncJob(id: "sync", requires: .syncReady, operation: operation.operation))
         #expect(handle.state == .waiting(unmet: .network, conditions: []))
         manual.setConnectivity(.connected(via: .wifi))
@@ -40,13 +40,13 @@ struct SyncSchedulerTests {
 
     @Test("a waiting job's state and the snapshot say exactly what blocks it, live")
     func whyWaiting() async throws {
-        let handle = try await scheduler.submit(
+        let handle = try scheduler.submit(
             SyncJob(id: "upload", requires: .largeTransfer, conditions: ["photos-selected"]) { _ in }
         )
         #expect(handle.state == .waiting(unmet: .largeTransfer, conditions: ["photos-selected"]))
         manual.setConnectivity(.connected(via: .cellular, isExpensive: true))
         #expect(handle.state == .waiting(unmet: .unmetered, conditions: ["photos-selected"]))
-        let snapshot = await scheduler.snapshot()
+        let snapshot = scheduler.snapshot()
         let job = try #require(snapshot.job("upload"))
         #expect(job.unmetRequirements == .unmetered)
         #expect(job.unmetConditions == ["photos-selected"])
@@ -58,7 +58,7 @@ struct SyncSchedulerTests {
     @Test("the states stream follows the blockers while waiting and ends after the terminal state")
     func statesStream() async throws {
         let operation = ControlledOperation()
-        let handle = try await scheduler.submit(
+        let handle = try scheduler.submit(
             SyncJob(id: "a", requires: .largeTransfer, operation: operation.operation))
         var states = handle.states.makeAsyncIterator()
         #expect(await states.next() == .waiting(unmet: .largeTransfer, conditions: []))
@@ -78,7 +78,7 @@ struct SyncSchedulerTests {
             connectivity: .connected(via: .wiredEthernet), monitoring: [.network, .power])
         let scheduler = SyncScheduler(environment: linuxLike.environment, clock: clock)
         let operation = ControlledOperation()
-        let handle = try await scheduler.submit(
+        let handle = try scheduler.submit(
             SyncJob(id: "sync", requires: .syncReady, operation: operation.operation))
         await operation.waitForStarts(1)
         let job = try #require(await scheduler.snapshot().job("sync"))
@@ -96,7 +96,7 @@ struct SyncSchedulerTests {
         var handles: [SyncJobHandle] = []
         for index in 0..<20 {
             handles.append(
-                try await scheduler.submit(
+                try scheduler.submit(
                     SyncJob(id: "job-\(index)") { _ in
                         live.update { $0 += 1 }
                         peak.update { $0 = max($0, live.value) }
@@ -152,7 +152,7 @@ struct SyncSchedulerTests {
     func runTimeout() async throws {
         let operation = ControlledOperation()
         manual.setConnectivity(.connected(via: .wifi))
-        let handle = try await scheduler.submit(
+        let handle = try scheduler.submit(
             SyncJob(id: "slow", runTimeout: .seconds(30), operation: operation.operation))
         await operation.waitForStarts(1)
         clock.advance(by: .seconds(30))
@@ -167,7 +167,7 @@ struct SyncSchedulerTests {
     func pastTimeoutKeepsSlot() async throws {
         let stubborn = ControlledOperation(ignoresCancellation: true)
         manual.setConnectivity(.connected(via: .wifi))
-        let handle = try await scheduler.submit(
+        let handle = try scheduler.submit(
             SyncJob(id: "stubborn", runTimeout: .seconds(1), operation: stubborn.operation))
         await stubborn.waitForStarts(1)
         clock.advance(by: .seconds(1))
@@ -184,7 +184,7 @@ struct SyncSchedulerTests {
     func retryWithBackoff() async throws {
         let operation = ControlledOperation()
         manual.setConnectivity(.connected(via: .wifi))
-        let handle = try await scheduler.submit(
+        let handle = try scheduler.submit(
             SyncJob(
                 id: "flaky", retry: .exponential(initial: .seconds(2), maxAttempts: 3, jitter: 0.5),
                 operation: operation.operation)
@@ -206,7 +206,7 @@ struct SyncSchedulerTests {
 
     @Test("a job not started before its start deadline expires on the clock")
     func startDeadline() async throws {
-        let handle = try await scheduler.submit(SyncJob(id: "late", startDeadline: .seconds(10)) { _ in })
+        let handle = try scheduler.submit(SyncJob(id: "late", startDeadline: .seconds(10)) { _ in })
         clock.advance(by: .seconds(10))
         #expect(await handle.outcome().state == .expired)
         let scheduler = scheduler
@@ -223,7 +223,7 @@ struct SyncSchedulerTests {
     func initialDelay() async throws {
         manual.setConnectivity(.connected(via: .wifi))
         let operation = ControlledOperation()
-        let handle = try await scheduler.submit(
+        let handle = try scheduler.submit(
             SyncJob(id: "later", delay: .seconds(5), operation: operation.operation))
         #expect(handle.state == .delayed(attempt: 1))
         clock.advance(by: .seconds(5))
@@ -237,7 +237,7 @@ struct SyncSchedulerTests {
         let operation = ControlledOperation()
         manual.setConnectivity(.connected(via: .wifi))
         let events = scheduler.events
-        let handle = try await scheduler.submit(
+        let handle = try scheduler.submit(
             SyncJob(id: "upload", requires: .largeTransfer, operation: operation.operation))
         await operation.waitForStarts(1)
         manual.setConnectivity(.connected(via: .cellular, isExpensive: true))
@@ -254,8 +254,8 @@ struct SyncSchedulerTests {
     func releaseCancels() async throws {
         let operation = ControlledOperation()
         var scheduler: SyncScheduler? = SyncScheduler(environment: manual.environment, clock: clock)
-        let waiting = try await scheduler?.submit(SyncJob(id: "waiting", requires: .network) { _ in })
-        let running = try await scheduler?.submit(SyncJob(id: "running", requires: [], operation: operation.operation))
+        let waiting = try scheduler?.submit(SyncJob(id: "waiting", requires: .network) { _ in })
+        let running = try scheduler?.submit(SyncJob(id: "running", requires: [], operation: operation.operation))
         await operation.waitForStarts(1)
         scheduler = nil
         #expect(await waiting?.outcome().state == .cancelled)
@@ -265,10 +265,10 @@ struct SyncSchedulerTests {
 
     @Test("a unique key keeps the existing job or replaces it")
     func uniqueness() async throws {
-        let first = try await scheduler.submit(SyncJob(id: "refresh-1", uniqueKey: "refresh") { _ in })
-        let kept = try await scheduler.submit(SyncJob(id: "refresh-2", uniqueKey: "refresh") { _ in })
+        let first = try scheduler.submit(SyncJob(id: "refresh-1", uniqueKey: "refresh") { _ in })
+        let kept = try scheduler.submit(SyncJob(id: "refresh-2", uniqueKey: "refresh") { _ in })
         #expect(kept === first)
-        let replacement = try await scheduler.submit(
+        let replacement = try scheduler.submit(
             SyncJob(id: "refresh-3", uniqueKey: "refresh", onDuplicate: .replace) { _ in }
         )
         #expect(await first.outcome().state == .cancelled)
@@ -281,9 +281,9 @@ struct SyncSchedulerTests {
         manual.setConnectivity(.connected(via: .wifi))
         let polite = ControlledOperation()
         let stubborn = ControlledOperation()
-        let politeHandle = try await scheduler.submit(SyncJob(id: "polite", operation: polite.operation))
-        let stubbornHandle = try await scheduler.submit(SyncJob(id: "stubborn", operation: stubborn.operation))
-        let waiting = try await scheduler.submit(
+        let politeHandle = try scheduler.submit(SyncJob(id: "polite", operation: polite.operation))
+        let stubbornHandle = try scheduler.submit(SyncJob(id: "stubborn", operation: stubborn.operation))
+        let waiting = try scheduler.submit(
             SyncJob(id: "waiting", requires: .externalPower.union(.unmetered)) { _ in })
         manual.setPower(PowerStatus(isOnExternalPower: false))
         await polite.waitForStarts(1)
@@ -322,15 +322,15 @@ struct SyncSchedulerTests {
         ]
     )
     func badInput(job: SyncJob, message: String) async throws {
-        try await scheduler.submit(SyncJob(id: "queued") { _ in })
+        try scheduler.submit(SyncJob(id: "queued") { _ in })
         await #expect(throws: SyncSchedulerError.invalidJob(message)) { try await scheduler.submit(job) }
-        let snapshot = await scheduler.snapshot()
+        let snapshot = scheduler.snapshot()
         #expect(snapshot.jobs.map(\.id) == ["queued"])
     }
 
     @Test("a duplicate id of an unfinished job is rejected")
     func duplicateID() async throws {
-        try await scheduler.submit(SyncJob(id: "same") { _ in })
+        try scheduler.submit(SyncJob(id: "same") { _ in })
         await #expect(throws: SyncSchedulerError.invalidJob("id \"same\" is already used by an unfinished job")) {
             try await scheduler.submit(SyncJob(id: "same") { _ in })
         }
@@ -346,11 +346,11 @@ struct SyncSchedulerTests {
     @Test("with 100 000 jobs blocked, a change that unblocks one other job examines O(1) jobs")
     func dispatchCost() async throws {
         for index in 0..<100_000 {
-            try await scheduler.submit(SyncJob(id: "blocked-\(index)", requires: .externalPower) { _ in })
+            try scheduler.submit(SyncJob(id: "blocked-\(index)", requires: .externalPower) { _ in })
         }
         manual.setPower(PowerStatus(isOnExternalPower: false))
         let operation = ControlledOperation()
-        let target = try await scheduler.submit(
+        let target = try scheduler.submit(
             SyncJob(id: "target", requires: .network, operation: operation.operation))
         let before = scheduler.jobsExamined
         manual.setConnectivity(.connected(via: .wifi))
@@ -358,6 +358,6 @@ struct SyncSchedulerTests {
         #expect(scheduler.jobsExamined - before <= 3)
         operation.finish()
         #expect(await target.outcome().state == .succeeded)
-        await scheduler.cancelAll()
+        scheduler.cancelAll()
     }
 }

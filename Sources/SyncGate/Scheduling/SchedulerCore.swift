@@ -225,7 +225,7 @@ final class SchedulerCore: Sendable {
     }
 
     private func attemptFinished(_ key: Machine.Key, attempt: Int, result: Result<Void, any Error>) {
-        let random = random()
+        let random = random
         let deferred = state.withLock { state in
             state.attempts[key] = nil
             let actions = state.machine.attemptFinished(

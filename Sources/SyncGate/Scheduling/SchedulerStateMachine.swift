@@ -248,7 +248,7 @@ struct SchedulerStateMachine<Payload> {
         attempt: Int,
         result: Result<Void, any Error>,
         now: Duration,
-        random: Double
+        random: () -> Double
     ) -> [Action] {
         guard var job = jobs[key], job.phase == .running, job.attempt == attempt else {
             preconditionFailure("attempt \(attempt) of job \(key) finished but is not running")
@@ -371,7 +371,13 @@ struct SchedulerStateMachine<Payload> {
         }
     }
 
-    private mutating func fail(_ key: Key, error: any Error, now: Duration, random: Double, actions: inout [Action]) {
+    private mutating func fail(
+        _ key: Key,
+        error: any Error,
+        now: Duration,
+        random: () -> Double,
+        actions: inout [Action]
+    ) {
         guard var job = jobs[key] else { return }
         if case SyncJobError.doNotRetry(let underlying) = error {
             resolve(key, .failed(underlying), now: now, actions: &actions)
@@ -383,7 +389,8 @@ struct SchedulerStateMachine<Payload> {
             resolve(key, .failed(error), now: now, actions: &actions)
             return
         }
-        let delay = job.spec.retry.delay(afterFailures: job.failures, random: random)
+        let delay = job.spec.retry.delay(
+            afterFailures: job.failures, random: job.spec.retry.jitter > 0 ? random() : 0.5)
         jobs[key] = job
         actions.append(.emit(.retryScheduled(id: job.spec.id, attempt: job.nextAttempt, delay: delay)))
         delayJob(

@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A unit of background work and everything the scheduler needs to know to start it at the right moment.
 ///
 /// ```swift
@@ -5,7 +7,7 @@
 ///                      retry: .exponential(maxAttempts: 3)) { context in
 ///     try await uploader.upload(photo, idempotencyKey: context.jobID)
 /// }
-/// let handle = try await scheduler.submit(upload)
+/// let handle = try scheduler.submit(upload)
 /// ```
 public struct SyncJob: Sendable, Identifiable {
     /// A job's identifier, unique among unfinished jobs.
@@ -91,11 +93,15 @@ public struct SyncJob: Sendable, Identifiable {
         self.operation = operation
     }
 
-    /// Returns a new random identifier such as `job-3f9c2a7d1e0b4c55`.
+    /// Returns a new identifier, unique in this process, such as `job#1z4`.
+    ///
+    /// Default identifiers are `job#` followed by a base-36 counter; give your own jobs identifiers of
+    /// another form. They are short enough to be stored inline, without an allocation.
     public static func makeID() -> ID {
-        let hex = String(UInt64.random(in: 0...UInt64.max), radix: 16)
-        return "job-" + String(repeating: "0", count: 16 - hex.count) + hex
+        "job#" + String(idCounter.add(1, ordering: .relaxed).newValue, radix: 36)
     }
+
+    private static let idCounter = Atomic<UInt64>(0)
 
     /// The first problem with the job's values, naming the field and its value, or `nil` when valid.
     package var validationError: String? {

@@ -1,7 +1,7 @@
 /// A submitted job, seen from outside: its state, its changes, its outcome, and a way to cancel it.
 ///
 /// ```swift
-/// let handle = try await scheduler.submit(job)
+/// let handle = try scheduler.submit(job)
 /// print(handle.state)                 // waiting for [unmetered]
 /// switch await handle.outcome() {
 /// case .succeeded: print("done")

@@ -2,7 +2,7 @@
 ///
 /// ```swift
 /// let scheduler = SyncScheduler(environment: environment)
-/// let handle = try await scheduler.submit(
+/// let handle = try scheduler.submit(
 ///     SyncJob(requires: .largeTransfer, retry: .exponential(maxAttempts: 3)) { context in
 ///         try await uploadPendingPhotos()
 ///     }
@@ -12,7 +12,9 @@
 /// ```
 ///
 /// The actor is the public face; the decisions are made by a pure state machine behind a lock, on the
-/// thread that reports each change, so a job starts as soon as the environment allows it. See the
+/// thread that reports each change, so a job starts as soon as the environment allows it. For the same
+/// reason the synchronous entry points (`submit`, `cancel`, `snapshot`) are `nonisolated`: calling them
+/// costs no hop to the actor, and they need no `await`. See the
 /// documentation of ``SyncJob`` for each option and DESIGN's scheduler rules for the full semantics.
 public actor SyncScheduler {
     /// The scheduler's settings.
@@ -92,7 +94,7 @@ public actor SyncScheduler {
     /// - Throws: ``SyncSchedulerError/invalidJob(_:)`` naming the invalid field (nothing queued changes),
     ///   or ``SyncSchedulerError/shutDown`` after ``shutdown(gracePeriod:)``.
     @discardableResult
-    public func submit(_ job: SyncJob) throws(SyncSchedulerError) -> SyncJobHandle {
+    public nonisolated func submit(_ job: SyncJob) throws(SyncSchedulerError) -> SyncJobHandle {
         try core.submit(job)
     }
 
@@ -130,17 +132,17 @@ public actor SyncScheduler {
     }
 
     /// Cancels the unfinished job with the given identifier; an unknown identifier is ignored.
-    public func cancel(jobID: SyncJob.ID) {
+    public nonisolated func cancel(jobID: SyncJob.ID) {
         core.cancel(id: jobID)
     }
 
     /// Cancels every unfinished job with the given tag.
-    public func cancel(tag: String) {
+    public nonisolated func cancel(tag: String) {
         core.cancel(tag: tag)
     }
 
     /// Cancels every unfinished job.
-    public func cancelAll() {
+    public nonisolated func cancelAll() {
         core.cancelAll()
     }
 
@@ -150,7 +152,7 @@ public actor SyncScheduler {
     }
 
     /// Every unfinished job with its state and what it waits for.
-    public func snapshot() -> SyncSchedulerSnapshot {
+    public nonisolated func snapshot() -> SyncSchedulerSnapshot {
         core.snapshot()
     }
 

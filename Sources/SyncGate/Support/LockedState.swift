@@ -24,7 +24,15 @@ package final class LockedState<State>: @unchecked Sendable {
         state = initial
         mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
         mutex.initialize(to: pthread_mutex_t())
-        let result = pthread_mutex_init(mutex, nil)
+        var attributes = pthread_mutexattr_t()
+        pthread_mutexattr_init(&attributes)
+        #if os(Linux)
+            // Spin briefly before sleeping in the kernel: critical sections here are a few hundred
+            // nanoseconds, far shorter than a futex sleep and wake-up.
+            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+        #endif
+        let result = pthread_mutex_init(mutex, &attributes)
+        pthread_mutexattr_destroy(&attributes)
         precondition(result == 0, "pthread_mutex_init failed with \(result)")
     }
 
