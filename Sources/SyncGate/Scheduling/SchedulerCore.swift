@@ -79,22 +79,20 @@ final class SchedulerCore: Sendable {
 
     func submit(_ job: SyncJob, initialFailures: Int = 0) throws(SyncSchedulerError) -> SyncJobHandle {
         if let reason = job.validationError { throw .invalidJob(reason) }
-        let handleBox = LockedState<Machine.Key?>(nil)
         let handle = SyncJobHandle(
             id: job.id,
             requirements: job.requirements,
             conditions: job.conditions,
             environment: environment
-        ) { [weak self] in
-            guard let self, let key = handleBox.withLock({ $0 }) else { return }
-            self.input { machine, now in machine.cancel(key: key, now: now) }
+        ) { [weak self] key in
+            self?.input { machine, now in machine.cancel(key: key, now: now) }
         }
         let payload = Payload(operation: job.operation, handle: handle)
         let now = timeline.now()
         let (result, deferred): (Machine.SubmitResult, Deferred) = state.withLock { state in
             let result = state.machine.submit(job.spec, payload: payload, now: now, initialFailures: initialFailures)
             guard case .accepted(let key, let actions) = result else { return (result, Deferred()) }
-            handleBox.withLock { $0 = key }
+            handle.setKey(key)
             return (result, perform(actions, in: &state))
         }
         deferred.perform()

@@ -10,9 +10,14 @@
 /// }
 /// ```
 public final class SyncJobHandle: Sendable {
-    private struct Resolution {
+    /// Everything that changes, behind one lock: the phase, the outcome and its waiters, and the phase
+    /// broadcast, which exists only once someone has asked for ``states``.
+    private struct Mutable {
+        var phase = JobPhase.waiting
+        var key: UInt64?
         var outcome: SyncJobOutcome?
         var waiters: [CheckedContinuation<SyncJobOutcome, Never>] = []
+        var phases: StatusBroadcast<JobPhase>?
     }
 
     /// The job's identifier.
@@ -21,17 +26,16 @@ public final class SyncJobHandle: Sendable {
     public let requirements: SyncRequirements
     /// The app-defined conditions the job requires.
     public let conditions: Set<SyncCondition>
-    private let phase = StatusBroadcast(JobPhase.waiting)
-    private let resolution = LockedState(Resolution())
+    private let mutable = LockedState(Mutable())
     private let environment: SyncEnvironment
-    private let cancelAction: @Sendable () -> Void
+    private let cancelAction: @Sendable (UInt64) -> Void
 
     init(
         id: SyncJob.ID,
         requirements: SyncRequirements,
         conditions: Set<SyncCondition>,
         environment: SyncEnvironment,
-        cancel: @escaping @Sendable () -> Void
+        cancel: @escaping @Sendable (UInt64) -> Void
     ) {
         self.id = id
         self.requirements = requirements
@@ -42,7 +46,7 @@ public final class SyncJobHandle: Sendable {
 
     /// The job's state now; for a waiting job, what blocks it according to the environment's status now.
     public var state: SyncJobState {
-        switch phase.value {
+        switch phaseValue {
         case .waiting:
             let status = environment.status
             return .waiting(
@@ -77,7 +81,7 @@ public final class SyncJobHandle: Sendable {
             continuation.finish()
             return stream
         }
-        let phases = phase.stream()
+        let phases = phaseBroadcast().stream()
         let statuses = environment.statusStream
         let task = Task {
             await withTaskGroup(of: Void.self) { group in
@@ -100,7 +104,7 @@ public final class SyncJobHandle: Sendable {
     /// Cancels the job: a waiting job ends at once; a running one has its task cancelled and ends when
     /// its operation returns. Cancelling a finished job does nothing.
     public func cancel() {
-        cancelAction()
+        if let key = mutable.withLock({ $0.key }) { cancelAction(key) }
     }
 
     /// Waits until the job has finished and returns how it ended; any number of callers may wait.
@@ -109,9 +113,9 @@ public final class SyncJobHandle: Sendable {
     /// call ``cancel()``.
     public func outcome() async -> SyncJobOutcome {
         await withCheckedContinuation { continuation in
-            let outcome = resolution.withLock { resolution -> SyncJobOutcome? in
-                if let outcome = resolution.outcome { return outcome }
-                resolution.waiters.append(continuation)
+            let outcome = mutable.withLock { mutable -> SyncJobOutcome? in
+                if let outcome = mutable.outcome { return outcome }
+                mutable.waiters.append(continuation)
                 return nil
             }
             if let outcome { continuation.resume(returning: outcome) }
@@ -120,30 +124,49 @@ public final class SyncJobHandle: Sendable {
 
     /// The outcome if the job has finished.
     public var finalOutcome: SyncJobOutcome? {
-        resolution.withLock { $0.outcome }
+        mutable.withLock { $0.outcome }
     }
 
     /// The phase as the scheduler last set it.
-    var phaseValue: JobPhase { phase.value }
+    var phaseValue: JobPhase { mutable.withLock { $0.phase } }
+
+    /// Records the scheduler's key for the job, so ``cancel()`` can name it.
+    func setKey(_ key: UInt64) {
+        mutable.withLock { $0.key = key }
+    }
 
     /// Publishes a new phase; called by the scheduler inside its critical section, so phases are in order.
     func setPhase(_ newPhase: JobPhase) {
-        phase.send(newPhase)
+        let phases = mutable.withLock { mutable in
+            mutable.phase = newPhase
+            return mutable.phases
+        }
+        phases?.send(newPhase)
     }
 
     /// Records the outcome and returns the waiters to resume, outside any lock.
     func resolve(_ outcome: SyncJobOutcome) -> [CheckedContinuation<SyncJobOutcome, Never>] {
-        let waiters = resolution.withLock { resolution -> [CheckedContinuation<SyncJobOutcome, Never>] in
-            guard resolution.outcome == nil else { return [] }
-            resolution.outcome = outcome
-            defer { resolution.waiters = [] }
-            return resolution.waiters
+        mutable.withLock { mutable -> [CheckedContinuation<SyncJobOutcome, Never>] in
+            guard mutable.outcome == nil else { return [] }
+            mutable.outcome = outcome
+            defer { mutable.waiters = [] }
+            return mutable.waiters
         }
-        return waiters
     }
 
     /// Ends the phase stream after the terminal phase.
     func finishPhases() {
-        phase.finish()
+        mutable.withLock { $0.phases }?.finish()
+    }
+
+    /// The phase broadcast, created on first use with the current phase.
+    private func phaseBroadcast() -> StatusBroadcast<JobPhase> {
+        mutable.withLock { mutable in
+            if let phases = mutable.phases { return phases }
+            let phases = StatusBroadcast(mutable.phase)
+            if case .finished = mutable.phase { phases.finish() }
+            mutable.phases = phases
+            return phases
+        }
     }
 }
