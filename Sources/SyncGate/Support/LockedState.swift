@@ -15,38 +15,58 @@
 /// a pthread mutex is understood by the sanitizer. Never hold the lock across an `await`, and never
 /// call code from inside `withLock` that may take the same lock again (for example
 /// `AsyncStream.Continuation.finish()`, which runs `onTermination` synchronously).
-package final class LockedState<State>: @unchecked Sendable {
-    private let mutex: UnsafeMutablePointer<pthread_mutex_t>
-    private var state: State
+///
+/// The value and the mutex share one allocation (a `ManagedBuffer` whose header is the value and whose
+/// single element is the mutex), so a lock costs one object, not two.
+package struct LockedState<State>: @unchecked Sendable {
+    private let storage: Storage
 
     /// Creates the lock around an initial value.
     package init(_ initial: State) {
-        state = initial
-        mutex = UnsafeMutablePointer<pthread_mutex_t>.allocate(capacity: 1)
-        mutex.initialize(to: pthread_mutex_t())
-        var attributes = pthread_mutexattr_t()
-        pthread_mutexattr_init(&attributes)
-        #if os(Linux)
-            // Spin briefly before sleeping in the kernel: critical sections here are a few hundred
-            // nanoseconds, far shorter than a futex sleep and wake-up.
-            pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
-        #endif
-        let result = pthread_mutex_init(mutex, &attributes)
-        pthread_mutexattr_destroy(&attributes)
-        precondition(result == 0, "pthread_mutex_init failed with \(result)")
-    }
-
-    deinit {
-        pthread_mutex_destroy(mutex)
-        mutex.deinitialize(count: 1)
-        mutex.deallocate()
+        storage = Storage.make(initial)
     }
 
     /// Runs `body` with exclusive access to the state and returns its result.
     @inline(__always)
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
-        pthread_mutex_lock(mutex)
-        defer { pthread_mutex_unlock(mutex) }
-        return try body(&state)
+        try storage.withLock(body)
+    }
+
+    private final class Storage: ManagedBuffer<State, pthread_mutex_t> {
+        static func make(_ initial: State) -> Storage {
+            let buffer = Storage.create(minimumCapacity: 1) { _ in initial }
+            let storage = unsafeDowncast(buffer, to: Storage.self)
+            storage.withUnsafeMutablePointerToElements { mutex in
+                mutex.initialize(to: pthread_mutex_t())
+                var attributes = pthread_mutexattr_t()
+                pthread_mutexattr_init(&attributes)
+                #if os(Linux)
+                    // Spin briefly before sleeping in the kernel: critical sections here are a few hundred
+                    // nanoseconds, far shorter than a futex sleep and wake-up.
+                    pthread_mutexattr_settype(&attributes, Int32(PTHREAD_MUTEX_ADAPTIVE_NP))
+                #endif
+                let result = pthread_mutex_init(mutex, &attributes)
+                pthread_mutexattr_destroy(&attributes)
+                precondition(result == 0, "pthread_mutex_init failed with \(result)")
+            }
+            return storage
+        }
+
+        /// Destroys the mutex; the header (the state) is a stored property and is destroyed with the object.
+        deinit {
+            withUnsafeMutablePointerToElements { mutex in
+                pthread_mutex_destroy(mutex)
+                mutex.deinitialize(count: 1)
+            }
+        }
+
+        @inline(__always)
+        func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+            try withUnsafeMutablePointers { state, mutex in
+                pthread_mutex_lock(mutex)
+                defer { pthread_mutex_unlock(mutex) }
+                return try body(&state.pointee)
+            }
+        }
     }
 }
