@@ -81,7 +81,8 @@
             }
             var reasons = closed.makeAsyncIterator()
             let reason = await reasons.next()
-            #expect(reason?.contains(kind == "malformed" ? "header field" : "message length") == true, "\(reason ?? "")")
+            #expect(
+                reason?.contains(kind == "malformed" ? "header field" : "message length") == true, "\(reason ?? "")")
             #expect(connection.closeReason != nil)
             // A call after the end fails at once rather than waiting.
             await #expect(throws: DBusError.self) { try await connection.call(Self.ping) }
@@ -136,13 +137,15 @@
         @Test func malformedMessageFallsBackThenReconnects() async throws {
             let full: [DBusValue] = [
                 .properties([
-                    "Metered": .uint32(1), "Connectivity": .uint32(2), "PrimaryConnectionType": .string("802-11-wireless"),
+                    "Metered": .uint32(1), "Connectivity": .uint32(2),
+                    "PrimaryConnectionType": .string("802-11-wireless"),
                 ])
             ]
             // The second connection gets a Metered of the wrong type.
             let wrongType: [DBusValue] = [
                 .properties([
-                    "Metered": .string("yes"), "Connectivity": .uint32(2), "PrimaryConnectionType": .string("802-11-wireless"),
+                    "Metered": .string("yes"), "Connectivity": .uint32(2),
+                    "PrimaryConnectionType": .string("802-11-wireless"),
                 ])
             ]
             let bus = try DBusFakeBus(script: Self.networkManagerScript { $0 == 1 ? full : wrongType })
@@ -181,7 +184,10 @@
 
         @Test func wrongProfileTypeIsIgnored() throws {
             let snapshot = DBusPropertyMonitor.Snapshot(
-                properties: [["ActiveProfile": .uint32(3)], ["ActiveProfile": .string("power-saver")], ["OnBattery": .string("no")]],
+                properties: [
+                    ["ActiveProfile": .uint32(3)], ["ActiveProfile": .string("power-saver")],
+                    ["OnBattery": .string("no")],
+                ],
                 owners: [":1.1", ":1.2", ":1.3"], isConnected: true)
             var logged: [String] = []
             let facts = PowerDBusSource.facts(from: snapshot) { logged.append($0) }

@@ -58,9 +58,11 @@ struct DBusCodecTests {
             .uint64(6), .double(0.5), .string("héllo"), .objectPath("/a/b_1"), .signature("a{sv}"), .unixFD(0),
             .array(.string, []), .array(.uint64, [.uint64(1), .uint64(2)]),
             .properties(["a": .string("x"), "b": .array(.objectPath, [.objectPath("/")])]),
-            .dictionary(key: .uint32, value: .structure([.byte, .string]), [
-                DBusDictionaryEntry(key: .uint32(1), value: .structure([.byte(2), .string("s")]))
-            ]),
+            .dictionary(
+                key: .uint32, value: .structure([.byte, .string]),
+                [
+                    DBusDictionaryEntry(key: .uint32(1), value: .structure([.byte(2), .string("s")]))
+                ]),
             .structure([.byte(1), .structure([.int64(2)]), .variant(.variant(.boolean(false)))]),
         ]
         var message = DBusMessage(
@@ -165,7 +167,10 @@ struct DBusCodecTests {
         var nested = DBusValue.uint32(1)
         for _ in 0..<65 { nested = .variant(nested) }
         cases.append(
-            ("deep variants", DBusMessage(kind: .methodReturn, serial: 1, replySerial: 1, body: [nested]).encoded(), "body"))
+            (
+                "deep variants", DBusMessage(kind: .methodReturn, serial: 1, replySerial: 1, body: [nested]).encoded(),
+                "body"
+            ))
         return cases
     }()
 

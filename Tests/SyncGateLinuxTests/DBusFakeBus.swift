@@ -148,7 +148,8 @@
                         reply.body = body
                         send(reply.encoded())
                     case .error(let name):
-                        var reply = DBusMessage(kind: .error, serial: serial, errorName: name, replySerial: message.serial)
+                        var reply = DBusMessage(
+                            kind: .error, serial: serial, errorName: name, replySerial: message.serial)
                         reply.body = [.string("scripted error")]
                         send(reply.encoded())
                     case .silence:

@@ -24,7 +24,8 @@
             _ bus: DBusTestBus, _ client: DBusTestClient, metered: Int = 2, type: String = "802-11-wireless"
         ) async throws {
             try bus.startMock(
-                "nm", template: "nm_full.py", parameters: #"{"Metered": \#(metered), "PrimaryConnectionType": "\#(type)"}"#)
+                "nm", template: "nm_full.py",
+                parameters: #"{"Metered": \#(metered), "PrimaryConnectionType": "\#(type)"}"#)
             try await client.waitForOwner(of: Self.networkManager)
         }
 
@@ -116,7 +117,8 @@
             #expect(observer.status.interface == .other)  // a connection type SyncGate does not map
             let mock = "org.freedesktop.DBus.Mock"
             let device = try await client.call(
-                Self.networkManager, "/org/freedesktop", mock, "AddWiFiDevice", [.string("wlan0"), .string("wlan0"), .uint32(100)])
+                Self.networkManager, "/org/freedesktop", mock, "AddWiFiDevice",
+                [.string("wlan0"), .string("wlan0"), .uint32(100)])
             let devicePath = try #require(device.first?.string)
             let activePath = "/org/freedesktop/NetworkManager/ActiveConnection/Office"
             try await client.call(
@@ -160,7 +162,9 @@
             link.send(Self.wiredLink)
 
             try await startNetworkManager(bus, client, metered: 3)
-            let back = try await awaitValue(observer.statusStream, "NetworkManager back") { $0.reachability == .internet }
+            let back = try await awaitValue(observer.statusStream, "NetworkManager back") {
+                $0.reachability == .internet
+            }
             #expect(back == .connected(via: .wifi, isExpensive: true, reachability: .internet))
             #expect(observer.provenance.isExpensive == .networkManager)
         }
@@ -176,7 +180,8 @@
             try bus.startMock("ppd", template: busName == "legacy" ? "power_profiles_daemon" : "ppd_current.py")
             try await client.waitForOwner(of: name)
             let observer = PowerObserver(
-                sysfsRoot: bus.directory + "/no-sysfs", clock: ContinuousClock(), rereadInterval: nil, listensForUEvents: false,
+                sysfsRoot: bus.directory + "/no-sysfs", clock: ContinuousClock(), rereadInterval: nil,
+                listensForUEvents: false,
                 dbus: configuration(bus))
             #expect(observer.status == .unrestricted)
             #expect(observer.provenance.isLowPowerModeEnabled == .powerProfiles(busName: name))

@@ -87,7 +87,10 @@ struct DBusPropertyTrackerTests {
         // A GetAll that failed or timed out: absent.
         #expect(tracker.getAllAnswered(targetIndex: 0, generation: 2, properties: nil) == [.publish])
         #expect(tracker.presences[0] == .absent)
-        #expect(tracker.getAllAnswered(targetIndex: 1, generation: 2, properties: ["OnBattery": .boolean(true)]) == [.publish])
+        #expect(
+            tracker.getAllAnswered(targetIndex: 1, generation: 2, properties: ["OnBattery": .boolean(true)]) == [
+                .publish
+            ])
         #expect(tracker.disconnected() == [.publish])
         #expect(tracker.presences == [.absent, .absent])
         // Stale answers from the old connection are ignored after a reconnection.

@@ -167,7 +167,8 @@
             let err = errors.fileHandleForReading.readDataToEndOfFile()
             process.waitUntilExit()
             guard process.terminationStatus == 0 else {
-                throw DBusTestError("\(path) exited \(process.terminationStatus): \(String(decoding: err, as: UTF8.self))")
+                throw DBusTestError(
+                    "\(path) exited \(process.terminationStatus): \(String(decoding: err, as: UTF8.self))")
             }
             return String(decoding: out, as: UTF8.self)
         }
@@ -254,7 +255,8 @@
                     interface: "org.freedesktop.DBus", member: "AddMatch",
                     body: [.string(DBusPropertyTracker.nameOwnerRule(name))]))
             let owner = try? await call(
-                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)])
+                "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]
+            )
             if owner != nil { return }
             _ = try await awaitValue(signals, within: timeout, "\(name) to appear") { message in
                 message.member == "NameOwnerChanged" && message.body.first?.string == name

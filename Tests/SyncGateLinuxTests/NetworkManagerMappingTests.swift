@@ -5,7 +5,8 @@ import Testing
 /// NetworkManager's states to SyncGate's values, and the merge with the rtnetlink status.
 struct NetworkManagerMappingTests {
     @Test(
-        "Metered", arguments: [(UInt32?.none, Bool?.none), (0, nil), (1, true), (2, false), (3, true), (4, false), (9, nil)])
+        "Metered",
+        arguments: [(UInt32?.none, Bool?.none), (0, nil), (1, true), (2, false), (3, true), (4, false), (9, nil)])
     func metered(value: UInt32?, expensive: Bool?) {
         #expect(NetworkManagerMapping.isExpensive(metered: value) == expensive)
     }
@@ -59,8 +60,10 @@ struct NetworkManagerMappingTests {
             ),
             (cellular, NetworkManagerFacts(metered: 0, connectivity: 0), cellular),
             // No primary connection: the link's interface.
-            (wired, NetworkManagerFacts(metered: 2, connectivity: 1, primaryConnectionType: ""),
-             .connected(via: .wiredEthernet, reachability: .local)),
+            (
+                wired, NetworkManagerFacts(metered: 2, connectivity: 1, primaryConnectionType: ""),
+                .connected(via: .wiredEthernet, reachability: .local)
+            ),
         ] as [(ConnectivityStatus, NetworkManagerFacts?, ConnectivityStatus)])
     func merge(link: ConnectivityStatus, facts: NetworkManagerFacts?, expected: ConnectivityStatus) {
         #expect(NetworkManagerMapping.merge(link: link, networkManager: facts).status == expected)
@@ -73,7 +76,8 @@ struct NetworkManagerMappingTests {
         #expect(none.isExpensive == .sysfsHeuristic)
         #expect(none.reachability == .defaultValue)
         let full = NetworkManagerMapping.merge(
-            link: Self.wired, networkManager: NetworkManagerFacts(metered: 1, connectivity: 4, primaryConnectionType: "gsm")
+            link: Self.wired,
+            networkManager: NetworkManagerFacts(metered: 1, connectivity: 4, primaryConnectionType: "gsm")
         ).provenance
         #expect(full.interface == .networkManager)
         #expect(full.isExpensive == .networkManager)
@@ -104,13 +108,17 @@ struct NetworkManagerMappingTests {
         "power merge",
         arguments: [
             (PowerStatus(), false, PowerDBusFacts.none, PowerStatus()),
-            (PowerStatus(), false, PowerDBusFacts(activeProfile: "power-saver", profilesBusName: "x"),
-             PowerStatus(isLowPowerModeEnabled: true)),
+            (
+                PowerStatus(), false, PowerDBusFacts(activeProfile: "power-saver", profilesBusName: "x"),
+                PowerStatus(isLowPowerModeEnabled: true)
+            ),
             (PowerStatus(), false, PowerDBusFacts(activeProfile: "balanced", profilesBusName: "x"), PowerStatus()),
             // UPower decides external power only where sysfs has no supply.
             (PowerStatus(), false, PowerDBusFacts(onBattery: true), PowerStatus(isOnExternalPower: false)),
-            (PowerStatus(isOnExternalPower: true, batteryLevel: 0.5), true, PowerDBusFacts(onBattery: true),
-             PowerStatus(isOnExternalPower: true, batteryLevel: 0.5)),
+            (
+                PowerStatus(isOnExternalPower: true, batteryLevel: 0.5), true, PowerDBusFacts(onBattery: true),
+                PowerStatus(isOnExternalPower: true, batteryLevel: 0.5)
+            ),
         ] as [(PowerStatus, Bool, PowerDBusFacts, PowerStatus)])
     func powerMerge(sysfs: PowerStatus, hasSupplies: Bool, facts: PowerDBusFacts, expected: PowerStatus) {
         #expect(PowerMapping.merge(sysfs: sysfs, sysfsHasSupplies: hasSupplies, dbus: facts).status == expected)

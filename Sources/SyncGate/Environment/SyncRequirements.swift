@@ -92,7 +92,8 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     /// The requirements decided by the given parts of the environment.
     public static func decided(by parts: MonitoringOptions) -> SyncRequirements {
         var requirements: SyncRequirements = []
-        if parts.contains(.network) { requirements.formUnion([.network, .unmetered, .unconstrained, .validatedInternet])
+        if parts.contains(.network) {
+            requirements.formUnion([.network, .unmetered, .unconstrained, .validatedInternet])
         }
         if parts.contains(.power) { requirements.formUnion([.notLowPower, .externalPower, .batteryNotLow]) }
         if parts.contains(.account) { requirements.insert(.accountReady) }

@@ -21,7 +21,8 @@
 /// * **Elsewhere**: no backend; the status stays ``ConnectivityStatus/disconnected``.
 ///
 /// The first status is computed before the initializer returns, so ``status`` is right from the first
-/// read. Releasing the observer stops its thread and closes its sockets, and ends its streams.
+/// read; on Linux the initializer waits up to one second for NetworkManager's first answer (no wait at
+/// all when there is no system bus). Releasing the observer stops its thread and closes its sockets, and ends its streams.
 ///
 /// ```swift
 /// let observer = ConnectivityObserver()
@@ -81,13 +82,15 @@ public final class ConnectivityObserver: ConnectivityObserving, BroadcastBacked 
             configuration: ConnectivityMonitorConfiguration,
             networkManager: DBusSourceConfiguration? = nil
         ) throws(ConnectivityObserverError) {
-            self.init(monitor: try LinuxConnectivityMonitor(configuration: configuration), networkManager: networkManager)
+            self.init(
+                monitor: try LinuxConnectivityMonitor(configuration: configuration), networkManager: networkManager)
         }
 
         /// Creates an observer whose link status comes from `linkStatus` instead of rtnetlink, merged with
         /// NetworkManager's facts from the given bus; for tests of the D-Bus source.
-        package convenience init(linkStatus: StatusBroadcast<ConnectivityStatus>, networkManager: DBusSourceConfiguration?)
-        {
+        package convenience init(
+            linkStatus: StatusBroadcast<ConnectivityStatus>, networkManager: DBusSourceConfiguration?
+        ) {
             self.init(monitor: nil, link: linkStatus, networkManager: networkManager)
         }
 

@@ -31,7 +31,8 @@
 ///   `nil`, so `.externalPower` and `.batteryNotLow` never block.
 /// * **Other platforms**: the status is ``PowerStatus/unrestricted`` and never changes.
 ///
-/// The initial status is read before `init` returns. Releasing the observer stops its sources and ends
+/// The initial status is read before `init` returns (on Linux, after waiting up to one second for the power
+/// daemons' first answers when a system bus exists). Releasing the observer stops its sources and ends
 /// its streams.
 public final class PowerObserver: PowerObserving, BroadcastBacked {
     /// The broadcast that holds the status.
@@ -155,7 +156,8 @@ public final class PowerObserver: PowerObserving, BroadcastBacked {
 
         /// Which source decided each field of ``status``: `ProcessInfo` for Low Power Mode, defaults otherwise.
         public var provenance: PowerProvenance {
-            PowerProvenance(isLowPowerModeEnabled: .processInfo, isOnExternalPower: .defaultValue, batteryLevel: .defaultValue)
+            PowerProvenance(
+                isLowPowerModeEnabled: .processInfo, isOnExternalPower: .defaultValue, batteryLevel: .defaultValue)
         }
 
         deinit {

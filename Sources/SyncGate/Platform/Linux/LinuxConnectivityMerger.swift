@@ -38,7 +38,8 @@ final class LinuxConnectivityMerger: Sendable {
     private func publish(_ change: (inout State) -> Void) {
         state.withLock { state in
             change(&state)
-            let (status, provenance) = NetworkManagerMapping.merge(link: state.link, networkManager: state.networkManager)
+            let (status, provenance) = NetworkManagerMapping.merge(
+                link: state.link, networkManager: state.networkManager)
             state.provenance = provenance
             broadcast.send(status)
         }

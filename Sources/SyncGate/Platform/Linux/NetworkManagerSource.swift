@@ -61,8 +61,9 @@
             return notes + monitor.problems.map { "NetworkManager: \($0)" }
         }
 
-        private func handle(_ snapshot: DBusPropertyMonitor.Snapshot, onChange: @escaping @Sendable (NetworkManagerFacts?) -> Void)
-        {
+        private func handle(
+            _ snapshot: DBusPropertyMonitor.Snapshot, onChange: @escaping @Sendable (NetworkManagerFacts?) -> Void
+        ) {
             guard let properties = snapshot.properties.first ?? nil, let owner = snapshot.owners.first ?? nil else {
                 state.withLock { state in
                     state.facts = nil
@@ -93,7 +94,8 @@
             }
             onChange(facts)
             if let lookup {
-                lookUpDeviceType(connection: lookup.path, owner: owner, generation: lookup.generation, onChange: onChange)
+                lookUpDeviceType(
+                    connection: lookup.path, owner: owner, generation: lookup.generation, onChange: onChange)
             }
         }
 

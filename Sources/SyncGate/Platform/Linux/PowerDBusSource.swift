@@ -10,8 +10,11 @@
             .init(
                 busName: "org.freedesktop.UPower.PowerProfiles", path: "/org/freedesktop/UPower/PowerProfiles",
                 interface: "org.freedesktop.UPower.PowerProfiles"),
-            .init(busName: "net.hadess.PowerProfiles", path: "/net/hadess/PowerProfiles", interface: "net.hadess.PowerProfiles"),
-            .init(busName: "org.freedesktop.UPower", path: "/org/freedesktop/UPower", interface: "org.freedesktop.UPower"),
+            .init(
+                busName: "net.hadess.PowerProfiles", path: "/net/hadess/PowerProfiles",
+                interface: "net.hadess.PowerProfiles"),
+            .init(
+                busName: "org.freedesktop.UPower", path: "/org/freedesktop/UPower", interface: "org.freedesktop.UPower"),
         ]
 
         private let monitor: DBusPropertyMonitor
@@ -19,7 +22,9 @@
         /// Creates the source; `onChange` runs on the source's queue with the facts.
         init(configuration: DBusSourceConfiguration, onChange: @escaping @Sendable (PowerDBusFacts) -> Void) {
             let box = WeakBox<DBusPropertyMonitor>()
-            monitor = DBusPropertyMonitor(targets: Self.targets, configuration: configuration, label: "SyncGate.PowerDBus") {
+            monitor = DBusPropertyMonitor(
+                targets: Self.targets, configuration: configuration, label: "SyncGate.PowerDBus"
+            ) {
                 snapshot in
                 onChange(Self.facts(from: snapshot) { box.value?.log($0) })
             }
@@ -59,9 +64,13 @@
         static func facts(from snapshot: DBusPropertyMonitor.Snapshot, log: (String) -> Void) -> PowerDBusFacts {
             var facts = PowerDBusFacts()
             for index in [0, 1] {
-                guard let properties = snapshot.properties[index], let raw = properties["ActiveProfile"] else { continue }
+                guard let properties = snapshot.properties[index], let raw = properties["ActiveProfile"] else {
+                    continue
+                }
                 guard let profile = raw.string else {
-                    log("\(targets[index].busName) ActiveProfile has type \(raw.type) (value \(raw)), expected s; ignored")
+                    log(
+                        "\(targets[index].busName) ActiveProfile has type \(raw.type) (value \(raw)), expected s; ignored"
+                    )
                     continue
                 }
                 facts.activeProfile = profile

@@ -191,7 +191,8 @@
             }
         }
 
-        private func call(_ message: DBusMessage, serial: UInt32, timeout: Duration?, completion: @escaping Completion) {
+        private func call(_ message: DBusMessage, serial: UInt32, timeout: Duration?, completion: @escaping Completion)
+        {
             var message = message
             message.serial = serial
             let member = message.member ?? "call"
@@ -412,13 +413,18 @@
                 self.descriptor = descriptor
             }
 
-            /// Reads whatever the socket holds without blocking.
+            /// The most bytes read in one wake-up; the read source fires again while more are queued.
+            static let maximumReadPerWakeUp = 1 << 20
+
+            /// Reads what the socket holds, up to ``maximumReadPerWakeUp``, without blocking.
             func fill() -> FillResult {
                 var chunk = [UInt8](repeating: 0, count: 65_536)
-                while true {
+                var total = 0
+                while total < Self.maximumReadPerWakeUp {
                     let count = chunk.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
                     if count > 0 {
                         buffer.append(contentsOf: chunk[..<count])
+                        total += count
                         continue
                     }
                     if count == 0 { return .closed("the bus hung up") }
@@ -427,6 +433,7 @@
                     if code == EAGAIN || code == EWOULDBLOCK { return .ok }
                     return .closed("read failed (errno \(code))")
                 }
+                return .ok
             }
 
             /// The next complete message in the buffer, or `nil` when more bytes are needed.
@@ -504,7 +511,8 @@
                     let remaining = ContinuousClock.now.duration(to: deadline)
                     guard remaining > .zero else { throw .connectFailed("timed out") }
                     let milliseconds = Int32(
-                        clamping: remaining.components.seconds * 1_000 + remaining.components.attoseconds / 1_000_000_000_000_000 + 1)
+                        clamping: remaining.components.seconds * 1_000 + remaining.components.attoseconds
+                            / 1_000_000_000_000_000 + 1)
                     var entry = pollfd(fd: descriptor, events: events, revents: 0)
                     let ready = poll(&entry, 1, milliseconds)
                     if ready > 0 { return }

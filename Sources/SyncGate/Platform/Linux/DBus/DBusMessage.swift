@@ -169,7 +169,8 @@ struct DBusMessage: Sendable, Hashable {
         }
     }
 
-    private mutating func apply(field code: UInt8, value: DBusValue, signature: inout String) throws(DBusDecodingError) {
+    private mutating func apply(field code: UInt8, value: DBusValue, signature: inout String) throws(DBusDecodingError)
+    {
         func wrongType(_ name: String) -> DBusDecodingError {
             DBusDecodingError("header field \(name)", "has type \(value.type), value \(value)")
         }

@@ -198,7 +198,8 @@
             if message.interface == "org.freedesktop.DBus", message.member == "NameOwnerChanged",
                 message.sender == "org.freedesktop.DBus"
             {
-                guard message.body.count == 3, let name = message.body[0].string, let new = message.body[2].string else {
+                guard message.body.count == 3, let name = message.body[0].string, let new = message.body[2].string
+                else {
                     log("NameOwnerChanged with signature \(message.bodySignature) ignored")
                     return
                 }
@@ -208,7 +209,9 @@
                     let changed = message.body[1].properties, let invalidated = message.body[2].strings,
                     let sender = message.sender, let path = message.path
                 else {
-                    log("PropertiesChanged from \(message.sender ?? "?") with signature \(message.bodySignature) ignored")
+                    log(
+                        "PropertiesChanged from \(message.sender ?? "?") with signature \(message.bodySignature) ignored"
+                    )
                     return
                 }
                 update {
@@ -265,7 +268,9 @@
                         case .success(let reply):
                             properties = reply.body.first?.properties
                             if properties == nil {
-                                log("GetAll(\(target.interface)) from \(target.busName) returned \(reply.bodySignature)")
+                                log(
+                                    "GetAll(\(target.interface)) from \(target.busName) returned \(reply.bodySignature)"
+                                )
                             }
                         case .failure(let error):
                             log("GetAll(\(target.interface)) on \(target.busName) failed: \(error)")

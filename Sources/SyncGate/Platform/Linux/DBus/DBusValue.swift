@@ -102,7 +102,9 @@ indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
         .dictionary(
             key: .string,
             value: .variant,
-            values.sorted { $0.key < $1.key }.map { DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value)) }
+            values.sorted { $0.key < $1.key }.map {
+                DBusDictionaryEntry(key: .string($0.key), value: .variant($0.value))
+            }
         )
     }
 
