@@ -31,7 +31,8 @@ struct RequirementListParserTests {
     }
 
     static let known =
-        "network, unmetered, unconstrained, not-low-power, external-power, battery-not-low, account-ready, "
+        "network, unmetered, unconstrained, validated-internet, not-low-power, external-power, battery-not-low, "
+        + "account-ready, "
         + "cloud-drive, sync-ready, cloud-drive-ready, large-transfer, none"
 
     @Test(arguments: [

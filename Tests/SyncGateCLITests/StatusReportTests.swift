@@ -37,7 +37,10 @@ struct StatusReportTests {
         #expect(
             json["met"]
                 == .array(
-                    ["network", "unmetered", "unconstrained", "not-low-power", "account-ready", "cloud-drive"].map {
+                    [
+                        "network", "unmetered", "unconstrained", "validated-internet", "not-low-power", "account-ready",
+                        "cloud-drive",
+                    ].map {
                         .string($0)
                     }))
         #expect(json["treatedAsMet"] == .array([.string("account-ready"), .string("cloud-drive")]))
@@ -47,10 +50,10 @@ struct StatusReportTests {
         }
         #expect(requirements.count == SyncRequirements.members.count)
         #expect(
-            requirements[4]
+            requirements[5]
                 == .object([("name", .string("external-power")), ("holds", .bool(false)), ("monitored", .bool(true))]))
         #expect(
-            requirements[6]
+            requirements[7]
                 == .object([("name", .string("account-ready")), ("holds", .bool(true)), ("monitored", .bool(false))]))
         guard case .array(let presets) = json["presets"] else {
             Issue.record("presets is not an array")

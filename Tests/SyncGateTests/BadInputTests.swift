@@ -61,7 +61,7 @@ struct BadInputTests {
         let manual = ManualSyncEnvironment()
         let scheduler = SyncScheduler(environment: manual.environment)
         await scheduler.shutdown(gracePeriod: .zero)
-        await #expect(throws: SyncSchedulerError.shutDown) { try await scheduler.submit(SyncJob { _ in }) }
+        #expect(throws: SyncSchedulerError.shutDown) { try scheduler.submit(SyncJob { _ in }) }
         await #expect(throws: SyncSchedulerError.shutDown) { try await scheduler.run(requiring: []) { _ in 1 } }
     }
 

@@ -13,6 +13,12 @@ struct DescriptionTests {
                 "connected via cellular (expensive, constrained)"
             ),
             (ConnectionInterface.wiredEthernet.description, "wired-ethernet"),
+            (
+                ConnectivityStatus.connected(via: .wifi, isExpensive: true, reachability: .captivePortal).description,
+                "connected via wifi (expensive, captive-portal)"
+            ),
+            (ConnectivityStatus.connected(via: .wifi, reachability: .internet).description, "connected via wifi"),
+            (ConnectivityReachability.limited.description, "limited"),
             (PowerStatus.unrestricted.description, "external power"),
             (
                 PowerStatus(isLowPowerModeEnabled: true, isOnExternalPower: false, batteryLevel: 0.15).description,
@@ -44,7 +50,8 @@ struct DescriptionTests {
         #expect(
             status.description
                 == "network: connected via wifi; account: available; conditions: [a, b]; "
-                + "met: [network, unmetered, unconstrained, not-low-power, external-power, battery-not-low, "
+                + "met: [network, unmetered, unconstrained, validated-internet, not-low-power, external-power, "
+                + "battery-not-low, "
                 + "account-ready, cloud-drive]"
         )
     }

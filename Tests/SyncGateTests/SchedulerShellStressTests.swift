@@ -206,7 +206,7 @@ struct SchedulerShellStressTests {
             #expect(unresolved.isEmpty, "seed \(seed): handles not resolved: \(unresolved.prefix(5))")
             let wrongCounts = handles.filter { terminal[$0.id] != 1 }.map { "\($0.id): \(terminal[$0.id] ?? 0)" }
             #expect(wrongCounts.isEmpty, "seed \(seed): terminal events not exactly once: \(wrongCounts.prefix(5))")
-            #expect(await scheduler.snapshot().jobs.isEmpty, "seed \(seed): jobs left")
+            #expect(scheduler.snapshot().jobs.isEmpty, "seed \(seed): jobs left")
             #expect(manual.environment.statusBroadcast.subscriberCount == 0, "seed \(seed): status subscribers left")
             #expect(monitor.violations.isEmpty, "seed \(seed): \(monitor.violations.prefix(5))")
         }

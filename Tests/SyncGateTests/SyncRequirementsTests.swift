@@ -49,6 +49,28 @@ struct SyncRequirementsTests {
                 ]
             ),
             (
+                .validatedInternet,
+                [
+                    allMet,
+                    with(allMet) { $0.connectivity = .connected(via: .wifi, reachability: .internet) },
+                    with(allMet) {
+                        $0.connectivity = ConnectivityStatus(
+                            isConnected: true, interface: .wifi, isExpensive: true, isConstrained: true)
+                    },
+                ],
+                [
+                    with(allMet) { $0.connectivity = .connected(via: .wifi, reachability: .captivePortal) },
+                    with(allMet) { $0.connectivity = .connected(via: .wifi, reachability: .limited) },
+                    with(allMet) { $0.connectivity = .connected(via: .wiredEthernet, reachability: .local) },
+                    with(allMet) { $0.connectivity = .disconnected },
+                    with(allMet) {
+                        $0.connectivity = ConnectivityStatus(
+                            isConnected: false, interface: .none, isExpensive: false, isConstrained: false,
+                            reachability: .internet)
+                    },
+                ]
+            ),
+            (
                 .notLowPower,
                 [allMet],
                 [with(allMet) { $0.power.isLowPowerModeEnabled = true }]
@@ -183,6 +205,9 @@ struct SyncRequirementsTests {
         #expect(SyncRequirements(name: "EXTERNAL_POWER") == .externalPower)
         #expect(SyncRequirements(name: "wifi") == nil)
         #expect(SyncRequirements.syncReady.description == "[network, not-low-power, account-ready]")
+        #expect(SyncRequirements(name: "validated_internet") == .validatedInternet)
+        #expect(SyncRequirements.validatedInternet.monitoredParts == .network)
+        #expect(SyncRequirements.decided(by: .network) == [.network, .unmetered, .unconstrained, .validatedInternet])
         #expect(SyncRequirements().description == "[]")
     }
 

@@ -81,7 +81,7 @@ struct SyncSchedulerTests {
         let handle = try scheduler.submit(
             SyncJob(id: "sync", requires: .syncReady, operation: operation.operation))
         await operation.waitForStarts(1)
-        let job = try #require(await scheduler.snapshot().job("sync"))
+        let job = try #require(scheduler.snapshot().job("sync"))
         #expect(job.requirementsTreatedAsMet == .accountReady)
         #expect(job.summary.hasSuffix("(account-ready not monitored, treated as met)"))
         operation.finish()
@@ -128,7 +128,7 @@ struct SyncSchedulerTests {
         #expect(await iterator.next().map { if case .submitted = $0 { true } else { false } } == true)
         task.cancel()
         await #expect(throws: CancellationError.self) { try await task.value }
-        #expect(await scheduler.snapshot().jobs.isEmpty)
+        #expect(scheduler.snapshot().jobs.isEmpty)
     }
 
     @Test("cancelling the caller of run(requiring:) while it runs cancels the job's task")
@@ -172,7 +172,7 @@ struct SyncSchedulerTests {
         await stubborn.waitForStarts(1)
         clock.advance(by: .seconds(1))
         await stubborn.waitForCancellations(1)
-        let job = try #require(await scheduler.snapshot().job("stubborn"))
+        let job = try #require(scheduler.snapshot().job("stubborn"))
         #expect(job.isPastRunTimeout)
         #expect(scheduler.runningCount == 1)
         stubborn.finish(.failure(Failure()))
@@ -293,12 +293,12 @@ struct SyncSchedulerTests {
         #expect(await waiting.outcome().state == .cancelled)
         polite.finish()
         #expect(await politeHandle.outcome().state == .succeeded)
-        await #expect(throws: SyncSchedulerError.shutDown) { try await scheduler.submit(SyncJob { _ in }) }
+        #expect(throws: SyncSchedulerError.shutDown) { try scheduler.submit(SyncJob { _ in }) }
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(10))
         await shutdown.value
         #expect(await stubbornHandle.outcome().state == .cancelled)
-        #expect(await scheduler.snapshot().jobs.isEmpty)
+        #expect(scheduler.snapshot().jobs.isEmpty)
     }
 
     @Test(
@@ -323,7 +323,7 @@ struct SyncSchedulerTests {
     )
     func badInput(job: SyncJob, message: String) async throws {
         try scheduler.submit(SyncJob(id: "queued") { _ in })
-        await #expect(throws: SyncSchedulerError.invalidJob(message)) { try await scheduler.submit(job) }
+        #expect(throws: SyncSchedulerError.invalidJob(message)) { try scheduler.submit(job) }
         let snapshot = scheduler.snapshot()
         #expect(snapshot.jobs.map(\.id) == ["queued"])
     }
@@ -331,8 +331,8 @@ struct SyncSchedulerTests {
     @Test("a duplicate id of an unfinished job is rejected")
     func duplicateID() async throws {
         try scheduler.submit(SyncJob(id: "same") { _ in })
-        await #expect(throws: SyncSchedulerError.invalidJob("id \"same\" is already used by an unfinished job")) {
-            try await scheduler.submit(SyncJob(id: "same") { _ in })
+        #expect(throws: SyncSchedulerError.invalidJob("id \"same\" is already used by an unfinished job")) {
+            try scheduler.submit(SyncJob(id: "same") { _ in })
         }
     }
 

@@ -11,13 +11,22 @@ public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
     public let isExpensive: Bool
     /// Whether the path is constrained (Low Data Mode).
     public let isConstrained: Bool
+    /// How far the path is known to reach; ``ConnectivityReachability/unknown`` where no validator exists.
+    public let reachability: ConnectivityReachability
 
-    /// Creates a status from its four facts.
-    public init(isConnected: Bool, interface: ConnectionInterface, isExpensive: Bool, isConstrained: Bool) {
+    /// Creates a status from its facts; `reachability` defaults to unknown (no validator).
+    public init(
+        isConnected: Bool,
+        interface: ConnectionInterface,
+        isExpensive: Bool,
+        isConstrained: Bool,
+        reachability: ConnectivityReachability = .unknown
+    ) {
         self.isConnected = isConnected
         self.interface = interface
         self.isExpensive = isExpensive
         self.isConstrained = isConstrained
+        self.reachability = reachability
     }
 
     /// No usable path: not connected, no interface, neither expensive nor constrained.
@@ -28,12 +37,20 @@ public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
         isConstrained: false
     )
 
-    /// A readable summary, such as `connected via wifi (expensive)` or `disconnected`.
+    /// Whether a validator confirmed the internet, or none exists to say otherwise (what
+    /// ``SyncRequirements/validatedInternet`` checks, besides being connected).
+    public var isInternetValidatedOrUnknown: Bool {
+        reachability == .internet || reachability == .unknown
+    }
+
+    /// A readable summary, such as `connected via wifi (expensive)`, `connected via wifi (captive-portal)`
+    /// or `disconnected`. Reachability is shown only when a validator found less than the internet.
     public var description: String {
         guard isConnected else { return "disconnected" }
         var flags: [String] = []
         if isExpensive { flags.append("expensive") }
         if isConstrained { flags.append("constrained") }
+        if !isInternetValidatedOrUnknown { flags.append(reachability.description) }
         let suffix = flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"
         return "connected via \(interface)\(suffix)"
     }
@@ -48,9 +65,11 @@ extension ConnectivityStatus {
     public static func connected(
         via interface: ConnectionInterface,
         isExpensive: Bool = false,
-        isConstrained: Bool = false
+        isConstrained: Bool = false,
+        reachability: ConnectivityReachability = .unknown
     ) -> ConnectivityStatus {
         ConnectivityStatus(
-            isConnected: true, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained)
+            isConnected: true, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained,
+            reachability: reachability)
     }
 }

@@ -45,6 +45,7 @@ public struct SyncEnvironmentStatus: Sendable, Hashable, CustomStringConvertible
         if connected { met.insert(.network) }
         if connected && !connectivity.isExpensive { met.insert(.unmetered) }
         if connected && !connectivity.isConstrained { met.insert(.unconstrained) }
+        if connected && connectivity.isInternetValidatedOrUnknown { met.insert(.validatedInternet) }
         if !power.isLowPowerModeEnabled { met.insert(.notLowPower) }
         if power.isOnExternalPower { met.insert(.externalPower) }
         if !power.isBatteryLow { met.insert(.batteryNotLow) }

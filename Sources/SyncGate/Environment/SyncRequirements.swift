@@ -1,7 +1,8 @@
 /// The facts about the environment that a job or a waiter needs before it may start.
 ///
 /// Each member names one fact; ``SyncEnvironmentStatus/satisfiedRequirements`` says which hold now.
-/// `.unmetered` and `.unconstrained` imply `.network`: a disconnected device satisfies neither.
+/// `.unmetered`, `.unconstrained` and `.validatedInternet` imply `.network`: a disconnected device
+/// satisfies none of them.
 /// A requirement whose part of the environment is not monitored reads as satisfied (see
 /// ``MonitoringOptions``), so presets such as ``syncReady`` also work where no account source exists.
 public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConvertible {
@@ -29,6 +30,13 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     public static let accountReady = SyncRequirements(rawValue: 1 << 6)
     /// The cloud drive (iCloud Drive) is available.
     public static let cloudDrive = SyncRequirements(rawValue: 1 << 7)
+    /// A network path whose validator found the internet: connected, not behind a captive portal, not
+    /// limited to the local network.
+    ///
+    /// Met when connected and ``ConnectivityStatus/reachability`` is ``ConnectivityReachability/internet``,
+    /// or ``ConnectivityReachability/unknown`` because no validator exists (no NetworkManager, its checks
+    /// turned off, Apple platforms) — so it never blocks where nothing can tell.
+    public static let validatedInternet = SyncRequirements(rawValue: 1 << 8)
 
     /// What ``SyncEnvironmentStatus/isSyncReady`` checks: network, account ready, not in Low Power Mode.
     public static let syncReady: SyncRequirements = [.network, .accountReady, .notLowPower]
@@ -42,6 +50,7 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
         ("network", .network),
         ("unmetered", .unmetered),
         ("unconstrained", .unconstrained),
+        ("validated-internet", .validatedInternet),
         ("not-low-power", .notLowPower),
         ("external-power", .externalPower),
         ("battery-not-low", .batteryNotLow),
@@ -73,7 +82,7 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     /// The part of the environment whose source decides these requirements.
     public var monitoredParts: MonitoringOptions {
         var parts: MonitoringOptions = []
-        if !intersection([.network, .unmetered, .unconstrained]).isEmpty { parts.insert(.network) }
+        if !intersection([.network, .unmetered, .unconstrained, .validatedInternet]).isEmpty { parts.insert(.network) }
         if !intersection([.notLowPower, .externalPower, .batteryNotLow]).isEmpty { parts.insert(.power) }
         if contains(.accountReady) { parts.insert(.account) }
         if contains(.cloudDrive) { parts.insert(.cloudDrive) }
@@ -83,7 +92,9 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     /// The requirements decided by the given parts of the environment.
     public static func decided(by parts: MonitoringOptions) -> SyncRequirements {
         var requirements: SyncRequirements = []
-        if parts.contains(.network) { requirements.formUnion([.network, .unmetered, .unconstrained]) }
+        if parts.contains(.network) {
+            requirements.formUnion([.network, .unmetered, .unconstrained, .validatedInternet])
+        }
         if parts.contains(.power) { requirements.formUnion([.notLowPower, .externalPower, .batteryNotLow]) }
         if parts.contains(.account) { requirements.insert(.accountReady) }
         if parts.contains(.cloudDrive) { requirements.insert(.cloudDrive) }

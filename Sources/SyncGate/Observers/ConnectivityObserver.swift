@@ -12,12 +12,17 @@
 ///   Connected means a unicast route, not linkdown, through an interface that is up, running and not
 ///   loopback. The interface kind comes from sysfs; cellular and Bluetooth links are expensive; Linux
 ///   has no Low Data Mode, so ``ConnectivityStatus/isConstrained`` is always `false`. No polling, and no
-///   wake-ups while nothing changes.
+///   wake-ups while nothing changes. When NetworkManager runs on the system bus, its `Metered` verdict,
+///   its primary connection's kind and its connectivity check (``ConnectivityStatus/reachability``) win
+///   over the heuristic, followed through `PropertiesChanged`; rtnetlink stays the source of "connected".
+///   Without the bus or NetworkManager (or when it stops), the heuristic applies, and NetworkManager is
+///   picked up again when it returns. ``provenance`` tells which source decided each field.
 /// * **Apple platforms**: one `NWPathMonitor`.
 /// * **Elsewhere**: no backend; the status stays ``ConnectivityStatus/disconnected``.
 ///
 /// The first status is computed before the initializer returns, so ``status`` is right from the first
-/// read. Releasing the observer stops its thread and closes its sockets, and ends its streams.
+/// read; on Linux the initializer waits up to one second for NetworkManager's first answer (no wait at
+/// all when there is no system bus). Releasing the observer stops its thread and closes its sockets, and ends its streams.
 ///
 /// ```swift
 /// let observer = ConnectivityObserver()
@@ -31,6 +36,10 @@ public final class ConnectivityObserver: ConnectivityObserving, BroadcastBacked 
 
     #if os(Linux)
         private let monitor: LinuxConnectivityMonitor?
+        private let merger: LinuxConnectivityMerger
+        private let link: StatusBroadcast<ConnectivityStatus>
+        private let linkObserver: UInt64
+        private let networkManager: NetworkManagerSource?
 
         /// Creates an observer on the platform backend, with a 200 ms debounce on Linux.
         ///
@@ -38,10 +47,13 @@ public final class ConnectivityObserver: ConnectivityObserving, BroadcastBacked 
         /// ``ConnectivityStatus/disconnected`` and never changes; use ``init(debounce:sysfsRoot:clock:)`` to
         /// learn why instead.
         public convenience init() {
-            self.init(monitor: try? LinuxConnectivityMonitor(configuration: ConnectivityMonitorConfiguration()))
+            self.init(
+                monitor: try? LinuxConnectivityMonitor(configuration: ConnectivityMonitorConfiguration()),
+                networkManager: DBusSourceConfiguration()
+            )
         }
 
-        /// Creates an observer on rtnetlink and sysfs with explicit options.
+        /// Creates an observer on rtnetlink and sysfs (and NetworkManager on the system bus) with explicit options.
         ///
         /// - Parameters:
         ///   - debounce: how long a burst of kernel notifications is coalesced before the path is looked up
@@ -57,18 +69,61 @@ public final class ConnectivityObserver: ConnectivityObserving, BroadcastBacked 
             clock: any Clock<Duration> = ContinuousClock()
         ) throws(ConnectivityObserverError) {
             try self.init(
-                configuration: ConnectivityMonitorConfiguration(debounce: debounce, sysfsRoot: sysfsRoot, clock: clock)
+                configuration: ConnectivityMonitorConfiguration(debounce: debounce, sysfsRoot: sysfsRoot, clock: clock),
+                networkManager: DBusSourceConfiguration()
             )
         }
 
         /// Creates an observer with every setting of the backend, for tests and tools in the package.
-        package convenience init(configuration: ConnectivityMonitorConfiguration) throws(ConnectivityObserverError) {
-            self.init(monitor: try LinuxConnectivityMonitor(configuration: configuration))
+        ///
+        /// - Parameter networkManager: where to follow NetworkManager; `nil` (the default) uses rtnetlink
+        ///   and sysfs alone.
+        package convenience init(
+            configuration: ConnectivityMonitorConfiguration,
+            networkManager: DBusSourceConfiguration? = nil
+        ) throws(ConnectivityObserverError) {
+            self.init(
+                monitor: try LinuxConnectivityMonitor(configuration: configuration), networkManager: networkManager)
         }
 
-        private init(monitor: LinuxConnectivityMonitor?) {
+        /// Creates an observer whose link status comes from `linkStatus` instead of rtnetlink, merged with
+        /// NetworkManager's facts from the given bus; for tests of the D-Bus source.
+        package convenience init(
+            linkStatus: StatusBroadcast<ConnectivityStatus>, networkManager: DBusSourceConfiguration?
+        ) {
+            self.init(monitor: nil, link: linkStatus, networkManager: networkManager)
+        }
+
+        private convenience init(monitor: LinuxConnectivityMonitor?, networkManager: DBusSourceConfiguration?) {
+            self.init(
+                monitor: monitor, link: monitor?.broadcast ?? StatusBroadcast(.disconnected),
+                networkManager: networkManager)
+        }
+
+        private init(
+            monitor: LinuxConnectivityMonitor?,
+            link: StatusBroadcast<ConnectivityStatus>,
+            networkManager configuration: DBusSourceConfiguration?
+        ) {
             self.monitor = monitor
-            broadcast = monitor?.broadcast ?? StatusBroadcast(.disconnected)
+            self.link = link
+            let merger = LinuxConnectivityMerger(link: link.value)
+            self.merger = merger
+            broadcast = merger.broadcast
+            linkObserver = link.addObserver { [weak link, weak merger] _ in
+                guard let link, let merger else { return }
+                merger.update(link: link.value)
+            }
+            merger.update(link: link.value)
+            if let configuration {
+                let source = NetworkManagerSource(configuration: configuration) { [weak merger] facts in
+                    merger?.update(networkManager: facts)
+                }
+                source.start(waitingUpTo: configuration.initialWait)
+                networkManager = source
+            } else {
+                networkManager = nil
+            }
         }
 
         /// The descriptors the backend holds open (empty without a backend), for tests.
@@ -77,7 +132,17 @@ public final class ConnectivityObserver: ConnectivityObserving, BroadcastBacked 
         /// How many evaluations and link-cache resyncs (after overflow) have happened, for tests and tools.
         package var counters: (evaluations: Int, resyncs: Int) { monitor?.counters ?? (0, 0) }
 
+        /// Which source decided each field of ``status`` (rtnetlink, sysfs heuristic or NetworkManager), with
+        /// notes on why NetworkManager is not used and on problems met with it.
+        public var provenance: ConnectivityProvenance {
+            var provenance = monitor == nil && networkManager == nil ? ConnectivityProvenance.none : merger.provenance
+            provenance.notes += networkManager?.notes ?? ["NetworkManager: not consulted"]
+            return provenance
+        }
+
         deinit {
+            networkManager?.stop()
+            link.removeObserver(linkObserver)
             monitor?.stop()
             broadcast.finish()
         }
@@ -116,6 +181,13 @@ public final class ConnectivityObserver: ConnectivityObserving, BroadcastBacked 
             )
         }
 
+        /// Which source decided each field of ``status``: `NWPathMonitor`, except reachability (no validator).
+        public var provenance: ConnectivityProvenance {
+            ConnectivityProvenance(
+                isConnected: .networkPathMonitor, interface: .networkPathMonitor, isExpensive: .networkPathMonitor,
+                isConstrained: .networkPathMonitor, reachability: .defaultValue)
+        }
+
         deinit {
             monitor.cancel()
             broadcast.finish()
@@ -125,6 +197,9 @@ public final class ConnectivityObserver: ConnectivityObserving, BroadcastBacked 
         public init() {
             broadcast = StatusBroadcast(.disconnected)
         }
+
+        /// Which source decided each field of ``status``: none on this platform.
+        public var provenance: ConnectivityProvenance { .none }
 
         deinit {
             broadcast.finish()

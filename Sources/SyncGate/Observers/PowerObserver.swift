@@ -19,15 +19,20 @@
 ///   a system battery exists sysfs is also re-read once per re-read interval (a minute by default);
 ///   without a battery nothing wakes up. If the uevent socket cannot be opened (a sandbox that forbids
 ///   netlink), the observer still reads sysfs at start and on that slow re-read.
-///   ``PowerStatus/isLowPowerModeEnabled`` is always `false` on Linux for now: power-profiles-daemon's
-///   `power-saver` profile will be mapped to it once the D-Bus client exists.
+///   ``PowerStatus/isLowPowerModeEnabled`` follows power-profiles-daemon on the system bus
+///   (`ActiveProfile == "power-saver"`, under `org.freedesktop.UPower.PowerProfiles` or the legacy
+///   `net.hadess.PowerProfiles`), and is `false` without it. Where sysfs lists no supply at all, UPower's
+///   `OnBattery` decides ``PowerStatus/isOnExternalPower``. Both daemons are followed through
+///   `PropertiesChanged` and picked up again when they restart; ``provenance`` tells which source
+///   decided each field.
 /// * **Apple platforms**: ``PowerStatus/isLowPowerModeEnabled`` follows
 ///   `ProcessInfo.isLowPowerModeEnabled` and its change notification. The power source and battery
 ///   level are not read: ``PowerStatus/isOnExternalPower`` is `true` and ``PowerStatus/batteryLevel``
 ///   `nil`, so `.externalPower` and `.batteryNotLow` never block.
 /// * **Other platforms**: the status is ``PowerStatus/unrestricted`` and never changes.
 ///
-/// The initial status is read before `init` returns. Releasing the observer stops its sources and ends
+/// The initial status is read before `init` returns (on Linux, after waiting up to one second for the power
+/// daemons' first answers when a system bus exists). Releasing the observer stops its sources and ends
 /// its streams.
 public final class PowerObserver: PowerObserving, BroadcastBacked {
     /// The broadcast that holds the status.
@@ -42,6 +47,7 @@ public final class PowerObserver: PowerObserving, BroadcastBacked {
     #if os(Linux)
         private let monitor: LinuxPowerMonitor
         private let uevents: UEventSocket?
+        private let dbus: PowerDBusSource?
 
         /// Creates an observer of the machine's power supplies under `/sys`.
         public convenience init() {
@@ -60,16 +66,20 @@ public final class PowerObserver: PowerObserving, BroadcastBacked {
             clock: any Clock<Duration> = ContinuousClock(),
             rereadInterval: Duration? = .seconds(60)
         ) {
-            self.init(sysfsRoot: sysfsRoot, clock: clock, rereadInterval: rereadInterval, listensForUEvents: true)
+            self.init(
+                sysfsRoot: sysfsRoot, clock: clock, rereadInterval: rereadInterval, listensForUEvents: true,
+                dbus: DBusSourceConfiguration())
         }
 
         /// Creates an observer; with `listensForUEvents` false no socket is opened, and changes come only
-        /// from ``handleUEvent(_:)`` and the slow re-read (for tests).
+        /// from ``handleUEvent(_:)`` and the slow re-read (for tests). With `dbus` nil, no power daemon is
+        /// consulted.
         package init(
             sysfsRoot: String,
             clock: any Clock<Duration>,
             rereadInterval: Duration?,
-            listensForUEvents: Bool
+            listensForUEvents: Bool,
+            dbus: DBusSourceConfiguration? = nil
         ) {
             let broadcast = StatusBroadcast(PowerStatus.unrestricted)
             let monitor = LinuxPowerMonitor(
@@ -83,9 +93,27 @@ public final class PowerObserver: PowerObserving, BroadcastBacked {
                     monitor.handleOnQueue(datagrams: datagrams, overflowed: overflowed)
                 } : nil
             monitor.refresh()
+            if let dbus {
+                let source = PowerDBusSource(configuration: dbus) { [weak monitor] facts in
+                    monitor?.update(dbus: facts)
+                }
+                source.start(waitingUpTo: dbus.initialWait)
+                self.dbus = source
+            } else {
+                self.dbus = nil
+            }
+        }
+
+        /// Which source decided each field of ``status`` (sysfs, power-profiles-daemon, UPower), with notes
+        /// on the daemons that are missing and problems met with them.
+        public var provenance: PowerProvenance {
+            var provenance = monitor.provenance
+            provenance.notes += dbus?.notes ?? ["power daemons: not consulted"]
+            return provenance
         }
 
         deinit {
+            dbus?.stop()
             uevents?.cancel()
             monitor.stop()
             broadcast.finish()
@@ -126,6 +154,12 @@ public final class PowerObserver: PowerObserving, BroadcastBacked {
             }
         }
 
+        /// Which source decided each field of ``status``: `ProcessInfo` for Low Power Mode, defaults otherwise.
+        public var provenance: PowerProvenance {
+            PowerProvenance(
+                isLowPowerModeEnabled: .processInfo, isOnExternalPower: .defaultValue, batteryLevel: .defaultValue)
+        }
+
         deinit {
             NotificationCenter.default.removeObserver(notificationToken)
             broadcast.finish()
@@ -135,5 +169,8 @@ public final class PowerObserver: PowerObserving, BroadcastBacked {
         public init() {
             broadcast = StatusBroadcast(PowerStatus.unrestricted)
         }
+
+        /// Which source decided each field of ``status``: none on this platform.
+        public var provenance: PowerProvenance { .none }
     #endif
 }

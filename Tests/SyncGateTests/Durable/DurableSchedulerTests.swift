@@ -220,7 +220,7 @@ struct DurableSchedulerTests {
         }
         #expect(try storedIDs(run).isEmpty)
         #expect(run.store.statistics.records == 0)
-        #expect(await run.scheduler.snapshot().jobs.isEmpty)
+        #expect(run.scheduler.snapshot().jobs.isEmpty)
     }
 
     @Test("bad submissions throw naming what is wrong, and store nothing")
@@ -284,7 +284,7 @@ struct DurableSchedulerTests {
         #expect(report.restored.map(\.id) == ["up-1", "up-2", "up-3"])
         for expected in 1...3 {
             await second.operation.waitForStarts(expected)
-            #expect(await second.scheduler.snapshot().runningCount == 1)
+            #expect(second.scheduler.snapshot().runningCount == 1)
             second.operation.finish()
             #expect(await report.restored[expected - 1].outcome().state == .succeeded)
         }

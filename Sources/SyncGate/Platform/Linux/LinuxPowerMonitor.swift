@@ -14,6 +14,14 @@
             var rereadTask: Task<Void, Never>?
             /// Set by ``stop()``: no timer is armed afterwards.
             var isStopped = false
+            /// The last status read from sysfs, before the D-Bus facts are merged in.
+            var sysfs = PowerStatus.unrestricted
+            /// Whether the last sysfs read found any system-scoped supply.
+            var sysfsHasSupplies = false
+            /// The power daemons' facts from D-Bus.
+            var dbus = PowerDBusFacts.none
+            /// Where the published fields come from.
+            var provenance = PowerMapping.merge(sysfs: .unrestricted, sysfsHasSupplies: false, dbus: .none).provenance
         }
 
         /// The directory that contains `class/power_supply`, normally `/sys`.
@@ -80,6 +88,17 @@
             queue.sync { handleOnQueue(datagrams: datagrams, overflowed: overflowed) }
         }
 
+        /// Merges new facts from the power daemons on D-Bus and publishes the result; returns when published.
+        func update(dbus facts: PowerDBusFacts) {
+            queue.sync {
+                state.withLock { $0.dbus = facts }
+                publishOnQueue()
+            }
+        }
+
+        /// Where the published fields come from now.
+        package var provenance: PowerProvenance { state.withLock { $0.provenance } }
+
         /// Disarms the timer for good. Later reads may still run but publish into a finished broadcast.
         package func stop() {
             let task = state.withLock { state in
@@ -91,9 +110,23 @@
         }
 
         private func rereadOnQueue() {
-            let (status, hasSystemBattery) = PowerSupplyReader.readStatus(sysfsRoot: sysfsRoot)
+            let supplies = PowerSupplyReader.readSupplies(sysfsRoot: sysfsRoot)
+            state.withLock { state in
+                state.sysfs = PowerStatus(powerSupplies: supplies)
+                state.sysfsHasSupplies = supplies.contains { !$0.isDeviceScoped }
+            }
+            publishOnQueue()
+            updateTimer(hasSystemBattery: supplies.contains(where: \.isSystemBattery))
+        }
+
+        private func publishOnQueue() {
+            let status = state.withLock { state in
+                let (status, provenance) = PowerMapping.merge(
+                    sysfs: state.sysfs, sysfsHasSupplies: state.sysfsHasSupplies, dbus: state.dbus)
+                state.provenance = provenance
+                return status
+            }
             broadcast.send(status)
-            updateTimer(hasSystemBattery: hasSystemBattery)
         }
 
         private func updateTimer(hasSystemBattery: Bool) {

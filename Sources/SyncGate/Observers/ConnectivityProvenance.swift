@@ -1,0 +1,52 @@
+/// Which source decided each field of a ``ConnectivityStatus``, with notes on sources that are missing.
+///
+/// ```swift
+/// print(ConnectivityObserver().provenance)
+/// // connected: rtnetlink; interface: sysfs heuristic; expensive: sysfs heuristic; …
+/// ```
+public struct ConnectivityProvenance: Sendable, Hashable, CustomStringConvertible {
+    /// The source of ``ConnectivityStatus/isConnected``.
+    public var isConnected: StatusSource
+    /// The source of ``ConnectivityStatus/interface``.
+    public var interface: StatusSource
+    /// The source of ``ConnectivityStatus/isExpensive``.
+    public var isExpensive: StatusSource
+    /// The source of ``ConnectivityStatus/isConstrained``.
+    public var isConstrained: StatusSource
+    /// The source of ``ConnectivityStatus/reachability``.
+    public var reachability: StatusSource
+    /// Why a better source is not used, and problems met with one (each once), such as
+    /// `NetworkManager: org.freedesktop.NetworkManager has no owner on the system bus`.
+    public var notes: [String]
+
+    /// Creates a provenance record.
+    public init(
+        isConnected: StatusSource,
+        interface: StatusSource,
+        isExpensive: StatusSource,
+        isConstrained: StatusSource,
+        reachability: StatusSource,
+        notes: [String] = []
+    ) {
+        self.isConnected = isConnected
+        self.interface = interface
+        self.isExpensive = isExpensive
+        self.isConstrained = isConstrained
+        self.reachability = reachability
+        self.notes = notes
+    }
+
+    /// No source at all: every field holds its default.
+    public static let none = ConnectivityProvenance(
+        isConnected: .defaultValue, interface: .defaultValue, isExpensive: .defaultValue,
+        isConstrained: .defaultValue, reachability: .defaultValue)
+
+    /// One line per field, then the notes: `connected: rtnetlink; interface: NetworkManager; …`.
+    public var description: String {
+        let fields = [
+            "connected: \(isConnected)", "interface: \(interface)", "expensive: \(isExpensive)",
+            "constrained: \(isConstrained)", "reachability: \(reachability)",
+        ]
+        return (fields + notes.map { "note: \($0)" }).joined(separator: "; ")
+    }
+}

@@ -1,0 +1,37 @@
+/// Which source decided each field of a ``PowerStatus``, with notes on sources that are missing.
+public struct PowerProvenance: Sendable, Hashable, CustomStringConvertible {
+    /// The source of ``PowerStatus/isLowPowerModeEnabled``.
+    public var isLowPowerModeEnabled: StatusSource
+    /// The source of ``PowerStatus/isOnExternalPower``.
+    public var isOnExternalPower: StatusSource
+    /// The source of ``PowerStatus/batteryLevel``.
+    public var batteryLevel: StatusSource
+    /// Why a better source is not used, and problems met with one (each once).
+    public var notes: [String]
+
+    /// Creates a provenance record.
+    public init(
+        isLowPowerModeEnabled: StatusSource,
+        isOnExternalPower: StatusSource,
+        batteryLevel: StatusSource,
+        notes: [String] = []
+    ) {
+        self.isLowPowerModeEnabled = isLowPowerModeEnabled
+        self.isOnExternalPower = isOnExternalPower
+        self.batteryLevel = batteryLevel
+        self.notes = notes
+    }
+
+    /// No source at all: every field holds its default.
+    public static let none = PowerProvenance(
+        isLowPowerModeEnabled: .defaultValue, isOnExternalPower: .defaultValue, batteryLevel: .defaultValue)
+
+    /// `low power mode: …; external power: …; battery level: …`, then the notes.
+    public var description: String {
+        let fields = [
+            "low power mode: \(isLowPowerModeEnabled)", "external power: \(isOnExternalPower)",
+            "battery level: \(batteryLevel)",
+        ]
+        return (fields + notes.map { "note: \($0)" }).joined(separator: "; ")
+    }
+}

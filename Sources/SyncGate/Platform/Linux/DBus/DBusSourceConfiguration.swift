@@ -1,0 +1,28 @@
+/// The settings of a D-Bus-backed source: which bus, which clock, how long to wait.
+package struct DBusSourceConfiguration: Sendable {
+    /// The bus address; `nil` means the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
+    package var address: String?
+    /// The clock of call timeouts and reconnection delays.
+    package var clock: any Clock<Duration>
+    /// How long a call waits for its reply.
+    package var callTimeout: Duration
+    /// How long after losing (or failing to reach) the bus the source tries again.
+    package var reconnectDelay: Duration
+    /// The wall-clock bound the observer's initializer waits for the first answers.
+    package var initialWait: Duration
+
+    /// Creates a configuration; the defaults suit the system bus.
+    package init(
+        address: String? = nil,
+        clock: any Clock<Duration> = ContinuousClock(),
+        callTimeout: Duration = .seconds(5),
+        reconnectDelay: Duration = .seconds(30),
+        initialWait: Duration = .seconds(1)
+    ) {
+        self.address = address
+        self.clock = clock
+        self.callTimeout = callTimeout
+        self.reconnectDelay = reconnectDelay
+        self.initialWait = initialWait
+    }
+}

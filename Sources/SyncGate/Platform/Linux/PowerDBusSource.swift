@@ -1,0 +1,90 @@
+#if os(Linux)
+    /// Follows power-profiles-daemon (current and legacy bus names) and UPower over D-Bus.
+    ///
+    /// The current name `org.freedesktop.UPower.PowerProfiles` is preferred; the legacy
+    /// `net.hadess.PowerProfiles` is used when only it is present. Both are watched, so either may come
+    /// and go.
+    final class PowerDBusSource: Sendable {
+        /// The watched objects: current profiles name, legacy profiles name, UPower.
+        static let targets: [DBusPropertyTracker.Target] = [
+            .init(
+                busName: "org.freedesktop.UPower.PowerProfiles", path: "/org/freedesktop/UPower/PowerProfiles",
+                interface: "org.freedesktop.UPower.PowerProfiles"),
+            .init(
+                busName: "net.hadess.PowerProfiles", path: "/net/hadess/PowerProfiles",
+                interface: "net.hadess.PowerProfiles"),
+            .init(
+                busName: "org.freedesktop.UPower", path: "/org/freedesktop/UPower", interface: "org.freedesktop.UPower"),
+        ]
+
+        private let monitor: DBusPropertyMonitor
+
+        /// Creates the source; `onChange` runs on the source's queue with the facts.
+        init(configuration: DBusSourceConfiguration, onChange: @escaping @Sendable (PowerDBusFacts) -> Void) {
+            let box = WeakBox<DBusPropertyMonitor>()
+            monitor = DBusPropertyMonitor(
+                targets: Self.targets, configuration: configuration, label: "SyncGate.PowerDBus"
+            ) {
+                snapshot in
+                onChange(Self.facts(from: snapshot) { box.value?.log($0) })
+            }
+            box.value = monitor
+        }
+
+        /// Connects and waits up to `wait` for the first answers.
+        func start(waitingUpTo wait: Duration) {
+            monitor.start(waitingUpTo: wait)
+        }
+
+        /// Stops following the daemons.
+        func stop() {
+            monitor.stop()
+        }
+
+        /// Why the daemons are not used, and the problems met, each once.
+        var notes: [String] {
+            let snapshot = monitor.snapshot
+            var notes: [String] = []
+            if !snapshot.isConnected {
+                notes.append(
+                    "power daemons: no D-Bus connection to \(monitor.address)"
+                        + (snapshot.busProblem.map { " (\($0))" } ?? ""))
+            } else {
+                if snapshot.properties[0] == nil && snapshot.properties[1] == nil {
+                    notes.append("power-profiles-daemon is not available on \(monitor.address)")
+                }
+                if snapshot.properties[2] == nil {
+                    notes.append("UPower is not available on \(monitor.address)")
+                }
+            }
+            return notes + monitor.problems.map { "power daemons: \($0)" }
+        }
+
+        /// The facts in a snapshot; a property of an unexpected type is reported through `log` and ignored.
+        static func facts(from snapshot: DBusPropertyMonitor.Snapshot, log: (String) -> Void) -> PowerDBusFacts {
+            var facts = PowerDBusFacts()
+            for index in [0, 1] {
+                guard let properties = snapshot.properties[index], let raw = properties["ActiveProfile"] else {
+                    continue
+                }
+                guard let profile = raw.string else {
+                    log(
+                        "\(targets[index].busName) ActiveProfile has type \(raw.type) (value \(raw)), expected s; ignored"
+                    )
+                    continue
+                }
+                facts.activeProfile = profile
+                facts.profilesBusName = targets[index].busName
+                break
+            }
+            if let properties = snapshot.properties[2], let raw = properties["OnBattery"] {
+                if let onBattery = raw.bool {
+                    facts.onBattery = onBattery
+                } else {
+                    log("UPower OnBattery has type \(raw.type) (value \(raw)), expected b; ignored")
+                }
+            }
+            return facts
+        }
+    }
+#endif

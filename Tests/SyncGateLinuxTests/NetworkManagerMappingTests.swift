@@ -1,0 +1,126 @@
+import Testing
+
+@testable import SyncGate
+
+/// NetworkManager's states to SyncGate's values, and the merge with the rtnetlink status.
+struct NetworkManagerMappingTests {
+    @Test(
+        "Metered",
+        arguments: [(UInt32?.none, Bool?.none), (0, nil), (1, true), (2, false), (3, true), (4, false), (9, nil)])
+    func metered(value: UInt32?, expensive: Bool?) {
+        #expect(NetworkManagerMapping.isExpensive(metered: value) == expensive)
+    }
+
+    @Test(
+        "Connectivity",
+        arguments: [
+            (UInt32?.none, ConnectivityReachability.unknown), (0, .unknown), (1, .local), (2, .captivePortal),
+            (3, .limited), (4, .internet), (7, .unknown),
+        ])
+    func connectivity(value: UInt32?, reachability: ConnectivityReachability) {
+        #expect(NetworkManagerMapping.reachability(connectivity: value) == reachability)
+    }
+
+    @Test(
+        "primary connection kind",
+        arguments: [
+            ("802-11-wireless", UInt32?.none, LinuxInterfaceKind?.some(.wifi)),
+            ("802-3-ethernet", nil, .wiredEthernet), ("gsm", nil, .cellular), ("cdma", nil, .cellular),
+            ("bluetooth", nil, .bluetooth), ("vpn", 2, .wifi), ("tun", 1, .wiredEthernet), ("bond", 8, .cellular),
+            ("wireguard", 5, .bluetooth), ("bridge", 13, .other), ("vpn", nil, .other), ("", nil, nil),
+            ("", 2, .wifi), ("gsm", 2, .cellular),
+        ] as [(String, UInt32?, LinuxInterfaceKind?)])
+    func kind(connectionType: String, deviceType: UInt32?, kind: LinuxInterfaceKind?) {
+        #expect(NetworkManagerMapping.kind(connectionType: connectionType, deviceType: deviceType) == kind)
+    }
+
+    static let wired = ConnectivityStatus.connected(via: .wiredEthernet)
+    static let cellular = ConnectivityStatus.connected(via: .cellular, isExpensive: true)
+
+    @Test(
+        "merge",
+        arguments: [
+            // Without NetworkManager the link status passes through.
+            (wired, NetworkManagerFacts?.none, wired),
+            (cellular, nil, cellular),
+            // NetworkManager's verdicts win; rtnetlink decides "connected".
+            (
+                wired, NetworkManagerFacts(metered: 1, connectivity: 4, primaryConnectionType: "802-11-wireless"),
+                .connected(via: .wifi, isExpensive: true, reachability: .internet)
+            ),
+            (
+                cellular, NetworkManagerFacts(metered: 4, connectivity: 2, primaryConnectionType: "gsm"),
+                .connected(via: .cellular, isExpensive: false, reachability: .captivePortal)
+            ),
+            (ConnectivityStatus.disconnected, NetworkManagerFacts(metered: 1, connectivity: 4), .disconnected),
+            // Metered unknown: the kind rule on NetworkManager's kind, else the link's heuristic.
+            (
+                wired, NetworkManagerFacts(metered: 0, connectivity: 3, primaryConnectionType: "bluetooth"),
+                .connected(via: .other, isExpensive: true, reachability: .limited)
+            ),
+            (cellular, NetworkManagerFacts(metered: 0, connectivity: 0), cellular),
+            // No primary connection: the link's interface.
+            (
+                wired, NetworkManagerFacts(metered: 2, connectivity: 1, primaryConnectionType: ""),
+                .connected(via: .wiredEthernet, reachability: .local)
+            ),
+        ] as [(ConnectivityStatus, NetworkManagerFacts?, ConnectivityStatus)])
+    func merge(link: ConnectivityStatus, facts: NetworkManagerFacts?, expected: ConnectivityStatus) {
+        #expect(NetworkManagerMapping.merge(link: link, networkManager: facts).status == expected)
+    }
+
+    @Test func provenance() {
+        let none = NetworkManagerMapping.merge(link: Self.wired, networkManager: nil).provenance
+        #expect(none.isConnected == .rtnetlink)
+        #expect(none.interface == .sysfsHeuristic)
+        #expect(none.isExpensive == .sysfsHeuristic)
+        #expect(none.reachability == .defaultValue)
+        let full = NetworkManagerMapping.merge(
+            link: Self.wired,
+            networkManager: NetworkManagerFacts(metered: 1, connectivity: 4, primaryConnectionType: "gsm")
+        ).provenance
+        #expect(full.interface == .networkManager)
+        #expect(full.isExpensive == .networkManager)
+        #expect(full.reachability == .networkManager)
+        #expect(
+            full.description
+                == "connected: rtnetlink; interface: NetworkManager; expensive: NetworkManager; "
+                + "constrained: default (no source); reachability: NetworkManager")
+    }
+
+    @Test func factsFromProperties() {
+        let facts = NetworkManagerFacts(properties: [
+            "Metered": .uint32(3), "Connectivity": .uint32(2), "State": .uint32(70),
+            "PrimaryConnection": .objectPath("/c/1"), "PrimaryConnectionType": .string("gsm"), "Other": .boolean(true),
+        ])
+        #expect(
+            facts
+                == NetworkManagerFacts(
+                    metered: 3, connectivity: 2, state: 70, primaryConnection: "/c/1", primaryConnectionType: "gsm"))
+        let wrong = NetworkManagerFacts(properties: ["Metered": .string("yes"), "Connectivity": .int32(4)])
+        #expect(wrong.metered == nil)
+        #expect(wrong.connectivity == nil)
+        #expect(wrong.problems.count == 2)
+        #expect(wrong.problems.first?.contains("Metered has type s (value \"yes\"), expected u") == true)
+    }
+
+    @Test(
+        "power merge",
+        arguments: [
+            (PowerStatus(), false, PowerDBusFacts.none, PowerStatus()),
+            (
+                PowerStatus(), false, PowerDBusFacts(activeProfile: "power-saver", profilesBusName: "x"),
+                PowerStatus(isLowPowerModeEnabled: true)
+            ),
+            (PowerStatus(), false, PowerDBusFacts(activeProfile: "balanced", profilesBusName: "x"), PowerStatus()),
+            // UPower decides external power only where sysfs has no supply.
+            (PowerStatus(), false, PowerDBusFacts(onBattery: true), PowerStatus(isOnExternalPower: false)),
+            (
+                PowerStatus(isOnExternalPower: true, batteryLevel: 0.5), true, PowerDBusFacts(onBattery: true),
+                PowerStatus(isOnExternalPower: true, batteryLevel: 0.5)
+            ),
+        ] as [(PowerStatus, Bool, PowerDBusFacts, PowerStatus)])
+    func powerMerge(sysfs: PowerStatus, hasSupplies: Bool, facts: PowerDBusFacts, expected: PowerStatus) {
+        #expect(PowerMapping.merge(sysfs: sysfs, sysfsHasSupplies: hasSupplies, dbus: facts).status == expected)
+    }
+}
