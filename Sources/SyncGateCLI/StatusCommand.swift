@@ -3,17 +3,18 @@ import SyncGate
 /// `syncgate status` and `syncgate watch`: the environment once, or one line per change.
 public enum StatusCommand {
     /// The report for the environment's status now, with the default route's interface name.
-    public static func report(_ status: SyncEnvironmentStatus) -> StatusReport {
+    public static func report(_ status: SyncEnvironmentStatus, sources: StatusSources? = nil) -> StatusReport {
         StatusReport(
             status: status,
             interfaceName: status.connectivity.isConnected ? DefaultRouteTable.currentInterfaceName() : nil,
-            time: Output.timestamp()
+            time: Output.timestamp(),
+            sources: sources
         )
     }
 
-    /// Prints the status once; returns 0.
-    public static func status(json: Bool, environment: SyncEnvironment, style: TerminalStyle) -> Int32 {
-        let report = report(environment.status)
+    /// Prints the status once, with the source of each field; returns 0.
+    public static func status(json: Bool, machine: MachineEnvironment, style: TerminalStyle) -> Int32 {
+        let report = report(machine.environment.status, sources: machine.sources)
         if json {
             Output.line(report.json.pretty)
         } else {

@@ -10,7 +10,7 @@ import SyncGate
 /// |---|---|
 /// | `schemaVersion` | `1` |
 /// | `time` | ISO 8601 UTC time of the reading, such as `2025-01-31T12:00:00.000Z` |
-/// | `network` | `{monitored, connected, interface, interfaceName, expensive, constrained}`; `interface` is `wifi`, `cellular`, `wired-ethernet`, `other` or `none`; `interfaceName` is the default route's interface or `null` |
+/// | `network` | `{monitored, connected, interface, interfaceName, expensive, constrained, reachability}`; `interface` is `wifi`, `cellular`, `wired-ethernet`, `other` or `none`; `interfaceName` is the default route's interface or `null`; `reachability` is `unknown`, `local`, `limited`, `captive-portal` or `internet` |
 /// | `power` | `{monitored, externalPower, batteryLevel, batteryLow, lowPowerMode}`; `batteryLevel` is 0…1 or `null` |
 /// | `account` | `{monitored, status}`; `status` is `available`, `no-account`, `restricted`, `temporarily-unavailable` or `could-not-determine` |
 /// | `cloudDrive` | `{monitored, available}` |
@@ -20,6 +20,7 @@ import SyncGate
 /// | `presets` | one `{name, holds, treatedAsMet}` per preset; `treatedAsMet` lists its requirements that are not monitored |
 /// | `met` | the names of the requirements that hold |
 /// | `treatedAsMet` | the names of the requirements that hold only because their part is not monitored |
+/// | `sources` | `{fields, notes}`: `fields` maps each network and power field (`connected`, `interface`, `expensive`, `constrained`, `reachability`, `external power`, `battery`, `low power mode`) to the source that decided it, such as `rtnetlink`, `NetworkManager` or `sysfs power_supply`; `notes` say why a better source is not used; `null` when not known |
 public struct StatusReport: Sendable {
     /// The version written as `schemaVersion`.
     public static let schemaVersion = 1
@@ -30,12 +31,15 @@ public struct StatusReport: Sendable {
     public var interfaceName: String?
     /// The time of the reading, already formatted (ISO 8601, UTC).
     public var time: String
+    /// Which source decided each field, when known.
+    public var sources: StatusSources?
 
     /// Creates a report.
-    public init(status: SyncEnvironmentStatus, interfaceName: String?, time: String) {
+    public init(status: SyncEnvironmentStatus, interfaceName: String?, time: String, sources: StatusSources? = nil) {
         self.status = status
         self.interfaceName = interfaceName
         self.time = time
+        self.sources = sources
     }
 
     private var monitored: MonitoringOptions { status.monitoredParts }
@@ -72,6 +76,7 @@ public struct StatusReport: Sendable {
                     ("interfaceName", connectivity.isConnected ? interfaceName.map { .string($0) } ?? .null : .null),
                     ("expensive", .bool(connectivity.isExpensive)),
                     ("constrained", .bool(connectivity.isConstrained)),
+                    ("reachability", .string(connectivity.reachability.description)),
                 ])
             ),
             (
@@ -110,6 +115,7 @@ public struct StatusReport: Sendable {
             ("presets", .array(presets)),
             ("met", .array(satisfied.names.map { .string($0) })),
             ("treatedAsMet", .array(treated.names.map { .string($0) })),
+            ("sources", sources?.json ?? .null),
         ])
     }
 
@@ -146,18 +152,14 @@ public struct StatusReport: Sendable {
             #else
                 rows.append(("constrained", yes(connectivity.isConstrained)))
             #endif
+            rows.append(("reachability", connectivity.reachability.description))
         } else {
             rows.append(("network", Self.notMonitored))
         }
         if monitored.contains(.power) {
             rows.append(("power", power.isOnExternalPower ? "external power" : "on battery"))
             rows.append(("battery", batteryText))
-            #if os(Linux)
-                rows.append(
-                    ("low power mode", (power.isLowPowerModeEnabled ? "on" : "off") + " (not read on Linux yet)"))
-            #else
-                rows.append(("low power mode", power.isLowPowerModeEnabled ? "on" : "off"))
-            #endif
+            rows.append(("low power mode", power.isLowPowerModeEnabled ? "on" : "off"))
         } else {
             rows.append(("power", Self.notMonitored))
         }
@@ -174,6 +176,12 @@ public struct StatusReport: Sendable {
         rows.append(("conditions", conditions.isEmpty ? "none" : conditions.joined(separator: ", ")))
 
         var lines = rows.map { Self.pad($0.0, 16) + $0.1 }
+        if let sources {
+            lines.append("")
+            lines.append(style.paint("sources", .bold))
+            lines += sources.fields.map { "  " + Self.pad($0.field, 17) + $0.source }
+            lines += sources.notes.map { "  note: " + $0 }
+        }
         lines.append("")
         lines.append(style.paint("requirements now", .bold))
         let satisfied = status.satisfiedRequirements

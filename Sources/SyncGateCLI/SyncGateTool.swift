@@ -21,7 +21,7 @@ public enum SyncGateTool {
             Output.line(HelpText.version)
             return ExitCode.success
         case .status(let json):
-            return StatusCommand.status(json: json, environment: makeEnvironment(), style: Output.style)
+            return StatusCommand.status(json: json, machine: MachineEnvironment(), style: Output.style)
         case .watch(let json):
             let signals = SignalWatcher()
             return await StatusCommand.watch(
@@ -43,6 +43,6 @@ public enum SyncGateTool {
 
     /// The environment of this machine: network and power where the platform has sources.
     static func makeEnvironment() -> SyncEnvironment {
-        SyncEnvironment(monitoring: .default)
+        MachineEnvironment().environment
     }
 }

@@ -30,6 +30,13 @@ struct EndToEndTests {
         #expect(json["treatedAsMet"] as? [String] == status.requirementsTreatedAsMet.names)
         let requirements = try #require(json["requirements"] as? [[String: Any]])
         #expect(requirements.compactMap { $0["name"] as? String } == SyncRequirements.members.map(\.name))
+        let sources = try #require(json["sources"] as? [String: Any])
+        let fields = try #require(sources["fields"] as? [String: String])
+        #if os(Linux)
+            #expect(fields["connected"] == "rtnetlink")
+            #expect(fields["battery"] == "sysfs power_supply")
+        #endif
+        #expect(fields.count == 8)
     }
 
     @Test func statusTextSaysWhatIsNotMonitored() async throws {

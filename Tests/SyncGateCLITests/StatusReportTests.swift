@@ -18,7 +18,7 @@ struct StatusReportTests {
         #expect(
             members.map(\.0) == [
                 "schemaVersion", "time", "network", "power", "account", "cloudDrive", "syncEvent", "conditions",
-                "requirements", "presets", "met", "treatedAsMet",
+                "requirements", "presets", "met", "treatedAsMet", "sources",
             ])
         #expect(json["schemaVersion"] == .int(1))
         #expect(
@@ -26,6 +26,7 @@ struct StatusReportTests {
                 == .object([
                     ("monitored", .bool(true)), ("connected", .bool(true)), ("interface", .string("wired-ethernet")),
                     ("interfaceName", .string("eth0")), ("expensive", .bool(false)), ("constrained", .bool(false)),
+                    ("reachability", .string("unknown")),
                 ]))
         #expect(
             json["power"]
@@ -65,6 +66,36 @@ struct StatusReportTests {
                     ("name", .string("sync-ready")), ("holds", .bool(true)),
                     ("treatedAsMet", .array([.string("account-ready")])),
                 ]))
+    }
+
+    static let sources = StatusSources(
+        connectivity: ConnectivityProvenance(
+            isConnected: .rtnetlink, interface: .sysfsHeuristic, isExpensive: .sysfsHeuristic,
+            isConstrained: .defaultValue, reachability: .defaultValue,
+            notes: ["NetworkManager: no D-Bus connection (absent)", "NetworkManager: the same cause again"]),
+        power: PowerProvenance(
+            isLowPowerModeEnabled: .defaultValue, isOnExternalPower: .sysfs, batteryLevel: .sysfs,
+            notes: ["power daemons: no D-Bus connection (absent)"])
+    )
+
+    @Test func sourcesNameTheOriginOfEveryField() {
+        let report = StatusReport(status: Self.linuxLike, interfaceName: "eth0", time: "T", sources: Self.sources)
+        let lines = report.lines(style: .plain)
+        #expect(lines.contains("  connected        rtnetlink"))
+        #expect(lines.contains("  expensive        sysfs heuristic"))
+        #expect(lines.contains("  low power mode   default (no source)"))
+        #expect(lines.contains("  note: NetworkManager: no D-Bus connection (absent)"))
+        #expect(!lines.contains("  note: NetworkManager: the same cause again"))
+        #expect(lines.contains("  note: power daemons: no D-Bus connection (absent)"))
+        guard case .object(let members) = report.json, let sources = members.first(where: { $0.0 == "sources" })?.1,
+            case .object(let parts) = sources, case .object(let fields) = parts[0].1
+        else {
+            Issue.record("no sources object")
+            return
+        }
+        #expect(fields.first { $0.0 == "connected" }?.1 == .string("rtnetlink"))
+        #expect(fields.first { $0.0 == "battery" }?.1 == .string("sysfs power_supply"))
+        #expect(fields.count == 8)
     }
 
     @Test func disconnectedHasNoInterfaceName() {

@@ -1,0 +1,51 @@
+import SyncGate
+
+/// Which source decided each field of a status report: the observers' provenance records.
+public struct StatusSources: Sendable, Hashable {
+    /// Where the network fields came from; `nil` when the network is not monitored.
+    public var connectivity: ConnectivityProvenance?
+    /// Where the power fields came from; `nil` when power is not monitored.
+    public var power: PowerProvenance?
+
+    /// Creates the record.
+    public init(connectivity: ConnectivityProvenance?, power: PowerProvenance?) {
+        self.connectivity = connectivity
+        self.power = power
+    }
+
+    /// Each field with the name of its source, in report order.
+    public var fields: [(field: String, source: String)] {
+        var fields: [(String, String)] = []
+        if let connectivity {
+            fields += [
+                ("connected", connectivity.isConnected.name), ("interface", connectivity.interface.name),
+                ("expensive", connectivity.isExpensive.name), ("constrained", connectivity.isConstrained.name),
+                ("reachability", connectivity.reachability.name),
+            ]
+        }
+        if let power {
+            fields += [
+                ("external power", power.isOnExternalPower.name), ("battery", power.batteryLevel.name),
+                ("low power mode", power.isLowPowerModeEnabled.name),
+            ]
+        }
+        return fields
+    }
+
+    /// The notes of both records: why a better source is not used, problems met with one; only the
+    /// first note about each source (the text before its first colon), since later ones repeat the cause.
+    public var notes: [String] {
+        var seen: Set<Substring> = []
+        return ((connectivity?.notes ?? []) + (power?.notes ?? [])).filter { note in
+            seen.insert(note.prefix { $0 != ":" }).inserted
+        }
+    }
+
+    /// The record as JSON: `{"fields": {"connected": "rtnetlink", …}, "notes": […]}`.
+    public var json: JSONValue {
+        .object([
+            ("fields", .object(fields.map { ($0.field, .string($0.source)) })),
+            ("notes", .array(notes.map { .string($0) })),
+        ])
+    }
+}
