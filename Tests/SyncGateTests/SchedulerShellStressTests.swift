@@ -28,7 +28,7 @@ struct SchedulerShellStressTests {
         private let state = LockedState(State())
         let maxConcurrentJobs: Int
         private let handles = LockedState<[SyncJob.ID: SyncJobHandle]>([:])
-        private let groupOrder = LockedState<[String: [SyncJob.ID]]>([:])
+        private let groups = LockedState<[SyncJob.ID: String]>([:])
 
         init(maxConcurrentJobs: Int) {
             self.maxConcurrentJobs = maxConcurrentJobs
@@ -40,17 +40,13 @@ struct SchedulerShellStressTests {
         func accepted(_ job: SyncJob, handle: SyncJobHandle) {
             guard handle.id == job.id else { return }
             handles.withLock { $0[job.id] = handle }
-            if let group = job.serialGroup { groupOrder.withLock { $0[group, default: []].append(job.id) } }
+            if let group = job.serialGroup { groups.withLock { $0[job.id] = group } }
         }
 
+        /// The serial group of each accepted job.
+        var groupOfJob: [SyncJob.ID: String] { groups.withLock { $0 } }
+
         func begin(_ job: SyncJob, context: SyncJobContext) {
-            let earlier: [SyncJob.ID] =
-                job.serialGroup.map { group in
-                    groupOrder.withLock { order in Array((order[group] ?? []).prefix { $0 != job.id }) }
-                } ?? []
-            let unresolved = handles.withLock { handles in
-                earlier.filter { handles[$0]?.finalOutcome == nil }
-            }
             state.withLock { state in
                 state.starts += 1
                 state.running += 1
@@ -61,13 +57,8 @@ struct SchedulerShellStressTests {
                 if let key = job.uniqueKey, !state.runningKeys.insert(key).inserted {
                     state.violations.append("\(job.id): unique key \(key) already running")
                 }
-                if let group = job.serialGroup {
-                    if !state.runningGroups.insert(group).inserted {
-                        state.violations.append("\(job.id): serial group \(group) already running")
-                    }
-                    if !unresolved.isEmpty {
-                        state.violations.append("\(job.id) started before \(unresolved) of its group ended")
-                    }
+                if let group = job.serialGroup, !state.runningGroups.insert(group).inserted {
+                    state.violations.append("\(job.id): serial group \(group) already running")
                 }
             }
         }
@@ -196,11 +187,45 @@ struct SchedulerShellStressTests {
             }
         }
 
+        /// Serial groups start in submission order, one at a time: when a job of a group starts, every job
+        /// of the group submitted before it has ended. Checked on the event history, which the scheduler
+        /// writes in the order of its decisions, so concurrent submitters cannot blur it.
+        static func serialGroupViolations(_ history: [SyncSchedulerEvent], groups: [SyncJob.ID: String]) -> [String] {
+            var submitted: [String: [SyncJob.ID]] = [:]
+            var ended: Set<SyncJob.ID> = []
+            var violations: [String] = []
+            for event in history {
+                switch event {
+                case .submitted(let id):
+                    if let group = groups[id] { submitted[group, default: []].append(id) }
+                case .started(let id, _):
+                    guard let group = groups[id] else { continue }
+                    let earlier = (submitted[group] ?? []).prefix { $0 != id }
+                    let open = earlier.filter { !ended.contains($0) }
+                    if !open.isEmpty { violations.append("\(id) started before \(open) of group \(group) ended") }
+                case .succeeded(let id), .failed(let id, _), .cancelled(let id), .expired(let id):
+                    ended.insert(id)
+                default:
+                    break
+                }
+            }
+            return violations
+        }
+
         /// Shuts down and checks the end state.
-        func finish(seed: UInt64, events: Task<[SyncJob.ID: Int], Never>, grace: Duration) async {
+        func finish(seed: UInt64, events: Task<[SyncSchedulerEvent], Never>, grace: Duration) async {
             await scheduler.shutdown(gracePeriod: grace)
             for caller in callers { _ = try? await caller.value }
-            let terminal = await events.value
+            let history = await events.value
+            var terminal: [SyncJob.ID: Int] = [:]
+            for event in history {
+                switch event {
+                case .succeeded, .failed, .cancelled, .expired: terminal[event.jobID, default: 0] += 1
+                default: break
+                }
+            }
+            let groupViolations = Self.serialGroupViolations(history, groups: monitor.groupOfJob)
+            #expect(groupViolations.isEmpty, "seed \(seed): \(groupViolations.prefix(5))")
             var unresolved: [SyncJob.ID] = []
             for handle in handles where handle.finalOutcome == nil { unresolved.append(handle.id) }
             #expect(unresolved.isEmpty, "seed \(seed): handles not resolved: \(unresolved.prefix(5))")
@@ -212,24 +237,33 @@ struct SchedulerShellStressTests {
         }
     }
 
-    static func collectTerminalEvents(_ events: AsyncStream<SyncSchedulerEvent>) -> Task<[SyncJob.ID: Int], Never> {
+    /// Collects the scheduler's events until its stream ends (after shutdown): the linear history of
+    /// everything it decided, in the order it decided it.
+    static func collectEvents(_ events: AsyncStream<SyncSchedulerEvent>) -> Task<[SyncSchedulerEvent], Never> {
         Task {
-            var counts: [SyncJob.ID: Int] = [:]
-            for await event in events {
-                switch event {
-                case .succeeded, .failed, .cancelled, .expired: counts[event.jobID, default: 0] += 1
-                default: break
-                }
-            }
-            return counts
+            var history: [SyncSchedulerEvent] = []
+            for await event in events { history.append(event) }
+            return history
         }
+    }
+
+    @Test("the serial-group check catches a job that starts before an earlier one of its group ended")
+    func serialGroupCheckCatchesViolations() {
+        let groups = ["a": "g", "b": "g"]
+        let good: [SyncSchedulerEvent] = [
+            .submitted(id: "a"), .submitted(id: "b"), .started(id: "a", attempt: 1), .succeeded(id: "a"),
+            .started(id: "b", attempt: 1),
+        ]
+        let bad: [SyncSchedulerEvent] = [.submitted(id: "a"), .submitted(id: "b"), .started(id: "b", attempt: 1)]
+        #expect(Workload.serialGroupViolations(good, groups: groups).isEmpty)
+        #expect(Workload.serialGroupViolations(bad, groups: groups) == ["b started before [\"a\"] of group g ended"])
     }
 
     @Test("seeded workloads on a ManualClock keep every invariant", arguments: StressSeeds.all)
     func manualClockWorkload(seed: UInt64) async throws {
         let clock = ManualClock()
         var workload = try Workload(seed: seed, clock: clock, timeUnit: .seconds(1))
-        let events = Self.collectTerminalEvents(workload.scheduler.events)
+        let events = Self.collectEvents(workload.scheduler.events)
         for step in 0..<5_000 {
             try await workload.step { clock.advance(by: $0) }
             if step % 4 == 0 { await Task.yield() }
@@ -248,7 +282,7 @@ struct SchedulerShellStressTests {
     func realClockConcurrency() async throws {
         let seed = StressSeeds.replaySeed ?? UInt64.random(in: 1...UInt64.max)
         let base = try Workload(seed: seed, clock: ContinuousClock(), timeUnit: .milliseconds(1))
-        let events = Self.collectTerminalEvents(base.scheduler.events)
+        let events = Self.collectEvents(base.scheduler.events)
         let results = await withTaskGroup(of: Workload.self, returning: [Workload].self) { group in
             for lane in 0..<4 {
                 var workload = base
