@@ -55,23 +55,35 @@ struct SchedulerStateMachine<Payload> {
         case parked
     }
 
-    struct Job {
+    /// One unfinished job. A class, so the dictionary of jobs holds a pointer per entry rather than the
+    /// whole record (a dictionary is 50–75 % full, and a million queued jobs made that count); the
+    /// machine mutates jobs in place and is never copied while it runs.
+    final class Job {
         let key: Key
         let spec: SyncJob.Spec
         let payload: Payload
         let conditionMask: ConditionMask
         let submittedAt: Duration
-        var phase: Phase = .parked
         var failures = 0
-        var hasStarted = false
         var attempt = 0
         var waitGeneration: UInt64 = 0
+        /// The ids of the job's live timers; 0 when none is armed (timer ids start at 1).
+        var delayTimer: UInt64 = 0
+        var deadlineTimer: UInt64 = 0
+        var runTimer: UInt64 = 0
         var stop: StopReason?
+        var phase: Phase = .parked
+        var hasStarted = false
         var isPastRunTimeout = false
         var lossSeenDuringBackoff = false
-        var delayTimer: UInt64?
-        var deadlineTimer: UInt64?
-        var runTimer: UInt64?
+
+        init(key: Key, spec: SyncJob.Spec, payload: Payload, conditionMask: ConditionMask, submittedAt: Duration) {
+            self.key = key
+            self.spec = spec
+            self.payload = payload
+            self.conditionMask = conditionMask
+            self.submittedAt = submittedAt
+        }
 
         var bucketKey: BucketKey { BucketKey(requirements: spec.requirements.rawValue, conditions: conditionMask) }
         var nextAttempt: Int { failures + 1 }
@@ -173,7 +185,7 @@ struct SchedulerStateMachine<Payload> {
         for condition in added where status.conditions.contains(condition) {
             if let bit = interner.bit(of: condition) { heldConditions.insert(bit) }
         }
-        var job = Job(key: key, spec: spec, payload: payload, conditionMask: conditionMask, submittedAt: now)
+        let job = Job(key: key, spec: spec, payload: payload, conditionMask: conditionMask, submittedAt: now)
         job.failures = initialFailures
         if let startDeadline = spec.startDeadline {
             job.deadlineTimer = addTimer(at: now + startDeadline, key: key, kind: .deadline)
@@ -218,21 +230,18 @@ struct SchedulerStateMachine<Payload> {
 
         var actions: [Action] = []
         for key in running {
-            guard var job = jobs[key], job.spec.onRequirementsLost == .cancelAndRequeue, job.stop == nil,
+            guard let job = jobs[key], job.spec.onRequirementsLost == .cancelAndRequeue, job.stop == nil,
                 !isRunnable(job)
             else { continue }
             job.stop = .requirementsLost(newStatus.unmetRequirements(job.spec.requirements))
-            jobs[key] = job
             actions.append(.cancelAttempt(key))
         }
         for key in resettable.sorted() {
-            guard var job = jobs[key] else { continue }
+            guard let job = jobs[key] else { continue }
             if !isRunnable(job) {
                 job.lossSeenDuringBackoff = true
-                jobs[key] = job
             } else if job.lossSeenDuringBackoff {
-                job.delayTimer = nil
-                jobs[key] = job
+                job.delayTimer = 0
                 resettable.remove(key)
                 enterWaiting(key, now: now, startIfPossible: false, actions: &actions)
             }
@@ -250,15 +259,14 @@ struct SchedulerStateMachine<Payload> {
         now: Duration,
         random: () -> Double
     ) -> [Action] {
-        guard var job = jobs[key], job.phase == .running, job.attempt == attempt else {
+        guard let job = jobs[key], job.phase == .running, job.attempt == attempt else {
             preconditionFailure("attempt \(attempt) of job \(key) finished but is not running")
         }
         running.remove(key)
-        job.runTimer = nil
+        job.runTimer = 0
         job.isPastRunTimeout = false
         let stop = job.stop
         job.stop = nil
-        jobs[key] = job
         var actions: [Action] = []
 
         switch (stop, result) {
@@ -290,28 +298,25 @@ struct SchedulerStateMachine<Payload> {
         var actions: [Action] = []
         while let top = timers.top, top.at <= now {
             timers.popTop()
-            guard var job = jobs[top.key] else { continue }
+            guard let job = jobs[top.key] else { continue }
             switch top.kind {
             case .delay:
                 guard job.delayTimer == top.id else { continue }
-                job.delayTimer = nil
-                jobs[top.key] = job
+                job.delayTimer = 0
                 resettable.remove(top.key)
                 enterWaiting(top.key, now: now, startIfPossible: false, actions: &actions)
             case .deadline:
                 guard job.deadlineTimer == top.id else { continue }
-                job.deadlineTimer = nil
-                jobs[top.key] = job
+                job.deadlineTimer = 0
                 if !job.hasStarted { resolve(top.key, .expired, now: now, actions: &actions) }
             case .runTimeout:
                 guard job.runTimer == top.id else { continue }
-                job.runTimer = nil
+                job.runTimer = 0
                 job.isPastRunTimeout = true
                 if job.stop == nil {
                     job.stop = .timedOut
                     actions.append(.cancelAttempt(top.key))
                 }
-                jobs[top.key] = job
             }
         }
         dispatch(now: now, actions: &actions)
@@ -358,12 +363,11 @@ struct SchedulerStateMachine<Payload> {
     }
 
     private mutating func cancelJob(_ key: Key, now: Duration, actions: inout [Action]) {
-        guard var job = jobs[key] else { return }
+        guard let job = jobs[key] else { return }
         if job.phase == .running {
             if job.stop != .cancelled {
                 let alreadyStopping = job.stop != nil
                 job.stop = .cancelled
-                jobs[key] = job
                 if !alreadyStopping { actions.append(.cancelAttempt(key)) }
             }
         } else {
@@ -378,20 +382,18 @@ struct SchedulerStateMachine<Payload> {
         random: () -> Double,
         actions: inout [Action]
     ) {
-        guard var job = jobs[key] else { return }
+        guard let job = jobs[key] else { return }
         if case SyncJobError.doNotRetry(let underlying) = error {
             resolve(key, .failed(underlying), now: now, actions: &actions)
             return
         }
         job.failures += 1
         guard job.failures < job.spec.retry.maxAttempts, !isShutDown else {
-            jobs[key] = job
             resolve(key, .failed(error), now: now, actions: &actions)
             return
         }
         let delay = job.spec.retry.delay(
             afterFailures: job.failures, random: job.spec.retry.jitter > 0 ? random() : 0.5)
-        jobs[key] = job
         actions.append(.emit(.retryScheduled(id: job.spec.id, attempt: job.nextAttempt, delay: delay)))
         delayJob(
             key, until: now + delay, now: now, resettable: job.spec.retry.resetWhenRequirementsReturn, actions: &actions
@@ -411,11 +413,10 @@ struct SchedulerStateMachine<Payload> {
     private mutating func delayJob(
         _ key: Key, until: Duration, now: Duration, resettable reset: Bool, actions: inout [Action]
     ) {
-        guard var job = jobs[key] else { return }
+        guard let job = jobs[key] else { return }
         job.phase = .delayed
         job.lossSeenDuringBackoff = false
         job.delayTimer = addTimer(at: until, key: key, kind: .delay)
-        jobs[key] = job
         if reset { resettable.insert(key) }
         actions.append(.setPhase(job.payload, .delayed(attempt: job.nextAttempt)))
     }
@@ -425,14 +426,13 @@ struct SchedulerStateMachine<Payload> {
     /// Starting at once is only right when nothing else may be runnable (a single submission): dispatch
     /// keeps the invariant that a free slot means no runnable job is waiting.
     private mutating func enterWaiting(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
-        guard var job = jobs[key] else { return }
+        guard let job = jobs[key] else { return }
         if startIfPossible && running.count < maxConcurrentJobs && isRunnable(job) {
             start(key, now: now, actions: &actions)
             return
         }
         job.phase = .waiting
         job.waitGeneration += 1
-        jobs[key] = job
         let lane = Self.lane(job.spec.priority)
         buckets[job.bucketKey, default: Bucket()].lanes[lane].insert(
             QueueEntry(key: key, generation: job.waitGeneration))
@@ -459,18 +459,17 @@ struct SchedulerStateMachine<Payload> {
     }
 
     private mutating func start(_ key: Key, now: Duration, actions: inout [Action]) {
-        guard var job = jobs[key] else { return }
+        guard let job = jobs[key] else { return }
         if job.phase == .waiting { leaveBucket(job) }
         job.phase = .running
         job.attempt = job.nextAttempt
         job.hasStarted = true
-        job.deadlineTimer = nil
+        job.deadlineTimer = 0
         job.stop = nil
         job.isPastRunTimeout = false
         if let runTimeout = job.spec.runTimeout {
             job.runTimer = addTimer(at: now + runTimeout, key: key, kind: .runTimeout)
         }
-        jobs[key] = job
         running.insert(key)
         if let uniqueKey = job.spec.uniqueKey { runningUnique[uniqueKey] = key }
         actions.append(.setPhase(job.payload, .running(attempt: job.attempt)))
