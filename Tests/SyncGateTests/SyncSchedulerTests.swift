@@ -250,6 +250,26 @@ struct SyncSchedulerTests {
         #expect(await handle.outcome().state == .succeeded)
     }
 
+    @Test("with one slot, cancelling the second job leaves the first one's outcome alone")
+    func reusedTaskCancelsOnlyItsJob() async throws {
+        let scheduler = try SyncScheduler(
+            environment: manual.environment, configuration: .init(maxConcurrentJobs: 1), clock: clock)
+        let first = ControlledOperation()
+        let second = ControlledOperation()
+        let a = try scheduler.submit(SyncJob(id: "a", requires: [], operation: first.operation))
+        let b = try scheduler.submit(SyncJob(id: "b", requires: [], operation: second.operation))
+        await first.waitForStarts(1)
+        first.finish()
+        await second.waitForStarts(1)
+        #expect(await a.outcome().state == .succeeded)
+        b.cancel()
+        #expect(await b.outcome().state == .cancelled)
+        #expect(first.cancellations.value == 0)
+        #expect(second.cancellations.value == 1)
+        let c = try scheduler.submit(SyncJob(id: "c", requires: []) { _ in })
+        #expect(await c.outcome().state == .succeeded)
+    }
+
     @Test("a scheduler that goes away cancels its waiting and running jobs")
     func releaseCancels() async throws {
         let operation = ControlledOperation()
