@@ -232,10 +232,14 @@ public final class SyncEnvironment: Sendable {
     }
 
     private func releaseWaiters() {
-        let (status, continuations) = waiters.withLock { registry in
+        let (status, continuations) = waiters.withLock {
+            registry -> (SyncEnvironmentStatus?, [CheckedContinuation<SyncEnvironmentStatus, any Error>]) in
+            // Every status change comes here; with nobody waiting there is nothing to read or release.
+            guard registry.groupCount > 0 else { return (nil, []) }
             let status = combined.value
             return (status, registry.release(on: status))
         }
+        guard let status else { return }
         for continuation in continuations {
             continuation.resume(returning: status)
         }

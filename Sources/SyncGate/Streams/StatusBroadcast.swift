@@ -99,7 +99,7 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     /// - Returns: `true` when the value changed and was delivered.
     @discardableResult
     public func update(_ body: (inout Value) -> Void) -> Bool {
-        let observers: [(id: UInt64, handler: Observer)]? = state.withLock { state in
+        let change: (value: Value, observers: [(id: UInt64, handler: Observer)])? = state.withLock { state in
             guard !state.isFinished else { return nil }
             var next = state.current
             body(&next)
@@ -108,14 +108,11 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
             for continuation in state.subscribers.values {
                 continuation.yield(next)
             }
-            return state.observers
+            return (next, state.observers)
         }
-        guard let observers else { return false }
-        if !observers.isEmpty {
-            let value = self.value
-            for observer in observers {
-                observer.handler(value)
-            }
+        guard let change else { return false }
+        for observer in change.observers {
+            observer.handler(change.value)
         }
         return true
     }

@@ -49,16 +49,10 @@
 
         /// Why NetworkManager is not used, and the problems met, each once.
         var notes: [String] {
-            let snapshot = monitor.snapshot
-            var notes: [String] = []
-            if !snapshot.isConnected {
-                notes.append(
-                    "NetworkManager: no D-Bus connection to \(monitor.address)"
-                        + (snapshot.busProblem.map { " (\($0))" } ?? ""))
-            } else if snapshot.properties.first ?? nil == nil {
-                notes.append("NetworkManager: \(Self.busName) is not available on \(monitor.address)")
+            monitor.notes(label: "NetworkManager") { snapshot in
+                snapshot.properties.first ?? nil == nil
+                    ? ["NetworkManager: \(Self.busName) is not available on \(monitor.address)"] : []
             }
-            return notes + monitor.problems.map { "NetworkManager: \($0)" }
         }
 
         private func handle(

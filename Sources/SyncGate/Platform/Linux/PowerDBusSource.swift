@@ -43,21 +43,16 @@
 
         /// Why the daemons are not used, and the problems met, each once.
         var notes: [String] {
-            let snapshot = monitor.snapshot
-            var notes: [String] = []
-            if !snapshot.isConnected {
-                notes.append(
-                    "power daemons: no D-Bus connection to \(monitor.address)"
-                        + (snapshot.busProblem.map { " (\($0))" } ?? ""))
-            } else {
+            monitor.notes(label: "power daemons") { snapshot in
+                var notes: [String] = []
                 if snapshot.properties[0] == nil && snapshot.properties[1] == nil {
                     notes.append("power-profiles-daemon is not available on \(monitor.address)")
                 }
                 if snapshot.properties[2] == nil {
                     notes.append("UPower is not available on \(monitor.address)")
                 }
+                return notes
             }
-            return notes + monitor.problems.map { "power daemons: \($0)" }
         }
 
         /// The facts in a snapshot; a property of an unexpected type is reported through `log` and ignored.

@@ -98,6 +98,27 @@
         /// The current snapshot.
         var snapshot: Snapshot { state.withLock { Self.snapshot(of: $0) } }
 
+        /// The notes of a source built on this monitor: why there is no bus connection (with its cause), or
+        /// else what `whileConnected` says about the services; then each problem met, once. The connection
+        /// note and the problems start with `label`; the cause of the current disconnection is not
+        /// repeated among the problems.
+        func notes(label: String, whileConnected: (Snapshot) -> [String]) -> [String] {
+            let (snapshot, problems) = state.withLock { (Self.snapshot(of: $0), $0.problems) }
+            guard !snapshot.isConnected else {
+                return whileConnected(snapshot) + problems.map { "\(label): \($0)" }
+            }
+            let cause = snapshot.busProblem
+            let connection = "\(label): no D-Bus connection to \(address)" + (cause.map { " (\($0))" } ?? "")
+            let earlier = problems.filter { problem in cause.map { problem != Self.disconnection(address, $0) } ?? true
+            }
+            return [connection] + earlier.map { "\(label): \($0)" }
+        }
+
+        /// The problem recorded when the connection to `address` ends for `reason`.
+        private static func disconnection(_ address: String, _ reason: String) -> String {
+            "D-Bus at \(address): \(reason)"
+        }
+
         /// Records a problem once; later identical ones are ignored.
         func log(_ problem: String) {
             state.withLock { state in
@@ -166,7 +187,7 @@
         }
 
         private func connectionEnded(_ reason: String) {
-            log("D-Bus at \(address): \(reason)")
+            log(Self.disconnection(address, reason))
             let actions: [DBusPropertyTracker.Action]? = state.withLock { state in
                 guard !state.isStopped else { return nil }
                 state.connection = nil
