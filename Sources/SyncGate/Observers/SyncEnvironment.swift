@@ -12,6 +12,10 @@
 /// }
 /// ```
 ///
+/// The environment **owns** the sources it is given: it keeps each of them alive for as long as it
+/// lives, so an environment built on sources that nobody else holds (as above, or with
+/// ``init(monitoring:)``) keeps following the machine. Releasing the environment releases them.
+///
 /// Sources that SyncGate itself provides are followed synchronously, on the thread that observed the
 /// change; any other source is followed through its stream.
 public final class SyncEnvironment: Sendable {
@@ -25,6 +29,9 @@ public final class SyncEnvironment: Sendable {
     private let cloudDrive: StatusBroadcast<Bool>
     private let syncEvent: StatusBroadcast<SyncEvent>
     private let links: LockedState<[SourceLink]>
+    /// The sources themselves, kept alive for as long as the environment lives (the links above hold
+    /// them only weakly, so that a source never keeps an environment alive).
+    private let sources: [any Sendable]
     private let waiters = LockedState(WaiterRegistry<CheckedContinuation<SyncEnvironmentStatus, any Error>>())
     private let clock: any Clock<Duration>
 
@@ -53,6 +60,8 @@ public final class SyncEnvironment: Sendable {
         if syncEvents != nil { parts.insert(.syncEvent) }
         monitoredParts = parts
         self.clock = clock
+        let given: [(any Sendable)?] = [connectivity, power, account, cloudDrive, syncEvents]
+        sources = given.compactMap { $0 }
 
         let connectivityFeed = connectivity.map { SourceFeed($0, current: { $0.status }, stream: { $0.statusStream }) }
         let powerFeed = power.map { SourceFeed($0, current: { $0.status }, stream: { $0.statusStream }) }

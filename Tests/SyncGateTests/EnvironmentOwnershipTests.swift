@@ -1,0 +1,97 @@
+import SyncGate
+import SyncGateTesting
+import Testing
+
+/// The environment owns its sources: built on sources nobody else holds, it keeps following them, and
+/// releasing it releases them. Each test holds only what a user would hold: the environment, plus a weak
+/// reference used to reach the source and to see when it goes.
+@Suite("SyncEnvironment owns its sources", .timeLimit(.minutes(1)))
+struct EnvironmentOwnershipTests {
+    @Test("a SyncGate-provided source held by nobody else stays alive and followed")
+    func keepsBroadcastBackedSourceAlive() {
+        weak var source: ManualConnectivityObserver?
+        var environment: SyncEnvironment? = {
+            let observer = ManualConnectivityObserver()
+            source = observer
+            return SyncEnvironment(connectivity: observer)
+        }()
+        #expect(source != nil, "the environment must keep its connectivity source alive")
+        source?.send(.connected(via: .wifi))
+        #expect(environment?.status.connectivity == .connected(via: .wifi))
+        environment = nil
+        #expect(source == nil, "releasing the environment releases its sources")
+    }
+
+    @Test("every part's source is kept alive for as long as the environment lives")
+    func keepsEverySourceAlive() {
+        weak var connectivity: ManualConnectivityObserver?
+        weak var power: ManualPowerObserver?
+        weak var account: ManualAccountStatusProvider?
+        weak var cloudDrive: ManualCloudDriveObserver?
+        weak var syncEvents: ManualSyncEventObserver?
+        var environment: SyncEnvironment? = {
+            let sources = (
+                ManualConnectivityObserver(), ManualPowerObserver(), ManualAccountStatusProvider(),
+                ManualCloudDriveObserver(), ManualSyncEventObserver()
+            )
+            (connectivity, power, account, cloudDrive, syncEvents) = sources
+            return SyncEnvironment(
+                connectivity: sources.0, power: sources.1, account: sources.2, cloudDrive: sources.3,
+                syncEvents: sources.4)
+        }()
+        #expect(connectivity != nil && power != nil && account != nil && cloudDrive != nil && syncEvents != nil)
+        #expect(environment?.monitoredParts == .all)
+        environment = nil
+        #expect(connectivity == nil && power == nil && account == nil && cloudDrive == nil && syncEvents == nil)
+    }
+
+    @Test("an app's own source, followed through its stream, stays alive and followed")
+    func keepsStreamSourceAlive() async throws {
+        weak var source: StreamAccountSource?
+        let environment: SyncEnvironment = {
+            let provider = StreamAccountSource()
+            source = provider
+            return SyncEnvironment(account: provider)
+        }()
+        try #require(source != nil, "the environment must keep its account source alive")
+        var changes = environment.accountStream.makeAsyncIterator()
+        #expect(await changes.next() == .couldNotDetermine)
+        source?.set(.available)
+        #expect(await changes.next() == .available)
+        #expect(environment.status.account == .available)
+    }
+}
+
+/// An account source the way an app writes one: its own stream, no SyncGate broadcast.
+private final class StreamAccountSource: AccountStatusProviding {
+    private struct State {
+        var current: AccountStatus = .couldNotDetermine
+        var continuations: [AsyncStream<AccountStatus>.Continuation] = []
+    }
+    private let state = LockedState(State())
+
+    var status: AccountStatus { state.withLock { $0.current } }
+
+    var statusStream: AsyncStream<AccountStatus> {
+        AsyncStream { continuation in
+            state.withLock { state in
+                continuation.yield(state.current)
+                state.continuations.append(continuation)
+            }
+        }
+    }
+
+    func refresh() async throws -> AccountStatus { status }
+
+    func set(_ status: AccountStatus) {
+        let targets = state.withLock { state in
+            state.current = status
+            return state.continuations
+        }
+        for continuation in targets { continuation.yield(status) }
+    }
+
+    deinit {
+        for continuation in state.withLock({ $0.continuations }) { continuation.finish() }
+    }
+}
