@@ -2,7 +2,7 @@ import Foundation
 
 /// One latency distribution beside its baseline, measured interleaved in the same run.
 struct LatencyComparison: Codable, Sendable {
-    /// A goal on the ratio at one percentile, from DESIGN §8.
+    /// A goal on the ratio at one percentile (README.md, "Performance").
     struct RatioGoal: Codable, Sendable {
         /// The percentile label, such as `"p50"`.
         var percentile: String

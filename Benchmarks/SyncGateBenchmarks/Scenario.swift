@@ -1,4 +1,4 @@
-/// The scenarios of issue #6, in its order.
+/// The scenarios of the harness, in the order they run and are numbered.
 enum Scenario: Int, CaseIterable, Sendable {
     case statusChange = 1
     case blockedJobs

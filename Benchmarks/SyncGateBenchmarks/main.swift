@@ -1,4 +1,4 @@
-// SyncGateBenchmarks: the dispatch-latency harness of DESIGN §8 (issue #6).
+// SyncGateBenchmarks: the dispatch-latency harness (goals and figures in README.md, "Performance").
 //
 //   swift run -c release SyncGateBenchmarks [--quick] [--scenario NAME]... [--json PATH] [--svg PATH]
 //

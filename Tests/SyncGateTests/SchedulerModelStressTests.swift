@@ -4,7 +4,7 @@ import Testing
 
 /// A seeded, fully deterministic stress of the scheduler's state machine: a simulated shell plays the
 /// tasks and the clock, a random workload drives every input in every order, and the invariants of
-/// DESIGN §4 (rule 10 above all) are checked after every step. A failing seed is in the test's
+/// docs/ARCHITECTURE.md §4 ("exactly once" above all) are checked after every step. A failing seed is in the test's
 /// arguments; replay it with `SYNCGATE_STRESS_SEED=<seed> swift test --filter SchedulerModelStress`.
 @Suite("Scheduler model stress")
 struct SchedulerModelStressTests {

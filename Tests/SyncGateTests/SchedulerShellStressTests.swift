@@ -5,7 +5,7 @@ import Testing
 /// Stress of the whole scheduler (actor, core, tasks, timers) with seeded workloads: once on a
 /// ManualClock driven step by step, once on the real clock with concurrent submitters, cancellers and
 /// an environment flapper. Invariants are checked where they can be seen: at every attempt's start, after
-/// every step, and at the end (DESIGN §4 rule 10).
+/// every step, and at the end (docs/ARCHITECTURE.md §4, "exactly once").
 @Suite("Scheduler shell stress", .timeLimit(.minutes(2)))
 struct SchedulerShellStressTests {
     struct Failure: Error {}

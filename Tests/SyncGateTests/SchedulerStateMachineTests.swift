@@ -2,7 +2,7 @@ import Testing
 
 @testable import SyncGate
 
-/// Synchronous tests of the scheduler's pure state machine, rule by rule (DESIGN §4).
+/// Synchronous tests of the scheduler's pure state machine, rule by rule (docs/ARCHITECTURE.md §4).
 @Suite("SchedulerStateMachine")
 struct SchedulerStateMachineTests {
     typealias Machine = SchedulerStateMachine<String>

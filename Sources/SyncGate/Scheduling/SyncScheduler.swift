@@ -15,7 +15,7 @@
 /// thread that reports each change, so a job starts as soon as the environment allows it. For the same
 /// reason the synchronous entry points (`submit`, `cancel`, `snapshot`) are `nonisolated`: calling them
 /// costs no hop to the actor, and they need no `await`. See the
-/// documentation of ``SyncJob`` for each option and DESIGN's scheduler rules for the full semantics.
+/// documentation of ``SyncJob`` for each option and docs/ARCHITECTURE.md (§4) for the full rules.
 public actor SyncScheduler {
     /// The scheduler's settings.
     public struct Configuration: Sendable {

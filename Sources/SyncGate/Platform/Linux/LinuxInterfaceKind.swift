@@ -1,7 +1,7 @@
 /// The kind of a Linux network interface as far as SyncGate cares, decided from sysfs facts.
 ///
 /// Linux has no Low Data Mode, so a Linux interface is never constrained; ``isExpensive`` is the
-/// heuristic of DESIGN §5 (cellular and Bluetooth PAN links) until NetworkManager's verdict is used.
+/// heuristic (cellular and Bluetooth PAN links) until NetworkManager's verdict is used.
 package enum LinuxInterfaceKind: Sendable, Hashable, CaseIterable {
     /// An 802.11 station (`DEVTYPE=wlan`, `wireless/`, or `phy80211`).
     case wifi
@@ -34,7 +34,13 @@ package enum LinuxInterfaceKind: Sendable, Hashable, CaseIterable {
         ConnectivityStatus(isConnected: true, interface: interface, isExpensive: isExpensive, isConstrained: false)
     }
 
-    /// Classifies an interface from its sysfs facts, following `notes/linux-connectivity.md` §5 in order.
+    /// Classifies an interface from its sysfs facts.
+    ///
+    /// The rules, first match wins: `DEVTYPE=wlan`, a `wireless/` directory or a `phy80211` link → Wi-Fi;
+    /// `DEVTYPE=wwan` → cellular; `DEVTYPE=bluetooth` → Bluetooth; any other `DEVTYPE`, an rtnetlink link
+    /// kind (bridge, vlan, wireguard…) or a device under `/sys/devices/virtual` → other; then by hardware
+    /// type: Ethernet with a `device` link → wired Ethernet; PPP, raw IP or none with a `device` link →
+    /// cellular (WWAN modems); everything else → other.
     package static func classify(_ facts: SysfsInterfaceFacts) -> LinuxInterfaceKind {
         let devType = facts.devType?.lowercased()
         if devType == "wlan" || facts.hasWirelessDirectory || facts.hasPhy80211Link {
