@@ -18,7 +18,7 @@ public final class ManualAccountStatusProvider: AccountStatusProviding, Broadcas
     }
 
     /// A new stream: the current status first, then every change.
-    public var statusStream: AsyncStream<AccountStatus> { broadcast.stream() }
+    public var statusStream: AsyncStream<AccountStatus> { broadcast.stream(retaining: self) }
 
     /// Publishes a new status (ignored when equal to the current one).
     public func send(_ status: AccountStatus) {

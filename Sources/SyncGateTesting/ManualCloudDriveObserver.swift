@@ -17,7 +17,7 @@ public final class ManualCloudDriveObserver: CloudDriveObserving, BroadcastBacke
     }
 
     /// A new stream: the current availability first, then every change.
-    public var availabilityStream: AsyncStream<Bool> { broadcast.stream() }
+    public var availabilityStream: AsyncStream<Bool> { broadcast.stream(retaining: self) }
 
     /// Publishes a new availability (ignored when equal to the current one).
     public func send(_ isAvailable: Bool) {

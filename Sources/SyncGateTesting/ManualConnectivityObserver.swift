@@ -23,7 +23,7 @@ public final class ManualConnectivityObserver: ConnectivityObserving, BroadcastB
     }
 
     /// A new stream: the current status first, then every change.
-    public var statusStream: AsyncStream<ConnectivityStatus> { broadcast.stream() }
+    public var statusStream: AsyncStream<ConnectivityStatus> { broadcast.stream(retaining: self) }
 
     /// Publishes a new status (ignored when equal to the current one).
     public func send(_ status: ConnectivityStatus) {

@@ -17,7 +17,7 @@ public final class ManualPowerObserver: PowerObserving, BroadcastBacked {
     }
 
     /// A new stream: the current status first, then every change.
-    public var statusStream: AsyncStream<PowerStatus> { broadcast.stream() }
+    public var statusStream: AsyncStream<PowerStatus> { broadcast.stream(retaining: self) }
 
     /// Publishes a new status (ignored when equal to the current one).
     public func send(_ status: PowerStatus) {

@@ -17,7 +17,7 @@ public final class ManualSyncEventObserver: SyncEventObserving, BroadcastBacked 
     }
 
     /// A new stream: the current event first, then every change.
-    public var eventStream: AsyncStream<SyncEvent> { broadcast.stream() }
+    public var eventStream: AsyncStream<SyncEvent> { broadcast.stream(retaining: self) }
 
     /// Publishes a new event (ignored when equal to the current one).
     public func send(_ event: SyncEvent) {

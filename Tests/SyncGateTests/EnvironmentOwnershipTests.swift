@@ -62,6 +62,50 @@ struct EnvironmentOwnershipTests {
     }
 }
 
+@Suite("Streams keep their source alive while consumed", .timeLimit(.minutes(1)))
+struct StreamOwnershipTests {
+    @Test("iterating an environment's stream keeps the environment and its sources alive")
+    func environmentStreamKeepsEnvironmentAlive() async throws {
+        weak var source: ManualConnectivityObserver?
+        weak var environment: SyncEnvironment?
+        do {
+            let stream: AsyncStream<SyncEnvironmentStatus> = {
+                let observer = ManualConnectivityObserver()
+                source = observer
+                let created = SyncEnvironment(connectivity: observer)
+                environment = created
+                return created.statusStream
+            }()
+            var changes = stream.makeAsyncIterator()
+            #expect(await changes.next()?.connectivity == .disconnected)
+            try #require(environment != nil, "a stream being consumed must keep its environment alive")
+            try #require(source != nil)
+            source?.send(.connected(via: .wifi))
+            #expect(await changes.next()?.connectivity == .connected(via: .wifi))
+        }
+        #expect(environment == nil, "dropping the stream releases the environment")
+        #expect(source == nil)
+    }
+
+    @Test("iterating a source's stream keeps the source alive")
+    func sourceStreamKeepsSourceAlive() async throws {
+        weak var source: ManualPowerObserver?
+        do {
+            let stream: AsyncStream<PowerStatus> = {
+                let observer = ManualPowerObserver()
+                source = observer
+                return observer.statusStream
+            }()
+            var changes = stream.makeAsyncIterator()
+            #expect(await changes.next() == .unrestricted)
+            try #require(source != nil, "a stream being consumed must keep its source alive")
+            source?.send(PowerStatus(isLowPowerModeEnabled: true))
+            #expect(await changes.next()?.isLowPowerModeEnabled == true)
+        }
+        #expect(source == nil, "dropping the stream releases the source")
+    }
+}
+
 /// An account source the way an app writes one: its own stream, no SyncGate broadcast.
 private final class StreamAccountSource: AccountStatusProviding {
     private struct State {

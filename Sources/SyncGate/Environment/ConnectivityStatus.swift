@@ -1,6 +1,6 @@
 /// A snapshot of the device's network path.
 ///
-/// Field for field the `ConnectivityStatus` of the ForgeObservers connectivity observer, so code written
+/// Field for field the `ConnectivityStatus` of ForgeObservers (the library SyncGate grew from), so code written
 /// against it (`status.isConnected`, `status.interface == .wifi`) compiles unchanged.
 public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
     /// Whether the device has a usable network path.

@@ -22,7 +22,8 @@
 ///
 /// The first status is computed before the initializer returns, so ``status`` is right from the first
 /// read; on Linux the initializer waits up to one second for NetworkManager's first answer (no wait at
-/// all when there is no system bus). Releasing the observer stops its thread and closes its sockets, and ends its streams.
+/// all when there is no system bus). Releasing the observer stops its thread and closes its sockets; a stream
+/// obtained from ``statusStream`` keeps the observer alive while it is being consumed.
 ///
 /// ```swift
 /// let observer = ConnectivityObserver()
@@ -210,5 +211,5 @@ public final class ConnectivityObserver: ConnectivityObserving, BroadcastBacked 
     public var status: ConnectivityStatus { broadcast.value }
 
     /// A new multicast stream: the current status first, then every change.
-    public var statusStream: AsyncStream<ConnectivityStatus> { broadcast.stream() }
+    public var statusStream: AsyncStream<ConnectivityStatus> { broadcast.stream(retaining: self) }
 }

@@ -1,6 +1,7 @@
 /// A source of the device's network path: its current value and a multicast stream of changes.
 ///
-/// The ForgeObservers protocol, unchanged. SyncGate's own ``ConnectivityObserver`` conforms, and so
+/// The same protocol as in ForgeObservers, the library SyncGate grew from, so sources written for it
+/// conform unchanged. SyncGate's own ``ConnectivityObserver`` conforms, and so
 /// does `ManualConnectivityObserver` in SyncGateTesting.
 public protocol ConnectivityObserving: Sendable {
     /// The current connectivity status. Thread-safe.

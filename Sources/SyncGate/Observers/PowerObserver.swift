@@ -32,8 +32,8 @@
 /// * **Other platforms**: the status is ``PowerStatus/unrestricted`` and never changes.
 ///
 /// The initial status is read before `init` returns (on Linux, after waiting up to one second for the power
-/// daemons' first answers when a system bus exists). Releasing the observer stops its sources and ends
-/// its streams.
+/// daemons' first answers when a system bus exists). Releasing the observer stops its sources; a stream
+/// obtained from ``statusStream`` keeps the observer alive while it is being consumed.
 public final class PowerObserver: PowerObserving, BroadcastBacked {
     /// The broadcast that holds the status.
     package let broadcast: StatusBroadcast<PowerStatus>
@@ -42,7 +42,7 @@ public final class PowerObserver: PowerObserving, BroadcastBacked {
     public var status: PowerStatus { broadcast.value }
 
     /// A new stream: the current status first, then every change.
-    public var statusStream: AsyncStream<PowerStatus> { broadcast.stream() }
+    public var statusStream: AsyncStream<PowerStatus> { broadcast.stream(retaining: self) }
 
     #if os(Linux)
         private let monitor: LinuxPowerMonitor

@@ -14,7 +14,10 @@
 ///
 /// The environment **owns** the sources it is given: it keeps each of them alive for as long as it
 /// lives, so an environment built on sources that nobody else holds (as above, or with
-/// ``init(monitoring:)``) keeps following the machine. Releasing the environment releases them.
+/// ``init(monitoring:)``) keeps following the machine. Releasing the environment releases them. Each
+/// stream it hands out (``statusStream`` and the per-part streams) keeps the environment alive while the
+/// stream is being consumed, so `for await status in SyncEnvironment(monitoring: .all).statusStream`
+/// follows the machine for as long as the loop runs.
 ///
 /// Sources that SyncGate itself provides are followed synchronously, on the thread that observed the
 /// change; any other source is followed through its stream.
@@ -121,22 +124,22 @@ public final class SyncEnvironment: Sendable {
     public var status: SyncEnvironmentStatus { combined.value }
 
     /// A new multicast stream of the combined status: the current value first, then every change.
-    public var statusStream: AsyncStream<SyncEnvironmentStatus> { combined.stream() }
+    public var statusStream: AsyncStream<SyncEnvironmentStatus> { combined.stream(retaining: self) }
 
     /// A new multicast stream of the network part (``ConnectivityStatus/disconnected`` if not monitored).
-    public var connectivityStream: AsyncStream<ConnectivityStatus> { connectivity.stream() }
+    public var connectivityStream: AsyncStream<ConnectivityStatus> { connectivity.stream(retaining: self) }
 
     /// A new multicast stream of the power part (``PowerStatus/unrestricted`` if not monitored).
-    public var powerStream: AsyncStream<PowerStatus> { power.stream() }
+    public var powerStream: AsyncStream<PowerStatus> { power.stream(retaining: self) }
 
     /// A new multicast stream of the account part (``AccountStatus/couldNotDetermine`` if not monitored).
-    public var accountStream: AsyncStream<AccountStatus> { account.stream() }
+    public var accountStream: AsyncStream<AccountStatus> { account.stream(retaining: self) }
 
     /// A new multicast stream of the cloud drive's availability (`false` if not monitored).
-    public var cloudDriveStream: AsyncStream<Bool> { cloudDrive.stream() }
+    public var cloudDriveStream: AsyncStream<Bool> { cloudDrive.stream(retaining: self) }
 
     /// A new multicast stream of the sync engine's activity (``SyncEvent/idle`` if not monitored).
-    public var syncEventStream: AsyncStream<SyncEvent> { syncEvent.stream() }
+    public var syncEventStream: AsyncStream<SyncEvent> { syncEvent.stream(retaining: self) }
 
     /// The broadcast behind ``status``, for consumers in the package that follow it synchronously.
     package var statusBroadcast: StatusBroadcast<SyncEnvironmentStatus> { combined }

@@ -65,6 +65,16 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     ///
     /// After ``finish()``, the stream yields the last value and then ends.
     public func stream() -> AsyncStream<Value> {
+        stream(retaining: nil)
+    }
+
+    /// Returns a new stream, like ``stream()``, that keeps `owner` alive for as long as it is consumed.
+    ///
+    /// Sources publish their streams this way, so `for await status in ConnectivityObserver().statusStream`
+    /// keeps the observer (and its reader thread) alive until the loop ends, however short the source's
+    /// own lifetime in the caller's code. `owner` is released when the consumer stops iterating, drops the
+    /// stream, or the broadcast finishes.
+    package func stream(retaining owner: (any AnyObject & Sendable)?) -> AsyncStream<Value> {
         let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
         let registration: (id: UInt64, waiters: [CheckedContinuation<Void, Never>])? = state.withLock { state in
             continuation.yield(state.current)
@@ -78,8 +88,10 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
             return stream
         }
         for waiter in waiters { waiter.resume() }
-        continuation.onTermination = { [weak self] _ in
-            self?.removeSubscriber(id)
+        continuation.onTermination = { [weak self, owner] _ in
+            withExtendedLifetime(owner) {
+                self?.removeSubscriber(id)
+            }
         }
         return stream
     }
