@@ -3,7 +3,7 @@ import Synchronization
 /// A unit of background work and everything the scheduler needs to know to start it at the right moment.
 ///
 /// ```swift
-/// let upload = SyncJob(id: "upload-42", requires: .largeTransfer, runTimeout: .minutes(5),
+/// let upload = SyncJob(id: "upload-42", requires: .largeTransfer, runTimeout: .seconds(300),
 ///                      retry: .exponential(maxAttempts: 3)) { context in
 ///     try await uploader.upload(photo, idempotencyKey: context.jobID)
 /// }
