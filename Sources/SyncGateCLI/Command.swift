@@ -37,7 +37,8 @@ public enum Command: Sendable, Equatable {
         public var requirements: SyncRequirements
         /// App-defined conditions to wait for; a lone `syncgate` process never sets any.
         public var conditions: Set<SyncCondition>
-        /// How long to wait; `nil` waits until the requirements hold or a signal arrives.
+        /// How long to wait; `nil` waits until the requirements hold or a signal arrives, and zero answers
+        /// from the current state without waiting.
         public var timeout: Duration?
 
         /// Creates the options.
@@ -59,15 +60,18 @@ public enum Command: Sendable, Equatable {
         public var requirements: SyncRequirements
         /// App-defined conditions that must hold; a lone `syncgate` process never sets any.
         public var conditions: Set<SyncCondition>
-        /// How long to wait for the requirements before the first start; `nil` waits indefinitely.
+        /// How long to wait for the requirements before the first start; `nil` waits indefinitely, and zero
+        /// runs the command only if they hold now (else the run times out at once).
         public var timeout: Duration?
         /// How many times a failed command is run again.
         public var retries: Int
         /// The delay before the first retry; it doubles after each failure, up to 32 times this value.
+        /// Zero retries at once.
         public var backoff: Duration
         /// Whether the command is stopped when the requirements stop holding and run again when they return.
         public var stopOnLoss: Bool
-        /// How long a stopped command gets between SIGTERM and SIGKILL.
+        /// How long a stopped command gets between SIGTERM and SIGKILL; zero sends SIGKILL right after
+        /// SIGTERM.
         public var gracePeriod: Duration
         /// The command and its arguments.
         public var command: [String]

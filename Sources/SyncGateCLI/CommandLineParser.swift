@@ -12,37 +12,56 @@ public enum CommandLineParser {
     public static let speedRange = 0.1...100.0
 
     private struct OptionSpec {
+        /// What follows the option's name.
+        enum Value {
+            /// Nothing: a flag.
+            case none
+            /// Any text, checked when the command is built.
+            case text
+            /// A duration, read by ``DurationParser/parse(_:option:)`` for every option alike.
+            case duration
+        }
+
         var name: String
-        var takesValue: Bool
+        var value: Value
         var repeatable = false
+        var takesValue: Bool { value != .none }
     }
 
     private static func specs(for subcommand: Command.Subcommand) -> [OptionSpec] {
         switch subcommand {
         case .status, .watch:
-            [OptionSpec(name: "--json", takesValue: false)]
+            [OptionSpec(name: "--json", value: .none)]
         case .wait:
             [
-                OptionSpec(name: "--require", takesValue: true),
-                OptionSpec(name: "--condition", takesValue: true, repeatable: true),
-                OptionSpec(name: "--timeout", takesValue: true),
+                OptionSpec(name: "--require", value: .text),
+                OptionSpec(name: "--condition", value: .text, repeatable: true),
+                OptionSpec(name: "--timeout", value: .duration),
             ]
         case .run:
             [
-                OptionSpec(name: "--require", takesValue: true),
-                OptionSpec(name: "--condition", takesValue: true, repeatable: true),
-                OptionSpec(name: "--timeout", takesValue: true),
-                OptionSpec(name: "--retries", takesValue: true),
-                OptionSpec(name: "--backoff", takesValue: true),
-                OptionSpec(name: "--stop-on-loss", takesValue: false),
-                OptionSpec(name: "--grace", takesValue: true),
+                OptionSpec(name: "--require", value: .text),
+                OptionSpec(name: "--condition", value: .text, repeatable: true),
+                OptionSpec(name: "--timeout", value: .duration),
+                OptionSpec(name: "--retries", value: .text),
+                OptionSpec(name: "--backoff", value: .duration),
+                OptionSpec(name: "--stop-on-loss", value: .none),
+                OptionSpec(name: "--grace", value: .duration),
             ]
         case .demo:
             [
-                OptionSpec(name: "--speed", takesValue: true),
-                OptionSpec(name: "--plain", takesValue: false),
+                OptionSpec(name: "--speed", value: .text),
+                OptionSpec(name: "--plain", value: .none),
             ]
         }
+    }
+
+    /// The options of `subcommand` that take a duration (`DUR`).
+    ///
+    /// Every one of them follows the same rule, that of ``DurationParser/parse(_:option:)``: from `0s` to
+    /// the longest duration, never negative, where `0s` means "no time at all" (see ``Command``).
+    public static func durationOptions(for subcommand: Command.Subcommand) -> [String] {
+        specs(for: subcommand).filter { $0.value == .duration }.map(\.name)
     }
 
     /// Parses the arguments that follow the program name.
@@ -137,14 +156,11 @@ public enum CommandLineParser {
             return .watch(json: values["--json"] != nil)
         case .wait:
             let requirements = try requiredRequirements(values, subcommand: subcommand)
-            let timeout = try values["--timeout"]?.first.map { (text: String) throws(UsageError) in
-                try DurationParser.parse(text, option: "--timeout")
-            }
             return .wait(
                 Command.WaitOptions(
                     requirements: requirements,
                     conditions: try conditions(values),
-                    timeout: timeout
+                    timeout: try duration(values, "--timeout")
                 )
             )
         case .run:
@@ -152,9 +168,7 @@ public enum CommandLineParser {
             guard !tail.isEmpty else { throw UsageError("'run' needs a command after '--'") }
             var options = Command.RunOptions(
                 requirements: requirements, conditions: try conditions(values), command: tail)
-            if let text = values["--timeout"]?.first {
-                options.timeout = try DurationParser.parsePositive(text, option: "--timeout")
-            }
+            options.timeout = try duration(values, "--timeout")
             if let text = values["--retries"]?.first {
                 guard let count = Int(text), retriesRange.contains(count) else {
                     throw UsageError(
@@ -164,12 +178,8 @@ public enum CommandLineParser {
                 }
                 options.retries = count
             }
-            if let text = values["--backoff"]?.first {
-                options.backoff = try DurationParser.parsePositive(text, option: "--backoff")
-            }
-            if let text = values["--grace"]?.first {
-                options.gracePeriod = try DurationParser.parse(text, option: "--grace")
-            }
+            options.backoff = try duration(values, "--backoff") ?? options.backoff
+            options.gracePeriod = try duration(values, "--grace") ?? options.gracePeriod
             options.stopOnLoss = values["--stop-on-loss"] != nil
             return .run(options)
         case .demo:
@@ -186,6 +196,12 @@ public enum CommandLineParser {
             options.plain = values["--plain"] != nil
             return .demo(options)
         }
+    }
+
+    /// The duration given to `option`, or `nil` when it was not given.
+    private static func duration(_ values: [String: [String]], _ option: String) throws(UsageError) -> Duration? {
+        guard let text = values[option]?.first else { return nil }
+        return try DurationParser.parse(text, option: option)
     }
 
     private static func requiredRequirements(

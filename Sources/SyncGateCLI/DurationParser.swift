@@ -2,6 +2,11 @@
 ///
 /// A duration is a non-negative decimal number (at most nine digits after the point) followed directly
 /// by a unit: `ms`, `s`, `m` or `h`. The longest accepted duration is 8760h (a year).
+///
+/// Every duration option of every subcommand follows this one rule, and `0s` is accepted by each of
+/// them with the meaning "no time at all": a `--timeout` of `0s` answers from the current state
+/// without waiting, a `--backoff` of `0s` retries at once, a `--grace` of `0s` sends SIGKILL right
+/// after SIGTERM.
 public enum DurationParser {
     /// The longest duration accepted, in hours.
     public static let maximumHours: Int64 = 8_760
@@ -15,8 +20,12 @@ public enum DurationParser {
 
     /// Parses `text` as a duration given to `option`.
     ///
-    /// - Throws: ``UsageError`` naming the option and the value when the text is not a duration.
+    /// - Throws: ``UsageError`` naming the option and the value when the text is not a duration or is
+    ///   negative.
     public static func parse(_ text: String, option: String) throws(UsageError) -> Duration {
+        if text.hasPrefix("-"), let digit = text.dropFirst().first, digit.isASCII, digit.isNumber {
+            throw UsageError("invalid duration '\(text)' for \(option): must not be negative")
+        }
         let syntax = UsageError(
             "invalid duration '\(text)' for \(option): expected a number and a unit (ms, s, m or h), "
                 + "such as 500ms, 30s, 5m or 1h"
@@ -48,17 +57,6 @@ public enum DurationParser {
         }
         guard nanoseconds <= maximumHours * 3_600_000_000_000 else { throw tooLong }
         return .nanoseconds(nanoseconds)
-    }
-
-    /// Parses `text` as a duration that must be greater than zero.
-    ///
-    /// - Throws: ``UsageError`` when the text is not a duration or is zero.
-    public static func parsePositive(_ text: String, option: String) throws(UsageError) -> Duration {
-        let duration = try parse(text, option: option)
-        guard duration > .zero else {
-            throw UsageError("invalid duration '\(text)' for \(option): must be greater than zero")
-        }
-        return duration
     }
 
     /// Writes a duration the way it is read: `300ms`, `5s`, `1.5s`, `2m`, `1h`, `0s`.

@@ -1,29 +1,36 @@
+import SyncGate
+
 /// The text of `syncgate --help` and of each subcommand's `--help`.
 public enum HelpText {
     /// The tool's version.
     public static let version = "syncgate 0.1.0"
 
-    private static let requirementList = """
-        REQUIREMENTS (comma-separated; 'none' for no requirements)
-          network          a usable network path
-          unmetered        connected and not expensive (cellular, hotspot, metered)
-          unconstrained    connected and not in Low Data Mode
-          not-low-power    Low Power Mode off
-          external-power   on external power (always, without a battery)
-          battery-not-low  battery unknown, above 20 %, or on external power
-          account-ready    the sync account is available
-          cloud-drive      the cloud drive is available
-          sync-ready       = network,account-ready,not-low-power
-          cloud-drive-ready = sync-ready,cloud-drive
-          large-transfer   = network,unmetered,unconstrained
-        On Linux, syncgate monitors network and power; account and cloud drive are not monitored and
-        are treated as met.
+    /// The list of requirement names, one line per spelling of `table` in its order: a single
+    /// requirement with when it holds, a preset with the requirements it stands for, and `none`.
+    public static func requirementList(table: [SyncRequirementName] = SyncRequirements.named) -> String {
+        let width = (table.map(\.name.count).max() ?? 0) + 2
+        var lines = ["REQUIREMENTS (a comma-separated LIST of these names)"]
+        for entry in table {
+            let name = entry.name + String(repeating: " ", count: width - entry.name.count)
+            lines.append("  " + name + (entry.kind == .preset ? "= " : "") + entry.summary)
+        }
+        lines.append("On Linux, syncgate monitors network and power; account and cloud drive are not monitored and")
+        lines.append("are treated as met.")
+        return lines.joined(separator: "\n")
+    }
+
+    /// What every `DUR` is, and what `0s` means.
+    private static let durations = """
+        DUR is a number and a unit (500ms, 30s, 1.5m, 1h), from 0s to \(DurationParser.maximumHours)h and never negative;
+        0s means no time at all.
         """
 
-    private static let durations = "DUR is a number and a unit: 500ms, 30s, 1.5m, 1h."
-
-    /// The help for the tool (`nil`) or one subcommand.
-    public static func text(for subcommand: Command.Subcommand?) -> String {
+    /// The help for the tool (`nil`) or one subcommand, naming the requirements of `table`.
+    public static func text(
+        for subcommand: Command.Subcommand?,
+        table: [SyncRequirementName] = SyncRequirements.named
+    ) -> String {
+        let requirementList = requirementList(table: table)
         switch subcommand {
         case nil:
             return """
@@ -39,6 +46,8 @@ public enum HelpText {
                   syncgate help [SUBCOMMAND] | SUBCOMMAND --help | --version
 
                 \(requirementList)
+
+                \(durations)
 
                 EXIT STATUS
                   0    success (requirements hold; command succeeded)
@@ -88,9 +97,10 @@ public enum HelpText {
 
                 OPTIONS
                   --require LIST     the requirements (see below)
-                  --timeout DUR      how long to wait; 0s answers from the current status. \(durations)
+                  --timeout DUR      how long to wait; 0s answers from the current state without waiting
                   --condition NAME   also wait for an app-defined condition. A lone syncgate process never
                                      sets conditions, so this only ends by timeout or signal (for testing).
+                \(durations)
 
                 \(requirementList)
 
@@ -106,17 +116,19 @@ public enum HelpText {
 
                 OPTIONS
                   --require LIST     the requirements (see below)
-                  --timeout DUR      how long to wait for them before the first start; exit 124 after
+                  --timeout DUR      how long to wait for them before the first start; exit 124 after.
+                                     0s runs the command only if they hold now
                   --retries N        run a failing command (non-zero exit) up to N more times (0...1000)
                   --backoff DUR      the delay before the first retry, doubling each time up to 32 times
-                                     itself (default 1s)
+                                     itself (default 1s); 0s retries at once
                   --stop-on-loss     when the requirements stop holding, send the command SIGTERM (SIGKILL
                                      after the grace period) and run it again when they return, without
                                      using up a retry
-                  --grace DUR        time between SIGTERM and SIGKILL (default 5s)
+                  --grace DUR        time between SIGTERM and SIGKILL (default 5s); 0s kills at once
                   --condition NAME   also require an app-defined condition (never set by a lone syncgate)
+                \(durations)
                 SIGINT and SIGTERM are forwarded to the running command; the run then ends with its status.
-                While no command runs, they end the run with 130 or 143. \(durations)
+                While no command runs, they end the run with 130 or 143.
 
                 \(requirementList)
 

@@ -2,25 +2,32 @@ import SyncGate
 
 /// Reads requirement lists such as `network,unmetered,external-power` or `sync-ready`.
 ///
-/// Every spelling of ``SyncRequirements/members`` and ``SyncRequirements/presets`` is accepted (case is
-/// ignored and `_` may stand for `-`), items are separated by commas with optional spaces, and `none`
-/// stands for the empty list, which always holds.
+/// Every spelling of a table of ``SyncGate/SyncRequirementName`` (by default
+/// ``SyncGate/SyncRequirements/named``: the requirements, the presets and `none`) is accepted; case is
+/// ignored and `_` may stand for `-`. Items are separated by commas with optional spaces.
 public enum RequirementListParser {
-    /// The word for "no requirements".
-    public static let noneSpelling = "none"
-
-    /// Every accepted spelling, members first, then presets, then `none`.
-    public static var spellings: [String] {
-        SyncRequirements.members.map(\.name) + SyncRequirements.presets.map(\.name) + [noneSpelling]
+    /// The spelling of the empty list in `table` (`none`), if the table has one.
+    public static func noneSpelling(in table: [SyncRequirementName] = SyncRequirements.named) -> String? {
+        table.first { $0.kind == .nothing }?.name
     }
 
-    /// Parses `text`, given to `option`, as a requirement list.
+    /// Every accepted spelling, in the order of `table`.
+    public static func spellings(in table: [SyncRequirementName] = SyncRequirements.named) -> [String] {
+        table.map(\.name)
+    }
+
+    /// Parses `text`, given to `option`, as a requirement list spelled with the names of `table`.
     ///
     /// - Throws: ``UsageError`` naming the option and the offending item.
-    public static func parse(_ text: String, option: String) throws(UsageError) -> SyncRequirements {
+    public static func parse(
+        _ text: String,
+        option: String,
+        table: [SyncRequirementName] = SyncRequirements.named
+    ) throws(UsageError) -> SyncRequirements {
         let trimmed = text.trimmingSpaces
         guard !trimmed.isEmpty else {
-            throw UsageError("empty requirement list for \(option) (use '\(noneSpelling)' for no requirements)")
+            let hint = noneSpelling(in: table).map { " (use '\($0)' for no requirements)" } ?? ""
+            throw UsageError("empty requirement list for \(option)\(hint)")
         }
         var requirements: SyncRequirements = []
         for item in trimmed.split(separator: ",", omittingEmptySubsequences: false) {
@@ -28,10 +35,9 @@ public enum RequirementListParser {
             guard !name.isEmpty else {
                 throw UsageError("empty item in requirement list '\(text)' for \(option)")
             }
-            if name.lowercased() == noneSpelling { continue }
-            guard let requirement = SyncRequirements(name: name) else {
+            guard let requirement = SyncRequirements(name: name, in: table) else {
                 throw UsageError(
-                    "unknown requirement '\(name)' for \(option) (known: \(spellings.joined(separator: ", ")))"
+                    "unknown requirement '\(name)' for \(option) (known: \(spellings(in: table).joined(separator: ", ")))"
                 )
             }
             requirements.formUnion(requirement)
@@ -41,7 +47,7 @@ public enum RequirementListParser {
 
     /// Writes a requirement list the way it is read: `network,unmetered`, or `none` when empty.
     public static func format(_ requirements: SyncRequirements) -> String {
-        requirements.isEmpty ? noneSpelling : requirements.names.joined(separator: ",")
+        requirements.isEmpty ? (noneSpelling() ?? "") : requirements.names.joined(separator: ",")
     }
 }
 

@@ -3,11 +3,13 @@ import SyncGate
 /// `syncgate run`: runs a command through a ``SyncGate/SyncScheduler`` job when the requirements hold.
 ///
 /// * The command starts once the requirements hold (at once when they already do); with `--timeout`, the
-///   run ends with ``ExitCode/timedOut`` if they do not hold in time.
+///   run ends with ``ExitCode/timedOut`` if they do not hold in time. A timeout of zero answers from the
+///   current state: the command runs if they hold now, else the run times out at once.
 /// * SIGINT and SIGTERM are forwarded to a running command, which then ends the run with its own status
 ///   (no retry); while no command runs, they end the run with 128 + the signal number.
 /// * A non-zero exit is retried `--retries` times with exponential backoff (`--backoff`, doubling, up to
-///   32 times the first delay); the run exits with the last attempt's status.
+///   32 times the first delay; a backoff of zero retries at once); the run exits with the last attempt's
+///   status.
 /// * With `--stop-on-loss`, losing the requirements sends the command SIGTERM, then SIGKILL after the
 ///   grace period; it runs again, without using up a retry, when they hold again. Without it, a running
 ///   command is left alone.
@@ -43,24 +45,34 @@ public enum RunCommand {
         signals: AsyncStream<Int32>,
         log: @escaping @Sendable (String) -> Void
     ) async -> Int32 {
+        if options.timeout == .zero
+            && !environment.status.satisfies(options.requirements, conditions: options.conditions)
+        {
+            return timedOut(options, environment: environment, log: log)
+        }
         let scheduler = SyncScheduler(environment: environment)
         let shared = LockedState(Shared())
         let name = options.command[0]
         let retry: RetryPolicy =
-            options.retries == 0
-            ? .none
-            : .exponential(
-                initial: options.backoff,
-                multiplier: 2,
-                maxDelay: options.backoff * 32,
-                maxAttempts: options.retries + 1,
-                jitter: 0
-            )
+            if options.retries == 0 {
+                .none
+            } else if options.backoff == .zero {
+                .fixed(delay: .zero, maxAttempts: options.retries + 1)
+            } else {
+                .exponential(
+                    initial: options.backoff,
+                    multiplier: 2,
+                    maxDelay: options.backoff * 32,
+                    maxAttempts: options.retries + 1,
+                    jitter: 0
+                )
+            }
         let job = SyncJob(
             id: "run",
             requires: options.requirements,
             conditions: options.conditions,
-            startDeadline: options.timeout,
+            // A zero timeout was answered above: the requirements hold now, so the command starts at once.
+            startDeadline: options.timeout == .zero ? nil : options.timeout,
             retry: retry,
             onRequirementsLost: options.stopOnLoss ? .cancelAndRequeue : .keepRunning
         ) { _ in
@@ -154,14 +166,23 @@ public enum RunCommand {
         case .cancelled:
             return shared.withLock { $0.signal }.map(ExitCode.signaled) ?? ExitCode.failure
         case .expired:
-            let waitOptions = Command.WaitOptions(requirements: options.requirements, conditions: options.conditions)
-            let timeout = options.timeout.map(DurationParser.format) ?? "?"
-            log(
-                "timed out after \(timeout) before running \(options.command[0]); still unmet: "
-                    + WaitCommand.unmetText(waitOptions, environment.status)
-            )
-            return ExitCode.timedOut
+            return timedOut(options, environment: environment, log: log)
         }
+    }
+
+    /// Says what is still unmet when the timeout ran out, and returns ``ExitCode/timedOut``.
+    private static func timedOut(
+        _ options: Command.RunOptions,
+        environment: SyncEnvironment,
+        log: @Sendable (String) -> Void
+    ) -> Int32 {
+        let waitOptions = Command.WaitOptions(requirements: options.requirements, conditions: options.conditions)
+        let timeout = options.timeout.map(DurationParser.format) ?? "?"
+        log(
+            "timed out after \(timeout) before running \(options.command[0]); still unmet: "
+                + WaitCommand.unmetText(waitOptions, environment.status)
+        )
+        return ExitCode.timedOut
     }
 
     /// One attempt: starts the command, waits for it, and turns its end into the job's result.

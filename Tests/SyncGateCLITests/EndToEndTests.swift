@@ -126,13 +126,38 @@ struct EndToEndTests {
         #expect(try object(String(first))["schemaVersion"] as? Int == 1)
     }
 
-    @Test(arguments: [["wait"], ["run", "--require", "network"], ["status", "--jsn"], ["bogus"]])
+    @Test(arguments: [
+        ["wait"], ["run", "--require", "network"], ["status", "--jsn"], ["bogus"],
+        ["wait", "--require", "none", "--timeout", "-1s"], ["run", "--require", "none", "--grace=-1s", "--", "true"],
+        ["run", "--require", "validated-internet,nope", "--", "true"],
+    ])
     func usageErrorsAreOneLineWithStatus2(arguments: [String]) async throws {
         let result = try await ToolProcess.run(arguments)
         #expect(result.status == ExitCode.usage)
         #expect(result.stdout.isEmpty)
         #expect(result.stderr.hasPrefix("syncgate: "))
         #expect(result.stderr.filter { $0 == "\n" }.count == 1)
+    }
+
+    @Test func aNegativeDurationIsRefusedNamingTheOptionAndTheValue() async throws {
+        let result = try await ToolProcess.run(["run", "--require", "none", "--timeout", "-1s", "--", "true"])
+        #expect(result.status == ExitCode.usage)
+        #expect(
+            result.stderr
+                == "syncgate: invalid duration '-1s' for --timeout: must not be negative (see 'syncgate run --help')\n")
+    }
+
+    /// `--timeout 0s` answers from the current state for `run` as for `wait`.
+    @Test func runWithAZeroTimeoutAnswersAtOnce() async throws {
+        let ran = try await ToolProcess.run(["run", "--require", "none", "--timeout", "0s", "--", "echo", "ran"])
+        #expect(ran.status == 0)
+        #expect(ran.stdout == "ran\n")
+        let refused = try await ToolProcess.run(
+            ["run", "--require", "none", "--condition", "never-set", "--timeout", "0s", "--", "echo", "ran"])
+        #expect(refused.status == ExitCode.timedOut)
+        #expect(refused.stdout.isEmpty)
+        #expect(
+            refused.stderr == "syncgate: timed out after 0s before running echo; still unmet: condition never-set\n")
     }
 
     @Test(arguments: [

@@ -87,6 +87,51 @@ struct RunCommandTests {
         #expect(await run.value == ExitCode.interrupted)
     }
 
+    /// `--timeout 0s` answers from the current state, for `wait` and `run` alike: go on if the
+    /// requirements hold now, time out at once if not.
+    @Test(arguments: [
+        (ConnectivityStatus.connected(via: .wifi), Int32(0)), (.disconnected, ExitCode.timedOut),
+    ])
+    func aZeroTimeoutAnswersFromTheCurrentState(connectivity: ConnectivityStatus, expected: Int32) async throws {
+        let manual = ManualSyncEnvironment(connectivity: connectivity, monitoring: [.network])
+        let (signals, _) = AsyncStream.makeStream(of: Int32.self)
+        let marker = NSTemporaryDirectory() + "syncgate-cli-\(UUID().uuidString).marker"
+        defer { unlink(marker) }
+        let logged = LockedLines()
+        let run = await RunCommand.execute(
+            .init(requirements: .network, timeout: .zero, command: ["touch", marker]),
+            environment: manual.environment, signals: signals, log: logged.append)
+        #expect(run == expected)
+        #expect(FileManager.default.fileExists(atPath: marker) == (expected == 0))
+        let wait = await WaitCommand.execute(
+            .init(requirements: .network, timeout: .zero), environment: manual.environment, signals: signals,
+            log: logged.append)
+        #expect(wait == expected)
+        #expect(
+            logged.lines
+                == (expected == 0
+                    ? []
+                    : [
+                        "timed out after 0s before running touch; still unmet: network",
+                        "timed out after 0s; still unmet: network",
+                    ]))
+    }
+
+    @Test func aZeroBackoffRetriesAtOnce() async throws {
+        let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi), monitoring: [.network])
+        let (signals, _) = AsyncStream.makeStream(of: Int32.self)
+        let attempts = NSTemporaryDirectory() + "syncgate-cli-\(UUID().uuidString).attempts"
+        defer { unlink(attempts) }
+        let status = await RunCommand.execute(
+            .init(
+                requirements: .network, retries: 2, backoff: .zero,
+                command: ["sh", "-c", #"echo attempt >> "$1"; exit 3"#, "sh", attempts]),
+            environment: manual.environment, signals: signals
+        ) { _ in }
+        #expect(status == 3)
+        #expect(try String(contentsOfFile: attempts, encoding: .utf8) == "attempt\nattempt\nattempt\n")
+    }
+
     @Test func waitReturnsWhenTheRequirementsHold() async throws {
         let manual = ManualSyncEnvironment(monitoring: [.network])
         let (signals, _) = AsyncStream.makeStream(of: Int32.self)
@@ -108,5 +153,18 @@ struct RunCommandTests {
         }
         sender.yield(SIGINT)
         #expect(await wait.value == 130)
+    }
+}
+
+/// Log lines collected from any thread.
+private final class LockedLines: Sendable {
+    private let state = LockedState<[String]>([])
+
+    /// The lines so far.
+    var lines: [String] { state.withLock { $0 } }
+
+    /// Adds a line.
+    @Sendable func append(_ line: String) {
+        state.withLock { $0.append(line) }
     }
 }

@@ -49,7 +49,7 @@ struct StatusReportTests {
             Issue.record("requirements is not an array")
             return
         }
-        #expect(requirements.count == SyncRequirements.members.count)
+        #expect(requirements.map { $0["name"] } == SyncRequirements.members.map { JSONValue?.some(.string($0.name)) })
         #expect(
             requirements[5]
                 == .object([("name", .string("external-power")), ("holds", .bool(false)), ("monitored", .bool(true))]))
@@ -60,6 +60,7 @@ struct StatusReportTests {
             Issue.record("presets is not an array")
             return
         }
+        #expect(presets.map { $0["name"] } == SyncRequirements.presets.map { JSONValue?.some(.string($0.name)) })
         #expect(
             presets[0]
                 == .object([

@@ -69,7 +69,7 @@ struct BadInputTests {
         "the command line refuses bad durations, naming the option and the value",
         arguments: [
             ("", "--timeout", "invalid duration '' for --timeout: " + expectedUnit),
-            ("-1s", "--timeout", "invalid duration '-1s' for --timeout: " + expectedUnit),
+            ("-1s", "--timeout", "invalid duration '-1s' for --timeout: must not be negative"),
             ("10", "--backoff", "invalid duration '10' for --backoff: " + expectedUnit),
             ("5d", "--timeout", "invalid duration '5d' for --timeout: unknown unit 'd' (use ms, s, m or h)"),
             ("9000h", "--timeout", "invalid duration '9000h' for --timeout: longer than 8760h"),
@@ -77,13 +77,6 @@ struct BadInputTests {
     )
     func commandLineDurations(text: String, option: String, message: String) {
         #expect(throws: UsageError(message)) { try DurationParser.parse(text, option: option) }
-    }
-
-    @Test("the command line refuses a zero duration where a positive one is needed")
-    func commandLineZeroDuration() {
-        #expect(throws: UsageError("invalid duration '0s' for --backoff: must be greater than zero")) {
-            try DurationParser.parsePositive("0s", option: "--backoff")
-        }
     }
 
     @Test("unknown requirement spellings are refused", arguments: ["", "wifi", "network,", "low-power"])

@@ -199,8 +199,8 @@ struct SyncRequirementsTests {
 
     @Test("every requirement and preset has a spelling that parses back")
     func spellings() throws {
-        for (name, requirement) in SyncRequirements.members + SyncRequirements.presets {
-            #expect(SyncRequirements(name: name) == requirement)
+        for entry in SyncRequirements.members + SyncRequirements.presets {
+            #expect(SyncRequirements(name: entry.name) == entry.requirement)
         }
         #expect(SyncRequirements(name: "EXTERNAL_POWER") == .externalPower)
         #expect(SyncRequirements(name: "wifi") == nil)
@@ -209,6 +209,55 @@ struct SyncRequirementsTests {
         #expect(SyncRequirements.validatedInternet.monitoredParts == .network)
         #expect(SyncRequirements.decided(by: .network) == [.network, .unmetered, .unconstrained, .validatedInternet])
         #expect(SyncRequirements().description == "[]")
+    }
+
+    @Test(
+        "the table of names has exactly one row for every bit that a part of the environment decides",
+        arguments: 0..<64
+    )
+    func tableNamesEveryKnownBit(bit: Int) {
+        let requirement = SyncRequirements(rawValue: 1 << bit)
+        let rows = SyncRequirements.named.filter { $0.requirement == requirement }
+        #expect(rows.count == (requirement.monitoredParts.isEmpty ? 0 : 1), "bit \(bit)")
+        #expect(rows.allSatisfy { $0.kind == .requirement })
+    }
+
+    @Test("every row of the table round-trips: name, requirement, name", arguments: SyncRequirements.named)
+    func tableRoundTrips(entry: SyncRequirementName) throws {
+        let requirement = try #require(SyncRequirements(name: entry.name))
+        #expect(requirement == entry.requirement)
+        let sameValue = SyncRequirements.named.filter { $0.requirement == requirement }
+        #expect(sameValue.map(\.name) == [entry.name], "two names for one value")
+        switch entry.kind {
+        case .requirement:
+            #expect(requirement.names == [entry.name])
+            #expect(requirement.description == "[\(entry.name)]")
+            #expect(!entry.summary.isEmpty && entry.summary != entry.name)
+        case .preset:
+            #expect(entry.summary == requirement.names.joined(separator: ","))
+            let parts = requirement.names.map { SyncRequirements(name: $0) ?? [] }
+            #expect(parts.reduce(into: SyncRequirements()) { $0.formUnion($1) } == requirement)
+        case .nothing:
+            #expect(requirement.isEmpty)
+            #expect(entry.name == "none")
+        }
+        #expect(entry.name == entry.name.lowercased() && !entry.name.contains("_") && !entry.name.contains(" "))
+    }
+
+    @Test("the table lists requirements, then presets, then none")
+    func tableOrder() {
+        let kinds = SyncRequirements.named.map(\.kind)
+        #expect(kinds == kinds.sorted { rank($0) < rank($1) })
+        #expect(SyncRequirements.members.map(\.name).first == "network")
+        #expect(SyncRequirements.presets.map(\.name) == ["sync-ready", "cloud-drive-ready", "large-transfer"])
+        #expect(SyncRequirements(name: "none") == [])
+        func rank(_ kind: SyncRequirementName.Kind) -> Int {
+            switch kind {
+            case .requirement: 0
+            case .preset: 1
+            case .nothing: 2
+            }
+        }
     }
 
     @Test("presets")

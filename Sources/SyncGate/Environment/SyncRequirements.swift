@@ -5,6 +5,7 @@
 /// satisfies none of them.
 /// A requirement whose part of the environment is not monitored reads as satisfied (see
 /// ``MonitoringOptions``), so presets such as ``syncReady`` also work where no account source exists.
+/// ``named`` spells every requirement and preset.
 public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConvertible {
     /// The bits of the set.
     public let rawValue: UInt64
@@ -45,36 +46,20 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     /// What ``SyncEnvironmentStatus/isSuitableForLargeTransfer`` checks: network, unmetered, unconstrained.
     public static let largeTransfer: SyncRequirements = [.network, .unmetered, .unconstrained]
 
-    /// Every single requirement with its spelling, in declaration order.
-    public static let members: [(name: String, requirement: SyncRequirements)] = [
-        ("network", .network),
-        ("unmetered", .unmetered),
-        ("unconstrained", .unconstrained),
-        ("validated-internet", .validatedInternet),
-        ("not-low-power", .notLowPower),
-        ("external-power", .externalPower),
-        ("battery-not-low", .batteryNotLow),
-        ("account-ready", .accountReady),
-        ("cloud-drive", .cloudDrive),
-    ]
-
-    /// The presets with their spellings.
-    public static let presets: [(name: String, requirement: SyncRequirements)] = [
-        ("sync-ready", .syncReady),
-        ("cloud-drive-ready", .cloudDriveReady),
-        ("large-transfer", .largeTransfer),
-    ]
-
-    /// Creates the requirement or preset with the given spelling (`"external-power"`, `"sync-ready"`).
+    /// Creates the requirements with the given spelling in `table`: a requirement (`"external-power"`),
+    /// a preset (`"sync-ready"`) or `"none"` (the empty set).
     ///
     /// Returns `nil` for an unknown name. Matching ignores case, and `_` may stand for `-`.
-    public init?(name: String) {
+    /// - Parameters:
+    ///   - name: the spelling.
+    ///   - table: the spellings to look in; ``named`` unless a tool extends it.
+    public init?(name: String, in table: [SyncRequirementName] = named) {
         let key = String(name.lowercased().map { $0 == "_" ? "-" : $0 })
-        guard let match = (Self.members + Self.presets).first(where: { $0.name == key }) else { return nil }
+        guard let match = table.first(where: { $0.name == key }) else { return nil }
         self = match.requirement
     }
 
-    /// The spellings of the single requirements in this set, in declaration order.
+    /// The spellings of the single requirements in this set, in the order of ``members``.
     public var names: [String] {
         Self.members.filter { contains($0.requirement) }.map(\.name)
     }

@@ -1,0 +1,98 @@
+import SyncGate
+import SyncGateCLI
+import Testing
+
+/// Every duration option of every subcommand follows one rule: `0s` and more are accepted, `0s` meaning
+/// "no time at all", and a negative or malformed value is a usage error naming the option and the value.
+struct DurationOptionTests {
+    /// One duration option: how to write a command line that gives it a value, and where the value lands.
+    struct Option: Sendable, CustomTestStringConvertible {
+        var subcommand: Command.Subcommand
+        var name: String
+        var arguments: @Sendable (String) -> [String]
+        var value: @Sendable (Command) -> Duration?
+
+        var testDescription: String { "\(subcommand.rawValue) \(name)" }
+    }
+
+    static let options: [Option] = [
+        Option(
+            subcommand: .wait, name: "--timeout",
+            arguments: { ["wait", "--require", "none", "--timeout", $0] },
+            value: { command in
+                guard case .wait(let options) = command else { return nil }
+                return options.timeout
+            }
+        ),
+        Option(
+            subcommand: .run, name: "--timeout",
+            arguments: { ["run", "--require", "none", "--timeout", $0, "--", "true"] },
+            value: { command in
+                guard case .run(let options) = command else { return nil }
+                return options.timeout
+            }
+        ),
+        Option(
+            subcommand: .run, name: "--backoff",
+            arguments: { ["run", "--require", "none", "--backoff", $0, "--", "true"] },
+            value: { command in
+                guard case .run(let options) = command else { return nil }
+                return options.backoff
+            }
+        ),
+        Option(
+            subcommand: .run, name: "--grace",
+            arguments: { ["run", "--require", "none", "--grace", $0, "--", "true"] },
+            value: { command in
+                guard case .run(let options) = command else { return nil }
+                return options.gracePeriod
+            }
+        ),
+    ]
+
+    @Test func theTableHasEveryDurationOptionOfEverySubcommand() {
+        let parsed = Command.Subcommand.allCases.flatMap { subcommand in
+            CommandLineParser.durationOptions(for: subcommand).map { "\(subcommand.rawValue) \($0)" }
+        }
+        #expect(Set(Self.options.map(\.testDescription)) == Set(parsed))
+        #expect(Self.options.count == parsed.count)
+    }
+
+    @Test(
+        arguments: options,
+        [("0s", Duration.zero), ("0ms", .zero), ("1.5s", .milliseconds(1_500)), ("2m", .seconds(120))])
+    func acceptsZeroAndMore(option: Option, value: (text: String, duration: Duration)) throws {
+        #expect(option.value(try CommandLineParser.parse(option.arguments(value.text))) == value.duration)
+    }
+
+    @Test(arguments: options, ["-1s", "-0s", "-0.5ms", "-2h"])
+    func rejectsNegativeDurationsNamingTheOptionAndTheValue(option: Option, text: String) {
+        #expect(throws: UsageError("invalid duration '\(text)' for \(option.name): must not be negative")) {
+            try CommandLineParser.parse(option.arguments(text))
+        }
+    }
+
+    @Test(arguments: options)
+    func rejectsMalformedDurationsNamingTheOptionAndTheValue(option: Option) {
+        #expect(
+            throws: UsageError(
+                "invalid duration '5' for \(option.name): expected a number and a unit (ms, s, m or h), "
+                    + "such as 500ms, 30s, 5m or 1h")
+        ) {
+            try CommandLineParser.parse(option.arguments("5"))
+        }
+        #expect(throws: UsageError("invalid duration '8761h' for \(option.name): longer than 8760h")) {
+            try CommandLineParser.parse(option.arguments("8761h"))
+        }
+    }
+
+    /// The help of the subcommand lists the option as taking a DUR and says what 0s means for it.
+    @Test(arguments: options)
+    func helpSaysWhatZeroMeans(option: Option) throws {
+        let lines = HelpText.text(for: option.subcommand).split(separator: "\n").map(String.init)
+        let start = try #require(lines.firstIndex { $0.hasPrefix("  \(option.name) DUR ") })
+        let end = lines[(start + 1)...].firstIndex { !$0.hasPrefix("      ") } ?? lines.endIndex
+        #expect(lines[start..<end].joined(separator: " ").contains("0s "))
+        #expect(lines.contains { $0.hasPrefix("DUR is a number and a unit") })
+    }
+}
