@@ -1,12 +1,39 @@
 import Foundation
 
-/// The journal's byte format.
+/// The journal's byte format, by version.
 ///
-/// A file starts with the 8-byte header `SGJRNL01`; then come frames, each
-/// `magic (4) | body length (4) | CRC-32C of length and body (4) | body`, little-endian. The body is a
-/// type byte followed by the record's fields (see ``JournalWriter``).
+/// A file starts with the 8-byte header `SGJRNL` followed by its format version in two decimal digits
+/// (`SGJRNL01`); then come frames, each `magic (4) | body length (4) | CRC-32C of length and body (4) |
+/// body`, little-endian. The body is a type byte followed by the record's fields (see ``JournalWriter``).
+///
+/// Every record body is decoded by the decoder of the file's version (``decode(_:version:)``); a file of
+/// a newer version than ``currentVersion`` is refused, one of an older version is rewritten in the
+/// current version when it is opened. A change of the body layout takes a new version, a decoder for it
+/// beside the old ones, and golden files of it (`Tests/SyncGateTests/Durable/Golden/`).
 enum JournalCodec {
-    static let header: [UInt8] = Array("SGJRNL01".utf8)
+    /// The version this code writes.
+    static let currentVersion = 1
+    /// The versions this code reads.
+    static let readableVersions = 1...currentVersion
+    /// The header of a journal this code writes.
+    static let header = header(version: currentVersion)
+    /// The length of every header.
+    static let headerLength = 8
+    private static let headerPrefix: [UInt8] = Array("SGJRNL".utf8)
+
+    /// The header of a journal of the given version (1...99).
+    static func header(version: Int) -> [UInt8] {
+        headerPrefix + [UInt8(ascii: "0") + UInt8(version / 10), UInt8(ascii: "0") + UInt8(version % 10)]
+    }
+
+    /// The version a header names, or `nil` when `bytes` do not start with a journal header.
+    static func version(ofHeader bytes: some Collection<UInt8>) -> Int? {
+        let header = Array(bytes.prefix(headerLength))
+        guard header.count == headerLength, header.starts(with: headerPrefix) else { return nil }
+        let digits = header[headerPrefix.count...].map { Int($0) - Int(UInt8(ascii: "0")) }
+        guard digits.allSatisfy({ (0...9).contains($0) }) else { return nil }
+        return digits[0] * 10 + digits[1]
+    }
     static let magic: UInt32 = 0x5347_4A52
     static let frameOverhead = 12
     /// Bodies longer than this are taken as corruption.
@@ -55,7 +82,16 @@ enum JournalCodec {
         return writer.bytes
     }
 
-    static func decode(_ body: UnsafeRawBufferPointer) throws -> JobRecord {
+    /// Decodes a record body with the decoder of the file's format version.
+    static func decode(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
+        switch version {
+        case 1: return try decodeVersion1(body)
+        default: throw JournalReader.Malformed(description: "no decoder for journal format version \(version)")
+        }
+    }
+
+    /// Version 1: the first format.
+    private static func decodeVersion1(_ body: UnsafeRawBufferPointer) throws -> JobRecord {
         var reader = JournalReader(body)
         let type = try reader.byte()
         let record: JobRecord

@@ -24,33 +24,34 @@ enum GoldenJournal {
     /// The records of `v1-records.journal`, in file order: every record type, every resolution, every
     /// retry shape, every priority, each duration option set and unset, a unique key with each duplicate
     /// policy, a serial group, tags, conditions, and a job of a kind no test registers (it is kept).
-    static let records: [JobRecord] = [
-        // 1: every option at its default.
-        .submitted(
-            StoredJob(
-                sequence: 1, id: "plain-1", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt)),
-        // 2: every option changed, with progress, as compaction writes a job.
-        .submitted(fullyOptioned),
-        // 3: a fixed retry, low priority, no requirement, a run timeout, a unique key kept on duplicate.
-        .submitted(
-            StoredJob(
-                sequence: 3, id: "fixed-3", kind: "work", payload: Data("{\"n\":3}".utf8), submittedAt: submittedAt,
-                runTimeout: .seconds(30), requirements: [], priority: .low,
-                retry: .fixed(delay: .seconds(5), maxAttempts: 3), uniqueKey: "refresh",
-                onDuplicate: .keepExisting)),
-        // 4: no retry spelled out, normal priority, a start deadline only.
-        .submitted(
-            StoredJob(
-                sequence: 4, id: "deadline-4", kind: "work", payload: Data("{\"n\":4}".utf8),
-                submittedAt: submittedAt, startDeadlineAt: Date(timeIntervalSince1970: 1_700_003_600.25),
-                requirements: .syncReady, priority: .normal, retry: .none)),
-        // 5: a kind that no test registers: restore keeps it in the store.
-        .submitted(
-            StoredJob(
-                sequence: 5, id: "retired-5", kind: "retired-kind", payload: Data("[1,2,3]".utf8),
-                submittedAt: submittedAt, tags: ["legacy"])),
-        // 6 to 10: resolved, one per resolution.
-    ]
+    static let records: [JobRecord] =
+        [
+            // 1: every option at its default.
+            .submitted(
+                StoredJob(
+                    sequence: 1, id: "plain-1", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt)),
+            // 2: every option changed, with progress, as compaction writes a job.
+            .submitted(fullyOptioned),
+            // 3: a fixed retry, low priority, no requirement, a run timeout, a unique key kept on duplicate.
+            .submitted(
+                StoredJob(
+                    sequence: 3, id: "fixed-3", kind: "work", payload: Data("{\"n\":3}".utf8), submittedAt: submittedAt,
+                    runTimeout: .seconds(30), requirements: [], priority: .low,
+                    retry: .fixed(delay: .seconds(5), maxAttempts: 3), uniqueKey: "refresh",
+                    onDuplicate: .keepExisting)),
+            // 4: no retry spelled out, normal priority, a start deadline only.
+            .submitted(
+                StoredJob(
+                    sequence: 4, id: "deadline-4", kind: "work", payload: Data("{\"n\":4}".utf8),
+                    submittedAt: submittedAt, startDeadlineAt: Date(timeIntervalSince1970: 1_700_003_600.25),
+                    requirements: .syncReady, priority: .normal, retry: .none)),
+            // 5: a kind that no test registers: restore keeps it in the store.
+            .submitted(
+                StoredJob(
+                    sequence: 5, id: "retired-5", kind: "retired-kind", payload: Data("[1,2,3]".utf8),
+                    submittedAt: submittedAt, tags: ["legacy"])),
+            // 6 to 10: resolved, one per resolution.
+        ]
         + (6...10).map { sequence in
             .submitted(
                 StoredJob(

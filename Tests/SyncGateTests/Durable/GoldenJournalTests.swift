@@ -70,6 +70,20 @@ struct GoldenJournalTests {
         #expect(contents.issues.map(\.kind) == [.truncatedTail])
     }
 
+    @Test(
+        "a journal of a newer format version is refused, naming the version; the file is left alone",
+        arguments: [2, 10, 99])
+    func newerVersionRefused(version: Int) throws {
+        let golden = try goldenBytes("v1-records.journal")
+        let newer = JournalCodec.header(version: version) + golden.dropFirst(JournalCodec.headerLength)
+        try directory.write(newer, to: directory.journal)
+        let error = try #require(throws: JobStoreError.self) { try FileJobStore(directory: directory.path) }
+        #expect(error.code == .unsupportedVersion)
+        #expect(error.path == directory.journal)
+        #expect(error.description.contains("format version \(version)"))
+        #expect(try directory.bytes(of: directory.journal) == newer)
+    }
+
     @Test("v1-records.journal restores into a scheduler; the job of an unregistered kind is kept")
     func version1Restore() async throws {
         let store = try openCopy("v1-records.journal")
