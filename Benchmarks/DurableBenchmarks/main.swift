@@ -86,7 +86,7 @@ func restoreTime(count: Int) async throws {
             .submitted(
                 StoredJob(
                     sequence: UInt64(index + 1), id: "job-\(index)", kind: "work", payload: payload, submittedAt: now,
-                    serialGroup: index % 10 == 0 ? "serial" : nil, tags: ["bench"])))
+                    options: SyncJobOptions(serialGroup: index % 10 == 0 ? "serial" : nil, tags: ["bench"]))))
     }
     try filling.close()
     let bytes = (try? FileManager.default.attributesOfItem(atPath: directory + "/journal")[.size] as? Int) ?? 0

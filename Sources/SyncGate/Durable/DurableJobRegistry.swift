@@ -181,7 +181,7 @@ final class DurableJobRegistry: Sendable {
                 state.active[id] = job
                 return (store, .attemptStarted(sequence: sequence, attempt: attempt))
             case .retryScheduled(_, let attempt, let delay):
-                let retryAt = state.wallClock().addingTimeInterval(Self.seconds(delay))
+                let retryAt = state.wallClock().addingTimeInterval(delay.inSeconds)
                 return (store, .attemptFinished(sequence: sequence, failures: attempt - 1, retryAt: retryAt))
             case .requeued:
                 return (store, .attemptFinished(sequence: sequence, failures: max(job.attempt - 1, 0), retryAt: nil))
@@ -217,9 +217,5 @@ final class DurableJobRegistry: Sendable {
                 kinds: state.kinds.keys.sorted()
             )
         }
-    }
-
-    static func seconds(_ duration: Duration) -> Double {
-        Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
     }
 }

@@ -125,18 +125,7 @@ enum JournalCodec {
         writer.string(job.kind)
         writer.byteArray(job.payload)
         writer.date(job.submittedAt)
-        writer.optionalDate(job.eligibleAt)
-        writer.optionalDate(job.startDeadlineAt)
-        writer.optionalDuration(job.runTimeout)
-        writer.varint(job.requirements.rawValue)
-        writer.strings(job.conditions.map(\.name).sorted())
-        writer.byte(priorityCode(job.priority))
-        encode(job.retry, into: &writer)
-        writer.byte(job.onRequirementsLost == .keepRunning ? 0 : 1)
-        writer.optionalString(job.uniqueKey)
-        writer.byte(job.onDuplicate == .keepExisting ? 0 : 1)
-        writer.optionalString(job.serialGroup)
-        writer.strings(job.tags.sorted())
+        encode(job.options, submittedAt: job.submittedAt, into: &writer)
         writer.int(job.failures)
         writer.int(job.lastStartedAttempt)
         writer.bool(job.isRunning)
@@ -144,79 +133,18 @@ enum JournalCodec {
     }
 
     private static func decodeJob(_ reader: inout JournalReader) throws -> StoredJob {
+        let sequence = try reader.varint()
+        let id = try reader.string()
+        let kind = try reader.string()
+        let payload = Data(try reader.byteArray())
+        let submittedAt = try reader.date()
         var job = StoredJob(
-            sequence: try reader.varint(),
-            id: try reader.string(),
-            kind: try reader.string(),
-            payload: Data(try reader.byteArray()),
-            submittedAt: try reader.date(),
-            eligibleAt: try reader.optionalDate(),
-            startDeadlineAt: try reader.optionalDate(),
-            runTimeout: try reader.optionalDuration(),
-            requirements: SyncRequirements(rawValue: try reader.varint()),
-            conditions: Set(try reader.strings().map { SyncCondition($0) }),
-            priority: try priority(try reader.byte()),
-            retry: try decodeRetry(&reader),
-            onRequirementsLost: try reader.byte() == 0 ? .keepRunning : .cancelAndRequeue,
-            uniqueKey: try reader.optionalString(),
-            onDuplicate: try reader.byte() == 0 ? .keepExisting : .replace,
-            serialGroup: try reader.optionalString(),
-            tags: Set(try reader.strings())
-        )
+            sequence: sequence, id: id, kind: kind, payload: payload, submittedAt: submittedAt,
+            options: try decodeOptions(&reader, submittedAt: submittedAt))
         job.failures = try reader.int()
         job.lastStartedAttempt = try reader.int()
         job.isRunning = try reader.bool()
         job.retryAt = try reader.optionalDate()
         return job
-    }
-
-    private static func encode(_ retry: RetryPolicy, into writer: inout JournalWriter) {
-        switch retry.backoff {
-        case .fixed(let delay):
-            writer.byte(0)
-            writer.duration(delay)
-        case .exponential(let initial, let multiplier, let maxDelay):
-            writer.byte(1)
-            writer.duration(initial)
-            writer.double(multiplier)
-            writer.duration(maxDelay)
-        }
-        writer.int(retry.maxAttempts)
-        writer.double(retry.jitter)
-        writer.bool(retry.resetWhenRequirementsReturn)
-    }
-
-    private static func decodeRetry(_ reader: inout JournalReader) throws -> RetryPolicy {
-        let backoff: RetryPolicy.Backoff
-        switch try reader.byte() {
-        case 0: backoff = .fixed(try reader.duration())
-        case 1:
-            backoff = .exponential(
-                initial: try reader.duration(), multiplier: try reader.double(), maxDelay: try reader.duration())
-        case let other: throw JournalReader.Malformed(description: "unknown backoff \(other)")
-        }
-        return RetryPolicy(
-            backoff: backoff,
-            maxAttempts: try reader.int(),
-            jitter: try reader.double(),
-            resetWhenRequirementsReturn: try reader.bool()
-        )
-    }
-
-    private static func priorityCode(_ priority: SyncJobPriority) -> UInt8 {
-        switch priority {
-        case .low: 0
-        case .normal: 1
-        case .high: 2
-        }
-    }
-
-    private static func priority(_ code: UInt8) throws -> SyncJobPriority {
-        switch code {
-        case 0: return .low
-        case 1: return .normal
-        case 2: return .high
-        default: throw JournalReader.Malformed(description: "unknown priority \(code)")
-        }
     }
 }

@@ -98,7 +98,7 @@ extension SyncScheduler {
                 stored.id,
                 .init(
                     sequence: stored.sequence, attempt: stored.lastStartedAttempt,
-                    maxAttempts: stored.retry.maxAttempts, uniqueKey: stored.uniqueKey))
+                    maxAttempts: stored.options.retry.maxAttempts, uniqueKey: stored.options.uniqueKey))
             let handle: SyncJobHandle
             do {
                 handle = try schedulerCore.submit(job, initialFailures: stored.failures)
@@ -139,7 +139,7 @@ extension SyncScheduler {
         }
         let run = kind.run
         let payload = job.payload
-        let syncJob = job.syncJob { context in try await run(payload, context) }
+        let syncJob = SyncJob(id: job.id, options: job.options) { context in try await run(payload, context) }
         if let reason = syncJob.validationError { throw SyncSchedulerError.invalidJob(reason) }
         if let uniqueKey = job.uniqueKey, job.onDuplicate == .keepExisting,
             let existing = registry.handle(uniqueKey: uniqueKey)
@@ -159,12 +159,7 @@ extension SyncScheduler {
         let now = registry.now
         let sequence = registry.takeSequence()
         let stored = StoredJob(
-            sequence: sequence, id: job.id, kind: job.kind, payload: data, submittedAt: now,
-            eligibleAt: job.delay.map { now.addingTimeInterval(DurableJobRegistry.seconds($0)) },
-            startDeadlineAt: job.startDeadline.map { now.addingTimeInterval(DurableJobRegistry.seconds($0)) },
-            runTimeout: job.runTimeout, requirements: job.requirements, conditions: job.conditions,
-            priority: job.priority, retry: job.retry, onRequirementsLost: job.onRequirementsLost,
-            uniqueKey: job.uniqueKey, onDuplicate: job.onDuplicate, serialGroup: job.serialGroup, tags: job.tags)
+            sequence: sequence, id: job.id, kind: job.kind, payload: data, submittedAt: now, options: job.options)
         try store.append(.submitted(stored))
         registry.activate(
             job.id, .init(sequence: sequence, attempt: 0, maxAttempts: job.retry.maxAttempts, uniqueKey: job.uniqueKey))
@@ -196,21 +191,17 @@ extension SyncScheduler {
         func remaining(_ instant: Date?) -> Duration? {
             guard let instant else { return nil }
             let seconds = instant.timeIntervalSince(now)
-            return seconds > 0 ? .nanoseconds(Int64(seconds * 1e9)) : nil
+            return seconds > 0 ? .saturating(seconds: seconds) : nil
         }
-        let delay: Duration?
+        var options = stored.options
         if stored.isRunning {
-            delay = nil
+            options.delay = nil
         } else if stored.retryAt != nil {
-            delay = remaining(stored.retryAt)
+            options.delay = remaining(stored.retryAt)
         } else {
-            delay = stored.hasStarted ? nil : remaining(stored.eligibleAt)
+            options.delay = stored.hasStarted ? nil : remaining(stored.eligibleAt)
         }
-        return SyncJob(
-            id: stored.id, requires: stored.requirements, conditions: stored.conditions, priority: stored.priority,
-            delay: delay, startDeadline: stored.hasStarted ? nil : remaining(stored.startDeadlineAt),
-            runTimeout: stored.runTimeout, retry: stored.retry, onRequirementsLost: stored.onRequirementsLost,
-            uniqueKey: stored.uniqueKey, onDuplicate: stored.onDuplicate, serialGroup: stored.serialGroup,
-            tags: stored.tags, operation: operation)
+        options.startDeadline = stored.hasStarted ? nil : remaining(stored.startDeadlineAt)
+        return SyncJob(id: stored.id, options: options, operation: operation)
     }
 }

@@ -9,6 +9,10 @@ import Synchronization
 /// }
 /// let handle = try scheduler.submit(upload)
 /// ```
+///
+/// Every option lives in ``options`` (a ``SyncJobOptions``) and reads and writes as a property of the
+/// job too: `job.retry`, `job.uniqueKey`.
+@dynamicMemberLookup
 public struct SyncJob: Sendable, Identifiable {
     /// A job's identifier, unique among unfinished jobs.
     public typealias ID = String
@@ -17,34 +21,24 @@ public struct SyncJob: Sendable, Identifiable {
 
     /// The identifier; a random one unless given.
     public var id: ID
-    /// What must hold before an attempt starts.
-    public var requirements: SyncRequirements
-    /// The app-defined conditions that must hold before an attempt starts.
-    public var conditions: Set<SyncCondition>
-    /// The priority among runnable jobs.
-    public var priority: SyncJobPriority
-    /// How long after submission the job becomes eligible; `nil` for at once.
-    public var delay: Duration?
-    /// How long after submission the first attempt must have started; the job expires otherwise.
-    public var startDeadline: Duration?
-    /// How long one attempt may run before it is cancelled and counted as failed.
-    public var runTimeout: Duration?
-    /// How failures are retried.
-    public var retry: RetryPolicy
-    /// What happens when the requirements stop holding while an attempt runs.
-    public var onRequirementsLost: RequirementsLostPolicy
-    /// A key of which at most one unfinished job exists.
-    public var uniqueKey: String?
-    /// What happens when an unfinished job already has ``uniqueKey``.
-    public var onDuplicate: DuplicatePolicy
-    /// A group whose jobs run one at a time, in submission order.
-    public var serialGroup: String?
-    /// Labels for ``SyncScheduler/cancel(tag:)`` and for display.
-    public var tags: Set<String>
+    /// When and how the job runs.
+    public var options: SyncJobOptions
     /// The work.
     public var operation: Operation
 
-    /// Creates a job.
+    /// Creates a job from its options.
+    ///
+    /// - Parameters:
+    ///   - id: the identifier; a random one by default. It must not be the id of an unfinished job.
+    ///   - options: when and how the job runs.
+    ///   - operation: the work.
+    public init(id: ID = SyncJob.makeID(), options: SyncJobOptions, operation: @escaping Operation) {
+        self.id = id
+        self.options = options
+        self.operation = operation
+    }
+
+    /// Creates a job; the parameters are those of ``SyncJobOptions``.
     ///
     /// - Parameters:
     ///   - id: the identifier; a random one by default. It must not be the id of an unfinished job.
@@ -77,20 +71,20 @@ public struct SyncJob: Sendable, Identifiable {
         tags: Set<String> = [],
         operation: @escaping Operation
     ) {
-        self.id = id
-        self.requirements = requires
-        self.conditions = conditions
-        self.priority = priority
-        self.delay = delay
-        self.startDeadline = startDeadline
-        self.runTimeout = runTimeout
-        self.retry = retry
-        self.onRequirementsLost = onRequirementsLost
-        self.uniqueKey = uniqueKey
-        self.onDuplicate = onDuplicate
-        self.serialGroup = serialGroup
-        self.tags = tags
-        self.operation = operation
+        self.init(
+            id: id,
+            options: SyncJobOptions(
+                requires: requires, conditions: conditions, priority: priority, delay: delay,
+                startDeadline: startDeadline, runTimeout: runTimeout, retry: retry,
+                onRequirementsLost: onRequirementsLost, uniqueKey: uniqueKey, onDuplicate: onDuplicate,
+                serialGroup: serialGroup, tags: tags),
+            operation: operation)
+    }
+
+    /// An option of the job, read or written as a property: `job.retry`, `job.tags`.
+    public subscript<Value>(dynamicMember option: WritableKeyPath<SyncJobOptions, Value>) -> Value {
+        get { options[keyPath: option] }
+        set { options[keyPath: option] = newValue }
     }
 
     /// Returns a new identifier, unique in this process, such as `job#1z4`.
@@ -105,15 +99,6 @@ public struct SyncJob: Sendable, Identifiable {
 
     /// The first problem with the job's values, naming the field and its value, or `nil` when valid.
     package var validationError: String? {
-        if id.isEmpty { return "id must not be empty" }
-        if conditions.contains(where: { !$0.isValid }) { return "conditions must not contain an empty name" }
-        if let delay, delay < .zero { return "delay must not be negative, got \(delay)" }
-        if let startDeadline, startDeadline <= .zero { return "startDeadline must be positive, got \(startDeadline)" }
-        if let runTimeout, runTimeout <= .zero { return "runTimeout must be positive, got \(runTimeout)" }
-        if let reason = retry.validationError { return reason }
-        if let uniqueKey, uniqueKey.isEmpty { return "uniqueKey must not be empty" }
-        if let serialGroup, serialGroup.isEmpty { return "serialGroup must not be empty" }
-        if tags.contains("") { return "tags must not contain an empty tag" }
-        return nil
+        id.isEmpty ? "id must not be empty" : options.validationError
     }
 }

@@ -36,20 +36,22 @@ enum GoldenJournal {
             .submitted(
                 StoredJob(
                     sequence: 3, id: "fixed-3", kind: "work", payload: Data("{\"n\":3}".utf8), submittedAt: submittedAt,
-                    runTimeout: .seconds(30), requirements: [], priority: .low,
-                    retry: .fixed(delay: .seconds(5), maxAttempts: 3), uniqueKey: "refresh",
-                    onDuplicate: .keepExisting)),
+                    options: SyncJobOptions(
+                        requires: [], priority: .low, runTimeout: .seconds(30),
+                        retry: .fixed(delay: .seconds(5), maxAttempts: 3), uniqueKey: "refresh",
+                        onDuplicate: .keepExisting))),
             // 4: no retry spelled out, normal priority, a start deadline only.
             .submitted(
                 StoredJob(
                     sequence: 4, id: "deadline-4", kind: "work", payload: Data("{\"n\":4}".utf8),
-                    submittedAt: submittedAt, startDeadlineAt: Date(timeIntervalSince1970: 1_700_003_600.25),
-                    requirements: .syncReady, priority: .normal, retry: .none)),
+                    submittedAt: submittedAt,
+                    options: SyncJobOptions(
+                        requires: .syncReady, priority: .normal, startDeadline: .seconds(3600), retry: .none))),
             // 5: a kind that no test registers: restore keeps it in the store.
             .submitted(
                 StoredJob(
                     sequence: 5, id: "retired-5", kind: "retired-kind", payload: Data("[1,2,3]".utf8),
-                    submittedAt: submittedAt, tags: ["legacy"])),
+                    submittedAt: submittedAt, options: SyncJobOptions(tags: ["legacy"]))),
             // 6 to 10: resolved, one per resolution.
         ]
         + (6...10).map { sequence in
@@ -75,14 +77,15 @@ enum GoldenJournal {
     static var fullyOptioned: StoredJob {
         var job = StoredJob(
             sequence: 2, id: "upload-2", kind: "upload", payload: Data("{\"photo\":42}".utf8),
-            submittedAt: submittedAt, eligibleAt: Date(timeIntervalSince1970: 1_700_000_010.25),
-            startDeadlineAt: Date(timeIntervalSince1970: 1_700_000_600.25), runTimeout: .milliseconds(1500),
-            requirements: .largeTransfer, conditions: ["photos-selected", "db-migrated"], priority: .high,
-            retry: .exponential(
-                initial: .seconds(2), multiplier: 3, maxDelay: .seconds(60), maxAttempts: 4, jitter: 0.25,
-                resetWhenRequirementsReturn: true),
-            onRequirementsLost: .keepRunning, uniqueKey: "photo-42", onDuplicate: .replace, serialGroup: "uploads",
-            tags: ["photos", "user"])
+            submittedAt: submittedAt,
+            options: SyncJobOptions(
+                requires: .largeTransfer, conditions: ["photos-selected", "db-migrated"], priority: .high,
+                delay: .seconds(10), startDeadline: .seconds(600), runTimeout: .milliseconds(1500),
+                retry: .exponential(
+                    initial: .seconds(2), multiplier: 3, maxDelay: .seconds(60), maxAttempts: 4, jitter: 0.25,
+                    resetWhenRequirementsReturn: true),
+                onRequirementsLost: .keepRunning, uniqueKey: "photo-42", onDuplicate: .replace,
+                serialGroup: "uploads", tags: ["photos", "user"]))
         job.failures = 2
         job.lastStartedAttempt = 3
         job.isRunning = true
@@ -101,7 +104,7 @@ enum GoldenJournal {
 
     /// Writes the golden files of the current format version into `Golden/`, through ``FileJobStore``.
     static func writeFiles() throws {
-        let version = 1
+        let version = JournalCodec.currentVersion
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
         try write(records, to: "v\(version)-records.journal")
         let tornPath = try write(tornTailRecords + [tornRecord], to: "v\(version)-torn-tail.journal")
