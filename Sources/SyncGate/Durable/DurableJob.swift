@@ -1,14 +1,14 @@
 /// A job described by data, so it can be kept on disk and run again after a restart.
 ///
-/// The ``kind`` names a handler registered with ``SyncScheduler/register(_:payload:handler:)``; the
+/// The ``kind`` names a handler registered with ``DurableScheduler/register(_:payload:handler:)``; the
 /// ``payload`` is encoded with `JSONEncoder` when the job is submitted and decoded when it is restored.
 /// Its ``options`` are those of every job (``SyncJobOptions``) and read and write as properties of the
 /// job too; `delay` and `startDeadline` are kept as wall-clock instants, so they count the time the app
 /// was not running too.
 ///
 /// ```swift
-/// try await scheduler.submit(DurableJob(kind: "upload", payload: UploadRequest(photo: 42),
-///                                       requires: .largeTransfer, retry: .exponential(maxAttempts: 5)))
+/// try durable.submit(DurableJob(kind: "upload", payload: UploadRequest(photo: 42),
+///                               requires: .largeTransfer, retry: .exponential(maxAttempts: 5)))
 /// ```
 @dynamicMemberLookup
 public struct DurableJob<Payload: Codable & Sendable>: Sendable, Identifiable {

@@ -191,9 +191,6 @@ public actor SyncScheduler {
     /// Differences between the scheduler's state and what its handles show; empty unless there is a bug.
     package nonisolated func consistencyViolations() -> [String] { core.consistencyViolations() }
 
-    /// The durable-job layer's state (see `SyncScheduler+Durable.swift`).
-    nonisolated let durableJobs = DurableJobRegistry()
-
-    /// The shell, for the durable-job layer.
+    /// The shell, for layers built on the scheduler (durable jobs) and their event hooks.
     nonisolated var schedulerCore: SchedulerCore { core }
 }

@@ -27,6 +27,7 @@ struct DurableSchedulerTests {
     struct Run {
         let manual: ManualSyncEnvironment
         let scheduler: SyncScheduler
+        let durable: DurableScheduler
         let store: FileJobStore
         let uploads = LockedState<[(photo: Int, id: String, attempt: Int)]>([])
         let operation = ControlledOperation()
@@ -42,15 +43,15 @@ struct DurableSchedulerTests {
             environment: manual.environment, configuration: .init(maxConcurrentJobs: 2, randomSource: { 0.5 }),
             clock: clock)
         let store = try FileJobStore(directory: directory.path)
-        let run = Run(manual: manual, scheduler: scheduler, store: store)
-        try await scheduler.attach(store, wallClock: wall.function)
+        let durable = DurableScheduler(scheduler: scheduler, store: store, wallClock: wall.function)
+        let run = Run(manual: manual, scheduler: scheduler, durable: durable, store: store)
         if registerUpload {
-            try await scheduler.register("upload", payload: UploadRequest.self) { request, context in
+            try durable.register("upload", payload: UploadRequest.self) { request, context in
                 run.uploads.withLock { $0.append((request.photo, context.jobID, context.attempt)) }
                 try await run.operation.operation(context)
             }
         }
-        let report = try await scheduler.restoreDurableJobs()
+        let report = try durable.restoreJobs()
         return (run, report)
     }
 
@@ -63,7 +64,7 @@ struct DurableSchedulerTests {
         let (run, report) = try await start()
         #expect(report.restored.isEmpty)
         let events = run.scheduler.events
-        let handle = try await run.scheduler.submit(
+        let handle = try run.durable.submit(
             DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 42)))
         #expect(try storedIDs(run) == ["up-1"])
         run.manual.setConnectivity(.connected(via: .wifi))
@@ -81,8 +82,8 @@ struct DurableSchedulerTests {
     @Test("a waiting job survives a restart and runs in the next process")
     func survivesRestart() async throws {
         let (first, _) = try await start()
-        try await first.scheduler.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
-        try await first.scheduler.submit(DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 2)))
+        try first.durable.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        try first.durable.submit(DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 2)))
         try first.store.close()
 
         let (second, report) = try await start()
@@ -100,7 +101,7 @@ struct DurableSchedulerTests {
     @Test("a job running at the crash runs again as the same attempt, and is reported as interrupted")
     func interruptedRunsAgain() async throws {
         let (first, _) = try await start(connected: true)
-        try await first.scheduler.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        try first.durable.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
         await first.operation.waitForStarts(1)
         try first.store.close()  // the process "dies" with the attempt running
 
@@ -117,7 +118,7 @@ struct DurableSchedulerTests {
     @Test("attempt counts and the remaining backoff survive a restart")
     func attemptsAndBackoff() async throws {
         let (first, _) = try await start(connected: true)
-        try await first.scheduler.submit(
+        try first.durable.submit(
             DurableJob(
                 id: "up-1", kind: "upload", payload: UploadRequest(photo: 1),
                 retry: .fixed(delay: .seconds(10), maxAttempts: 3)))
@@ -144,7 +145,7 @@ struct DurableSchedulerTests {
     @Test("a start deadline is a wall-clock instant: time spent not running counts")
     func startDeadlineAcrossRestart() async throws {
         let (first, _) = try await start()
-        try await first.scheduler.submit(
+        try first.durable.submit(
             DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1), startDeadline: .seconds(30)))
         try first.store.close()
         wall.advance(by: 31)
@@ -157,7 +158,7 @@ struct DurableSchedulerTests {
     @Test("a delay is a wall-clock instant: only what is left of it is waited after a restart")
     func delayAcrossRestart() async throws {
         let (first, _) = try await start()
-        try await first.scheduler.submit(
+        try first.durable.submit(
             DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1), delay: .seconds(10)))
         try first.store.close()
         wall.advance(by: 7)
@@ -172,34 +173,34 @@ struct DurableSchedulerTests {
     @Test("a job whose kind is not registered stays in the store and is reported, then restored later")
     func unknownKindKept() async throws {
         let (first, _) = try await start()
-        try await first.scheduler.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        try first.durable.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
         try first.store.close()
 
         let (second, report) = try await start(connected: true, registerUpload: false)
         #expect(report.kept.map(\.id) == ["up-1"])
         #expect(report.kept.first?.reason == .unknownKind)
-        #expect(await second.scheduler.durableSnapshot().kept.map(\.id) == ["up-1"])
+        #expect(second.durable.snapshot().kept.map(\.id) == ["up-1"])
         #expect(try storedIDs(second) == ["up-1"])
 
-        try await second.scheduler.register("upload", payload: UploadRequest.self) { _, _ in }
-        let again = try await second.scheduler.restoreDurableJobs()
+        try second.durable.register("upload", payload: UploadRequest.self) { _, _ in }
+        let again = try second.durable.restoreJobs()
         #expect(again.restored.map(\.id) == ["up-1"])
         #expect(await again.restored[0].outcome().state == .succeeded)
-        #expect(await second.scheduler.durableSnapshot().kept.isEmpty)
+        #expect(second.durable.snapshot().kept.isEmpty)
     }
 
     @Test("a payload that no longer decodes is reported with its job id and kept")
     func undecodableKept() async throws {
         let (first, _) = try await start()
-        try await first.scheduler.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        try first.durable.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
         try first.store.close()
 
         struct NewShape: Codable, Sendable { var url: String }
         let scheduler = SyncScheduler(environment: ManualSyncEnvironment(clock: clock).environment, clock: clock)
         let store = try FileJobStore(directory: directory.path)
-        try await scheduler.attach(store, wallClock: wall.function)
-        try await scheduler.register("upload", payload: NewShape.self) { _, _ in }
-        let report = try await scheduler.restoreDurableJobs()
+        let durable = DurableScheduler(scheduler: scheduler, store: store, wallClock: wall.function)
+        try durable.register("upload", payload: NewShape.self) { _, _ in }
+        let report = try durable.restoreJobs()
         let kept = try #require(report.kept.first)
         #expect(kept.id == "up-1")
         guard case .undecodablePayload(let message) = kept.reason else {
@@ -214,55 +215,61 @@ struct DurableSchedulerTests {
     @Test("a payload that fails to encode makes submit throw and stores nothing")
     func encodeFailure() async throws {
         let (run, _) = try await start()
-        try await run.scheduler.register("broken", payload: Unencodable.self) { _, _ in }
-        await #expect(throws: DurableJobError.self) {
-            try await run.scheduler.submit(DurableJob(id: "b-1", kind: "broken", payload: Unencodable()))
+        try run.durable.register("broken", payload: Unencodable.self) { _, _ in }
+        #expect(throws: DurableJobError.self) {
+            try run.durable.submit(DurableJob(id: "b-1", kind: "broken", payload: Unencodable()))
         }
         #expect(try storedIDs(run).isEmpty)
         #expect(run.store.statistics.records == 0)
         #expect(run.scheduler.snapshot().jobs.isEmpty)
     }
 
-    @Test("bad submissions throw naming what is wrong, and store nothing")
+    @Test("bad submissions throw one error type naming what is wrong, and store nothing")
     func badSubmissions() async throws {
         let manual = ManualSyncEnvironment(clock: clock)
         let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
-        let job = DurableJob(kind: "upload", payload: UploadRequest(photo: 1))
-        await #expect(throws: DurableJobError.noStore) { try await scheduler.submit(job) }
         let store = try FileJobStore(directory: directory.path)
-        try await scheduler.attach(store)
-        await #expect(throws: DurableJobError.storeAlreadyAttached) { try await scheduler.attach(store) }
-        try await scheduler.register("upload", payload: UploadRequest.self) { _, _ in }
-        await #expect(throws: DurableJobError.notRestored) { try await scheduler.submit(job) }
-        try await scheduler.restoreDurableJobs()
-        await #expect(throws: DurableJobError.unknownKind("nope")) {
-            try await scheduler.submit(DurableJob(kind: "nope", payload: UploadRequest(photo: 1)))
+        let durable = DurableScheduler(scheduler: scheduler, store: store)
+        let job = DurableJob(kind: "upload", payload: UploadRequest(photo: 1))
+        try durable.register("upload", payload: UploadRequest.self) { _, _ in }
+        #expect(throws: DurableJobError.notRestored) { try durable.submit(job) }
+        try durable.restoreJobs()
+        #expect(throws: DurableJobError.unknownKind("nope")) {
+            try durable.submit(DurableJob(kind: "nope", payload: UploadRequest(photo: 1)))
         }
-        await #expect(throws: DurableJobError.self) {
-            try await scheduler.submit(DurableJob(kind: "upload", payload: "a string"))
+        #expect(throws: DurableJobError.self) {
+            try durable.submit(DurableJob(kind: "upload", payload: "a string"))
         }
-        await #expect(throws: SyncSchedulerError.invalidJob("runTimeout must be positive, got 0.0 seconds")) {
-            try await scheduler.submit(
-                DurableJob(kind: "upload", payload: UploadRequest(photo: 1), runTimeout: .zero))
+        #expect(throws: DurableJobError.rejected(.invalidJob("runTimeout must be positive, got 0.0 seconds"))) {
+            try durable.submit(DurableJob(kind: "upload", payload: UploadRequest(photo: 1), runTimeout: .zero))
         }
-        await #expect(throws: DurableJobError.invalidKind("kind must not be empty")) {
-            try await scheduler.register("", payload: UploadRequest.self) { _, _ in }
+        #expect(throws: DurableJobError.invalidKind("kind must not be empty")) {
+            try durable.register("", payload: UploadRequest.self) { _, _ in }
         }
+        #expect(throws: DurableJobError.invalidKind("kind \"upload\" is already registered")) {
+            try durable.register("upload", payload: UploadRequest.self) { _, _ in }
+        }
+        try scheduler.submit(SyncJob(id: "taken") { _ in })
+        #expect(throws: DurableJobError.rejected(.invalidJob("id \"taken\" is already used by an unfinished job"))) {
+            try durable.submit(DurableJob(id: "taken", kind: "upload", payload: UploadRequest(photo: 1)))
+        }
+        await scheduler.shutdown(gracePeriod: .zero)
+        #expect(throws: DurableJobError.rejected(.shutDown)) { try durable.submit(job) }
         #expect(try store.load().jobs.isEmpty)
     }
 
     @Test("unique keys hold across a restart")
     func uniqueKeyAcrossRestart() async throws {
         let (first, _) = try await start()
-        try await first.scheduler.submit(
+        try first.durable.submit(
             DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1), uniqueKey: "photo-1"))
         try first.store.close()
         let (second, report) = try await start()
-        let duplicate = try await second.scheduler.submit(
+        let duplicate = try second.durable.submit(
             DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 1), uniqueKey: "photo-1"))
         #expect(duplicate === report.restored.first)
         #expect(try storedIDs(second) == ["up-1"])
-        let replacement = try await second.scheduler.submit(
+        let replacement = try second.durable.submit(
             DurableJob(
                 id: "up-3", kind: "upload", payload: UploadRequest(photo: 1), uniqueKey: "photo-1",
                 onDuplicate: .replace))
@@ -275,7 +282,7 @@ struct DurableSchedulerTests {
     func serialGroupAcrossRestart() async throws {
         let (first, _) = try await start()
         for index in 1...3 {
-            try await first.scheduler.submit(
+            try first.durable.submit(
                 DurableJob(
                     id: "up-\(index)", kind: "upload", payload: UploadRequest(photo: index), serialGroup: "photos"))
         }
@@ -294,9 +301,9 @@ struct DurableSchedulerTests {
     @Test("shutdown keeps waiting durable jobs in the store; an explicit cancel removes them")
     func shutdownKeepsCancelRemoves() async throws {
         let (run, _) = try await start()
-        let kept = try await run.scheduler.submit(
+        let kept = try run.durable.submit(
             DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
-        let cancelled = try await run.scheduler.submit(
+        let cancelled = try run.durable.submit(
             DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 2)))
         cancelled.cancel()
         #expect(await cancelled.outcome().state == .cancelled)

@@ -90,10 +90,10 @@ struct GoldenJournalTests {
         let clock = ManualClock()
         let manual = ManualSyncEnvironment(clock: clock)
         let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
-        try await scheduler.attach(store, wallClock: { GoldenJournal.submittedAt })
-        try await scheduler.register("work", payload: [String: Int].self) { _, _ in }
-        try await scheduler.register("upload", payload: [String: Int].self) { _, _ in }
-        let report = try await scheduler.restoreDurableJobs()
+        let durable = DurableScheduler(scheduler: scheduler, store: store, wallClock: { GoldenJournal.submittedAt })
+        try durable.register("work", payload: [String: Int].self) { _, _ in }
+        try durable.register("upload", payload: [String: Int].self) { _, _ in }
+        let report = try durable.restoreJobs()
         #expect(report.restored.map(\.id) == ["plain-1", "upload-2", "fixed-3", "deadline-4"])
         #expect(report.interrupted == ["upload-2", "fixed-3"])
         #expect(report.kept.map(\.id) == ["retired-5"])
