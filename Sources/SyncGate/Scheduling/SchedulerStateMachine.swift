@@ -6,7 +6,7 @@
 ///
 /// Waiting jobs live in buckets keyed by their requirement mask and interned condition mask; each bucket
 /// keeps one FIFO heap per priority. A status change looks only at the buckets the new status satisfies,
-/// so jobs blocked on something else cost nothing (DESIGN §4 rule 3). Entries are removed lazily: a
+/// so jobs blocked on something else cost nothing. Entries are removed lazily: a
 /// heap entry is live only while its job is waiting with the same wait generation.
 struct SchedulerStateMachine<Payload> {
     typealias Key = UInt64

@@ -1,7 +1,7 @@
 /// The kind of a Linux network interface as far as SyncGate cares, decided from sysfs facts.
 ///
 /// Linux has no Low Data Mode, so a Linux interface is never constrained; ``isExpensive`` is the
-/// heuristic of DESIGN §5 (cellular and Bluetooth PAN links) until NetworkManager's verdict is used.
+/// heuristic of ``classify(_:)`` (cellular and Bluetooth PAN links) until NetworkManager's verdict is used.
 package enum LinuxInterfaceKind: Sendable, Hashable, CaseIterable {
     /// An 802.11 station (`DEVTYPE=wlan`, `wireless/`, or `phy80211`).
     case wifi
@@ -34,7 +34,9 @@ package enum LinuxInterfaceKind: Sendable, Hashable, CaseIterable {
         ConnectivityStatus(isConnected: true, interface: interface, isExpensive: isExpensive, isConstrained: false)
     }
 
-    /// Classifies an interface from its sysfs facts, following `notes/linux-connectivity.md` §5 in order.
+    /// Classifies an interface from its sysfs facts, trying in order: Wi-Fi (`DEVTYPE=wlan`, `wireless/`,
+    /// `phy80211`), WWAN, Bluetooth, anything virtual or with a device type or link kind (other), then
+    /// the hardware type (Ethernet, or PPP/raw-IP/none backed by a device: cellular).
     package static func classify(_ facts: SysfsInterfaceFacts) -> LinuxInterfaceKind {
         let devType = facts.devType?.lowercased()
         if devType == "wlan" || facts.hasWirelessDirectory || facts.hasPhy80211Link {
