@@ -22,7 +22,7 @@ final class SchedulerCore: Sendable {
 
     /// Work left for after the critical section.
     private struct Deferred {
-        var resolutions: [(waiters: [CheckedContinuation<SyncJobOutcome, Never>], outcome: SyncJobOutcome)] = []
+        var resolutions: [(waiters: [CheckedContinuation<SyncJobOutcome?, Never>], outcome: SyncJobOutcome)] = []
         var finishedHandles: [SyncJobHandle] = []
         var cancellations: [Task<Void, Never>] = []
         var idleWaiters: [CheckedContinuation<Void, Never>] = []
