@@ -6,8 +6,8 @@ import Testing
 private let expectedUnit = "expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"
 
 /// Every public entry point that takes values, walked with invalid ones: the error names the field and
-/// the value, and nothing that was queued changes (docs/ARCHITECTURE.md §4, "bad input"). The scheduler's job fields have
-/// their own table in `SyncSchedulerTests.badInput`.
+/// the value, and nothing that was queued changes (docs/ARCHITECTURE.md §4, "bad input"). The scheduler's
+/// job fields have their own table in `SyncSchedulerTests.badInput`.
 @Suite("Bad input across the public API", .timeLimit(.minutes(1)))
 struct BadInputTests {
     @Test("waitUntil rejects a condition with an empty name, naming it, and leaves no waiter")
