@@ -41,7 +41,11 @@
         }()
 
         /// Starts `path` with `arguments`; `environment` entries are added to the test's own.
-        init(_ path: String, _ arguments: [String], environment: [String: String] = [:]) throws {
+        ///
+        /// With `discardingOutput`, stdout and stderr go to `/dev/null` (for chatty helpers nobody reads).
+        init(
+            _ path: String, _ arguments: [String], environment: [String: String] = [:], discardingOutput: Bool = false
+        ) throws {
             Self.ignoreBrokenPipes
             commandLine = ([path] + arguments).joined(separator: " ")
             var pipes: [[Int32]] = []
@@ -70,8 +74,13 @@
             posix_spawn_file_actions_init(&actions)
             defer { posix_spawn_file_actions_destroy(&actions) }
             posix_spawn_file_actions_adddup2(&actions, pipes[0][0], STDIN_FILENO)
-            posix_spawn_file_actions_adddup2(&actions, pipes[1][1], STDOUT_FILENO)
-            posix_spawn_file_actions_adddup2(&actions, pipes[2][1], STDERR_FILENO)
+            if discardingOutput {
+                posix_spawn_file_actions_addopen(&actions, STDOUT_FILENO, "/dev/null", O_WRONLY, 0)
+                posix_spawn_file_actions_addopen(&actions, STDERR_FILENO, "/dev/null", O_WRONLY, 0)
+            } else {
+                posix_spawn_file_actions_adddup2(&actions, pipes[1][1], STDOUT_FILENO)
+                posix_spawn_file_actions_adddup2(&actions, pipes[2][1], STDERR_FILENO)
+            }
             var attributes = posix_spawnattr_t()
             posix_spawnattr_init(&attributes)
             defer { posix_spawnattr_destroy(&attributes) }
@@ -100,6 +109,12 @@
                 throw Failure(message: "cannot start \(path): \(String(cString: strerror(result)))")
             }
             pid = spawned
+            if discardingOutput {
+                close(output)
+                close(errors)
+                output = -1
+                errors = -1
+            }
         }
 
         deinit {
