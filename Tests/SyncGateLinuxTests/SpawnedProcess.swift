@@ -211,7 +211,9 @@
                 ]
                 guard try poll(&entries, before: deadline) else {
                     stop()
-                    throw Failure(message: "\(commandLine) did not end before the deadline\(stderrNote)")
+                    throw Failure(
+                        message: "\(commandLine) did not end before the deadline; lines so far: \(lines)"
+                            + ", then \(String(decoding: pending, as: UTF8.self).debugDescription)\(stderrNote)")
                 }
                 if entries[0].revents != 0 { drain(&output, into: &pending) }
                 if entries[1].revents != 0 { drain(&errors, into: &errorBytes) }
