@@ -35,10 +35,14 @@ enum ToolProcess {
 
     /// Runs `syncgate` with `arguments`; with `signalAfterFirstLine`, sends that signal to it once its
     /// first line of stdout has arrived.
+    ///
+    /// A run that has not ended after `deadline` is killed with SIGKILL (status 137), so a hung tool fails
+    /// its test instead of hanging the suite.
     static func run(
         _ arguments: [String],
         environment: [String: String]? = nil,
-        signalAfterFirstLine: Int32? = nil
+        signalAfterFirstLine: Int32? = nil,
+        deadline: Duration = .seconds(30)
     ) async throws -> Result {
         guard let path else { throw NotBuilt() }
         return try await withCheckedThrowingContinuation { continuation in
@@ -61,6 +65,13 @@ enum ToolProcess {
                     continuation.resume(throwing: error)
                     return
                 }
+                let pid = process.processIdentifier
+                let finished = DispatchSemaphore(value: 0)
+                Thread.detachNewThread {
+                    let (seconds, attoseconds) = deadline.components
+                    let timeout = DispatchTime.now() + Double(seconds) + Double(attoseconds) / 1e18
+                    if finished.wait(timeout: timeout) == .timedOut { kill(pid, SIGKILL) }
+                }
                 let errorBox = Box()
                 let errorsRead = DispatchSemaphore(value: 0)
                 Thread.detachNewThread {
@@ -79,6 +90,8 @@ enum ToolProcess {
                     }
                 }
                 errorsRead.wait()
+                // Both pipes are at their end: the tool has exited, so its id is not killed after reuse.
+                finished.signal()
                 process.waitUntilExit()
                 continuation.resume(
                     returning: Result(

@@ -87,7 +87,7 @@ func run(directory: String, generation: Int, jobCount: Int, seed: UInt64, batche
     await withTaskGroup(of: Void.self) { group in
         for handle in handles {
             group.addTask {
-                let outcome = await handle.outcome()
+                guard let outcome = try? await handle.outcome() else { return }
                 emit("resolved \(handle.id) \(outcome.state)")
             }
         }

@@ -6,8 +6,8 @@
 ///
 /// Waiting jobs live in buckets keyed by their requirement mask and interned condition mask; each bucket
 /// keeps one FIFO heap per priority. A status change looks only at the buckets the new status satisfies,
-/// so jobs blocked on something else cost nothing (the cost rule of docs/ARCHITECTURE.md §4). Entries are removed lazily: a
-/// heap entry is live only while its job is waiting with the same wait generation.
+/// so jobs blocked on something else cost nothing (the cost rule of docs/ARCHITECTURE.md §4). Entries are
+/// removed lazily: a heap entry is live only while its job is waiting with the same wait generation.
 struct SchedulerStateMachine<Payload> {
     typealias Key = UInt64
 

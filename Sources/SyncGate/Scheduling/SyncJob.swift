@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A unit of background work and everything the scheduler needs to know to start it at the right moment.
 ///
 /// ```swift
@@ -19,7 +17,7 @@ public struct SyncJob: Sendable, Identifiable {
     /// The work a job does; it gets a context and may be cancelled.
     public typealias Operation = @Sendable (SyncJobContext) async throws -> Void
 
-    /// The identifier; a random one unless given.
+    /// The identifier; one from ``makeID()`` unless given.
     public var id: ID
     /// When and how the job runs.
     public var options: SyncJobOptions
@@ -41,7 +39,7 @@ public struct SyncJob: Sendable, Identifiable {
     /// Creates a job; the parameters are those of ``SyncJobOptions``.
     ///
     /// - Parameters:
-    ///   - id: the identifier; a random one by default. It must not be the id of an unfinished job.
+    ///   - id: the identifier; one from ``makeID()`` by default. It must not be the id of an unfinished job.
     ///   - requires: what must hold before an attempt starts.
     ///   - conditions: the app-defined conditions that must hold before an attempt starts.
     ///   - priority: the priority among runnable jobs.
@@ -87,15 +85,22 @@ public struct SyncJob: Sendable, Identifiable {
         set { options[keyPath: option] = newValue }
     }
 
-    /// Returns a new identifier, unique in this process, such as `job#1z4`.
+    /// Returns a new identifier, distinct from every other default identifier, in this launch of the app
+    /// and in earlier ones: `k3f9x2ab0#1z4`.
     ///
-    /// Default identifiers are `job#` followed by a base-36 counter; give your own jobs identifiers of
-    /// another form. They are short enough to be stored inline, without an allocation.
+    /// A default identifier is a prefix drawn at random once per launch (nine base-36 characters, about
+    /// 46.5 random bits), `#`, and a base-36 counter of the launch. The counter keeps identifiers of one
+    /// launch apart; two launches draw the same prefix with a chance of 1 in 36⁹ (about 10¹⁴), so a job
+    /// restored from a durable store does not collide with a new default identifier, and `context.jobID`
+    /// serves as an idempotency key among one installation's jobs. For a key that must be unique among
+    /// many devices too, give jobs identifiers of your own (a UUID); give them a form without `#` to keep
+    /// them apart from default ones.
+    ///
+    /// For the first 60 million jobs of a launch an identifier is at most 15 bytes, which a Swift string
+    /// stores inline, without an allocation.
     public static func makeID() -> ID {
-        "job#" + String(idCounter.add(1, ordering: .relaxed).newValue, radix: 36)
+        JobIDGenerator.current.next()
     }
-
-    private static let idCounter = Atomic<UInt64>(0)
 
     /// The first problem with the job's values, naming the field and its value, or `nil` when valid.
     package var validationError: String? {

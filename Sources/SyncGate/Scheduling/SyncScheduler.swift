@@ -8,7 +8,7 @@
 ///     }
 /// )
 /// print(handle.state)                       // waiting for [unmetered], say
-/// let outcome = await handle.outcome()
+/// let outcome = try await handle.outcome()
 /// ```
 ///
 /// The actor is the public face; the decisions are made by a pure state machine behind a lock, on the
@@ -117,7 +117,7 @@ public actor SyncScheduler {
         }
         let handle = try core.submit(job)
         let outcome = await withTaskCancellationHandler {
-            await handle.outcome()
+            await handle.outcomeIgnoringCancellation()
         } onCancel: {
             handle.cancel()
         }
@@ -167,7 +167,7 @@ public actor SyncScheduler {
             let core = core
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for handle in running { _ = await handle.outcome() }
+                    for handle in running { _ = try? await handle.outcome() }
                 }
                 group.addTask {
                     try? await timeline.sleep(deadline)

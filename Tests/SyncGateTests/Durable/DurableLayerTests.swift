@@ -58,14 +58,14 @@ struct DurableLayerTests {
             DurableJob(id: "three", kind: "work", payload: 3, conditions: ["never-held"]))
         let keptAtShutdown = try durable.submit(
             DurableJob(id: "four", kind: "work", payload: 4, conditions: ["never-held"]))
-        #expect(await succeeds.outcome().state == .succeeded)
+        #expect(try await succeeds.outcome().state == .succeeded)
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(1))
-        #expect(await retries.outcome().state == .succeeded)
+        #expect(try await retries.outcome().state == .succeeded)
         cancelled.cancel()
-        #expect(await cancelled.outcome().state == .cancelled)
+        #expect(try await cancelled.outcome().state == .cancelled)
         await scheduler.shutdown(gracePeriod: .zero)
-        #expect(await keptAtShutdown.outcome().state == .cancelled)
+        #expect(try await keptAtShutdown.outcome().state == .cancelled)
 
         let calls = store.calls.withLock { $0 }
         #expect(calls.count == 11)

@@ -71,7 +71,7 @@ struct DurableSchedulerTests {
         await run.operation.waitForStarts(1)
         #expect(run.uploads.withLock { $0.map(\.photo) } == [42])
         run.operation.finish()
-        #expect(await handle.outcome().state == .succeeded)
+        #expect(try await handle.outcome().state == .succeeded)
         #expect(try storedIDs(run).isEmpty)
         var iterator = events.makeAsyncIterator()
         #expect(await iterator.next() == .submitted(id: "up-1"))
@@ -93,7 +93,7 @@ struct DurableSchedulerTests {
         second.operation.finish()
         second.operation.finish()
         second.manual.setConnectivity(.connected(via: .wifi))
-        for handle in report.restored { #expect(await handle.outcome().state == .succeeded) }
+        for handle in report.restored { #expect(try await handle.outcome().state == .succeeded) }
         #expect(Set(second.uploads.withLock { $0.map(\.photo) }) == [1, 2])
         #expect(try storedIDs(second).isEmpty)
     }
@@ -111,7 +111,7 @@ struct DurableSchedulerTests {
         #expect(second.uploads.withLock { $0.map(\.attempt) } == [1])
         #expect(second.uploads.withLock { $0.map(\.id) } == ["up-1"])
         second.operation.finish()
-        #expect(await report.restored[0].outcome().state == .succeeded)
+        #expect(try await report.restored[0].outcome().state == .succeeded)
         first.operation.finish()
     }
 
@@ -139,7 +139,7 @@ struct DurableSchedulerTests {
         await second.operation.waitForStarts(1)
         #expect(second.uploads.withLock { $0.map(\.attempt) } == [2])
         second.operation.finish()
-        #expect(await handle.outcome().state == .succeeded)
+        #expect(try await handle.outcome().state == .succeeded)
     }
 
     @Test("a start deadline is a wall-clock instant: time spent not running counts")
@@ -185,7 +185,7 @@ struct DurableSchedulerTests {
         try second.durable.register("upload", payload: UploadRequest.self) { _, _ in }
         let again = try second.durable.restoreJobs()
         #expect(again.restored.map(\.id) == ["up-1"])
-        #expect(await again.restored[0].outcome().state == .succeeded)
+        #expect(try await again.restored[0].outcome().state == .succeeded)
         #expect(second.durable.snapshot().kept.isEmpty)
     }
 
@@ -273,7 +273,7 @@ struct DurableSchedulerTests {
             DurableJob(
                 id: "up-3", kind: "upload", payload: UploadRequest(photo: 1), uniqueKey: "photo-1",
                 onDuplicate: .replace))
-        #expect(await duplicate.outcome().state == .cancelled)
+        #expect(try await duplicate.outcome().state == .cancelled)
         #expect(try storedIDs(second) == ["up-3"])
         replacement.cancel()
     }
@@ -293,7 +293,7 @@ struct DurableSchedulerTests {
             await second.operation.waitForStarts(expected)
             #expect(second.scheduler.snapshot().runningCount == 1)
             second.operation.finish()
-            #expect(await report.restored[expected - 1].outcome().state == .succeeded)
+            #expect(try await report.restored[expected - 1].outcome().state == .succeeded)
         }
         #expect(second.uploads.withLock { $0.map(\.photo) } == [1, 2, 3])
     }
@@ -306,10 +306,37 @@ struct DurableSchedulerTests {
         let cancelled = try run.durable.submit(
             DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 2)))
         cancelled.cancel()
-        #expect(await cancelled.outcome().state == .cancelled)
+        #expect(try await cancelled.outcome().state == .cancelled)
         await run.scheduler.shutdown(gracePeriod: .zero)
-        #expect(await kept.outcome().state == .cancelled)
+        #expect(try await kept.outcome().state == .cancelled)
         #expect(try storedIDs(run) == ["up-1"])
+    }
+
+    @Test("a restored job with a default id never collides with the next launch's default ids")
+    func defaultIDsAcrossRestart() async throws {
+        // Two generators stand for two launches of the app: each has its own prefix and counter.
+        let firstLaunch = JobIDGenerator()
+        let secondLaunch = JobIDGenerator()
+        let (first, _) = try await start()
+        let original = try JobIDGenerator.$current.withValue(firstLaunch) {
+            try first.durable.submit(DurableJob(kind: "upload", payload: UploadRequest(photo: 1)))
+        }
+        await first.scheduler.shutdown(gracePeriod: .zero)
+        try first.store.close()
+
+        let (second, report) = try await start()
+        #expect(report.restored.map(\.id) == [original.id])
+        let next = try JobIDGenerator.$current.withValue(secondLaunch) {
+            try second.durable.submit(DurableJob(kind: "upload", payload: UploadRequest(photo: 2)))
+        }
+        #expect(next.id != original.id)
+        #expect(try storedIDs(second) == [original.id, next.id])
+        second.operation.finish()
+        second.operation.finish()
+        second.manual.setConnectivity(.connected(via: .wifi))
+        #expect(try await report.restored[0].outcome() == .succeeded)
+        #expect(try await next.outcome() == .succeeded)
+        #expect(Set(second.uploads.withLock { $0.map(\.id) }) == [original.id, next.id])
     }
 
     /// Waits until the store's jobs satisfy `predicate`, following the scheduler's events.
