@@ -2,6 +2,7 @@
     import Dispatch
     import Foundation
     import Glibc
+    import SyncGateTesting
     import Testing
 
     @testable import SyncGate

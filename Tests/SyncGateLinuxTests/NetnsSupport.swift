@@ -1,6 +1,7 @@
 #if os(Linux)
     import Foundation
     import Glibc
+    import SyncGateTesting
     import Testing
 
     @testable import SyncGate

@@ -2,26 +2,30 @@
     import Foundation
     import Glibc
 
-    @testable import SyncGate
+    import SyncGate
 
-    /// A child process for the Linux tests: started with `posix_spawn`, reaped with `waitpid`, its stdin,
+    /// A child process for the package's tests: started with `posix_spawn`, reaped with `waitpid`, its stdin,
     /// stdout and stderr pipes held by the test, and every wait on it bounded by a deadline.
     ///
     /// Foundation's `Process` is not used: inside a network namespace whose loopback is down, its
     /// `waitUntilExit` never returns ("Could not create wakeup socket pair"). The child leads its own
     /// process group, so ``stop()`` also kills what it started; it starts with no signal blocked and
     /// SIGINT, SIGTERM and SIGPIPE at their defaults, whatever the spawning test thread had.
-    final class SpawnedProcess {
+    package final class SpawnedProcess {
         /// A child that failed, ended early or missed a deadline.
-        struct Failure: Error, CustomStringConvertible {
-            var message: String
-            var description: String { message }
+        package struct Failure: Error, CustomStringConvertible {
+            package var message: String
+            package var description: String { message }
+
+            package init(message: String) {
+                self.message = message
+            }
         }
 
         /// The process id (also the id of its process group).
-        let pid: pid_t
+        package let pid: pid_t
         /// The program and its arguments, for messages.
-        let commandLine: String
+        package let commandLine: String
         private var input: Int32
         private var output: Int32
         private var errors: Int32
@@ -29,7 +33,7 @@
         private var errorBytes: [UInt8] = []
         private var waitStatus: Int32?
         /// Every line of stdout returned by ``nextLine(before:)`` so far.
-        private(set) var lines: [String] = []
+        package private(set) var lines: [String] = []
 
         /// Held while pipes are created and while a child is spawned, so no child of this type inherits
         /// another's pipes before they are marked close-on-exec.
@@ -43,7 +47,7 @@
         /// Starts `path` with `arguments`; `environment` entries are added to the test's own.
         ///
         /// With `discardingOutput`, stdout and stderr go to `/dev/null` (for chatty helpers nobody reads).
-        init(
+        package init(
             _ path: String, _ arguments: [String], environment: [String: String] = [:], discardingOutput: Bool = false
         ) throws {
             Self.ignoreBrokenPipes
@@ -124,7 +128,7 @@
         // MARK: - Input
 
         /// Writes `text` to the child's stdin, reading its output meanwhile so neither side blocks.
-        func write(_ text: String, before deadline: ContinuousClock.Instant) throws {
+        package func write(_ text: String, before deadline: ContinuousClock.Instant) throws {
             var bytes = Array(text.utf8)[...]
             let flags = fcntl(input, F_GETFL)
             _ = fcntl(input, F_SETFL, flags | O_NONBLOCK)
@@ -151,7 +155,7 @@
         }
 
         /// Closes the child's stdin: it reads end of file.
-        func closeInput() {
+        package func closeInput() {
             if input >= 0 { close(input) }
             input = -1
         }
@@ -161,7 +165,7 @@
         /// The next line of stdout, without its newline; `nil` when none is complete by `deadline`.
         ///
         /// - Throws: ``Failure`` when stdout ends (the child exited) before a line.
-        func nextLine(before deadline: ContinuousClock.Instant) throws -> String? {
+        package func nextLine(before deadline: ContinuousClock.Instant) throws -> String? {
             while true {
                 if let newline = pending.firstIndex(of: UInt8(ascii: "\n")) {
                     let line = String(decoding: pending[..<newline], as: UTF8.self)
@@ -184,7 +188,7 @@
         }
 
         /// The next line of stdout within `timeout`; throws when none comes.
-        func nextLine(within timeout: Duration) throws -> String {
+        package func nextLine(within timeout: Duration) throws -> String {
             guard let line = try nextLine(before: .now + timeout) else {
                 throw Failure(message: "\(commandLine): no line within \(timeout); lines so far: \(lines)\(stderrNote)")
             }
@@ -192,7 +196,7 @@
         }
 
         /// What the child wrote to stderr so far (read while waiting for stdout).
-        var stderrText: String { String(decoding: errorBytes, as: UTF8.self) }
+        package var stderrText: String { String(decoding: errorBytes, as: UTF8.self) }
 
         private var stderrNote: String {
             errorBytes.isEmpty ? "" : "; stderr: \(stderrText)"
@@ -203,7 +207,7 @@
         /// Reads stdout and stderr to their end and reaps the child; kills it and throws at `deadline`.
         ///
         /// - Returns: the rest of stdout and the exit status (128 + N for signal N).
-        func finish(before deadline: ContinuousClock.Instant) throws -> (stdout: String, status: Int32) {
+        package func finish(before deadline: ContinuousClock.Instant) throws -> (stdout: String, status: Int32) {
             while output >= 0 || errors >= 0 {
                 var entries = [
                     pollfd(fd: output, events: Int16(POLLIN), revents: 0),
@@ -240,15 +244,15 @@
         }
 
         /// Whether the child has not exited yet (reaps it when it has).
-        var isRunning: Bool { reap(blocking: false) == nil }
+        package var isRunning: Bool { reap(blocking: false) == nil }
 
         /// Sends `signal` to the child unless it has been reaped (so never to a recycled id).
-        func signal(_ signal: Int32) {
+        package func signal(_ signal: Int32) {
             if waitStatus == nil { kill(pid, signal) }
         }
 
         /// Kills the child's whole process group, reaps the child and closes the pipes.
-        func stop() {
+        package func stop() {
             closeInput()
             if waitStatus == nil {
                 kill(-pid, SIGKILL)
@@ -308,7 +312,7 @@
         /// - Returns: its stdout.
         /// - Throws: ``Failure`` with its stderr when it exits with a non-zero status or misses the deadline.
         @discardableResult
-        static func run(
+        package static func run(
             _ path: String, _ arguments: [String], input: String? = nil, timeout: Duration = .seconds(30)
         ) throws -> String {
             let deadline = ContinuousClock.now + timeout
