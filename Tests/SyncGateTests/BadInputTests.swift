@@ -17,7 +17,8 @@ struct BadInputTests {
         let parked = Task { try await manual.environment.waitUntil(.network, timeout: .seconds(60)) }
         await clock.waitForSleepers(1)
         await #expect(
-            throws: SyncEnvironmentError.invalidArgument(parameter: "conditions", message: "a condition's name is empty")
+            throws: SyncEnvironmentError.invalidArgument(
+                parameter: "conditions", message: "a condition's name is empty")
         ) {
             try await manual.environment.waitUntil(.network, conditions: [""], timeout: .seconds(1))
         }

@@ -30,7 +30,8 @@ struct DescriptionTests {
             (MonitoringOptions.basic.description, "[network, account]"),
             (SyncEnvironmentError.timedOut.description, "timed out waiting for the requirements"),
             (
-                SyncEnvironmentError.invalidArgument(parameter: "timeout", message: "-1.0 seconds is negative").description,
+                SyncEnvironmentError.invalidArgument(parameter: "timeout", message: "-1.0 seconds is negative")
+                    .description,
                 "invalid timeout: -1.0 seconds is negative"
             ),
         ]

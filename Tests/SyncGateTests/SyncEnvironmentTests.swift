@@ -216,7 +216,8 @@ struct SyncEnvironmentWaitTests {
     func badInput() async {
         let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi))
         await #expect(
-            throws: SyncEnvironmentError.invalidArgument(parameter: "conditions", message: "a condition's name is empty")
+            throws: SyncEnvironmentError.invalidArgument(
+                parameter: "conditions", message: "a condition's name is empty")
         ) {
             try await manual.environment.waitUntil(.network, conditions: [""])
         }
