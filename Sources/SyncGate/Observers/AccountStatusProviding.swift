@@ -1,7 +1,10 @@
 /// A source of the sync account's status.
 ///
-/// On Apple platforms SyncGate provides one backed by CloudKit; elsewhere an app implements it over its
-/// own sign-in state.
+/// SyncGate ships no account source on any platform: an app implements this protocol over its own
+/// sign-in state (on Apple platforms, for instance, over CloudKit's `CKContainer.accountStatus()`,
+/// whose statuses map one to one onto ``AccountStatus``) and passes it to
+/// ``SyncEnvironment/init(connectivity:power:account:cloudDrive:syncEvents:clock:)``. Without one, the
+/// account is not monitored and ``SyncRequirements/accountReady`` reads as met.
 public protocol AccountStatusProviding: Sendable {
     /// The last known account status. Thread-safe.
     var status: AccountStatus { get }

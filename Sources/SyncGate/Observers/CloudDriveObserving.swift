@@ -1,4 +1,7 @@
-/// A source of the cloud drive's availability (iCloud Drive on Apple platforms).
+/// A source of the cloud drive's availability, such as an app's own source over iCloud Drive.
+///
+/// SyncGate ships no such source; without one, the cloud drive is not monitored and
+/// ``SyncRequirements/cloudDrive`` reads as met.
 public protocol CloudDriveObserving: Sendable {
     /// Whether the cloud drive is available now. Thread-safe.
     var isAvailable: Bool { get }

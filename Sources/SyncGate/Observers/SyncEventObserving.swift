@@ -1,4 +1,6 @@
-/// A source of the app's sync-engine activity (on Apple platforms, Core Data + CloudKit events).
+/// A source of the app's sync-engine activity, such as an app's own source over Core Data + CloudKit events.
+///
+/// SyncGate ships no such source; without one, sync events are not monitored.
 public protocol SyncEventObserving: Sendable {
     /// What the sync engine is doing now. Thread-safe.
     var event: SyncEvent { get }
