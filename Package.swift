@@ -11,7 +11,11 @@ let package = Package(
         .executable(name: "syncgate", targets: ["syncgate"]),
     ],
     targets: [
-        .target(name: "SyncGate"),
+        // The wire codecs (rtnetlink, D-Bus, kernel uevents): pure encoding and decoding on the standard
+        // library alone, no Foundation and no system calls. SyncGate's Linux backends use them, and each
+        // fuzz target under Fuzz/ compiles this folder with its entry point (Fuzz/run.sh).
+        .target(name: "SyncGateWire"),
+        .target(name: "SyncGate", dependencies: ["SyncGateWire"]),
         .target(name: "SyncGateTesting", dependencies: ["SyncGate"]),
         .executableTarget(
             name: "WaitUntilReadyExample",
@@ -28,21 +32,23 @@ let package = Package(
             // Journal files written by released format versions, read through #filePath.
             exclude: ["Durable/Golden"]),
         // Runs the Linux ConnectivityObserver inside a network namespace for SyncGateLinuxTests.
-        .executableTarget(name: "syncgate-netns-probe", dependencies: ["SyncGate"], path: "Tools/NetnsProbe"),
-        .testTarget(name: "SyncGateLinuxTests", dependencies: ["SyncGate", "SyncGateTesting"]),
+        .executableTarget(
+            name: "syncgate-netns-probe", dependencies: ["SyncGate", "SyncGateWire"], path: "Tools/NetnsProbe"),
+        .testTarget(name: "SyncGateLinuxTests", dependencies: ["SyncGate", "SyncGateWire", "SyncGateTesting"]),
         // The command-line tool: a thin main over SyncGateCLI, which holds everything tests can import.
         .target(name: "SyncGateCLI", dependencies: ["SyncGate", "SyncGateTesting"]),
         .executableTarget(name: "syncgate", dependencies: ["SyncGateCLI", "SyncGate", "SyncGateTesting"]),
         .testTarget(name: "SyncGateCLITests", dependencies: ["SyncGateCLI", "SyncGate", "SyncGateTesting"]),
         // Restores, submits and runs durable jobs while SyncGateLinuxTests kills it (the crash test).
         .executableTarget(
-            name: "syncgate-durable-probe", dependencies: ["SyncGate"], path: "Tools/DurableCrashProbe"),
+            name: "syncgate-durable-probe", dependencies: ["SyncGate", "SyncGateTesting"],
+            path: "Tools/DurableCrashProbe"),
         .executableTarget(
             name: "DurableBenchmarks", dependencies: ["SyncGate"], path: "Benchmarks/DurableBenchmarks"),
         // The dispatch-latency harness: `swift run -c release SyncGateBenchmarks [--quick] [--json P] [--svg P]`.
         .executableTarget(
             name: "SyncGateBenchmarks",
-            dependencies: ["SyncGate", "SyncGateTesting"],
+            dependencies: ["SyncGate", "SyncGateWire", "SyncGateTesting"],
             path: "Benchmarks/SyncGateBenchmarks"
         ),
     ],

@@ -6,12 +6,14 @@
 # TOTAL_SECONDS (default 60) is split evenly over the targets run (at least 1 s each); compile time is
 # not counted. TARGET names a folder under Fuzz/ (default: every folder). A target folder holds:
 #   *.swift      the entry file(s), with @_cdecl("LLVMFuzzerTestOneInput")
-#   sources.txt  library files to compile with it, one path per line relative to the package root
-#                (# comments and blank lines allowed); they must need nothing but the standard library
 #   corpus/      checked-in seed inputs (never modified; new inputs go to a scratch copy)
 #   options.txt  optional extra libFuzzer flags, one per line (e.g. -max_len=8192)
 # Environment: FUZZ_WORK_DIR (scratch folder; default a fresh temp dir), SWIFTC (default swiftc).
 # Crash inputs are written to $FUZZ_WORK_DIR/<target>/crash-*; the script prints their paths.
+#
+# Each entry is compiled together with every file of the SyncGateWire target (Sources/SyncGateWire, the
+# wire codecs), into one module: the codecs need nothing but the standard library, and the script
+# refuses to start when a file there imports any module.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -32,6 +34,19 @@ if [ "${#targets[@]}" -eq 0 ]; then
     echo "no fuzz targets under $root/Fuzz" >&2
     exit 1
 fi
+wire="$root/Sources/SyncGateWire"
+wire_sources=()
+while IFS= read -r -d '' file; do
+    wire_sources+=("$file")
+done < <(find "$wire" -name '*.swift' -print0 | sort -z)
+if [ "${#wire_sources[@]}" -eq 0 ]; then
+    echo "no Swift files under $wire" >&2
+    exit 1
+fi
+if grep -nE '^[[:space:]]*(@[A-Za-z_]+[[:space:]]+)*import[[:space:]]' "${wire_sources[@]}" >&2; then
+    echo "the wire codecs must use the standard library alone: remove the imports above" >&2
+    exit 1
+fi
 per=$(( total / ${#targets[@]} ))
 [ "$per" -ge 1 ] || per=1
 
@@ -40,14 +55,7 @@ for target in "${targets[@]}"; do
     dir="$root/Fuzz/$target"
     out="$work/$target"
     mkdir -p "$out/corpus"
-    sources=("$dir"/*.swift)
-    if [ -f "$dir/sources.txt" ]; then
-        while IFS= read -r line || [ -n "$line" ]; do
-            line="${line%%#*}"
-            line="$(echo "$line" | xargs)"
-            [ -n "$line" ] && sources+=("$root/$line")
-        done < "$dir/sources.txt"
-    fi
+    sources=("$dir"/*.swift "${wire_sources[@]}")
     echo "== $target: building (${#sources[@]} files)"
     # The linker's "Cannot export local symbol __asan_*" notes are harmless; keep them out of the log.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name SyncGate \

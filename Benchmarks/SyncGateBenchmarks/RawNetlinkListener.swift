@@ -1,6 +1,7 @@
 #if os(Linux)
     import Foundation
     import SyncGate
+    import SyncGateWire
 
     /// Scenario 8's baseline: a bare netlink socket subscribed to link and IPv4 route events in the observed
     /// namespace, read by its own thread blocked in `poll`; it stamps each wake-up that brings news of the

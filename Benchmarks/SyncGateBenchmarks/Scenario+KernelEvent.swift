@@ -2,6 +2,7 @@
     import Foundation
     import Glibc
     import SyncGate
+    import SyncGateWire
 #endif
 
 extension Scenario {

@@ -1,8 +1,6 @@
-// libFuzzer target for the D-Bus message decoder (DBusMessage.decode and the framing). Built with the
-// codec sources alone (standard library only):
-//   swiftc -sanitize=fuzzer,address -parse-as-library Fuzz/DBus/main.swift \
-//       $(cat Fuzz/DBus/sources.txt) -o /tmp/fuzz-dbus
-//   /tmp/fuzz-dbus -max_total_time=60 Fuzz/DBus/corpus
+// libFuzzer target for the D-Bus message decoder (DBusMessage.decode and the framing). Built and run by
+// Fuzz/run.sh, with the wire codecs (Sources/SyncGateWire, standard library only):
+//   Fuzz/run.sh 60 DBus
 // Besides "never traps", it checks that a decoded message re-encodes to bytes that decode to the same
 // bytes again (compared as bytes, so a NaN double does not count as a difference).
 

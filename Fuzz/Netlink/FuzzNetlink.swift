@@ -1,5 +1,5 @@
-// libFuzzer entry point for the rtnetlink codec (Sources/SyncGate/Platform/Linux, files in sources.txt).
-// Built and run by Fuzz/run.sh. Any input must parse without trapping, and everything that parses must
+// libFuzzer entry point for the rtnetlink codec (Sources/SyncGateWire/Netlink). Built and run by
+// Fuzz/run.sh, with the wire codecs. Any input must parse without trapping, and everything that parses must
 // survive a re-encode → parse round trip unchanged.
 
 /// Parses one fuzzer input as an rtnetlink datagram and checks the codec's round-trip invariants.

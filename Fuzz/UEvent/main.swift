@@ -1,7 +1,6 @@
-// libFuzzer target for the kernel uevent parser (UEventMessage). Built with the parser source alone:
-//   swiftc -sanitize=fuzzer,address -parse-as-library Fuzz/UEvent/main.swift \
-//       $(cat Fuzz/UEvent/sources.txt) -o /tmp/fuzz-uevent
-//   /tmp/fuzz-uevent -max_total_time=60 Fuzz/UEvent/corpus
+// libFuzzer target for the kernel uevent parser (UEventMessage). Built and run by Fuzz/run.sh, with the
+// wire codecs (Sources/SyncGateWire, standard library only):
+//   Fuzz/run.sh 60 UEvent
 // Besides "never traps", it checks that a parsed message serialises to bytes that parse back to it.
 
 /// libFuzzer's entry point: parses one input, which must never trap.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncGate
+@testable import SyncGateWire
 
 struct ConnectivityEvaluatorTests {
     static let upRunning = Netlink.InterfaceFlag.up | Netlink.InterfaceFlag.running | Netlink.InterfaceFlag.lowerUp

@@ -5,6 +5,7 @@
     import Testing
 
     @testable import SyncGate
+    @testable import SyncGateWire
 
     /// Bad input from the bus: calls never answered, malformed and oversized messages, properties of the
     /// wrong type. Against a scripted fake bus on a Unix socket; no dbus-daemon needed.

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncGate
+@testable import SyncGateWire
 
 /// The pure D-Bus codec against byte vectors: both byte orders, every container, and the limits.
 struct DBusCodecTests {

@@ -3,6 +3,7 @@
     import Glibc
 
     @testable import SyncGate
+    @testable import SyncGateWire
 
     /// A scripted stand-in for a message bus on a Unix socket, for the bad-input tests: it authenticates
     /// any client, answers `Hello`, and answers every later message as `script` says (correctly, wrongly,

@@ -6,6 +6,7 @@
     import Testing
 
     @testable import SyncGate
+    @testable import SyncGateWire
 
     /// A private system-like bus (`dbus-daemon`) with python-dbusmock services on it, for the D-Bus tests.
     ///

@@ -2,6 +2,7 @@
     import Foundation
     import Glibc
     import SyncGate
+    import SyncGateTesting
     import Testing
 
     /// The durable-job crash test: `syncgate-durable-probe` restores, submits and runs durable jobs while
@@ -23,21 +24,6 @@
             }
             return nil
         }()
-
-        /// SplitMix64.
-        struct SeededRandom {
-            var state: UInt64
-            mutating func next() -> UInt64 {
-                state &+= 0x9E37_79B9_7F4A_7C15
-                var z = state
-                z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-                z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-                return z ^ (z >> 31)
-            }
-            mutating func next(in range: ClosedRange<Int>) -> Int {
-                range.lowerBound + Int(next() % UInt64(range.count))
-            }
-        }
 
         /// What the test knows about the jobs, across processes.
         struct Ledger {
@@ -156,7 +142,7 @@
             let seed = environment["SYNCGATE_CRASH_SEED"].flatMap(UInt64.init) ?? UInt64.random(in: 0...UInt64.max)
             let wantedKills = environment["SYNCGATE_CRASH_KILLS"].flatMap(Int.init) ?? 110
             print("durable crash test seed: \(seed) (SYNCGATE_CRASH_SEED=\(seed) reproduces the kill points)")
-            var random = SeededRandom(state: seed)
+            var random = SeededRandom(seed: seed)
             let directory = TemporaryDirectoryPath()
             var ledger = Ledger()
             var kills = 0

@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncGate
+@testable import SyncGateWire
 
 struct NetlinkRequestTests {
     @Test func linkDumpRequestLayout() {

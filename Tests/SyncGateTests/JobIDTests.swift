@@ -1,4 +1,5 @@
 import SyncGate
+import SyncGateTesting
 import Testing
 
 /// Default job identifiers: a prefix drawn once per launch, then a counter.

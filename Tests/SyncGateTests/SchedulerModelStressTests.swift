@@ -1,3 +1,4 @@
+import SyncGateTesting
 import Testing
 
 @testable import SyncGate

@@ -12,6 +12,7 @@
 
 import Foundation
 import SyncGate
+import SyncGateTesting
 
 #if canImport(Glibc)
     import Glibc
@@ -29,19 +30,6 @@ struct WorkItem: Codable, Sendable {
 func emit(_ line: String) {
     let bytes = Array((line + "\n").utf8)
     _ = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
-}
-
-/// SplitMix64, for reproducible job shapes.
-struct SeededRandom {
-    var state: UInt64
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
-    }
-    mutating func next(below bound: Int) -> Int { Int(next() % UInt64(bound)) }
 }
 
 func usage() -> Never {
@@ -70,7 +58,7 @@ func run(directory: String, generation: Int, jobCount: Int, seed: UInt64, batche
     emit("restored \(report.restored.count) interrupted \(report.interrupted.count)")
     for kept in report.kept { emit("kept \(kept)") }
 
-    var random = SeededRandom(state: seed ^ UInt64(generation) &* 0x1000_0000_01B3)
+    var random = SeededRandom(seed: seed ^ UInt64(generation) &* 0x1000_0000_01B3)
     var handles = report.restored
     for index in 0..<jobCount {
         let item = WorkItem(

@@ -28,6 +28,7 @@
     import Foundation
     import Glibc
     import SyncGate
+    import SyncGateWire
 
     func monotonicNanoseconds() -> UInt64 {
         var time = timespec()

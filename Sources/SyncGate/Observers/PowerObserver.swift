@@ -1,9 +1,3 @@
-#if os(Linux)
-    import Dispatch
-#elseif canImport(Foundation) && (os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
-    import Foundation
-#endif
-
 /// The device's power state as the operating system reports it, multicast to any number of consumers.
 ///
 /// `PowerObserver()` picks the platform's source:
@@ -38,139 +32,30 @@ public final class PowerObserver: PowerObserving, BroadcastBacked {
     /// The broadcast that holds the status.
     package let broadcast: StatusBroadcast<PowerStatus>
 
+    /// The platform backend: the only part that talks to the operating system.
+    let backend: PowerBackend
+
+    /// Creates an observer on `backend`; the platform's public initializers build it.
+    init(backend: PowerBackend) {
+        self.backend = backend
+        broadcast = backend.broadcast
+    }
+
+    deinit {
+        backend.stop()
+        broadcast.finish()
+    }
+
     /// The current power status. Thread-safe; never blocks for longer than a short critical section.
     public var status: PowerStatus { broadcast.value }
 
     /// A new stream: the current status first, then every change.
     public var statusStream: AsyncStream<PowerStatus> { broadcast.stream(retaining: self) }
 
-    #if os(Linux)
-        private let monitor: LinuxPowerMonitor
-        private let uevents: UEventSocket?
-        private let dbus: PowerDBusSource?
-
-        /// Creates an observer of the machine's power supplies under `/sys`.
-        public convenience init() {
-            self.init(sysfsRoot: "/sys")
-        }
-
-        /// Creates an observer of the power supplies under `sysfsRoot`.
-        ///
-        /// - Parameters:
-        ///   - sysfsRoot: the directory that contains `class/power_supply`; tests pass a fixture tree.
-        ///   - clock: the clock of the slow re-read.
-        ///   - rereadInterval: how often sysfs is re-read while a system battery exists, for drivers that
-        ///     change the capacity without a uevent; `nil` turns the re-read off. Must be positive.
-        public convenience init(
-            sysfsRoot: String = "/sys",
-            clock: any Clock<Duration> = ContinuousClock(),
-            rereadInterval: Duration? = .seconds(60)
-        ) {
-            self.init(
-                sysfsRoot: sysfsRoot, clock: clock, rereadInterval: rereadInterval, listensForUEvents: true,
-                dbus: DBusSourceConfiguration())
-        }
-
-        /// Creates an observer; with `listensForUEvents` false no socket is opened, and changes come only
-        /// from ``handleUEvent(_:)`` and the slow re-read (for tests). With `dbus` nil, no power daemon is
-        /// consulted.
-        package init(
-            sysfsRoot: String,
-            clock: any Clock<Duration>,
-            rereadInterval: Duration?,
-            listensForUEvents: Bool,
-            dbus: DBusSourceConfiguration? = nil
-        ) {
-            let broadcast = StatusBroadcast(PowerStatus.unrestricted)
-            let monitor = LinuxPowerMonitor(
-                sysfsRoot: sysfsRoot, clock: clock, rereadInterval: rereadInterval, broadcast: broadcast)
-            self.broadcast = broadcast
-            self.monitor = monitor
-            // Open the socket before the first read, so no change falls between the two.
-            uevents =
-                listensForUEvents
-                ? try? UEventSocket(queue: monitor.eventQueue) { datagrams, overflowed in
-                    monitor.handleOnQueue(datagrams: datagrams, overflowed: overflowed)
-                } : nil
-            monitor.refresh()
-            if let dbus {
-                let source = PowerDBusSource(configuration: dbus) { [weak monitor] facts in
-                    monitor?.update(dbus: facts)
-                }
-                source.start(waitingUpTo: dbus.initialWait)
-                self.dbus = source
-            } else {
-                self.dbus = nil
-            }
-        }
-
-        /// Which source decided each field of ``status`` (sysfs, power-profiles-daemon, UPower), with notes
-        /// on the daemons that are missing and problems met with them.
-        public var provenance: PowerProvenance {
-            var provenance = monitor.provenance
-            provenance.notes += dbus?.notes ?? ["power daemons: not consulted"]
-            return provenance
-        }
-
-        deinit {
-            dbus?.stop()
-            uevents?.cancel()
-            monitor.stop()
-            broadcast.finish()
-        }
-
-        /// Feeds one uevent datagram as if the kernel had sent it; re-reads sysfs when it is a
-        /// `power_supply` event. Returns after the new status (if any) is published.
-        ///
-        /// - Returns: whether the datagram caused a re-read.
-        @discardableResult
-        package func handleUEvent(_ bytes: [UInt8]) -> Bool {
-            monitor.handle(datagrams: [bytes], overflowed: false)
-        }
-
-        /// Re-reads sysfs as after a lost event (a receive-buffer overflow) and returns when published.
-        package func handleUEventOverflow() {
-            monitor.handle(datagrams: [], overflowed: true)
-        }
-
-        /// Whether the kernel uevent socket is open.
-        package var isListeningForUEvents: Bool { uevents != nil }
-
-        /// Whether the slow re-read timer exists, which it does only while a system battery exists.
-        package var isRereadTimerArmed: Bool { monitor.isRereadTimerArmed }
-    #elseif canImport(Foundation) && (os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
-        // `NSObjectProtocol` is not `Sendable`; the token is only passed back to `removeObserver`.
-        nonisolated(unsafe) private let notificationToken: any NSObjectProtocol
-
-        /// Creates an observer of Low Power Mode (`ProcessInfo.isLowPowerModeEnabled`).
-        public init() {
-            let broadcast = StatusBroadcast(
-                PowerStatus(isLowPowerModeEnabled: ProcessInfo.processInfo.isLowPowerModeEnabled))
-            self.broadcast = broadcast
-            notificationToken = NotificationCenter.default.addObserver(
-                forName: .NSProcessInfoPowerStateDidChange, object: nil, queue: nil
-            ) { _ in
-                broadcast.update { $0.isLowPowerModeEnabled = ProcessInfo.processInfo.isLowPowerModeEnabled }
-            }
-        }
-
-        /// Which source decided each field of ``status``: `ProcessInfo` for Low Power Mode, defaults otherwise.
-        public var provenance: PowerProvenance {
-            PowerProvenance(
-                isLowPowerModeEnabled: .processInfo, isOnExternalPower: .defaultValue, batteryLevel: .defaultValue)
-        }
-
-        deinit {
-            NotificationCenter.default.removeObserver(notificationToken)
-            broadcast.finish()
-        }
-    #else
-        /// Creates an observer that reports ``PowerStatus/unrestricted``: this platform has no source.
-        public init() {
-            broadcast = StatusBroadcast(PowerStatus.unrestricted)
-        }
-
-        /// Which source decided each field of ``status``: none on this platform.
-        public var provenance: PowerProvenance { .none }
-    #endif
+    /// Which source decided each field of ``status``, with notes on sources that are missing and on
+    /// problems met with them.
+    ///
+    /// On Linux: sysfs, power-profiles-daemon or UPower, with notes on the daemons that are missing; on
+    /// Apple platforms: `ProcessInfo` for Low Power Mode, defaults otherwise; elsewhere, none.
+    public var provenance: PowerProvenance { backend.provenance }
 }

@@ -1,3 +1,5 @@
+import SyncGateWire
+
 /// The pure rule that turns route lookups and the link cache into a ``ConnectivityStatus``.
 ///
 /// Connected ⇔ a lookup found a unicast route that is neither dead nor linkdown, through a cached link

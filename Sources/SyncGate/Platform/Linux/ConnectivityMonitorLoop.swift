@@ -4,6 +4,7 @@
     #elseif canImport(Musl)
         import Musl
     #endif
+    import SyncGateWire
 
     /// The reader thread's state and event loop: sockets, link cache, debounce, evaluation.
     ///

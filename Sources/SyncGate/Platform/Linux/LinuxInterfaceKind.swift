@@ -1,3 +1,5 @@
+import SyncGateWire
+
 /// The kind of a Linux network interface as far as SyncGate cares, decided from sysfs facts.
 ///
 /// Linux has no Low Data Mode, so a Linux interface is never constrained; ``isExpensive`` is the

@@ -1,5 +1,6 @@
 #if os(Linux)
     import Dispatch
+    import SyncGateWire
 
     /// The Linux engine behind ``PowerObserver``: reads `/sys/class/power_supply`, re-reads it when the
     /// kernel announces a `power_supply` uevent, and, while a system battery exists, once per re-read

@@ -1,4 +1,6 @@
 #if os(Linux)
+    import SyncGateWire
+
     /// Request–reply exchanges on a request-only rtnetlink socket: link dumps, single links, route lookups.
     ///
     /// Blocking, with a bounded wait per exchange; replies are matched on the sequence number, so a late

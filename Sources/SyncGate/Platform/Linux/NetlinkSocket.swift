@@ -4,6 +4,7 @@
     #elseif canImport(Musl)
         import Musl
     #endif
+    import SyncGateWire
 
     /// A non-blocking `NETLINK_ROUTE` socket bound to a set of multicast groups, with its receive buffer.
     ///

@@ -1,3 +1,5 @@
+import SyncGateWire
+
 /// The NetworkManager properties SyncGate reads, parsed from `org.freedesktop.NetworkManager`'s `GetAll`.
 ///
 /// A property of an unexpected type is left `nil` and reported in ``problems``, so a changed or broken

@@ -1,3 +1,5 @@
+import SyncGateWire
+
 /// A parsed D-Bus server address such as `unix:path=/run/dbus/system_bus_socket,guid=…`.
 ///
 /// An address string may list several entries separated by `;`; each is a transport followed by

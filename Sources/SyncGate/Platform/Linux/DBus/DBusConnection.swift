@@ -5,6 +5,7 @@
     #elseif canImport(Musl)
         import Musl
     #endif
+    import SyncGateWire
 
     /// A client connection to a D-Bus message bus over a Unix-domain socket.
     ///

@@ -5,6 +5,7 @@
     #elseif canImport(Musl)
         import Musl
     #endif
+    import SyncGateWire
 
     /// The shell around ``DBusPropertyTracker``: one bus connection on a private queue, the tracker's
     /// actions performed on it, and a snapshot handed to the owner after each change.

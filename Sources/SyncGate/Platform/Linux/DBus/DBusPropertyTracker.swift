@@ -1,3 +1,5 @@
+import SyncGateWire
+
 /// The pure rule that follows some D-Bus objects' properties across their services coming and going.
 ///
 /// For each watched object (bus name, path, interface) it asks for match rules on `NameOwnerChanged`

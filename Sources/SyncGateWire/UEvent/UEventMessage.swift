@@ -1,5 +1,3 @@
-// This file is self-contained (standard library only): the fuzz target in Fuzz/UEvent compiles it alone.
-
 /// One kernel uevent, as broadcast on a `NETLINK_KOBJECT_UEVENT` socket.
 ///
 /// The kernel's format is a header `action@devpath` followed by `KEY=VALUE` fields, each terminated by
@@ -14,23 +12,23 @@
 /// messages and ``init(bytes:)`` rejects them, as it rejects anything else it cannot read. Parsing never
 /// traps: bytes that are not UTF-8 are repaired, fields without `=` are skipped, and a repeated key
 /// keeps its last value.
-struct UEventMessage: Sendable, Hashable {
+package struct UEventMessage: Sendable, Hashable {
     /// The action from the header: `add`, `remove`, `change`, `move`, `online`, `offline`, `bind`, …
-    var action: String
+    package var action: String
     /// The device path from the header, relative to `/sys`, such as `/devices/…/power_supply/BAT0`.
-    var devicePath: String
+    package var devicePath: String
     /// The `KEY=VALUE` fields after the header.
-    var properties: [String: String]
+    package var properties: [String: String]
 
     /// The largest message the parser reads; longer input is rejected. The kernel's own limit is
     /// 2 KiB (`UEVENT_BUFFER_SIZE`), libudev's 8 KiB.
-    static let maximumLength = 16_384
+    package static let maximumLength = 16_384
 
     /// The prefix of messages sent by libudev rather than the kernel.
     static let libudevPrefix: [UInt8] = Array("libudev".utf8) + [0]
 
     /// Creates a message from its parts.
-    init(action: String, devicePath: String, properties: [String: String] = [:]) {
+    package init(action: String, devicePath: String, properties: [String: String] = [:]) {
         self.action = action
         self.devicePath = devicePath
         self.properties = properties
@@ -39,7 +37,7 @@ struct UEventMessage: Sendable, Hashable {
     /// Parses one datagram in the kernel's format; returns `nil` for libudev messages and for bytes
     /// that are not a uevent (no `@` in the header, an empty action, or more than ``maximumLength``
     /// bytes).
-    init?(bytes: some Collection<UInt8>) {
+    package init?(bytes: some Collection<UInt8>) {
         guard !bytes.isEmpty, bytes.count <= Self.maximumLength else { return nil }
         guard !bytes.starts(with: Self.libudevPrefix) else { return nil }
         var fields = bytes.split(separator: 0, omittingEmptySubsequences: true).makeIterator()
@@ -61,15 +59,15 @@ struct UEventMessage: Sendable, Hashable {
     }
 
     /// The `SUBSYSTEM` field, such as `power_supply`, `net` or `usb`.
-    var subsystem: String? { properties["SUBSYSTEM"] }
+    package var subsystem: String? { properties["SUBSYSTEM"] }
 
     /// Whether the message concerns a power supply (`SUBSYSTEM=power_supply`).
-    var isPowerSupplyEvent: Bool { subsystem == "power_supply" }
+    package var isPowerSupplyEvent: Bool { subsystem == "power_supply" }
 
     /// Serialises the message in the kernel's format: the header, then each field, each ending in NUL.
     ///
     /// Fields come in key order, so the output is deterministic. Used by tests and the fuzz corpus.
-    var bytes: [UInt8] {
+    package var bytes: [UInt8] {
         var bytes = Array("\(action)@\(devicePath)".utf8) + [0]
         for key in properties.keys.sorted() {
             bytes += Array("\(key)=\(properties[key] ?? "")".utf8) + [0]

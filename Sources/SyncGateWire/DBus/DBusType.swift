@@ -3,7 +3,7 @@
 /// A dictionary is the array of dictionary entries `a{kv}`; a dictionary entry never appears on its own.
 /// Parsing enforces the specification's limits: a signature of at most 255 bytes, at most 32 nested
 /// arrays, at most 32 nested structures (dictionary entries count as structures), and a basic key type.
-indirect enum DBusType: Sendable, Hashable, CustomStringConvertible {
+package indirect enum DBusType: Sendable, Hashable, CustomStringConvertible {
     case byte
     case boolean
     case int16
@@ -46,7 +46,7 @@ indirect enum DBusType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The type's signature, such as `a{sv}`.
-    var signature: String {
+    package var signature: String {
         switch self {
         case .byte: "y"
         case .boolean: "b"
@@ -69,12 +69,12 @@ indirect enum DBusType: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The signature.
-    var description: String { signature }
+    package var description: String { signature }
 
     /// Parses a signature into its complete types, enforcing the specification's limits.
     ///
     /// - Throws: ``DBusDecodingError`` naming the signature and what is wrong with it.
-    static func parse(_ signature: String) throws(DBusDecodingError) -> [DBusType] {
+    package static func parse(_ signature: String) throws(DBusDecodingError) -> [DBusType] {
         let bytes = Array(signature.utf8)
         guard bytes.count <= maximumSignatureLength else {
             throw DBusDecodingError("signature", "is \(bytes.count) bytes long, more than 255")

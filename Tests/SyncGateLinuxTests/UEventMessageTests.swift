@@ -1,6 +1,7 @@
 import Testing
 
 @testable import SyncGate
+@testable import SyncGateWire
 
 /// Kernel uevent datagrams as a test writes them: fields joined by NUL, with the trailing NUL.
 func uevent(_ fields: String...) -> [UInt8] {

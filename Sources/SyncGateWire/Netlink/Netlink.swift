@@ -1,11 +1,12 @@
 // The rtnetlink constants SyncGate uses, declared by hand from the kernel's UAPI headers.
 //
-// Why hand-declared rather than a C target that includes <linux/rtnetlink.h>: the codec must compile
-// on its own, with nothing but the standard library, so the libFuzzer target (Fuzz/Netlink) can build
-// it with a single `swiftc` call, and so the package stays pure Swift on every platform. The values are
-// ABI (they never change once released); each one is listed with its kernel name, and the codec reads
-// and writes fields by byte offset instead of mirroring C structs, so nothing relies on Swift's struct
-// layout. Sources: include/uapi/linux/{netlink,rtnetlink,if_link,if_arp,if}.h, torvalds/linux.
+// Why hand-declared rather than a C target that includes <linux/rtnetlink.h>: the codec (the
+// SyncGateWire target) must compile on its own, with nothing but the standard library, so the libFuzzer
+// target (Fuzz/Netlink) can build it with a single `swiftc` call, and so the package stays pure Swift on
+// every platform. The values are ABI (they never change once released); each one is listed with its
+// kernel name, and the codec reads and writes fields by byte offset instead of mirroring C structs, so
+// nothing relies on Swift's struct layout. Sources: include/uapi/linux/{netlink,rtnetlink,if_link,if_arp,if}.h,
+// torvalds/linux.
 
 /// Namespace for the rtnetlink wire constants used by the connectivity backend.
 package enum Netlink {

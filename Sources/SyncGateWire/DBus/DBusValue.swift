@@ -2,7 +2,7 @@
 ///
 /// Arrays and dictionaries carry their element types so that empty ones keep a signature. The typed
 /// accessors (``uint32``, ``string``…) look through one variant, which is how properties arrive.
-indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
+package indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
     case byte(UInt8)
     case boolean(Bool)
     case int16(Int16)
@@ -22,7 +22,7 @@ indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
     case variant(DBusValue)
 
     /// The value's type.
-    var type: DBusType {
+    package var type: DBusType {
         switch self {
         case .byte: .byte
         case .boolean: .boolean
@@ -45,49 +45,49 @@ indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The value inside a variant, or the value itself.
-    var unwrapped: DBusValue {
+    package var unwrapped: DBusValue {
         if case .variant(let inner) = self { return inner }
         return self
     }
 
     /// The `u` value, through a variant.
-    var uint32: UInt32? {
+    package var uint32: UInt32? {
         if case .uint32(let value) = unwrapped { return value }
         return nil
     }
 
     /// The `b` value, through a variant.
-    var bool: Bool? {
+    package var bool: Bool? {
         if case .boolean(let value) = unwrapped { return value }
         return nil
     }
 
     /// The `s` value, through a variant.
-    var string: String? {
+    package var string: String? {
         if case .string(let value) = unwrapped { return value }
         return nil
     }
 
     /// The `o` value, through a variant.
-    var objectPath: String? {
+    package var objectPath: String? {
         if case .objectPath(let value) = unwrapped { return value }
         return nil
     }
 
     /// The elements of an `ao`, through a variant.
-    var objectPaths: [String]? {
+    package var objectPaths: [String]? {
         guard case .array(.objectPath, let elements) = unwrapped else { return nil }
         return elements.compactMap(\.objectPath)
     }
 
     /// The elements of an `as`, through a variant.
-    var strings: [String]? {
+    package var strings: [String]? {
         guard case .array(.string, let elements) = unwrapped else { return nil }
         return elements.compactMap(\.string)
     }
 
     /// An `a{sv}` as a dictionary from name to the variant's content, through a variant.
-    var properties: [String: DBusValue]? {
+    package var properties: [String: DBusValue]? {
         guard case .dictionary(.string, .variant, let entries) = unwrapped else { return nil }
         var result: [String: DBusValue] = [:]
         for entry in entries {
@@ -98,7 +98,7 @@ indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// An `a{sv}` built from a dictionary, entries sorted by name.
-    static func properties(_ values: [String: DBusValue]) -> DBusValue {
+    package static func properties(_ values: [String: DBusValue]) -> DBusValue {
         .dictionary(
             key: .string,
             value: .variant,
@@ -109,7 +109,7 @@ indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// A short rendering such as `uint32 3` or `"power-saver"`, for logs and errors.
-    var description: String {
+    package var description: String {
         switch self {
         case .byte(let value): "byte \(value)"
         case .boolean(let value): "\(value)"
@@ -134,9 +134,9 @@ indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
 }
 
 /// One entry of a D-Bus dictionary.
-struct DBusDictionaryEntry: Sendable, Hashable {
+package struct DBusDictionaryEntry: Sendable, Hashable {
     /// The key, of a basic type.
-    var key: DBusValue
+    package var key: DBusValue
     /// The value.
-    var value: DBusValue
+    package var value: DBusValue
 }

@@ -4,6 +4,7 @@
     import Testing
 
     @testable import SyncGate
+    @testable import SyncGateWire
 
     /// Whether this process may make the kernel emit a uevent (root, writable sysfs).
     private let canTriggerUEvents = access("/sys/class/net/lo/uevent", W_OK) == 0

@@ -3,9 +3,9 @@
 /// ``encoded()`` writes little-endian; ``decode(_:)`` reads either byte order and enforces the
 /// specification's limits (128 MiB per message, 64 MiB per array, depth 64, 255-byte signatures),
 /// the required header fields of each message type, and that the body fills its declared length.
-struct DBusMessage: Sendable, Hashable {
+package struct DBusMessage: Sendable, Hashable {
     /// The message type.
-    enum Kind: UInt8, Sendable, Hashable {
+    package enum Kind: UInt8, Sendable, Hashable {
         case methodCall = 1
         case methodReturn = 2
         case error = 3
@@ -13,42 +13,69 @@ struct DBusMessage: Sendable, Hashable {
     }
 
     /// Header flag: the caller wants no reply.
-    static let noReplyExpected: UInt8 = 0x1
+    package static let noReplyExpected: UInt8 = 0x1
     /// Header flag: the bus must not start a service to deliver this call.
     static let noAutoStart: UInt8 = 0x2
     /// The longest message the specification allows, header and body.
-    static let maximumLength = 1 << 27
+    package static let maximumLength = 1 << 27
     /// The bytes needed to learn a message's total length.
-    static let fixedHeaderLength = 16
+    package static let fixedHeaderLength = 16
 
     /// The message type.
-    var kind: Kind
+    package var kind: Kind
     /// The header flags.
-    var flags: UInt8 = 0
+    package var flags: UInt8 = 0
     /// The sender's serial, never zero on the wire.
-    var serial: UInt32 = 0
+    package var serial: UInt32 = 0
     /// The object path (calls and signals).
-    var path: String?
+    package var path: String?
     /// The interface (signals, optional on calls).
-    var interface: String?
+    package var interface: String?
     /// The member: method or signal name.
-    var member: String?
+    package var member: String?
     /// The error name (errors).
-    var errorName: String?
+    package var errorName: String?
     /// The serial of the call this message answers (returns and errors).
-    var replySerial: UInt32?
+    package var replySerial: UInt32?
     /// The destination bus name.
-    var destination: String?
+    package var destination: String?
     /// The sender's unique name, filled in by the bus.
-    var sender: String?
+    package var sender: String?
     /// The arguments.
-    var body: [DBusValue] = []
+    package var body: [DBusValue] = []
+
+    /// Creates a message from its header fields and body; the serial is normally set when it is sent.
+    package init(
+        kind: Kind,
+        flags: UInt8 = 0,
+        serial: UInt32 = 0,
+        path: String? = nil,
+        interface: String? = nil,
+        member: String? = nil,
+        errorName: String? = nil,
+        replySerial: UInt32? = nil,
+        destination: String? = nil,
+        sender: String? = nil,
+        body: [DBusValue] = []
+    ) {
+        self.kind = kind
+        self.flags = flags
+        self.serial = serial
+        self.path = path
+        self.interface = interface
+        self.member = member
+        self.errorName = errorName
+        self.replySerial = replySerial
+        self.destination = destination
+        self.sender = sender
+        self.body = body
+    }
 
     /// The body's signature, such as `sa{sv}as`.
-    var bodySignature: String { body.map(\.type.signature).joined() }
+    package var bodySignature: String { body.map(\.type.signature).joined() }
 
     /// A method call with `NO_AUTO_START`, so reading a property never starts a service.
-    static func methodCall(
+    package static func methodCall(
         destination: String,
         path: String,
         interface: String?,
@@ -61,7 +88,7 @@ struct DBusMessage: Sendable, Hashable {
     }
 
     /// The bytes of this message, little-endian, with its serial.
-    func encoded() -> [UInt8] {
+    package func encoded() -> [UInt8] {
         var fields: [DBusValue] = []
         func field(_ code: UInt8, _ value: DBusValue?) {
             guard let value else { return }
@@ -94,7 +121,7 @@ struct DBusMessage: Sendable, Hashable {
     /// The total length of the message whose first ``fixedHeaderLength`` bytes are given.
     ///
     /// - Throws: ``DBusDecodingError`` for a bad byte-order mark or a length beyond the limits.
-    static func frameLength(prefix: [UInt8]) throws(DBusDecodingError) -> Int {
+    package static func frameLength(prefix: [UInt8]) throws(DBusDecodingError) -> Int {
         guard prefix.count >= fixedHeaderLength else {
             throw DBusDecodingError("fixed header", "has \(prefix.count) bytes, needs 16")
         }
@@ -118,7 +145,7 @@ struct DBusMessage: Sendable, Hashable {
     /// Decodes exactly one message from `bytes`.
     ///
     /// - Throws: ``DBusDecodingError`` naming the first field that is malformed.
-    static func decode(_ bytes: [UInt8]) throws(DBusDecodingError) -> DBusMessage {
+    package static func decode(_ bytes: [UInt8]) throws(DBusDecodingError) -> DBusMessage {
         let length = try frameLength(prefix: bytes)
         guard bytes.count == length else {
             throw DBusDecodingError("message length", "declares \(length) bytes but \(bytes.count) were given")

@@ -1,0 +1,131 @@
+#if os(Linux)
+    /// The connectivity backend on Linux: rtnetlink and sysfs (``LinuxConnectivityMonitor``), merged with
+    /// NetworkManager's facts from the system bus (``LinuxConnectivityMerger``, ``NetworkManagerSource``).
+    final class LinuxConnectivityBackend: PlatformBackend {
+        /// The broadcast that holds the merged status (the merger's).
+        let broadcast: StatusBroadcast<ConnectivityStatus>
+        private let monitor: LinuxConnectivityMonitor?
+        private let merger: LinuxConnectivityMerger
+        private let link: StatusBroadcast<ConnectivityStatus>
+        private let linkObserver: UInt64
+        private let networkManager: NetworkManagerSource?
+
+        /// Creates a backend on `monitor` (or on a link status that stays disconnected without one).
+        convenience init(monitor: LinuxConnectivityMonitor?, networkManager: DBusSourceConfiguration?) {
+            self.init(
+                monitor: monitor, link: monitor?.broadcast ?? StatusBroadcast(.disconnected),
+                networkManager: networkManager)
+        }
+
+        /// Creates a backend whose link status comes from `link`, merged with NetworkManager's facts when
+        /// `networkManager` is given; waits up to its `initialWait` for NetworkManager's first answer.
+        init(
+            monitor: LinuxConnectivityMonitor?,
+            link: StatusBroadcast<ConnectivityStatus>,
+            networkManager configuration: DBusSourceConfiguration?
+        ) {
+            self.monitor = monitor
+            self.link = link
+            let merger = LinuxConnectivityMerger(link: link.value)
+            self.merger = merger
+            broadcast = merger.broadcast
+            linkObserver = link.addObserver { [weak link, weak merger] _ in
+                guard let link, let merger else { return }
+                merger.update(link: link.value)
+            }
+            merger.update(link: link.value)
+            if let configuration {
+                let source = NetworkManagerSource(configuration: configuration) { [weak merger] facts in
+                    merger?.update(networkManager: facts)
+                }
+                source.start(waitingUpTo: configuration.initialWait)
+                networkManager = source
+            } else {
+                networkManager = nil
+            }
+        }
+
+        /// The descriptors the monitor holds open (empty without one).
+        var fileDescriptors: [Int32] { monitor?.fileDescriptors ?? [] }
+
+        /// How many evaluations and link-cache resyncs (after overflow) have happened.
+        var counters: (evaluations: Int, resyncs: Int) { monitor?.counters ?? (0, 0) }
+
+        /// rtnetlink, the sysfs heuristic or NetworkManager per field, with NetworkManager's notes.
+        var provenance: ConnectivityProvenance {
+            var provenance = monitor == nil && networkManager == nil ? ConnectivityProvenance.none : merger.provenance
+            provenance.notes += networkManager?.notes ?? ["NetworkManager: not consulted"]
+            return provenance
+        }
+
+        /// Stops NetworkManager's source, unhooks the merger and stops the reader thread.
+        func stop() {
+            networkManager?.stop()
+            link.removeObserver(linkObserver)
+            monitor?.stop()
+        }
+    }
+
+    extension ConnectivityObserver {
+        /// Creates an observer on the platform backend, with a 200 ms debounce on Linux.
+        ///
+        /// If the kernel refuses the netlink sockets (some sandboxes do), the observer reports
+        /// ``ConnectivityStatus/disconnected`` and never changes; use ``init(debounce:sysfsRoot:clock:)`` to
+        /// learn why instead.
+        public convenience init() {
+            self.init(
+                backend: LinuxConnectivityBackend(
+                    monitor: try? LinuxConnectivityMonitor(configuration: ConnectivityMonitorConfiguration()),
+                    networkManager: DBusSourceConfiguration()))
+        }
+
+        /// Creates an observer on rtnetlink and sysfs (and NetworkManager on the system bus) with explicit options.
+        ///
+        /// - Parameters:
+        ///   - debounce: how long a burst of kernel notifications is coalesced before the path is looked up
+        ///     again; `.zero` looks it up after every batch read from the socket. A burst is answered
+        ///     between one and two windows after its last notification.
+        ///   - sysfsRoot: where sysfs is mounted; the interface kind is read below `class/net/`.
+        ///   - clock: the clock that times the debounce window.
+        /// - Throws: ``ConnectivityObserverError`` when the netlink sockets cannot be opened or the first
+        ///   link dump fails.
+        public convenience init(
+            debounce: Duration = .milliseconds(200),
+            sysfsRoot: String = "/sys",
+            clock: any Clock<Duration> = ContinuousClock()
+        ) throws(ConnectivityObserverError) {
+            try self.init(
+                configuration: ConnectivityMonitorConfiguration(debounce: debounce, sysfsRoot: sysfsRoot, clock: clock),
+                networkManager: DBusSourceConfiguration()
+            )
+        }
+
+        /// Creates an observer with every setting of the backend, for tests and tools in the package.
+        ///
+        /// - Parameter networkManager: where to follow NetworkManager; `nil` (the default) uses rtnetlink
+        ///   and sysfs alone.
+        package convenience init(
+            configuration: ConnectivityMonitorConfiguration,
+            networkManager: DBusSourceConfiguration? = nil
+        ) throws(ConnectivityObserverError) {
+            self.init(
+                backend: LinuxConnectivityBackend(
+                    monitor: try LinuxConnectivityMonitor(configuration: configuration), networkManager: networkManager)
+            )
+        }
+
+        /// Creates an observer whose link status comes from `linkStatus` instead of rtnetlink, merged with
+        /// NetworkManager's facts from the given bus; for tests of the D-Bus source.
+        package convenience init(
+            linkStatus: StatusBroadcast<ConnectivityStatus>, networkManager: DBusSourceConfiguration?
+        ) {
+            self.init(backend: LinuxConnectivityBackend(monitor: nil, link: linkStatus, networkManager: networkManager))
+        }
+
+        /// The descriptors the backend holds open (empty without a backend), for tests.
+        package var fileDescriptors: [Int32] { backend.fileDescriptors }
+
+        /// How many evaluations and link-cache resyncs (after overflow) have happened, for tests and tools.
+        package var counters: (evaluations: Int, resyncs: Int) { backend.counters }
+    }
+#endif
