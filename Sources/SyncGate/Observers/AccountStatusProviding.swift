@@ -1,7 +1,8 @@
 /// A source of the sync account's status.
 ///
-/// On Apple platforms SyncGate provides one backed by CloudKit; elsewhere an app implements it over its
-/// own sign-in state.
+/// On Apple platforms SyncGate provides one backed by CloudKit; elsewhere an app feeds its own sign-in
+/// state through a `StatusFeed<AccountStatus>`, which conforms and which ``SyncEnvironment`` follows
+/// synchronously. Any other conforming type is followed through ``statusStream``.
 public protocol AccountStatusProviding: Sendable {
     /// The last known account status. Thread-safe.
     var status: AccountStatus { get }

@@ -19,8 +19,12 @@
 /// stream is being consumed, so `for await status in SyncEnvironment(monitoring: .all).statusStream`
 /// follows the machine for as long as the loop runs.
 ///
-/// Sources that SyncGate itself provides are followed synchronously, on the thread that observed the
-/// change; any other source is followed through its stream.
+/// **Two paths.** SyncGate's own observers and every ``StatusFeed`` (the source type apps create and
+/// ``StatusFeed/send(_:)`` into, for the account, the cloud drive, sync events or a source of their
+/// own) are followed synchronously: by the time the source's `send` returns, ``status`` holds the new
+/// value, satisfied waiters are resumed and a scheduler on this environment has started the jobs it made
+/// runnable, all on the sending thread. Any other type conforming to a part protocol is followed
+/// through its stream, by one task per source: a task hop later, and in the order that task sees.
 public final class SyncEnvironment: Sendable {
     /// The parts of the environment that were given a source.
     public let monitoredParts: MonitoringOptions
