@@ -30,13 +30,13 @@ func seconds(_ duration: Duration) -> Double {
     Double(duration.components.seconds) + Double(duration.components.attoseconds) / 1e18
 }
 
-/// A scheduler whose jobs never start (the network requirement is never met), with `work` registered.
-func makeScheduler(store: FileJobStore) async throws -> SyncScheduler {
+/// A durable scheduler whose jobs never start (the network requirement is never met), with `work`
+/// registered.
+func makeScheduler(store: FileJobStore) throws -> DurableScheduler {
     let environment = SyncEnvironment(connectivity: NeverConnected())
-    let scheduler = SyncScheduler(environment: environment)
-    try await scheduler.attach(store)
-    try await scheduler.register("work", payload: Payload.self) { _, _ in }
-    return scheduler
+    let durable = DurableScheduler(scheduler: SyncScheduler(environment: environment), store: store)
+    try durable.register("work", payload: Payload.self) { _, _ in }
+    return durable
 }
 
 final class NeverConnected: ConnectivityObserving {
@@ -55,12 +55,12 @@ func submitThroughput(label: String, durability: FileJobStore.Configuration.Dura
     let directory = freshDirectory(label)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let store = try FileJobStore(directory: directory, configuration: .init(durability: durability))
-    let scheduler = try await makeScheduler(store: store)
-    try await scheduler.restoreDurableJobs()
+    let scheduler = try makeScheduler(store: store)
+    try scheduler.restoreJobs()
     let clock = ContinuousClock()
-    let elapsed = try await clock.measure {
+    let elapsed = try clock.measure {
         for index in 0..<count {
-            try await scheduler.submit(
+            try scheduler.submit(
                 DurableJob(kind: "work", payload: Payload(photo: index, path: "/photos/\(index).heic")))
         }
     }
@@ -86,7 +86,7 @@ func restoreTime(count: Int) async throws {
             .submitted(
                 StoredJob(
                     sequence: UInt64(index + 1), id: "job-\(index)", kind: "work", payload: payload, submittedAt: now,
-                    serialGroup: index % 10 == 0 ? "serial" : nil, tags: ["bench"])))
+                    options: SyncJobOptions(serialGroup: index % 10 == 0 ? "serial" : nil, tags: ["bench"]))))
     }
     try filling.close()
     let bytes = (try? FileManager.default.attributesOfItem(atPath: directory + "/journal")[.size] as? Int) ?? 0
@@ -94,9 +94,9 @@ func restoreTime(count: Int) async throws {
     let clock = ContinuousClock()
     var store: FileJobStore?
     let openElapsed = try clock.measure { store = try FileJobStore(directory: directory) }
-    let scheduler = try await makeScheduler(store: store!)
+    let scheduler = try makeScheduler(store: store!)
     var restored = 0
-    let restoreElapsed = try await clock.measure { restored = try await scheduler.restoreDurableJobs().restored.count }
+    let restoreElapsed = try clock.measure { restored = try scheduler.restoreJobs().restored.count }
     print(
         "restore \(restored) pending jobs (journal \(bytes / 1024) KiB): open+scan \(openElapsed), "
             + "restore into the scheduler \(restoreElapsed), total \(openElapsed + restoreElapsed)")

@@ -56,7 +56,8 @@ extension Scenario {
         try ledger.verifyExactlyOnce(scenario: name)
         result.checks.append("no job ran while queued; released, each of the \(count) ran exactly once")
         result.notes.append(
-            "each job carries the default id (`job#` and a base-36 counter, stored inline) and an unretained "
+            "each job carries the default id (a per-launch prefix, `#` and a base-36 counter, stored inline) and an "
+                + "unretained "
                 + "handle; the SyncJob value itself is transient")
         return result
     }

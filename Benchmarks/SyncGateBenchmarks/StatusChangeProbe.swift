@@ -48,7 +48,7 @@ final class StatusChangeProbe: LatencyProbe {
                 times.mark()
                 connectivity.send(.connected(via: .wiredEthernet))
             }
-            _ = await handle.outcome()
+            _ = try await handle.outcome()
             await done.take()
             guard let instant = times.instant else {
                 throw BenchmarkFailure(scenario: scenario, message: "the driver thread did not run")
@@ -59,7 +59,7 @@ final class StatusChangeProbe: LatencyProbe {
             manual.connectivity.send(.connected(via: .wiredEthernet))
             sendDurations.append(start.duration(to: .now).nanoseconds)
         }
-        let outcome = await handle.outcome()
+        let outcome = try await handle.outcome()
         guard case .succeeded = outcome else {
             throw BenchmarkFailure(scenario: scenario, message: "a measured job ended \(outcome), expected success")
         }

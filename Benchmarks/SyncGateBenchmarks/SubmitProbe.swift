@@ -19,7 +19,7 @@ final class SubmitProbe: LatencyProbe {
         settle()
         let start = ContinuousClock.now
         let handle = try scheduler.submit(job)
-        let outcome = await handle.outcome()
+        let outcome = try await handle.outcome()
         guard case .succeeded = outcome else {
             throw BenchmarkFailure(scenario: scenario, message: "a measured job ended \(outcome), expected success")
         }

@@ -58,22 +58,22 @@ say(scheduler.snapshot().description)
 
 say("\nOn a phone hotspot (expensive):")
 manual.setConnectivity(.connected(via: .wifi, isExpensive: true))
-say("refresh: \(await refresh.outcome())")
+say("refresh: \(try await refresh.outcome())")
 say(scheduler.snapshot().description)
 
 say("\nSigned in:")
 manual.setAccount(.available)
-say("metadata-sync: \(await metadata.outcome())")
+say("metadata-sync: \(try await metadata.outcome())")
 
 say("\nOn home Wi-Fi:")
 manual.setConnectivity(.connected(via: .wifi))
-say("upload-photo-1: \(await uploads[0].outcome())")
+say("upload-photo-1: \(try await uploads[0].outcome())")
 for await state in uploads[1].states where state == .delayed(attempt: 2) {
     say("upload-photo-2: attempt 1 failed (\(failures.value) failure), \(state)")
     break
 }
 clock.advance(by: .seconds(30))
-say("upload-photo-2: \(await uploads[1].outcome())")
+say("upload-photo-2: \(try await uploads[1].outcome())")
 
 await scheduler.shutdown(gracePeriod: .seconds(5))
 say("\nshut down; jobs left: \(scheduler.snapshot().jobs.count)")

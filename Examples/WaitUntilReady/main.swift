@@ -29,7 +29,7 @@ print("waitUntilSyncReady(timeout: 60s) after the account signs in -> \(await pa
 // 3. Large transfers need more: unmetered and unconstrained. A phone hotspot is expensive.
 manual.setConnectivity(.connected(via: .wifi, isExpensive: true))
 let upload = Task { try await environment.waitUntil(.largeTransfer, conditions: ["photos-selected"]) }
-manual.setCondition("photos-selected", isMet: true)
+try manual.setCondition("photos-selected", isMet: true)
 print("on a hotspot: unmet \(environment.status.unmetRequirements(.largeTransfer))")
 manual.setConnectivity(.connected(via: .wiredEthernet))
 let status = try await upload.value

@@ -96,7 +96,7 @@ public enum DemoCommand {
                 switch entry.step {
                 case .signIn: account.send(.available)
                 case .cloudDriveAvailable: cloudDrive.send(true)
-                case .setCondition(let condition): environment.setCondition(condition, isMet: true)
+                case .setCondition(let condition): try environment.setCondition(condition, isMet: true)
                 case .cancel(let id, let reason):
                     board.update(id) { $0.cancelReason = reason }
                     scheduler.cancel(jobID: id)
@@ -124,7 +124,7 @@ public enum DemoCommand {
         let submitted = handles
         let signal = await withTaskGroup(of: Int32?.self) { group in
             group.addTask {
-                for handle in submitted { _ = await handle.outcome() }
+                for handle in submitted { _ = try? await handle.outcome() }
                 for watcher in watchers { await watcher.value }
                 return 0
             }
@@ -201,7 +201,7 @@ public enum DemoCommand {
                 throw DemoFailure(description: failure)
             }
             if let condition = plan.setsCondition {
-                environment.setCondition(condition, isMet: true)
+                try environment.setCondition(condition, isMet: true)
                 narrate("\(plan.id) sets the condition \(condition.name)")
             }
         }

@@ -114,7 +114,7 @@ public enum RunCommand {
         }
 
         let outcome = await withTaskGroup(of: SyncJobOutcome?.self) { group in
-            group.addTask { await handle.outcome() }
+            group.addTask { try? await handle.outcome() }
             group.addTask {
                 for await signal in signals {
                     let child = shared.withLock { shared -> ChildProcess? in

@@ -79,7 +79,9 @@ public final class ManualSyncEnvironment: Sendable {
     }
 
     /// Sets an app-defined condition on the environment.
-    public func setCondition(_ condition: SyncCondition, isMet: Bool) {
-        environment.setCondition(condition, isMet: isMet)
+    ///
+    /// - Throws: ``SyncGateError/invalidArgument(parameter:message:)`` when the condition's name is empty.
+    public func setCondition(_ condition: SyncCondition, isMet: Bool) throws(SyncGateError) {
+        try environment.setCondition(condition, isMet: isMet)
     }
 }

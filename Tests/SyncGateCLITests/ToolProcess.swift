@@ -1,4 +1,5 @@
 import Foundation
+import SyncGateTesting
 
 /// Runs the built `syncgate` binary and collects its exit status and output.
 enum ToolProcess {
@@ -29,66 +30,53 @@ enum ToolProcess {
         var description: String { "the syncgate executable was not found: run `swift build` first or set SYNCGATE_CLI" }
     }
 
-    private final class Box: @unchecked Sendable {
-        var data = Data()
-    }
-
     /// Runs `syncgate` with `arguments`; with `signalAfterFirstLine`, sends that signal to it once its
     /// first line of stdout has arrived.
+    ///
+    /// The tool is started with `posix_spawn` and reaped with `waitpid` (``SpawnedProcess``), never with
+    /// Foundation's `Process`, whose wait never returns inside a network namespace without loopback. A run
+    /// that has not ended after `deadline` is killed and fails with ``SpawnedProcess/Failure``, so a hung
+    /// tool fails its test instead of hanging the suite. The blocking reads run on a thread of their own,
+    /// not on the cooperative pool.
     static func run(
         _ arguments: [String],
         environment: [String: String]? = nil,
-        signalAfterFirstLine: Int32? = nil
+        signalAfterFirstLine: Int32? = nil,
+        deadline: Duration = .seconds(30)
     ) async throws -> Result {
         guard let path else { throw NotBuilt() }
         return try await withCheckedThrowingContinuation { continuation in
             Thread.detachNewThread {
-                let process = Process()
-                process.executableURL = URL(fileURLWithPath: path)
-                process.arguments = arguments
-                if let environment {
-                    process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
-                }
-                let output = Pipe()
-                let errors = Pipe()
-                process.standardOutput = output
-                process.standardError = errors
-                process.standardInput = FileHandle.nullDevice
-                let start = ContinuousClock.now
-                do {
-                    try process.run()
-                } catch {
-                    continuation.resume(throwing: error)
-                    return
-                }
-                let errorBox = Box()
-                let errorsRead = DispatchSemaphore(value: 0)
-                Thread.detachNewThread {
-                    errorBox.data = errors.fileHandleForReading.readDataToEndOfFile()
-                    errorsRead.signal()
-                }
-                var stdout = Data()
-                var signalled = signalAfterFirstLine == nil
-                while true {
-                    let chunk = output.fileHandleForReading.availableData
-                    if chunk.isEmpty { break }
-                    stdout.append(chunk)
-                    if !signalled, stdout.contains(UInt8(ascii: "\n")), let signal = signalAfterFirstLine {
-                        kill(process.processIdentifier, signal)
-                        signalled = true
-                    }
-                }
-                errorsRead.wait()
-                process.waitUntilExit()
                 continuation.resume(
-                    returning: Result(
-                        status: process.terminationStatus,
-                        stdout: String(decoding: stdout, as: UTF8.self),
-                        stderr: String(decoding: errorBox.data, as: UTF8.self),
-                        elapsed: ContinuousClock.now - start
-                    )
-                )
+                    with: Swift.Result {
+                        try runToEnd(
+                            path, arguments, environment: environment ?? [:],
+                            signalAfterFirstLine: signalAfterFirstLine,
+                            deadline: deadline)
+                    })
             }
         }
+    }
+
+    private static func runToEnd(
+        _ path: String, _ arguments: [String], environment: [String: String], signalAfterFirstLine: Int32?,
+        deadline: Duration
+    ) throws -> Result {
+        let start = ContinuousClock.now
+        let end = start + deadline
+        let process = try SpawnedProcess(path, arguments, environment: environment)
+        defer { process.stop() }
+        process.closeInput()
+        var stdout = ""
+        if let signal = signalAfterFirstLine {
+            guard let first = try process.nextLine(before: end) else {
+                throw SpawnedProcess.Failure(message: "\(process.commandLine) printed no line within \(deadline)")
+            }
+            stdout = first + "\n"
+            process.signal(signal)
+        }
+        let (rest, status) = try process.finish(before: end)
+        return Result(
+            status: status, stdout: stdout + rest, stderr: process.stderrText, elapsed: ContinuousClock.now - start)
     }
 }

@@ -6,6 +6,7 @@
 
     /// In-process checks of the real observer in the test's own network namespace. They need no root:
     /// opening rtnetlink sockets and looking up routes are unprivileged, and nothing is sent anywhere.
+    @Suite(.timeLimit(.minutes(2)))
     struct ConnectivityObserverLifecycleTests {
         /// What `/proc/self/fd/N` points at (`socket:[inode]`, `pipe:[inode]`), or `nil` when N is closed.
         static func identity(of descriptor: Int32) -> String? {
@@ -25,14 +26,26 @@
             }
         }
 
-        @Test func streamsEndWhenReleased() async throws {
-            var observer: ConnectivityObserver? = try ConnectivityObserver(debounce: .milliseconds(200))
-            let stream = try #require(observer?.statusStream)
-            let first = observer?.status
-            observer = nil
-            var received: [ConnectivityStatus] = []
-            for await status in stream { received.append(status) }
-            #expect(received.first == first)
+        @Test(.timeLimit(.minutes(1)))
+        func streamKeepsObserverAliveUntilDropped() async throws {
+            weak var released: ConnectivityObserver?
+            var owned: [Int32] = []
+            var identities: [String?] = []
+            do {
+                var observer: ConnectivityObserver? = try ConnectivityObserver(debounce: .milliseconds(200))
+                released = observer
+                owned = observer?.fileDescriptors ?? []
+                identities = owned.map(Self.identity(of:))
+                let first = observer?.status
+                var statuses = try #require(observer?.statusStream).makeAsyncIterator()
+                observer = nil
+                #expect(released != nil, "a stream being consumed keeps its observer alive")
+                #expect(await statuses.next() == first)
+            }
+            #expect(released == nil, "dropping the stream releases the observer")
+            for (descriptor, identity) in zip(owned, identities) {
+                #expect(Self.identity(of: descriptor) != identity, "descriptor \(descriptor) still open")
+            }
         }
 
         @Test func firstStatusIsReadyBeforeInitReturns() throws {

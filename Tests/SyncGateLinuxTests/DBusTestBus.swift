@@ -2,6 +2,7 @@
     import Dispatch
     import Foundation
     import Glibc
+    import SyncGateTesting
     import Testing
 
     @testable import SyncGate
@@ -45,8 +46,8 @@
         let address: String
         /// The private directory with the config, the socket and the templates.
         let directory: String
-        private let daemon = Process()
-        private var mocks: [String: Process] = [:]
+        private let daemon: SpawnedProcess
+        private var mocks: [String: SpawnedProcess] = [:]
 
         /// Starts a private bus; returns once it accepts connections.
         init() throws {
@@ -74,20 +75,21 @@
             try config.write(toFile: "\(directory)/bus.conf", atomically: true, encoding: .utf8)
             try Self.networkManagerTemplate.write(toFile: "\(directory)/nm_full.py", atomically: true, encoding: .utf8)
             try Self.profilesTemplate.write(toFile: "\(directory)/ppd_current.py", atomically: true, encoding: .utf8)
-            daemon.executableURL = URL(fileURLWithPath: Self.daemonPath ?? "")
-            daemon.arguments = ["--config-file=\(directory)/bus.conf", "--nofork", "--print-address=1"]
-            let output = Pipe()
-            daemon.standardOutput = output
-            daemon.standardError = FileHandle.nullDevice
-            try daemon.run()
+            daemon = try SpawnedProcess(
+                Self.daemonPath ?? "", ["--config-file=\(directory)/bus.conf", "--nofork", "--print-address=1"])
             // The daemon prints its address once it listens.
-            let line = try Self.readLine(output.fileHandleForReading.fileDescriptor, within: .seconds(10))
+            let line: String
+            do {
+                line = try daemon.nextLine(within: .seconds(10))
+            } catch {
+                throw DBusTestError("dbus-daemon did not start: \(error)")
+            }
             guard line.hasPrefix("unix:") else { throw DBusTestError("dbus-daemon printed \(line)") }
         }
 
         deinit {
-            for mock in mocks.values { Self.stop(mock) }
-            Self.stop(daemon)
+            for mock in mocks.values { mock.stop() }
+            daemon.stop()
             try? FileManager.default.removeItem(atPath: directory)
         }
 
@@ -97,28 +99,14 @@
         /// code under test.
         func startMock(_ key: String, template: String, parameters: String = "{}") throws {
             let path = template.hasSuffix(".py") ? "\(directory)/\(template)" : template
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: Self.pythonPath)
-            process.arguments = ["-m", "dbusmock", "--system", "-t", path, "-p", parameters]
-            var environment = ProcessInfo.processInfo.environment
-            environment["DBUS_SYSTEM_BUS_ADDRESS"] = address
-            process.environment = environment
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            mocks[key] = process
+            mocks[key] = try SpawnedProcess(
+                Self.pythonPath, ["-m", "dbusmock", "--system", "-t", path, "-p", parameters],
+                environment: ["DBUS_SYSTEM_BUS_ADDRESS": address], discardingOutput: true)
         }
 
         /// Stops a mock started with ``startMock(_:template:parameters:)``; its name leaves the bus.
         func stopMock(_ key: String) {
-            guard let process = mocks.removeValue(forKey: key) else { return }
-            Self.stop(process)
-        }
-
-        /// Kills with SIGKILL: children spawned from the test's threads may inherit a mask that blocks SIGTERM.
-        private static func stop(_ process: Process) {
-            if process.isRunning { kill(process.processIdentifier, SIGKILL) }
-            process.waitUntilExit()
+            mocks.removeValue(forKey: key)?.stop()
         }
 
         /// NetworkManager's template plus the manager properties it lacks, set from the parameters.
@@ -152,42 +140,13 @@
                 }, signature='sv'))
             """
 
-        /// Runs a program to completion; throws with its stderr when it fails.
+        /// Runs a program to completion (within 30 s); throws with its stderr when it fails.
         @discardableResult
         static func run(_ path: String, _ arguments: [String]) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            try process.run()
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw DBusTestError(
-                    "\(path) exited \(process.terminationStatus): \(String(decoding: err, as: UTF8.self))")
-            }
-            return String(decoding: out, as: UTF8.self)
-        }
-
-        private static func readLine(_ descriptor: Int32, within timeout: Duration) throws -> String {
-            let deadline = ContinuousClock.now + timeout
-            var buffer: [UInt8] = []
-            while true {
-                if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    return String(decoding: buffer[..<newline], as: UTF8.self)
-                }
-                let remaining = ContinuousClock.now.duration(to: deadline)
-                guard remaining > .zero else { throw DBusTestError("dbus-daemon did not start within \(timeout)") }
-                var entry = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&entry, 1, Int32(clamping: remaining.components.seconds * 1_000 + 1)) > 0 else { continue }
-                var chunk = [UInt8](repeating: 0, count: 512)
-                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                guard count > 0 else { throw DBusTestError("dbus-daemon exited before printing its address") }
-                buffer += chunk[..<count]
+            do {
+                return try SpawnedProcess.run(path, arguments)
+            } catch {
+                throw DBusTestError("\(error)")
             }
         }
     }

@@ -1,6 +1,7 @@
 #if os(Linux)
     import Foundation
     import Glibc
+    import SyncGateTesting
     import Testing
 
     @testable import SyncGate
@@ -15,21 +16,27 @@
             FileManager.default.isExecutableFile(atPath: $0)
         }
 
-        /// The helper that runs the observer inside a namespace: `$SYNCGATE_NETNS_PROBE`, else next to the
-        /// test binary in the build folder.
-        static let probePath: String? = {
-            if let path = ProcessInfo.processInfo.environment["SYNCGATE_NETNS_PROBE"] { return path }
+        /// The helper that runs the library inside a namespace: `$SYNCGATE_NETNS_PROBE`, else next to the test
+        /// binary in the build folder.
+        static let probePath = builtExecutable("syncgate-netns-probe", override: "SYNCGATE_NETNS_PROBE")
+
+        /// The command-line tool, as built: `$SYNCGATE_CLI`, else next to the test binary in the build folder.
+        static let toolPath = builtExecutable("syncgate", override: "SYNCGATE_CLI")
+
+        /// `$override` when set, else the executable `name` in the test binary's folder or one of its parents.
+        private static func builtExecutable(_ name: String, override: String) -> String? {
+            if let path = ProcessInfo.processInfo.environment[override] { return path }
             guard let executable = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe") else {
                 return nil
             }
             var directory = URL(fileURLWithPath: executable).deletingLastPathComponent()
             for _ in 0..<4 {
-                let candidate = directory.appendingPathComponent("syncgate-netns-probe").path
+                let candidate = directory.appendingPathComponent(name).path
                 if FileManager.default.isExecutableFile(atPath: candidate) { return candidate }
                 directory.deleteLastPathComponent()
             }
             return nil
-        }()
+        }
 
         /// Why the tests cannot run, or `nil` when they can.
         static let unavailableReason: String? = {
@@ -38,6 +45,9 @@
             guard probePath != nil else {
                 return
                     "the syncgate-netns-probe executable was not found: run `swift build` first or set SYNCGATE_NETNS_PROBE"
+            }
+            guard toolPath != nil else {
+                return "the syncgate executable was not found: run `swift build` first or set SYNCGATE_CLI"
             }
             let check = "sgcheck\(getpid())"
             guard (try? run(ipPath, ["netns", "add", check])) != nil else {
@@ -69,33 +79,45 @@
             return "sg\(getpid())x\(number)\(role)"
         }
 
-        /// Runs a program to completion; throws with its stderr when it fails.
+        /// Whether process `pid` holds an rtnetlink socket subscribed to multicast groups: its network observer
+        /// is listening (from `/proc/PID/fd` and `/proc/PID/net/netlink`).
+        static func hasRouteSubscription(pid: pid_t) -> Bool {
+            guard let descriptors = try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/fd"),
+                let table = try? String(contentsOfFile: "/proc/\(pid)/net/netlink", encoding: .utf8)
+            else { return false }
+            let sockets = Set(
+                descriptors.compactMap { name -> String? in
+                    guard
+                        let target = try? FileManager.default.destinationOfSymbolicLink(
+                            atPath: "/proc/\(pid)/fd/\(name)"),
+                        target.hasPrefix("socket:[")
+                    else { return nil }
+                    return String(target.dropFirst("socket:[".count).dropLast())
+                })
+            // sk Eth Pid Groups Rmem Wmem Dump Locks Drops Inode
+            return table.split(separator: "\n").dropFirst().contains { row in
+                let fields = row.split(separator: " ", omittingEmptySubsequences: true)
+                return fields.count >= 10 && fields[1] == "0" && fields[3] != "00000000"
+                    && sockets.contains(String(fields[9]))
+            }
+        }
+
+        /// Waits until process `pid` listens to rtnetlink (``hasRouteSubscription(pid:)``); throws after `timeout`.
+        static func waitForRouteSubscription(pid: pid_t, within timeout: Duration = .seconds(5)) throws {
+            let deadline = ContinuousClock.now + timeout
+            while !hasRouteSubscription(pid: pid) {
+                guard ContinuousClock.now < deadline else {
+                    throw NetnsError(message: "process \(pid) opened no rtnetlink subscription within \(timeout)")
+                }
+                var none = pollfd(fd: -1, events: 0, revents: 0)
+                _ = poll(&none, 0, 5)
+            }
+        }
+
+        /// Runs a program to completion (within 30 s); throws with its stderr when it fails.
         @discardableResult
         static func run(_ path: String, _ arguments: [String], input: String? = nil) throws -> String {
-            let process = Process()
-            process.executableURL = URL(fileURLWithPath: path)
-            process.arguments = arguments
-            let output = Pipe()
-            let errors = Pipe()
-            process.standardOutput = output
-            process.standardError = errors
-            let inputPipe = input.map { _ in Pipe() }
-            if let inputPipe { process.standardInput = inputPipe }
-            try process.run()
-            if let input, let inputPipe {
-                inputPipe.fileHandleForWriting.write(Data(input.utf8))
-                try inputPipe.fileHandleForWriting.close()
-            }
-            let out = output.fileHandleForReading.readDataToEndOfFile()
-            let err = errors.fileHandleForReading.readDataToEndOfFile()
-            process.waitUntilExit()
-            guard process.terminationStatus == 0 else {
-                throw NetnsError(
-                    message: "\(path) \(arguments.joined(separator: " ")) exited \(process.terminationStatus): "
-                        + String(decoding: err, as: UTF8.self)
-                )
-            }
-            return String(decoding: out, as: UTF8.self)
+            try SpawnedProcess.run(path, arguments, input: input)
         }
     }
 
@@ -111,7 +133,7 @@
         let observed = NetnsSupport.uniqueName("o")
         let peer = NetnsSupport.uniqueName("p")
         private let ip: String
-        private var probes: [ProbeProcess] = []
+        private var children: [SpawnedProcess] = []
 
         /// Creates the namespaces and the veth pair, both ends up; addresses and routes are up to the test.
         init() throws {
@@ -157,6 +179,12 @@
             try NetnsSupport.run(ip, ["-n", peer] + command.split(separator: " ").map(String.init))
         }
 
+        /// The IPv4 and IPv6 routes of the observed namespace, as `ip route show` prints them.
+        func routesInObserved() throws -> String {
+            try NetnsSupport.run(ip, ["-n", observed, "route", "show"])
+                + NetnsSupport.run(ip, ["-n", observed, "-6", "route", "show"])
+        }
+
         /// Runs many commands in the peer namespace with one `ip -batch -`.
         func batchInPeer(_ commands: [String]) throws {
             try NetnsSupport.run(ip, ["-n", peer, "-batch", "-"], input: commands.joined(separator: "\n") + "\n")
@@ -169,15 +197,30 @@
 
         /// Starts the probe in the observed namespace.
         func startProbe(arguments: [String]) throws -> ProbeProcess {
-            let probe = try ProbeProcess(ip: ip, namespace: observed, arguments: arguments)
-            probes.append(probe)
-            return probe
+            guard let probe = NetnsSupport.probePath else { throw NetnsError(message: "no probe") }
+            return ProbeProcess(try startInObserved(probe, arguments))
         }
 
-        /// Stops the probes and deletes both namespaces (which deletes the veth pair).
+        /// Starts the built `syncgate` in the observed namespace, stdout and stderr pipes.
+        func startTool(arguments: [String]) throws -> SpawnedProcess {
+            guard let tool = NetnsSupport.toolPath else { throw NetnsError(message: "no syncgate") }
+            return try startInObserved(tool, arguments)
+        }
+
+        /// Starts `path` under `ip netns exec` in the observed namespace; ``destroy()`` kills it.
+        ///
+        /// `ip netns exec` execs the program in its own process, so the child's id is the program's.
+        func startInObserved(_ path: String, _ arguments: [String]) throws -> SpawnedProcess {
+            let child = try SpawnedProcess(
+                ip, ["netns", "exec", observed, path] + arguments, environment: ["NO_COLOR": "1"])
+            children.append(child)
+            return child
+        }
+
+        /// Kills what the test started and deletes both namespaces (which deletes the veth pair).
         func destroy() {
-            for probe in probes { probe.stop() }
-            probes = []
+            for child in children { child.stop() }
+            children = []
             _ = try? NetnsSupport.run(ip, ["netns", "del", observed])
             _ = try? NetnsSupport.run(ip, ["netns", "del", peer])
         }
@@ -196,44 +239,22 @@
         var description: String { connected ? "connected(\(interface))" : "disconnected" }
     }
 
-    /// The probe running under `ip netns exec`, with a deadline-bounded reader of its output lines.
+    /// The probe running under `ip netns exec`, with deadline-bounded readers of its JSON lines.
     final class ProbeProcess {
-        private let process = Process()
-        private let input = Pipe()
-        private let output = Pipe()
-        private var buffer: [UInt8] = []
+        /// The probe's process.
+        let process: SpawnedProcess
         private(set) var received: [ProbeStatus] = []
 
-        init(ip: String, namespace: String, arguments: [String]) throws {
-            guard let probe = NetnsSupport.probePath else { throw NetnsError(message: "no probe") }
-            process.executableURL = URL(fileURLWithPath: ip)
-            process.arguments = ["netns", "exec", namespace, probe] + arguments
-            process.standardInput = input
-            process.standardOutput = output
-            try process.run()
+        init(_ process: SpawnedProcess) {
+            self.process = process
         }
 
         /// The next status line, or `nil` when none arrives before `deadline`.
         func next(before deadline: ContinuousClock.Instant) throws -> ProbeStatus? {
-            let descriptor = output.fileHandleForReading.fileDescriptor
-            while true {
-                if let newline = buffer.firstIndex(of: UInt8(ascii: "\n")) {
-                    let line = Array(buffer[..<newline])
-                    buffer.removeSubrange(...newline)
-                    let status = try JSONDecoder().decode(ProbeStatus.self, from: Data(line))
-                    received.append(status)
-                    return status
-                }
-                let remaining = ContinuousClock.now.duration(to: deadline)
-                guard remaining > .zero else { return nil }
-                let milliseconds = Int32(clamping: remaining.components.seconds * 1_000 + 1)
-                var descriptorSet = pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0)
-                guard poll(&descriptorSet, 1, milliseconds) > 0 else { continue }
-                var chunk = [UInt8](repeating: 0, count: 4096)
-                let count = chunk.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
-                guard count > 0 else { throw NetnsError(message: "the probe exited; lines so far: \(received)") }
-                buffer += chunk[..<count]
-            }
+            guard let line = try process.nextLine(before: deadline) else { return nil }
+            let status = try JSONDecoder().decode(ProbeStatus.self, from: Data(line.utf8))
+            received.append(status)
+            return status
         }
 
         /// The next status line within `timeout`; throws when none arrives.
@@ -244,6 +265,16 @@
             return status
         }
 
+        /// The next line decoded as `type` within `timeout`; throws when none arrives.
+        func next<Line: Decodable>(_ type: Line.Type, within timeout: Duration) throws -> Line {
+            let line = try process.nextLine(within: timeout)
+            do {
+                return try JSONDecoder().decode(type, from: Data(line.utf8))
+            } catch {
+                throw NetnsError(message: "the probe printed \(line), not a \(type): \(error)")
+            }
+        }
+
         /// Every status line until `deadline`.
         func all(before deadline: ContinuousClock.Instant) throws -> [ProbeStatus] {
             var statuses: [ProbeStatus] = []
@@ -251,11 +282,9 @@
             return statuses
         }
 
-        /// Closes the probe's stdin (it exits on EOF) and waits for it, killing it if needed.
+        /// Kills the probe and reaps it.
         func stop() {
-            try? input.fileHandleForWriting.close()
-            if process.isRunning { process.terminate() }
-            process.waitUntilExit()
+            process.stop()
         }
     }
 #endif

@@ -6,40 +6,37 @@ import Testing
 private let expectedUnit = "expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"
 
 /// Every public entry point that takes values, walked with invalid ones: the error names the field and
-/// the value, and nothing that was queued changes (docs/ARCHITECTURE.md §4, "bad input"). The scheduler's job fields have
-/// their own table in `SyncSchedulerTests.badInput`.
+/// the value, and nothing that was queued changes (docs/ARCHITECTURE.md §4, "bad input"). The scheduler's
+/// job fields have their own table in `SyncSchedulerTests.badInput`.
 @Suite("Bad input across the public API", .timeLimit(.minutes(1)))
 struct BadInputTests {
-    @Test(
-        "waitUntil rejects invalid arguments, naming them, and leaves no waiter",
-        arguments: [
-            (
-                Duration.seconds(-1), Set<SyncCondition>(),
-                SyncGateError.invalidArgument(parameter: "timeout", message: "-1.0 seconds is negative")
-            ),
-            (
-                Duration.milliseconds(-1), Set<SyncCondition>(),
-                SyncGateError.invalidArgument(parameter: "timeout", message: "-0.001 seconds is negative")
-            ),
-            (
-                Duration.seconds(1), Set<SyncCondition>([""]),
-                SyncGateError.invalidArgument(parameter: "conditions", message: "a condition's name is empty")
-            ),
-        ]
-    )
-    func waitUntilArguments(timeout: Duration, conditions: Set<SyncCondition>, error: SyncGateError) async {
+    @Test("waitUntil rejects a condition with an empty name, naming it, and leaves no waiter")
+    func waitUntilArguments() async {
         let clock = ManualClock()
         let manual = ManualSyncEnvironment(clock: clock)
         let parked = Task { try await manual.environment.waitUntil(.network, timeout: .seconds(60)) }
         await clock.waitForSleepers(1)
-        await #expect(throws: error) {
-            try await manual.environment.waitUntil(.network, conditions: conditions, timeout: timeout)
+        await #expect(
+            throws: SyncGateError.invalidArgument(parameter: "conditions", message: "a condition's name is empty")
+        ) {
+            try await manual.environment.waitUntil(.network, conditions: [""], timeout: .seconds(1))
         }
         #expect(manual.environment.waiterCount == 1)
         manual.setConnectivity(.connected(via: .wifi))
         let status = try? await parked.value
         #expect(status?.connectivity.isConnected == true)
         #expect(manual.environment.waiterCount == 0)
+    }
+
+    @Test("setCondition refuses an empty name with a thrown error, as waitUntil and submit do, and changes nothing")
+    func setConditionEmptyName() throws {
+        let manual = ManualSyncEnvironment()
+        try manual.environment.setCondition("db-migrated", isMet: true)
+        let error = SyncGateError.invalidArgument(parameter: "condition", message: "the name is empty (\"\")")
+        #expect(throws: error) { try manual.environment.setCondition("", isMet: true) }
+        #expect(throws: error) { try manual.environment.setCondition(SyncCondition(""), isMet: false) }
+        #expect(throws: error) { try manual.setCondition("", isMet: true) }
+        #expect(manual.status.conditions == ["db-migrated"])
     }
 
     @Test(

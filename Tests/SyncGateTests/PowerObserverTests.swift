@@ -178,17 +178,23 @@
             #expect(clock.sleeperCount == 0)
         }
 
-        @Test("releasing the observer ends its streams and its timer")
+        @Test("a consumed stream keeps the observer alive; once released, its timer stops")
         func deinitStops() async throws {
             let clock = ManualClock()
             let fixture = try PowerSupplyFixture(onBattery80)
-            var observer: PowerObserver? = makeObserver(fixture, clock: clock)
-            var statuses = try #require(observer).statusStream.makeAsyncIterator()
-            await clock.waitForSleepers(1)
-            observer = nil
+            weak var released: PowerObserver?
+            do {
+                var observer: PowerObserver? = makeObserver(fixture, clock: clock)
+                released = observer
+                var statuses = try #require(observer).statusStream.makeAsyncIterator()
+                await clock.waitForSleepers(1)
+                observer = nil
+                #expect(released != nil, "the stream being consumed keeps the observer alive")
+                #expect(clock.sleeperCount == 1)
+                #expect(await statuses.next()?.batteryLevel == 0.8)
+            }
+            #expect(released == nil)
             #expect(clock.sleeperCount == 0)
-            #expect(await statuses.next()?.batteryLevel == 0.8)
-            #expect(await statuses.next() == nil)
         }
 
         @Test("two subscribers each get the current value and the change")

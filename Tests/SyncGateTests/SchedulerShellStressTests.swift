@@ -173,7 +173,7 @@ struct SchedulerShellStressTests {
             } else if roll < 0.65 {
                 manual.setConnectivity(random.pick(statuses))
                 if random.chance(0.3) { manual.setPower(PowerStatus(isOnExternalPower: random.chance(0.5))) }
-                if random.chance(0.3) { manual.setCondition("ready", isMet: random.chance(0.5)) }
+                if random.chance(0.3) { try manual.setCondition("ready", isMet: random.chance(0.5)) }
             } else if roll < 0.80 {
                 advance(timeUnit * Int(random.next() % 3))
             } else if roll < 0.90 {

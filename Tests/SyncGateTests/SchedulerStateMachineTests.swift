@@ -497,6 +497,6 @@ extension [SchedulerStateMachine<String>.Action] {
         compactMap { if case .resolve(let id, let outcome) = $0 { "\(id): \(outcome)" } else { nil } }
     }
     var events: [SyncSchedulerEvent] {
-        compactMap { if case .emit(let event) = $0 { event } else { nil } }
+        compactMap { if case .emit(let event, _) = $0 { event } else { nil } }
     }
 }

@@ -25,7 +25,7 @@ struct SyncEnvironmentTests {
     }
 
     @Test("a change of any part reaches the status synchronously")
-    func setters() {
+    func setters() throws {
         let manual = ManualSyncEnvironment()
         manual.setConnectivity(.connected(via: .cellular, isExpensive: true))
         #expect(manual.status.connectivity.interface == .cellular)
@@ -37,9 +37,9 @@ struct SyncEnvironmentTests {
         #expect(manual.status.isCloudDriveAvailable)
         manual.setSyncEvent(.exporting)
         #expect(manual.status.syncEvent == .exporting)
-        manual.setCondition("signed-in", isMet: true)
+        try manual.setCondition("signed-in", isMet: true)
         #expect(manual.status.conditions == ["signed-in"])
-        manual.setCondition("signed-in", isMet: false)
+        try manual.setCondition("signed-in", isMet: false)
         #expect(manual.status.conditions.isEmpty)
     }
 
@@ -57,13 +57,13 @@ struct SyncEnvironmentTests {
     }
 
     @Test("the status stream starts with the current status and follows changes")
-    func statusStream() async {
+    func statusStream() async throws {
         let manual = ManualSyncEnvironment()
         var iterator = manual.environment.statusStream.makeAsyncIterator()
         #expect(await iterator.next()?.connectivity == .disconnected)
         manual.setConnectivity(.connected(via: .wifi))
         #expect(await iterator.next()?.connectivity == .connected(via: .wifi))
-        manual.setCondition("x", isMet: true)
+        try manual.setCondition("x", isMet: true)
         #expect(await iterator.next()?.conditions == ["x"])
     }
 
@@ -140,7 +140,7 @@ struct SyncEnvironmentWaitTests {
         await clock.waitForSleepers(1)
         manual.setConnectivity(.connected(via: .wifi))
         #expect(manual.environment.waiterCount == 1)
-        manual.setCondition("ready", isMet: true)
+        try manual.setCondition("ready", isMet: true)
         let status = try await waiter.value
         #expect(status.conditions == ["ready"])
         #expect(manual.environment.waiterCount == 0)
@@ -216,16 +216,31 @@ struct SyncEnvironmentWaitTests {
     func badInput() async {
         let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi))
         await #expect(
-            throws: SyncGateError.invalidArgument(parameter: "timeout", message: "-1.0 seconds is negative")
-        ) {
-            try await manual.environment.waitUntil(.network, timeout: .seconds(-1))
-        }
-        await #expect(
             throws: SyncGateError.invalidArgument(parameter: "conditions", message: "a condition's name is empty")
         ) {
             try await manual.environment.waitUntil(.network, conditions: [""])
         }
         #expect(manual.environment.waiterCount == 0)
+    }
+
+    @Test(
+        "a negative timeout answers from the current status in both waits, as a zero one does",
+        arguments: [Duration.zero, .nanoseconds(-1), .milliseconds(-1), .seconds(-30)]
+    )
+    func negativeTimeout(timeout: Duration) async throws {
+        let clock = ManualClock()
+        let manual = ManualSyncEnvironment(account: .available, clock: clock)
+        await #expect(throws: SyncGateError.timedOut) {
+            try await manual.environment.waitUntil(.network, timeout: timeout)
+        }
+        #expect(await manual.environment.waitUntilSyncReady(timeout: timeout) == false)
+
+        manual.setConnectivity(.connected(via: .wifi))
+        let status = try await manual.environment.waitUntil(.network, timeout: timeout)
+        #expect(status.connectivity.isConnected)
+        #expect(await manual.environment.waitUntilSyncReady(timeout: timeout))
+        #expect(manual.environment.waiterCount == 0)
+        #expect(clock.sleeperCount == 0)
     }
 
     @Test("10 000 waiters all resume after one change")

@@ -31,7 +31,7 @@ struct SyncSchedulerTests {
         await operation.waitForStarts(1)
         #expect(handle.state == .running(attempt: 1))
         operation.finish()
-        #expect(await handle.outcome().state == .succeeded)
+        #expect(try await handle.outcome().state == .succeeded)
         var iterator = events.makeAsyncIterator()
         #expect(await iterator.next() == .submitted(id: "sync"))
         #expect(await iterator.next() == .started(id: "sync", attempt: 1))
@@ -52,7 +52,7 @@ struct SyncSchedulerTests {
         #expect(job.unmetConditions == ["photos-selected"])
         #expect(job.summary == "upload: waiting for [unmetered, photos-selected]")
         handle.cancel()
-        #expect(await handle.outcome().state == .cancelled)
+        #expect(try await handle.outcome().state == .cancelled)
     }
 
     @Test("the states stream follows the blockers while waiting and ends after the terminal state")
@@ -85,7 +85,7 @@ struct SyncSchedulerTests {
         #expect(job.requirementsTreatedAsMet == .accountReady)
         #expect(job.summary.hasSuffix("(account-ready not monitored, treated as met)"))
         operation.finish()
-        _ = await handle.outcome()
+        _ = try await handle.outcome()
     }
 
     @Test("maxConcurrentJobs is never exceeded, checked at every start")
@@ -106,7 +106,7 @@ struct SyncSchedulerTests {
                 )
             )
         }
-        for handle in handles { #expect(await handle.outcome().state == .succeeded) }
+        for handle in handles { #expect(try await handle.outcome().state == .succeeded) }
         #expect(peak.value <= 2)
         #expect(peak.value >= 1)
     }
@@ -156,7 +156,7 @@ struct SyncSchedulerTests {
             SyncJob(id: "slow", runTimeout: .seconds(30), operation: operation.operation))
         await operation.waitForStarts(1)
         clock.advance(by: .seconds(30))
-        guard case .failed(let error) = await handle.outcome() else {
+        guard case .failed(let error) = try await handle.outcome() else {
             Issue.record("expected a failure")
             return
         }
@@ -176,7 +176,7 @@ struct SyncSchedulerTests {
         #expect(job.isPastRunTimeout)
         #expect(scheduler.runningCount == 1)
         stubborn.finish(.failure(Failure()))
-        #expect(await handle.outcome().state == .failed)
+        #expect(try await handle.outcome().state == .failed)
         #expect(scheduler.runningCount == 0)
     }
 
@@ -201,14 +201,14 @@ struct SyncSchedulerTests {
         clock.advance(by: .seconds(4))
         await operation.waitForStarts(3)
         operation.finish()
-        #expect(await handle.outcome().state == .succeeded)
+        #expect(try await handle.outcome().state == .succeeded)
     }
 
     @Test("a job not started before its start deadline expires on the clock")
     func startDeadline() async throws {
         let handle = try scheduler.submit(SyncJob(id: "late", startDeadline: .seconds(10)) { _ in })
         clock.advance(by: .seconds(10))
-        #expect(await handle.outcome().state == .expired)
+        #expect(try await handle.outcome().state == .expired)
         let scheduler = scheduler
         let events = scheduler.events
         let expiring = Task { try await scheduler.run(requiring: .network, startDeadline: .seconds(5)) { _ in 1 } }
@@ -229,7 +229,7 @@ struct SyncSchedulerTests {
         clock.advance(by: .seconds(5))
         await operation.waitForStarts(1)
         operation.finish()
-        #expect(await handle.outcome().state == .succeeded)
+        #expect(try await handle.outcome().state == .succeeded)
     }
 
     @Test("requirements lost mid-run requeue the job without consuming an attempt")
@@ -247,7 +247,7 @@ struct SyncSchedulerTests {
         await operation.waitForStarts(2)
         #expect(handle.state == .running(attempt: 1))
         operation.finish()
-        #expect(await handle.outcome().state == .succeeded)
+        #expect(try await handle.outcome().state == .succeeded)
     }
 
     @Test("with one slot, cancelling the second job leaves the first one's outcome alone")
@@ -261,13 +261,13 @@ struct SyncSchedulerTests {
         await first.waitForStarts(1)
         first.finish()
         await second.waitForStarts(1)
-        #expect(await a.outcome().state == .succeeded)
+        #expect(try await a.outcome().state == .succeeded)
         b.cancel()
-        #expect(await b.outcome().state == .cancelled)
+        #expect(try await b.outcome().state == .cancelled)
         #expect(first.cancellations.value == 0)
         #expect(second.cancellations.value == 1)
         let c = try scheduler.submit(SyncJob(id: "c", requires: []) { _ in })
-        #expect(await c.outcome().state == .succeeded)
+        #expect(try await c.outcome().state == .succeeded)
     }
 
     @Test("a scheduler that goes away cancels its waiting and running jobs")
@@ -278,8 +278,8 @@ struct SyncSchedulerTests {
         let running = try scheduler?.submit(SyncJob(id: "running", requires: [], operation: operation.operation))
         await operation.waitForStarts(1)
         scheduler = nil
-        #expect(await waiting?.outcome().state == .cancelled)
-        #expect(await running?.outcome().state == .cancelled)
+        #expect(try await waiting?.outcome().state == .cancelled)
+        #expect(try await running?.outcome().state == .cancelled)
         #expect(operation.cancellations.value == 1)
     }
 
@@ -291,9 +291,9 @@ struct SyncSchedulerTests {
         let replacement = try scheduler.submit(
             SyncJob(id: "refresh-3", uniqueKey: "refresh", onDuplicate: .replace) { _ in }
         )
-        #expect(await first.outcome().state == .cancelled)
+        #expect(try await first.outcome().state == .cancelled)
         manual.setConnectivity(.connected(via: .wifi))
-        #expect(await replacement.outcome().state == .succeeded)
+        #expect(try await replacement.outcome().state == .succeeded)
     }
 
     @Test("shutdown cancels waiting jobs, gives running ones the grace period, then cancels them")
@@ -310,14 +310,14 @@ struct SyncSchedulerTests {
         await stubborn.waitForStarts(1)
         let scheduler = scheduler
         let shutdown = Task { await scheduler.shutdown(gracePeriod: .seconds(10)) }
-        #expect(await waiting.outcome().state == .cancelled)
+        #expect(try await waiting.outcome().state == .cancelled)
         polite.finish()
-        #expect(await politeHandle.outcome().state == .succeeded)
+        #expect(try await politeHandle.outcome().state == .succeeded)
         #expect(throws: SyncSchedulerError.shutDown) { try scheduler.submit(SyncJob { _ in }) }
         await clock.waitForSleepers(1)
         clock.advance(by: .seconds(10))
         await shutdown.value
-        #expect(await stubbornHandle.outcome().state == .cancelled)
+        #expect(try await stubbornHandle.outcome().state == .cancelled)
         #expect(scheduler.snapshot().jobs.isEmpty)
     }
 
@@ -377,7 +377,7 @@ struct SyncSchedulerTests {
         await operation.waitForStarts(1)
         #expect(scheduler.jobsExamined - before <= 3)
         operation.finish()
-        #expect(await target.outcome().state == .succeeded)
+        #expect(try await target.outcome().state == .succeeded)
         scheduler.cancelAll()
     }
 }

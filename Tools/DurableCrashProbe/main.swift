@@ -59,14 +59,14 @@ func run(directory: String, generation: Int, jobCount: Int, seed: UInt64, batche
 
     let scheduler = try SyncScheduler(
         environment: SyncEnvironment(), configuration: .init(maxConcurrentJobs: 4))
-    try await scheduler.attach(store)
-    try await scheduler.register("work", payload: WorkItem.self) { item, context in
+    let durable = DurableScheduler(scheduler: scheduler, store: store)
+    try durable.register("work", payload: WorkItem.self) { item, context in
         emit("start \(context.jobID) \(context.attempt)")
         if item.workMicroseconds > 0 { try await Task.sleep(for: .microseconds(item.workMicroseconds)) }
         if item.failsFirstAttempt && context.attempt == 1 { throw CancellationError() }
         emit("finish \(context.jobID)")
     }
-    let report = try await scheduler.restoreDurableJobs()
+    let report = try durable.restoreJobs()
     emit("restored \(report.restored.count) interrupted \(report.interrupted.count)")
     for kept in report.kept { emit("kept \(kept)") }
 
@@ -76,7 +76,7 @@ func run(directory: String, generation: Int, jobCount: Int, seed: UInt64, batche
         let item = WorkItem(
             number: index, failsFirstAttempt: random.next(below: 4) == 0, workMicroseconds: random.next(below: 3000))
         let id = "g\(generation)-\(index)"
-        let handle = try await scheduler.submit(
+        let handle = try durable.submit(
             DurableJob(
                 id: id, kind: "work", payload: item, requires: [],
                 retry: .fixed(delay: .milliseconds(1), maxAttempts: 3),
@@ -87,7 +87,7 @@ func run(directory: String, generation: Int, jobCount: Int, seed: UInt64, batche
     await withTaskGroup(of: Void.self) { group in
         for handle in handles {
             group.addTask {
-                let outcome = await handle.outcome()
+                guard let outcome = try? await handle.outcome() else { return }
                 emit("resolved \(handle.id) \(outcome.state)")
             }
         }

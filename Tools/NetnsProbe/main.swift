@@ -10,6 +10,18 @@
 //                                              wake-up of the process is the observer's own
 //   fd-check                                   open/close counts of /proc/self/fd around an observer
 //   capture                                    hex of a link dump and both route lookups (test vectors)
+//
+// The library as the README tells users to build it: these modes construct only
+// `SyncEnvironment(monitoring: .all)` (and a `SyncScheduler` on it) and hold no observer themselves.
+//
+//   environment-watch                          one JSON line per status of the environment; exits when
+//                                              stdin closes
+//   environment-wait [--timeout-ms N]          prints the status it starts from, then waits until
+//                                              `.network` holds: prints `ready` and exits 0, or prints
+//                                              `timedOut` and exits 1
+//   scheduler                                  submits one job that requires `.network` and runs until
+//                                              cancelled; one JSON line per scheduler event and per start
+//                                              and stop of the job's body; exits when stdin closes
 
 #if os(Linux)
     import Dispatch
@@ -55,16 +67,96 @@
         }
     }
 
-    func watch(_ arguments: [String]) async {
-        let debounce = option("--debounce-ms", in: arguments).flatMap(Int.init) ?? 200
-        let receiveBuffer = option("--rcvbuf", in: arguments).flatMap(Int32.init)
-        let observer = makeObserver(debounceMilliseconds: debounce, receiveBuffer: receiveBuffer)
-        // Exit when the test closes our stdin (or dies), so no probe outlives its namespace.
+    /// Exits when the test closes our stdin (or dies), so no probe outlives its namespace.
+    func exitWhenStdinCloses() {
         Thread.detachNewThread {
             var byte: UInt8 = 0
             while read(0, &byte, 1) > 0 {}
             exit(0)
         }
+    }
+
+    func quoted(_ names: [String]) -> String {
+        "[" + names.map { "\"\($0)\"" }.joined(separator: ",") + "]"
+    }
+
+    func json(_ status: SyncEnvironmentStatus, event: String, sequence: Int) -> String {
+        "{\"event\":\"\(event)\",\"seq\":\(sequence),\"connected\":\(status.connectivity.isConnected),"
+            + "\"interface\":\"\(status.connectivity.interface)\",\"met\":\(quoted(status.satisfiedRequirements.names)),"
+            + "\"monitored\":\(quoted(status.monitoredParts.names))}"
+    }
+
+    func environmentWatch() async {
+        let environment = SyncEnvironment(monitoring: .all)
+        exitWhenStdinCloses()
+        var sequence = 0
+        for await status in environment.statusStream {
+            emit(json(status, event: "status", sequence: sequence))
+            sequence += 1
+        }
+        withExtendedLifetime(environment) {}
+    }
+
+    func environmentWait(_ arguments: [String]) async {
+        let timeout = option("--timeout-ms", in: arguments).flatMap(Int.init) ?? 10_000
+        let environment = SyncEnvironment(monitoring: .all)
+        emit(json(environment.status, event: "waiting", sequence: 0))
+        do {
+            let status = try await environment.waitUntil(.network, timeout: .milliseconds(timeout))
+            emit(json(status, event: "ready", sequence: 1))
+            exit(0)
+        } catch {
+            emit(json(environment.status, event: "timedOut", sequence: 1))
+            exit(1)
+        }
+    }
+
+    func json(_ event: SyncSchedulerEvent) -> String {
+        switch event {
+        case .submitted(let id): "{\"event\":\"submitted\",\"id\":\"\(id)\"}"
+        case .started(let id, let attempt): "{\"event\":\"started\",\"id\":\"\(id)\",\"attempt\":\(attempt)}"
+        case .requeued(let id, let lost): "{\"event\":\"requeued\",\"id\":\"\(id)\",\"lost\":\(quoted(lost.names))}"
+        case .succeeded(let id): "{\"event\":\"succeeded\",\"id\":\"\(id)\"}"
+        case .failed(let id, _): "{\"event\":\"failed\",\"id\":\"\(id)\"}"
+        case .retryScheduled(let id, let attempt, _):
+            "{\"event\":\"retryScheduled\",\"id\":\"\(id)\",\"attempt\":\(attempt)}"
+        case .cancelled(let id): "{\"event\":\"cancelled\",\"id\":\"\(id)\"}"
+        case .expired(let id): "{\"event\":\"expired\",\"id\":\"\(id)\"}"
+        }
+    }
+
+    func schedulerRun() async {
+        let scheduler = SyncScheduler(environment: SyncEnvironment(monitoring: .all))
+        exitWhenStdinCloses()
+        let events = scheduler.events
+        let job = SyncJob(id: "sync", requires: .network) { context in
+            emit("{\"event\":\"body-started\",\"id\":\"sync\",\"attempt\":\(context.attempt)}")
+            do {
+                try await Task.sleep(for: .seconds(3_600))
+            } catch {
+                emit("{\"event\":\"body-cancelled\",\"id\":\"sync\",\"attempt\":\(context.attempt)}")
+                throw error
+            }
+        }
+        let handle: SyncJobHandle
+        do {
+            handle = try scheduler.submit(job)
+        } catch {
+            fail("submit: \(error)")
+        }
+        if case .waiting(let unmet, _) = handle.state {
+            emit("{\"event\":\"waiting\",\"id\":\"sync\",\"unmet\":\(quoted(unmet.names))}")
+        } else {
+            emit("{\"event\":\"state\",\"id\":\"sync\",\"state\":\"\(handle.state)\"}")
+        }
+        for await event in events { emit(json(event)) }
+    }
+
+    func watch(_ arguments: [String]) async {
+        let debounce = option("--debounce-ms", in: arguments).flatMap(Int.init) ?? 200
+        let receiveBuffer = option("--rcvbuf", in: arguments).flatMap(Int32.init)
+        let observer = makeObserver(debounceMilliseconds: debounce, receiveBuffer: receiveBuffer)
+        exitWhenStdinCloses()
         var sequence = 0
         for await status in observer.statusStream {
             emit(json(status, sequence: sequence, counters: observer.counters))
@@ -203,6 +295,9 @@
     case "idle": idle(arguments)
     case "fd-check": fileDescriptorCheck()
     case "capture": capture()
+    case "environment-watch": await environmentWatch()
+    case "environment-wait": await environmentWait(arguments)
+    case "scheduler": await schedulerRun()
     case let mode?: fail("unknown mode \(mode)")
     }
 #else

@@ -1,11 +1,7 @@
-/// Errors of the durable-job entry points of ``SyncScheduler``.
+/// Errors of ``DurableScheduler``: the one error type its `register`, `restoreJobs` and `submit` throw.
 public enum DurableJobError: Error, Sendable, Hashable, CustomStringConvertible {
-    /// No ``JobStore`` is attached; call ``SyncScheduler/attach(_:wallClock:)`` first.
-    case noStore
-    /// A store is already attached to this scheduler.
-    case storeAlreadyAttached
-    /// Durable jobs are submitted only after ``SyncScheduler/restoreDurableJobs()``, so that restored
-    /// jobs keep their place, their unique keys and their serial groups.
+    /// Durable jobs are submitted only after ``DurableScheduler/restoreJobs()``, so that restored jobs
+    /// keep their place, their unique keys and their serial groups.
     case notRestored
     /// The kind name is empty, or already registered; the reason names it.
     case invalidKind(String)
@@ -15,19 +11,24 @@ public enum DurableJobError: Error, Sendable, Hashable, CustomStringConvertible 
     case payloadTypeMismatch(kind: String, registered: String, submitted: String)
     /// The payload could not be encoded; nothing was stored.
     case payloadEncodingFailed(jobID: SyncJob.ID, kind: String, reason: String)
+    /// The scheduler refused the job: an invalid option (naming the field and the value), an id used by
+    /// an unfinished job, or a scheduler that has shut down. Nothing stays in the store.
+    case rejected(SyncSchedulerError)
+    /// The store could not be read or written; a submission that throws this was not stored.
+    case storeFailed(JobStoreError)
 
     /// A one-line explanation.
     public var description: String {
         switch self {
-        case .noStore: "no job store is attached: call attach(_:) first"
-        case .storeAlreadyAttached: "a job store is already attached to this scheduler"
-        case .notRestored: "call restoreDurableJobs() before submitting durable jobs"
+        case .notRestored: "call restoreJobs() before submitting durable jobs"
         case .invalidKind(let reason): "invalid job kind: \(reason)"
         case .unknownKind(let kind): "no handler is registered for job kind \"\(kind)\""
         case .payloadTypeMismatch(let kind, let registered, let submitted):
             "job kind \"\(kind)\" takes payloads of type \(registered), got \(submitted)"
         case .payloadEncodingFailed(let id, let kind, let reason):
             "the payload of job \(id) (kind \"\(kind)\") could not be encoded: \(reason)"
+        case .rejected(let error): "\(error)"
+        case .storeFailed(let error): "\(error)"
         }
     }
 }

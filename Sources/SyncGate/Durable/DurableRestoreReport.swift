@@ -1,4 +1,4 @@
-/// What ``SyncScheduler/restoreDurableJobs()`` found and did.
+/// What ``DurableScheduler/restoreJobs()`` found and did.
 public struct DurableRestoreReport: Sendable, CustomStringConvertible {
     /// The handles of the restored jobs, in original submission order.
     public var restored: [SyncJobHandle]

@@ -93,6 +93,8 @@ public final class FileJobStore: JobStore {
         var isClosed = false
         var compactions = 0
         var lastBackgroundError: JobStoreError?
+        /// Whether the file was written in an older format version; it is rewritten when opened.
+        var isOlderVersion = false
     }
 
     /// The directory.
@@ -146,7 +148,11 @@ public final class FileJobStore: JobStore {
             POSIXFile.closeDescriptor(lockFD)
             throw error
         }
-        try compactIfNeeded()
+        if state.withLock({ $0.isOlderVersion }) {
+            try compact()
+        } else {
+            try compactIfNeeded()
+        }
     }
 
     deinit {
@@ -168,11 +174,17 @@ public final class FileJobStore: JobStore {
             try POSIXFile.replaceFile(path, with: JournalCodec.header, directory: directory)
             bytes = JournalCodec.header
         }
-        guard bytes.starts(with: JournalCodec.header) else {
+        guard let version = JournalCodec.version(ofHeader: bytes) else {
             throw JobStoreError(
-                .notAJournal, path: path, cause: "the file does not start with the header \"SGJRNL01\"")
+                .notAJournal, path: path, cause: "the file does not start with a header such as \"SGJRNL01\"")
         }
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: path) }
+        guard JournalCodec.readableVersions.contains(version) else {
+            throw JobStoreError(
+                .unsupportedVersion, path: path,
+                cause: "the journal has format version \(version); this version of SyncGate reads versions "
+                    + "\(JournalCodec.readableVersions.lowerBound) to \(JournalCodec.readableVersions.upperBound)")
+        }
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: path, version: version) }
         let fd = try POSIXFile.open(path, O_WRONLY | O_APPEND)
         if scan.validLength < bytes.count {
             do {
@@ -186,7 +198,8 @@ public final class FileJobStore: JobStore {
         var replay = JournalReplay()
         for record in scan.records { replay.apply(record) }
         return State(
-            fd: fd, replay: replay, frames: scan.frameCount, length: scan.validLength, issues: scan.issues)
+            fd: fd, replay: replay, frames: scan.frameCount, length: scan.validLength, issues: scan.issues,
+            isOlderVersion: version != JournalCodec.currentVersion)
     }
 
     // MARK: - JobStore
@@ -268,6 +281,7 @@ public final class FileJobStore: JobStore {
                 state.frames = jobs.count
                 state.length = bytes.count
                 state.compactions += 1
+                state.isOlderVersion = false
                 synced = bytes.count
             }
         }

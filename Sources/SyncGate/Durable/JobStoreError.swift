@@ -14,6 +14,9 @@ public struct JobStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case ioFailure
         /// The journal file is not a SyncGate journal.
         case notAJournal
+        /// The journal was written in a newer format version than this version of SyncGate reads; the
+        /// cause names the version.
+        case unsupportedVersion
         /// The store was closed.
         case closed
         /// A configuration value is invalid; the cause names the field and the value.
@@ -43,6 +46,7 @@ public struct JobStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case .locked: "job store \(path) is locked by another process or store (\(cause))"
         case .ioFailure: "job store file \(path): \(cause)"
         case .notAJournal: "\(path) is not a SyncGate job journal (\(cause))"
+        case .unsupportedVersion: "job journal \(path) cannot be read: \(cause)"
         case .closed: "job store \(path) is closed (\(cause))"
         case .invalidConfiguration: "invalid configuration for job store \(path): \(cause)"
         }

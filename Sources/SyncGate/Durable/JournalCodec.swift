@@ -1,12 +1,39 @@
 import Foundation
 
-/// The journal's byte format.
+/// The journal's byte format, by version.
 ///
-/// A file starts with the 8-byte header `SGJRNL01`; then come frames, each
-/// `magic (4) | body length (4) | CRC-32C of length and body (4) | body`, little-endian. The body is a
-/// type byte followed by the record's fields (see ``JournalWriter``).
+/// A file starts with the 8-byte header `SGJRNL` followed by its format version in two decimal digits
+/// (`SGJRNL01`); then come frames, each `magic (4) | body length (4) | CRC-32C of length and body (4) |
+/// body`, little-endian. The body is a type byte followed by the record's fields (see ``JournalWriter``).
+///
+/// Every record body is decoded by the decoder of the file's version (``decode(_:version:)``); a file of
+/// a newer version than ``currentVersion`` is refused, one of an older version is rewritten in the
+/// current version when it is opened. A change of the body layout takes a new version, a decoder for it
+/// beside the old ones, and golden files of it (`Tests/SyncGateTests/Durable/Golden/`).
 enum JournalCodec {
-    static let header: [UInt8] = Array("SGJRNL01".utf8)
+    /// The version this code writes.
+    static let currentVersion = 1
+    /// The versions this code reads.
+    static let readableVersions = 1...currentVersion
+    /// The header of a journal this code writes.
+    static let header = header(version: currentVersion)
+    /// The length of every header.
+    static let headerLength = 8
+    private static let headerPrefix: [UInt8] = Array("SGJRNL".utf8)
+
+    /// The header of a journal of the given version (1...99).
+    static func header(version: Int) -> [UInt8] {
+        headerPrefix + [UInt8(ascii: "0") + UInt8(version / 10), UInt8(ascii: "0") + UInt8(version % 10)]
+    }
+
+    /// The version a header names, or `nil` when `bytes` do not start with a journal header.
+    static func version(ofHeader bytes: some Collection<UInt8>) -> Int? {
+        let header = Array(bytes.prefix(headerLength))
+        guard header.count == headerLength, header.starts(with: headerPrefix) else { return nil }
+        let digits = header[headerPrefix.count...].map { Int($0) - Int(UInt8(ascii: "0")) }
+        guard digits.allSatisfy({ (0...9).contains($0) }) else { return nil }
+        return digits[0] * 10 + digits[1]
+    }
     static let magic: UInt32 = 0x5347_4A52
     static let frameOverhead = 12
     /// Bodies longer than this are taken as corruption.
@@ -55,7 +82,16 @@ enum JournalCodec {
         return writer.bytes
     }
 
-    static func decode(_ body: UnsafeRawBufferPointer) throws -> JobRecord {
+    /// Decodes a record body with the decoder of the file's format version.
+    static func decode(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
+        switch version {
+        case 1: return try decodeVersion1(body)
+        default: throw JournalReader.Malformed(description: "no decoder for journal format version \(version)")
+        }
+    }
+
+    /// Version 1: the first format.
+    private static func decodeVersion1(_ body: UnsafeRawBufferPointer) throws -> JobRecord {
         var reader = JournalReader(body)
         let type = try reader.byte()
         let record: JobRecord
@@ -89,18 +125,7 @@ enum JournalCodec {
         writer.string(job.kind)
         writer.byteArray(job.payload)
         writer.date(job.submittedAt)
-        writer.optionalDate(job.eligibleAt)
-        writer.optionalDate(job.startDeadlineAt)
-        writer.optionalDuration(job.runTimeout)
-        writer.varint(job.requirements.rawValue)
-        writer.strings(job.conditions.map(\.name).sorted())
-        writer.byte(priorityCode(job.priority))
-        encode(job.retry, into: &writer)
-        writer.byte(job.onRequirementsLost == .keepRunning ? 0 : 1)
-        writer.optionalString(job.uniqueKey)
-        writer.byte(job.onDuplicate == .keepExisting ? 0 : 1)
-        writer.optionalString(job.serialGroup)
-        writer.strings(job.tags.sorted())
+        encode(job.options, submittedAt: job.submittedAt, into: &writer)
         writer.int(job.failures)
         writer.int(job.lastStartedAttempt)
         writer.bool(job.isRunning)
@@ -108,79 +133,18 @@ enum JournalCodec {
     }
 
     private static func decodeJob(_ reader: inout JournalReader) throws -> StoredJob {
+        let sequence = try reader.varint()
+        let id = try reader.string()
+        let kind = try reader.string()
+        let payload = Data(try reader.byteArray())
+        let submittedAt = try reader.date()
         var job = StoredJob(
-            sequence: try reader.varint(),
-            id: try reader.string(),
-            kind: try reader.string(),
-            payload: Data(try reader.byteArray()),
-            submittedAt: try reader.date(),
-            eligibleAt: try reader.optionalDate(),
-            startDeadlineAt: try reader.optionalDate(),
-            runTimeout: try reader.optionalDuration(),
-            requirements: SyncRequirements(rawValue: try reader.varint()),
-            conditions: Set(try reader.strings().map { SyncCondition($0) }),
-            priority: try priority(try reader.byte()),
-            retry: try decodeRetry(&reader),
-            onRequirementsLost: try reader.byte() == 0 ? .keepRunning : .cancelAndRequeue,
-            uniqueKey: try reader.optionalString(),
-            onDuplicate: try reader.byte() == 0 ? .keepExisting : .replace,
-            serialGroup: try reader.optionalString(),
-            tags: Set(try reader.strings())
-        )
+            sequence: sequence, id: id, kind: kind, payload: payload, submittedAt: submittedAt,
+            options: try decodeOptions(&reader, submittedAt: submittedAt))
         job.failures = try reader.int()
         job.lastStartedAttempt = try reader.int()
         job.isRunning = try reader.bool()
         job.retryAt = try reader.optionalDate()
         return job
-    }
-
-    private static func encode(_ retry: RetryPolicy, into writer: inout JournalWriter) {
-        switch retry.backoff {
-        case .fixed(let delay):
-            writer.byte(0)
-            writer.duration(delay)
-        case .exponential(let initial, let multiplier, let maxDelay):
-            writer.byte(1)
-            writer.duration(initial)
-            writer.double(multiplier)
-            writer.duration(maxDelay)
-        }
-        writer.int(retry.maxAttempts)
-        writer.double(retry.jitter)
-        writer.bool(retry.resetWhenRequirementsReturn)
-    }
-
-    private static func decodeRetry(_ reader: inout JournalReader) throws -> RetryPolicy {
-        let backoff: RetryPolicy.Backoff
-        switch try reader.byte() {
-        case 0: backoff = .fixed(try reader.duration())
-        case 1:
-            backoff = .exponential(
-                initial: try reader.duration(), multiplier: try reader.double(), maxDelay: try reader.duration())
-        case let other: throw JournalReader.Malformed(description: "unknown backoff \(other)")
-        }
-        return RetryPolicy(
-            backoff: backoff,
-            maxAttempts: try reader.int(),
-            jitter: try reader.double(),
-            resetWhenRequirementsReturn: try reader.bool()
-        )
-    }
-
-    private static func priorityCode(_ priority: SyncJobPriority) -> UInt8 {
-        switch priority {
-        case .low: 0
-        case .normal: 1
-        case .high: 2
-        }
-    }
-
-    private static func priority(_ code: UInt8) throws -> SyncJobPriority {
-        switch code {
-        case 0: return .low
-        case 1: return .normal
-        case 2: return .high
-        default: throw JournalReader.Malformed(description: "unknown priority \(code)")
-        }
     }
 }

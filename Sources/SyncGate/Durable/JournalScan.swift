@@ -14,9 +14,10 @@ struct JournalScan {
     /// The length of the file up to the end of its last good frame.
     var validLength: Int
 
-    /// Scans `bytes` (a whole file, header included); `path` only names the file in issues.
-    init(_ bytes: UnsafeRawBufferPointer, path: String) {
-        let start = JournalCodec.header.count
+    /// Scans `bytes` (a whole file, header included) with the decoder of format `version`; `path` only
+    /// names the file in issues.
+    init(_ bytes: UnsafeRawBufferPointer, path: String, version: Int = JournalCodec.currentVersion) {
+        let start = JournalCodec.headerLength
         validLength = min(start, bytes.count)
         var offset = start
         while offset < bytes.count {
@@ -24,7 +25,7 @@ struct JournalScan {
             case .valid(let body, let end):
                 frameCount += 1
                 do {
-                    records.append(try JournalCodec.decode(body))
+                    records.append(try JournalCodec.decode(body, version: version))
                 } catch {
                     issues.append(
                         JobStoreIssue(

@@ -1,7 +1,8 @@
 /// Whether the user's sync account can be used.
 ///
-/// Platform-neutral: on Apple platforms it mirrors CloudKit's account status; on Linux an app supplies
-/// it through an ``AccountStatusProviding`` source of its own.
+/// Platform-neutral: its cases follow CloudKit's account statuses, so an Apple app can map
+/// `CKAccountStatus` onto it directly. SyncGate ships no account source; an app supplies the status
+/// through an ``AccountStatusProviding`` source of its own.
 public enum AccountStatus: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Signed in and usable.
     case available

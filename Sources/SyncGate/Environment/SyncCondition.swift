@@ -5,8 +5,8 @@
 ///
 /// The name must not be empty. Construction does not check it; every place that uses a condition does:
 /// ``SyncEnvironment/waitUntil(_:conditions:timeout:)`` throws ``SyncGateError/invalidArgument(parameter:message:)``,
-/// the scheduler's `submit` rejects the job, and ``SyncEnvironment/setCondition(_:isMet:)`` stops with a
-/// precondition failure naming the problem.
+/// the scheduler's `submit` rejects the job, and ``SyncEnvironment/setCondition(_:isMet:)`` throws
+/// ``SyncGateError/invalidArgument(parameter:message:)`` too.
 public struct SyncCondition: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The condition's name.
     public let name: String

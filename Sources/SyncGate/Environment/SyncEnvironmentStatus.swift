@@ -1,9 +1,8 @@
 /// Everything SyncGate knows about the environment at one moment, combined from every source.
 ///
-/// The readiness predicates follow the rules of iCloudSyncStatusKit (the library SyncGate grew from),
-/// but count a part that is not monitored
-/// as satisfied (see ``monitoredParts``), so on Linux, where no account source exists by default,
-/// ``isSyncReady`` means "connected and not in Low Power Mode".
+/// The readiness predicates count a part that is not monitored as satisfied (see ``monitoredParts``), so
+/// on Linux, where no account source exists by default, ``isSyncReady`` means "connected and not in Low
+/// Power Mode".
 public struct SyncEnvironmentStatus: Sendable, Hashable, CustomStringConvertible {
     /// The network path.
     public var connectivity: ConnectivityStatus

@@ -1,7 +1,9 @@
-/// A source of the cloud drive's availability (iCloud Drive on Apple platforms).
+/// A source of the cloud drive's availability, such as an app's own source over iCloud Drive.
 ///
-/// A `StatusFeed<Bool>` conforms, and ``SyncEnvironment`` follows it synchronously; any other
-/// conforming type is followed through ``availabilityStream``.
+/// SyncGate ships no such source; an app feeds one through a `StatusFeed<Bool>`, which conforms and which
+/// ``SyncEnvironment`` follows synchronously (any other conforming type is followed through
+/// ``availabilityStream``). Without one, the cloud drive is not monitored and
+/// ``SyncRequirements/cloudDrive`` reads as met.
 public protocol CloudDriveObserving: Sendable {
     /// Whether the cloud drive is available now. Thread-safe.
     var isAvailable: Bool { get }

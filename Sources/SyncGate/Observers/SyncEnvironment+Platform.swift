@@ -9,7 +9,8 @@ extension SyncEnvironment {
     ///   ``PowerObserver`` (sysfs power supplies and kernel uevents); account, cloud drive and sync events
     ///   have no system source and stay unmonitored.
     /// * **Apple platforms**: `.network` → ``ConnectivityObserver`` (`NWPathMonitor`), `.power` →
-    ///   ``PowerObserver``; the other parts arrive with the Apple backends.
+    ///   ``PowerObserver`` (Low Power Mode); account, cloud drive and sync events have no SyncGate source
+    ///   and stay unmonitored.
     /// * **Elsewhere**: `.power` → ``PowerObserver``, which reports ``PowerStatus/unrestricted`` there; the
     ///   network is not monitored.
     ///

@@ -155,9 +155,14 @@ public final class SyncEnvironment: Sendable {
 
     /// Marks an app-defined condition as holding or not; jobs and waiters that need it react at once.
     ///
-    /// - Precondition: the condition's name is not empty.
-    public func setCondition(_ condition: SyncCondition, isMet: Bool) {
-        precondition(condition.isValid, "SyncEnvironment.setCondition: a condition's name must not be empty")
+    /// A condition with an empty name is refused the same way everywhere: here, in
+    /// ``waitUntil(_:conditions:timeout:)`` and in the scheduler's `submit`.
+    /// - Throws: ``SyncGateError/invalidArgument(parameter:message:)`` naming `condition` when its name is
+    ///   empty; nothing changes then.
+    public func setCondition(_ condition: SyncCondition, isMet: Bool) throws(SyncGateError) {
+        guard condition.isValid else {
+            throw .invalidArgument(parameter: "condition", message: "the name is empty (\"\")")
+        }
         combined.update { status in
             if isMet {
                 status.conditions.insert(condition)
@@ -172,13 +177,15 @@ public final class SyncEnvironment: Sendable {
     /// Waits until the environment is ready for sync (``SyncRequirements/syncReady``).
     ///
     /// Returns `true` at once when it already is. The timeout is a real timer on the environment's clock:
-    /// it fires even when nothing changes. A negative timeout counts as zero; use
-    /// ``waitUntil(_:conditions:timeout:)`` to have it rejected, or to tell a timeout from cancellation.
+    /// it fires even when nothing changes. A zero or negative timeout answers from the current status,
+    /// as in ``waitUntil(_:conditions:timeout:)``: a negative timeout is a deadline already past (a
+    /// timeout computed as `deadline - now` may come out negative), not an error. Use `waitUntil` to tell
+    /// a timeout from cancellation.
     /// - Parameter timeout: how long to wait; `nil` waits for as long as it takes.
     /// - Returns: `true` when ready; `false` on timeout or when the calling task is cancelled.
     public func waitUntilSyncReady(timeout: Duration? = nil) async -> Bool {
         do {
-            _ = try await waitUntil(.syncReady, timeout: timeout.map { max($0, .zero) })
+            _ = try await waitUntil(.syncReady, timeout: timeout)
             return true
         } catch {
             return false
@@ -187,32 +194,31 @@ public final class SyncEnvironment: Sendable {
 
     /// Waits until every requirement and condition given holds, and returns the status that satisfied them.
     ///
-    /// Returns at once when they already hold. A zero timeout answers from the current status. The
-    /// timeout is a real timer on the environment's clock: it fires even when nothing changes. Nothing is
-    /// left behind when the wait ends, however it ends.
+    /// Returns at once when they already hold. A zero or negative timeout answers from the current
+    /// status: a negative timeout is a deadline already past (a timeout computed as `deadline - now` may
+    /// come out negative), as with `Clock.sleep(until:)`, not an error; ``waitUntilSyncReady(timeout:)``
+    /// follows the same rule. The timeout is a real timer on the environment's clock: it fires even when
+    /// nothing changes. Nothing is left behind when the wait ends, however it ends.
     /// - Parameters:
     ///   - requirements: the requirements to wait for.
     ///   - conditions: the app-defined conditions to wait for.
     ///   - timeout: how long to wait; `nil` waits for as long as it takes.
     /// - Returns: the first status seen that satisfies the requirements and conditions.
     /// - Throws: ``SyncGateError/timedOut`` when the timeout runs out; `CancellationError` when the calling
-    ///   task is cancelled; ``SyncGateError/invalidArgument(parameter:message:)`` for a negative timeout or
-    ///   a condition with an empty name.
+    ///   task is cancelled; ``SyncGateError/invalidArgument(parameter:message:)`` for a condition with an
+    ///   empty name.
     public func waitUntil(
         _ requirements: SyncRequirements,
         conditions: Set<SyncCondition> = [],
         timeout: Duration? = nil
     ) async throws -> SyncEnvironmentStatus {
-        if let timeout, timeout < .zero {
-            throw SyncGateError.invalidArgument(parameter: "timeout", message: "\(timeout) is negative")
-        }
         if conditions.contains(where: { !$0.isValid }) {
             throw SyncGateError.invalidArgument(parameter: "conditions", message: "a condition's name is empty")
         }
         try Task.checkCancellation()
         let current = status
         if current.satisfies(requirements, conditions: conditions) { return current }
-        if timeout == .zero { throw SyncGateError.timedOut }
+        if let timeout, timeout <= .zero { throw SyncGateError.timedOut }
 
         let key = WaiterRegistry<CheckedContinuation<SyncEnvironmentStatus, any Error>>.Key(
             requirements: requirements,

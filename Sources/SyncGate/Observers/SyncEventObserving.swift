@@ -1,7 +1,8 @@
-/// A source of the app's sync-engine activity (on Apple platforms, Core Data + CloudKit events).
+/// A source of the app's sync-engine activity, such as an app's own source over Core Data + CloudKit events.
 ///
-/// A `StatusFeed<SyncEvent>` conforms, and ``SyncEnvironment`` follows it synchronously; any other
-/// conforming type is followed through ``eventStream``.
+/// SyncGate ships no such source; an app feeds one through a `StatusFeed<SyncEvent>`, which conforms and
+/// which ``SyncEnvironment`` follows synchronously (any other conforming type is followed through
+/// ``eventStream``). Without one, sync events are not monitored.
 public protocol SyncEventObserving: Sendable {
     /// What the sync engine is doing now. Thread-safe.
     var event: SyncEvent { get }

@@ -4,11 +4,21 @@
 /// handled on the thread that observed it, so a job whose requirements it satisfies has its task
 /// created right there, with no hop through an actor or a stream. Tasks are created and the timer is
 /// re-armed inside the critical section (so a later cancel always finds the task, and armings never
-/// overtake each other); continuations are resumed and tasks cancelled outside it.
+/// overtake each other); tasks are cancelled outside it.
+///
+/// Events, handle resolutions and idle waiters leave through an ordered outbox: a critical section
+/// appends them, and after the lock is released one thread at a time (the first to find nobody
+/// delivering) hands them out in order: each event to the event hooks (``addEventHook(_:)``, the
+/// durable-job layer's journal) and then to the event stream, each resolution to its handle's
+/// waiters. So no hook, stream or continuation ever runs under the scheduler's lock, and everyone sees
+/// one order: a job's events arrive in the order they happened, and a handle resolves only after
+/// every hook has seen the event that resolved it.
 final class SchedulerCore: Sendable {
     struct Payload: Sendable {
         let operation: SyncJob.Operation
         let handle: SyncJobHandle
+        /// What the submitter attached to the job; handed to the event hooks with each of its events.
+        let attachment: (any Sendable)?
     }
 
     typealias Machine = SchedulerStateMachine<Payload>
@@ -18,23 +28,38 @@ final class SchedulerCore: Sendable {
         var attempts: [Machine.Key: Task<Void, Never>] = [:]
         var timer: Task<Void, Never>?
         var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
+        /// What waits to be handed out after the critical sections that produced it, in order.
+        var outbox: [Outgoing] = []
+        /// Whether a thread is handing out the outbox now.
+        var isDelivering = false
+        var eventCount: UInt64 = 0
+    }
+
+    /// One item of the outbox.
+    private enum Outgoing {
+        case event(SchedulerEventDelivery)
+        case resolution(SyncJobHandle, SyncJobOutcome)
+        case idle([CheckedContinuation<Void, Never>])
     }
 
     /// Work left for after the critical section.
     private struct Deferred {
-        var resolutions: [(waiters: [CheckedContinuation<SyncJobOutcome, Never>], outcome: SyncJobOutcome)] = []
         var finishedHandles: [SyncJobHandle] = []
         var cancellations: [Task<Void, Never>] = []
-        var idleWaiters: [CheckedContinuation<Void, Never>] = []
+        /// The outbox taken by this thread, when it became the one delivering.
+        var delivery: [Outgoing]?
+    }
 
-        func perform() {
-            for task in cancellations { task.cancel() }
-            for handle in finishedHandles { handle.finishPhases() }
-            for (waiters, outcome) in resolutions {
-                for waiter in waiters { waiter.resume(returning: outcome) }
-            }
-            for waiter in idleWaiters { waiter.resume() }
-        }
+    /// A function boxed in a struct: reading a bare function out of a generic `inout` wraps it in one
+    /// more reabstraction thunk on every access, so the calls would get slower and the stack deeper.
+    private struct EventHook {
+        let id: UInt64
+        let call: @Sendable (SchedulerEventDelivery) -> Void
+    }
+
+    private struct Hooks {
+        var list: [EventHook] = []
+        var nextID: UInt64 = 0
     }
 
     let environment: SyncEnvironment
@@ -43,13 +68,7 @@ final class SchedulerCore: Sendable {
     private let random: @Sendable () -> Double
     private let state: LockedState<State>
     private let observer = LockedState<UInt64?>(nil)
-    /// A function boxed in a struct: reading a bare function out of a generic `inout` wraps it in one
-    /// more reabstraction thunk on every access, so the calls would get slower and the stack deeper.
-    private struct EventTap {
-        let call: @Sendable (SyncSchedulerEvent, _ isShutDown: Bool) -> Void
-    }
-
-    private let eventTap = LockedState<EventTap?>(nil)
+    private let hooks = LockedState(Hooks())
 
     init(
         environment: SyncEnvironment,
@@ -71,13 +90,17 @@ final class SchedulerCore: Sendable {
         if let token = observer.withLock({ $0 }) {
             environment.statusBroadcast.removeObserver(token)
         }
-        state.withLock { $0.timer }?.cancel()
+        locked { $0.timer }?.cancel()
         events.finish()
     }
 
     // MARK: - Inputs
 
-    func submit(_ job: SyncJob, initialFailures: Int = 0) throws(SyncSchedulerError) -> SyncJobHandle {
+    /// Submits a job; `attachment` is handed to the event hooks with each of the job's events, and
+    /// `initialFailures` counts attempts already consumed (a job continued after a restart).
+    func submit(
+        _ job: SyncJob, attachment: (any Sendable)? = nil, initialFailures: Int = 0
+    ) throws(SyncSchedulerError) -> SyncJobHandle {
         if let reason = job.validationError { throw .invalidJob(reason) }
         let handle = SyncJobHandle(
             id: job.id,
@@ -87,15 +110,15 @@ final class SchedulerCore: Sendable {
         ) { [weak self] key in
             self?.input { machine, now in machine.cancel(key: key, now: now) }
         }
-        let payload = Payload(operation: job.operation, handle: handle)
+        let payload = Payload(operation: job.operation, handle: handle, attachment: attachment)
         let now = timeline.now()
-        let (result, deferred): (Machine.SubmitResult, Deferred) = state.withLock { state in
+        let (result, deferred): (Machine.SubmitResult, Deferred) = locked { state in
             let result = state.machine.submit(job.spec, payload: payload, now: now, initialFailures: initialFailures)
             guard case .accepted(let key, let actions) = result else { return (result, Deferred()) }
             handle.setKey(key)
             return (result, perform(actions, in: &state))
         }
-        deferred.perform()
+        complete(deferred)
         switch result {
         case .accepted: return handle
         case .existing(let existing): return existing.handle
@@ -117,7 +140,7 @@ final class SchedulerCore: Sendable {
 
     /// Stops taking jobs and cancels every job not running; returns the handles of the running ones.
     func beginShutdown() -> [SyncJobHandle] {
-        let running: [SyncJobHandle] = state.withLock { state in
+        let running: [SyncJobHandle] = locked { state in
             state.machine.running.compactMap { state.machine.jobs[$0]?.payload.handle }
         }
         input { machine, now in machine.shutdown(now: now) }
@@ -139,7 +162,7 @@ final class SchedulerCore: Sendable {
         }) {
             environment.statusBroadcast.removeObserver(token)
         }
-        state.withLock { state in
+        locked { state in
             defer { state.timer = nil }
             return state.timer
         }?.cancel()
@@ -150,7 +173,7 @@ final class SchedulerCore: Sendable {
     ///
     /// Handles are updated inside the same critical section as the machine, so any difference is a bug.
     func consistencyViolations() -> [String] {
-        state.withLock { state in
+        locked { state in
             var violations: [String] = []
             let machine = state.machine
             if machine.running.count > machine.maxConcurrentJobs {
@@ -181,35 +204,64 @@ final class SchedulerCore: Sendable {
     }
 
     func snapshot() -> SyncSchedulerSnapshot {
-        state.withLock { $0.machine.snapshot() }
+        locked { $0.machine.snapshot() }
     }
 
     /// The number of queue entries dispatch has examined so far.
     var jobsExamined: Int {
-        state.withLock { $0.machine.jobsExamined }
+        locked { $0.machine.jobsExamined }
     }
 
     /// The number of attempts running now.
     var runningCount: Int {
-        state.withLock { $0.machine.running.count }
+        locked { $0.machine.running.count }
     }
 
     /// Waits until no job is left in the scheduler.
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let idle = state.withLock { state in
-                if state.machine.jobCount == 0 { return true }
-                state.shutdownWaiters.append(continuation)
+            let idle = locked { state in
+                if state.machine.jobCount > 0 {
+                    state.shutdownWaiters.append(continuation)
+                    return false
+                }
+                // No job left; while the last events are handed out, resume after them.
+                guard state.isDelivering else { return true }
+                state.outbox.append(.idle([continuation]))
                 return false
             }
             if idle { continuation.resume() }
         }
     }
 
-    /// Installs a function called with every event inside the critical section, in order, before the
-    /// event is broadcast (the durable-job journal). It must be quick and must not call the scheduler.
-    func setEventTap(_ tap: (@Sendable (SyncSchedulerEvent, _ isShutDown: Bool) -> Void)?) {
-        eventTap.withLock { $0 = tap.map(EventTap.init) }
+    /// Adds a function called with every event from now on, in the scheduler's order, outside its lock,
+    /// before the event reaches the event stream and before the handle it resolves resumes its waiters.
+    ///
+    /// Hooks are called one event at a time (never concurrently with each other), on the thread that
+    /// happens to deliver the outbox; a hook may call the scheduler. Returns the token for
+    /// ``removeEventHook(_:)``.
+    func addEventHook(_ hook: @escaping @Sendable (SchedulerEventDelivery) -> Void) -> UInt64 {
+        hooks.withLock { hooks in
+            hooks.nextID += 1
+            hooks.list.append(EventHook(id: hooks.nextID, call: hook))
+            return hooks.nextID
+        }
+    }
+
+    /// Removes a hook added by ``addEventHook(_:)``.
+    func removeEventHook(_ token: UInt64) {
+        hooks.withLock { $0.list.removeAll { $0.id == token } }
+    }
+
+    /// The handle of the unfinished job that a submission with `uniqueKey` and the keep-existing policy
+    /// would be given, if any.
+    func existingHandle(uniqueKey: String) -> SyncJobHandle? {
+        locked { $0.machine.existingPayload(uniqueKey: uniqueKey)?.handle }
+    }
+
+    /// Whether an unfinished job has the identifier.
+    func hasUnfinishedJob(id: SyncJob.ID) -> Bool {
+        locked { $0.machine.hasUnfinishedJob(id: id) }
     }
 
     // MARK: - Plumbing
@@ -224,7 +276,7 @@ final class SchedulerCore: Sendable {
 
     private func attemptFinished(_ key: Machine.Key, attempt: Int, result: Result<Void, any Error>) {
         let random = random
-        let deferred = state.withLock { state in
+        let deferred = locked { state in
             state.attempts[key] = nil
             let actions = state.machine.attemptFinished(
                 key,
@@ -235,16 +287,64 @@ final class SchedulerCore: Sendable {
             )
             return perform(actions, in: &state)
         }
-        deferred.perform()
+        complete(deferred)
     }
 
     /// Feeds one input to the machine inside the critical section, then does the deferred work.
     private func input(_ body: (inout Machine, Duration) -> [Machine.Action]) {
-        let deferred = state.withLock { state in
+        let deferred = locked { state in
             let actions = body(&state.machine, timeline.now())
             return perform(actions, in: &state)
         }
-        deferred.perform()
+        complete(deferred)
+    }
+
+    /// The critical section: `body` with the state, under the lock.
+    private func locked<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
+        try state.withLock { state in
+            #if DEBUG
+                let outer = SchedulerLockProbe.enter()
+                defer { SchedulerLockProbe.leave(outer) }
+            #endif
+            return try body(&state)
+        }
+    }
+
+    /// Does the work of a critical section after the lock is released: cancels tasks, ends phase
+    /// streams, and, on the thread that became the one delivering, hands out the outbox in order until
+    /// it is empty.
+    private func complete(_ deferred: Deferred) {
+        for task in deferred.cancellations { task.cancel() }
+        for handle in deferred.finishedHandles { handle.finishPhases() }
+        guard var batch = deferred.delivery else { return }
+        while true {
+            deliver(batch)
+            let next: [Outgoing]? = locked { state in
+                if state.outbox.isEmpty {
+                    state.isDelivering = false
+                    return nil
+                }
+                defer { state.outbox = [] }
+                return state.outbox
+            }
+            guard let next else { return }
+            batch = next
+        }
+    }
+
+    private func deliver(_ batch: [Outgoing]) {
+        let hooks = hooks.withLock { $0.list }
+        for item in batch {
+            switch item {
+            case .event(let delivery):
+                for hook in hooks { hook.call(delivery) }
+                events.send(delivery.event)
+            case .resolution(let handle, let outcome):
+                for waiter in handle.resolve(outcome) { waiter.resume(returning: outcome) }
+            case .idle(let waiters):
+                for waiter in waiters { waiter.resume() }
+            }
+        }
     }
 
     private func perform(_ actions: [Machine.Action], in state: inout State) -> Deferred {
@@ -277,10 +377,14 @@ final class SchedulerCore: Sendable {
                 payload.handle.setPhase(phase)
                 if case .finished = phase { deferred.finishedHandles.append(payload.handle) }
             case .resolve(let payload, let outcome):
-                deferred.resolutions.append((payload.handle.resolve(outcome), outcome))
-            case .emit(let event):
-                eventTap.withLock { $0 }?.call(event, state.machine.isShutDown)
-                events.send(event)
+                state.outbox.append(.resolution(payload.handle, outcome))
+            case .emit(let event, let payload):
+                state.eventCount += 1
+                state.outbox.append(
+                    .event(
+                        SchedulerEventDelivery(
+                            sequence: state.eventCount, event: event, attachment: payload.attachment,
+                            isShutDown: state.machine.isShutDown)))
             case .armTimer(let offset):
                 if let previous = state.timer { deferred.cancellations.append(previous) }
                 let timeline = timeline
@@ -291,8 +395,13 @@ final class SchedulerCore: Sendable {
             }
         }
         if state.machine.jobCount == 0 && !state.shutdownWaiters.isEmpty {
-            deferred.idleWaiters = state.shutdownWaiters
+            state.outbox.append(.idle(state.shutdownWaiters))
             state.shutdownWaiters = []
+        }
+        if !state.isDelivering && !state.outbox.isEmpty {
+            state.isDelivering = true
+            deferred.delivery = state.outbox
+            state.outbox = []
         }
         return deferred
     }

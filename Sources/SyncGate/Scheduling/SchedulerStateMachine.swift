@@ -6,8 +6,8 @@
 ///
 /// Waiting jobs live in buckets keyed by their requirement mask and interned condition mask; each bucket
 /// keeps one FIFO heap per priority. A status change looks only at the buckets the new status satisfies,
-/// so jobs blocked on something else cost nothing (the cost rule of docs/ARCHITECTURE.md §4). Entries are removed lazily: a
-/// heap entry is live only while its job is waiting with the same wait generation.
+/// so jobs blocked on something else cost nothing (the cost rule of docs/ARCHITECTURE.md §4). Entries are
+/// removed lazily: a heap entry is live only while its job is waiting with the same wait generation.
 struct SchedulerStateMachine<Payload> {
     typealias Key = UInt64
 
@@ -21,8 +21,8 @@ struct SchedulerStateMachine<Payload> {
         case setPhase(Payload, JobPhase)
         /// Resolve the job's handle.
         case resolve(Payload, SyncJobOutcome)
-        /// Send an event to the scheduler's event stream.
-        case emit(SyncSchedulerEvent)
+        /// Publish an event about the job.
+        case emit(SyncSchedulerEvent, Payload)
         /// Make the single timer fire at the given offset (replacing any earlier arming).
         case armTimer(at: Duration)
     }
@@ -153,6 +153,16 @@ struct SchedulerStateMachine<Payload> {
     /// The number of unfinished jobs.
     var jobCount: Int { jobs.count }
 
+    /// Whether an unfinished job has the identifier.
+    func hasUnfinishedJob(id: SyncJob.ID) -> Bool { ids[id] != nil }
+
+    /// The payload of the unfinished job that a submission with `uniqueKey` and the keep-existing policy
+    /// would be given (the key's job, unless it is being cancelled).
+    func existingPayload(uniqueKey: String) -> Payload? {
+        guard let key = uniqueKeys[uniqueKey], let job = jobs[key], job.stop != .cancelled else { return nil }
+        return job.payload
+    }
+
     // MARK: - Inputs
 
     /// Accepts a job, or says why not. The job's values must already be valid (``SyncJob/validationError``).
@@ -168,14 +178,12 @@ struct SchedulerStateMachine<Payload> {
         }
         var actions: [Action] = []
         var replaced: Key?
-        if let uniqueKey = spec.uniqueKey, let existing = uniqueKeys[uniqueKey], let existingJob = jobs[existing],
-            existingJob.stop != .cancelled
-        {
+        if let uniqueKey = spec.uniqueKey, let existing = existingPayload(uniqueKey: uniqueKey) {
             switch spec.onDuplicate {
             case .keepExisting:
-                return .existing(existingJob.payload)
+                return .existing(existing)
             case .replace:
-                replaced = existing
+                replaced = uniqueKeys[uniqueKey]
             }
         }
 
@@ -193,7 +201,7 @@ struct SchedulerStateMachine<Payload> {
         jobs[key] = job
         ids[spec.id] = key
         for tag in spec.tags { tagIndex[tag, default: []].insert(key) }
-        actions.append(.emit(.submitted(id: spec.id)))
+        actions.append(.emit(.submitted(id: spec.id), payload))
 
         if let replaced {
             cancelJob(replaced, now: now, actions: &actions)
@@ -278,7 +286,7 @@ struct SchedulerStateMachine<Payload> {
             if isShutDown {
                 resolve(key, .cancelled, now: now, actions: &actions)
             } else {
-                actions.append(.emit(.requeued(id: job.spec.id, lost: lost)))
+                actions.append(.emit(.requeued(id: job.spec.id, lost: lost), job.payload))
                 enterWaiting(key, now: now, startIfPossible: false, actions: &actions)
             }
         case (.timedOut, .failure):
@@ -394,7 +402,7 @@ struct SchedulerStateMachine<Payload> {
         }
         let delay = job.spec.retry.delay(
             afterFailures: job.failures, random: job.spec.retry.jitter > 0 ? random() : 0.5)
-        actions.append(.emit(.retryScheduled(id: job.spec.id, attempt: job.nextAttempt, delay: delay)))
+        actions.append(.emit(.retryScheduled(id: job.spec.id, attempt: job.nextAttempt, delay: delay), job.payload))
         delayJob(
             key, until: now + delay, now: now, resettable: job.spec.retry.resetWhenRequirementsReturn, actions: &actions
         )
@@ -473,7 +481,7 @@ struct SchedulerStateMachine<Payload> {
         running.insert(key)
         if let uniqueKey = job.spec.uniqueKey { runningUnique[uniqueKey] = key }
         actions.append(.setPhase(job.payload, .running(attempt: job.attempt)))
-        actions.append(.emit(.started(id: job.spec.id, attempt: job.attempt)))
+        actions.append(.emit(.started(id: job.spec.id, attempt: job.attempt), job.payload))
         actions.append(.start(key, job.payload, attempt: job.attempt, status: status))
     }
 
@@ -497,7 +505,7 @@ struct SchedulerStateMachine<Payload> {
         case .expired: event = .expired(id: job.spec.id)
         }
         actions.append(.setPhase(job.payload, .finished(outcome.state)))
-        actions.append(.emit(event))
+        actions.append(.emit(event, job.payload))
         actions.append(.resolve(job.payload, outcome))
 
         var successors: [Key] = []

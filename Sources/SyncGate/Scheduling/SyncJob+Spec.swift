@@ -1,66 +1,52 @@
 extension SyncJob {
     /// Everything about a job except its operation: what the state machine decides on.
     ///
-    /// What every job has (id, requirements, conditions, priority) is stored inline; the options most
-    /// jobs leave at their defaults live in one shared ``Options`` object, allocated only for a job that
-    /// changes one of them, so a queued job stays small.
+    /// What every job sets (id, requirements, conditions, priority) is stored inline; the other options
+    /// are read from a shared, immutable ``OptionsBox``, allocated only for a job that changes one of
+    /// them, so a queued job stays small. Read them as properties: `spec.retry`, `spec.uniqueKey`.
+    @dynamicMemberLookup
     struct Spec: Sendable {
         var id: ID
         var requirements: SyncRequirements
         var conditions: Set<SyncCondition>
         var priority: SyncJobPriority
-        let options: Options
+        private let box: OptionsBox
 
-        var delay: Duration? { options.delay }
-        var startDeadline: Duration? { options.startDeadline }
-        var runTimeout: Duration? { options.runTimeout }
-        var retry: RetryPolicy { options.retry }
-        var onRequirementsLost: RequirementsLostPolicy { options.onRequirementsLost }
-        var uniqueKey: String? { options.uniqueKey }
-        var onDuplicate: DuplicatePolicy { options.onDuplicate }
-        var serialGroup: String? { options.serialGroup }
-        var tags: Set<String> { options.tags }
-    }
-
-    /// A job's less common settings, immutable and shared when they are all defaults.
-    final class Options: Sendable {
-        let delay: Duration?
-        let startDeadline: Duration?
-        let runTimeout: Duration?
-        let retry: RetryPolicy
-        let onRequirementsLost: RequirementsLostPolicy
-        let uniqueKey: String?
-        let onDuplicate: DuplicatePolicy
-        let serialGroup: String?
-        let tags: Set<String>
-
-        /// The defaults of ``SyncJob/init(id:requires:conditions:priority:delay:startDeadline:runTimeout:retry:onRequirementsLost:uniqueKey:onDuplicate:serialGroup:tags:operation:)``.
-        static let defaults = Options(job: nil)
-
-        private init(job: SyncJob?) {
-            delay = job?.delay
-            startDeadline = job?.startDeadline
-            runTimeout = job?.runTimeout
-            retry = job?.retry ?? .none
-            onRequirementsLost = job?.onRequirementsLost ?? .cancelAndRequeue
-            uniqueKey = job?.uniqueKey
-            onDuplicate = job?.onDuplicate ?? .keepExisting
-            serialGroup = job?.serialGroup
-            tags = job?.tags ?? []
+        init(id: ID, options: SyncJobOptions) {
+            self.id = id
+            self.requirements = options.requirements
+            self.conditions = options.conditions
+            self.priority = options.priority
+            self.box = OptionsBox.of(options)
         }
 
-        /// The options of `job`: the shared defaults when it changes none of them.
-        static func of(_ job: SyncJob) -> Options {
-            let isDefault =
-                job.delay == nil && job.startDeadline == nil && job.runTimeout == nil && job.retry == .none
-                && job.onRequirementsLost == .cancelAndRequeue && job.uniqueKey == nil
-                && job.onDuplicate == .keepExisting && job.serialGroup == nil && job.tags.isEmpty
-            return isDefault ? defaults : Options(job: job)
+        /// An option other than the inline ones.
+        subscript<Value>(dynamicMember option: KeyPath<SyncJobOptions, Value>) -> Value {
+            box.options[keyPath: option]
+        }
+    }
+
+    /// A job's options, immutable and shared when all but the inline ones are defaults.
+    final class OptionsBox: Sendable {
+        /// The options; the inline ones (requirements, conditions, priority) are not read from here.
+        let options: SyncJobOptions
+
+        private static let defaults = OptionsBox(SyncJobOptions())
+
+        private init(_ options: SyncJobOptions) {
+            self.options = options
+        }
+
+        /// The box of `options`: the shared defaults when only inline options differ from them.
+        static func of(_ options: SyncJobOptions) -> OptionsBox {
+            var rest = options
+            rest.requirements = defaults.options.requirements
+            rest.conditions = defaults.options.conditions
+            rest.priority = defaults.options.priority
+            return rest == defaults.options ? defaults : OptionsBox(options)
         }
     }
 
     /// The job without its operation.
-    var spec: Spec {
-        Spec(id: id, requirements: requirements, conditions: conditions, priority: priority, options: .of(self))
-    }
+    var spec: Spec { Spec(id: id, options: options) }
 }

@@ -1,5 +1,3 @@
-import Synchronization
-
 /// A unit of background work and everything the scheduler needs to know to start it at the right moment.
 ///
 /// ```swift
@@ -9,45 +7,39 @@ import Synchronization
 /// }
 /// let handle = try scheduler.submit(upload)
 /// ```
+///
+/// Every option lives in ``options`` (a ``SyncJobOptions``) and reads and writes as a property of the
+/// job too: `job.retry`, `job.uniqueKey`.
+@dynamicMemberLookup
 public struct SyncJob: Sendable, Identifiable {
     /// A job's identifier, unique among unfinished jobs.
     public typealias ID = String
     /// The work a job does; it gets a context and may be cancelled.
     public typealias Operation = @Sendable (SyncJobContext) async throws -> Void
 
-    /// The identifier; a random one unless given.
+    /// The identifier; one from ``makeID()`` unless given.
     public var id: ID
-    /// What must hold before an attempt starts.
-    public var requirements: SyncRequirements
-    /// The app-defined conditions that must hold before an attempt starts.
-    public var conditions: Set<SyncCondition>
-    /// The priority among runnable jobs.
-    public var priority: SyncJobPriority
-    /// How long after submission the job becomes eligible; `nil` for at once.
-    public var delay: Duration?
-    /// How long after submission the first attempt must have started; the job expires otherwise.
-    public var startDeadline: Duration?
-    /// How long one attempt may run before it is cancelled and counted as failed.
-    public var runTimeout: Duration?
-    /// How failures are retried.
-    public var retry: RetryPolicy
-    /// What happens when the requirements stop holding while an attempt runs.
-    public var onRequirementsLost: RequirementsLostPolicy
-    /// A key of which at most one unfinished job exists.
-    public var uniqueKey: String?
-    /// What happens when an unfinished job already has ``uniqueKey``.
-    public var onDuplicate: DuplicatePolicy
-    /// A group whose jobs run one at a time, in submission order.
-    public var serialGroup: String?
-    /// Labels for ``SyncScheduler/cancel(tag:)`` and for display.
-    public var tags: Set<String>
+    /// When and how the job runs.
+    public var options: SyncJobOptions
     /// The work.
     public var operation: Operation
 
-    /// Creates a job.
+    /// Creates a job from its options.
     ///
     /// - Parameters:
     ///   - id: the identifier; a random one by default. It must not be the id of an unfinished job.
+    ///   - options: when and how the job runs.
+    ///   - operation: the work.
+    public init(id: ID = SyncJob.makeID(), options: SyncJobOptions, operation: @escaping Operation) {
+        self.id = id
+        self.options = options
+        self.operation = operation
+    }
+
+    /// Creates a job; the parameters are those of ``SyncJobOptions``.
+    ///
+    /// - Parameters:
+    ///   - id: the identifier; one from ``makeID()`` by default. It must not be the id of an unfinished job.
     ///   - requires: what must hold before an attempt starts.
     ///   - conditions: the app-defined conditions that must hold before an attempt starts.
     ///   - priority: the priority among runnable jobs.
@@ -77,43 +69,41 @@ public struct SyncJob: Sendable, Identifiable {
         tags: Set<String> = [],
         operation: @escaping Operation
     ) {
-        self.id = id
-        self.requirements = requires
-        self.conditions = conditions
-        self.priority = priority
-        self.delay = delay
-        self.startDeadline = startDeadline
-        self.runTimeout = runTimeout
-        self.retry = retry
-        self.onRequirementsLost = onRequirementsLost
-        self.uniqueKey = uniqueKey
-        self.onDuplicate = onDuplicate
-        self.serialGroup = serialGroup
-        self.tags = tags
-        self.operation = operation
+        self.init(
+            id: id,
+            options: SyncJobOptions(
+                requires: requires, conditions: conditions, priority: priority, delay: delay,
+                startDeadline: startDeadline, runTimeout: runTimeout, retry: retry,
+                onRequirementsLost: onRequirementsLost, uniqueKey: uniqueKey, onDuplicate: onDuplicate,
+                serialGroup: serialGroup, tags: tags),
+            operation: operation)
     }
 
-    /// Returns a new identifier, unique in this process, such as `job#1z4`.
+    /// An option of the job, read or written as a property: `job.retry`, `job.tags`.
+    public subscript<Value>(dynamicMember option: WritableKeyPath<SyncJobOptions, Value>) -> Value {
+        get { options[keyPath: option] }
+        set { options[keyPath: option] = newValue }
+    }
+
+    /// Returns a new identifier, distinct from every other default identifier, in this launch of the app
+    /// and in earlier ones: `k3f9x2ab0#1z4`.
     ///
-    /// Default identifiers are `job#` followed by a base-36 counter; give your own jobs identifiers of
-    /// another form. They are short enough to be stored inline, without an allocation.
+    /// A default identifier is a prefix drawn at random once per launch (nine base-36 characters, about
+    /// 46.5 random bits), `#`, and a base-36 counter of the launch. The counter keeps identifiers of one
+    /// launch apart; two launches draw the same prefix with a chance of 1 in 36⁹ (about 10¹⁴), so a job
+    /// restored from a durable store does not collide with a new default identifier, and `context.jobID`
+    /// serves as an idempotency key among one installation's jobs. For a key that must be unique among
+    /// many devices too, give jobs identifiers of your own (a UUID); give them a form without `#` to keep
+    /// them apart from default ones.
+    ///
+    /// For the first 60 million jobs of a launch an identifier is at most 15 bytes, which a Swift string
+    /// stores inline, without an allocation.
     public static func makeID() -> ID {
-        "job#" + String(idCounter.add(1, ordering: .relaxed).newValue, radix: 36)
+        JobIDGenerator.current.next()
     }
-
-    private static let idCounter = Atomic<UInt64>(0)
 
     /// The first problem with the job's values, naming the field and its value, or `nil` when valid.
     package var validationError: String? {
-        if id.isEmpty { return "id must not be empty" }
-        if conditions.contains(where: { !$0.isValid }) { return "conditions must not contain an empty name" }
-        if let delay, delay < .zero { return "delay must not be negative, got \(delay)" }
-        if let startDeadline, startDeadline <= .zero { return "startDeadline must be positive, got \(startDeadline)" }
-        if let runTimeout, runTimeout <= .zero { return "runTimeout must be positive, got \(runTimeout)" }
-        if let reason = retry.validationError { return reason }
-        if let uniqueKey, uniqueKey.isEmpty { return "uniqueKey must not be empty" }
-        if let serialGroup, serialGroup.isEmpty { return "serialGroup must not be empty" }
-        if tags.contains("") { return "tags must not contain an empty tag" }
-        return nil
+        id.isEmpty ? "id must not be empty" : options.validationError
     }
 }

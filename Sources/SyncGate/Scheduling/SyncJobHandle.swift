@@ -1,22 +1,27 @@
+import Synchronization
+
 /// A submitted job, seen from outside: its state, its changes, its outcome, and a way to cancel it.
 ///
 /// ```swift
 /// let handle = try scheduler.submit(job)
 /// print(handle.state)                 // waiting for [unmetered]
-/// switch await handle.outcome() {
+/// switch try await handle.outcome() {
 /// case .succeeded: print("done")
 /// case .failed(let error): print("failed: \(error)")
 /// case .cancelled, .expired: break
 /// }
 /// ```
 public final class SyncJobHandle: Sendable {
+    /// A caller of ``outcome()`` waiting for the job to end; resumed with `nil` when the caller is cancelled.
+    typealias Waiter = (token: UInt64, continuation: CheckedContinuation<SyncJobOutcome?, Never>)
+
     /// Everything that changes, behind one lock: the phase, the outcome and its waiters, and the phase
     /// broadcast, which exists only once someone has asked for ``states``.
     private struct Mutable {
         var phase = JobPhase.waiting
         var key: UInt64?
         var outcome: SyncJobOutcome?
-        var waiters: [CheckedContinuation<SyncJobOutcome, Never>] = []
+        var waiters: [Waiter] = []
         var phases: StatusBroadcast<JobPhase>?
     }
 
@@ -109,23 +114,73 @@ public final class SyncJobHandle: Sendable {
 
     /// Waits until the job has finished and returns how it ended; any number of callers may wait.
     ///
-    /// Waiting is not cancellable: a cancelled caller keeps waiting until the job ends. To stop the job,
-    /// call ``cancel()``.
-    public func outcome() async -> SyncJobOutcome {
-        await withCheckedContinuation { continuation in
-            let outcome = mutable.withLock { mutable -> SyncJobOutcome? in
-                if let outcome = mutable.outcome { return outcome }
-                mutable.waiters.append(continuation)
-                return nil
+    /// Waiting is cancellable and waiting only: when the calling task is cancelled (a SwiftUI `.task`
+    /// whose view went away, a request handler whose client left), this throws `CancellationError` at
+    /// once, and the job goes on as if nobody had waited; other callers still get its outcome. To stop
+    /// the job itself, call ``cancel()``; ``finalOutcome`` reads the outcome without waiting.
+    ///
+    /// ```swift
+    /// switch try await handle.outcome() {
+    /// case .succeeded: print("done")
+    /// case .failed(let error): print("failed: \(error)")
+    /// case .cancelled, .expired: break
+    /// }
+    /// ```
+    /// - Throws: `CancellationError` when the calling task is cancelled before the job ends (also when it
+    ///   is cancelled already on entry and the job has not ended yet).
+    public func outcome() async throws(CancellationError) -> SyncJobOutcome {
+        guard let outcome = await wait(cancellable: true) else { throw CancellationError() }
+        return outcome
+    }
+
+    /// Waits until the job has finished, whatever happens to the calling task; for the scheduler's `run`,
+    /// which cancels the job when its caller is cancelled and then reports how the job ended.
+    func outcomeIgnoringCancellation() async -> SyncJobOutcome {
+        guard let outcome = await wait(cancellable: false) else {
+            preconditionFailure("a wait that ignores cancellation ended without an outcome")
+        }
+        return outcome
+    }
+
+    /// Waits for the outcome; `nil` when `cancellable` and the calling task is cancelled first.
+    private func wait(cancellable: Bool) async -> SyncJobOutcome? {
+        let token = Self.waiterTokens.add(1, ordering: .relaxed).newValue
+        return await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<SyncJobOutcome?, Never>) in
+                // Reading the cancellation flag inside the lock pairs with `stopWaiting`: the flag is set
+                // before the handler runs, so either the handler finds this waiter or this check sees it.
+                let answer = mutable.withLock { mutable -> SyncJobOutcome?? in
+                    if let outcome = mutable.outcome { return .some(outcome) }
+                    if cancellable && Task.isCancelled { return .some(nil) }
+                    mutable.waiters.append((token, continuation))
+                    return nil
+                }
+                if let answer { continuation.resume(returning: answer) }
             }
-            if let outcome { continuation.resume(returning: outcome) }
+        } onCancel: {
+            if cancellable { stopWaiting(token) }
         }
     }
+
+    /// Resumes the waiter with the given token with `nil`, if it still waits.
+    private func stopWaiting(_ token: UInt64) {
+        let continuation = mutable.withLock { mutable -> CheckedContinuation<SyncJobOutcome?, Never>? in
+            guard let index = mutable.waiters.firstIndex(where: { $0.token == token }) else { return nil }
+            return mutable.waiters.remove(at: index).continuation
+        }
+        continuation?.resume(returning: nil)
+    }
+
+    /// Tokens that tell the waiters of a handle apart; shared by all handles so a handle stores none.
+    private static let waiterTokens = Atomic<UInt64>(0)
 
     /// The outcome if the job has finished.
     public var finalOutcome: SyncJobOutcome? {
         mutable.withLock { $0.outcome }
     }
+
+    /// The number of callers waiting in ``outcome()`` now; for tests of cancelled waits.
+    package var outcomeWaiterCount: Int { mutable.withLock { $0.waiters.count } }
 
     /// The phase as the scheduler last set it.
     var phaseValue: JobPhase { mutable.withLock { $0.phase } }
@@ -145,12 +200,12 @@ public final class SyncJobHandle: Sendable {
     }
 
     /// Records the outcome and returns the waiters to resume, outside any lock.
-    func resolve(_ outcome: SyncJobOutcome) -> [CheckedContinuation<SyncJobOutcome, Never>] {
-        mutable.withLock { mutable -> [CheckedContinuation<SyncJobOutcome, Never>] in
+    func resolve(_ outcome: SyncJobOutcome) -> [CheckedContinuation<SyncJobOutcome?, Never>] {
+        mutable.withLock { mutable -> [CheckedContinuation<SyncJobOutcome?, Never>] in
             guard mutable.outcome == nil else { return [] }
             mutable.outcome = outcome
             defer { mutable.waiters = [] }
-            return mutable.waiters
+            return mutable.waiters.map(\.continuation)
         }
     }
 

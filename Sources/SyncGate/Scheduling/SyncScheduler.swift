@@ -8,7 +8,7 @@
 ///     }
 /// )
 /// print(handle.state)                       // waiting for [unmetered], say
-/// let outcome = await handle.outcome()
+/// let outcome = try await handle.outcome()
 /// ```
 ///
 /// The actor is the public face; the decisions are made by a pure state machine behind a lock, on the
@@ -117,7 +117,7 @@ public actor SyncScheduler {
         }
         let handle = try core.submit(job)
         let outcome = await withTaskCancellationHandler {
-            await handle.outcome()
+            await handle.outcomeIgnoringCancellation()
         } onCancel: {
             handle.cancel()
         }
@@ -167,7 +167,7 @@ public actor SyncScheduler {
             let core = core
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for handle in running { _ = await handle.outcome() }
+                    for handle in running { _ = try? await handle.outcome() }
                 }
                 group.addTask {
                     try? await timeline.sleep(deadline)
@@ -191,9 +191,6 @@ public actor SyncScheduler {
     /// Differences between the scheduler's state and what its handles show; empty unless there is a bug.
     package nonisolated func consistencyViolations() -> [String] { core.consistencyViolations() }
 
-    /// The durable-job layer's state (see `SyncScheduler+Durable.swift`).
-    nonisolated let durableJobs = DurableJobRegistry()
-
-    /// The shell, for the durable-job layer.
+    /// The shell, for layers built on the scheduler (durable jobs) and their event hooks.
     nonisolated var schedulerCore: SchedulerCore { core }
 }

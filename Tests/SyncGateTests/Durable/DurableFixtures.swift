@@ -18,14 +18,14 @@ func fullyOptionedJob(sequence: UInt64 = 7) -> StoredJob {
     var job = StoredJob(
         sequence: sequence, id: "upload-\(sequence)", kind: "upload", payload: Data("{\"photo\":42}".utf8),
         submittedAt: Date(timeIntervalSince1970: 1_700_000_000.25),
-        eligibleAt: Date(timeIntervalSince1970: 1_700_000_010),
-        startDeadlineAt: Date(timeIntervalSince1970: 1_700_000_600), runTimeout: .milliseconds(1500),
-        requirements: .largeTransfer, conditions: ["photos-selected", "db-migrated"], priority: .high,
-        retry: .exponential(
-            initial: .seconds(2), multiplier: 3, maxDelay: .seconds(60), maxAttempts: 4, jitter: 0.25,
-            resetWhenRequirementsReturn: true),
-        onRequirementsLost: .keepRunning, uniqueKey: "photo-42", onDuplicate: .replace, serialGroup: "uploads",
-        tags: ["photos", "user"])
+        options: SyncJobOptions(
+            requires: .largeTransfer, conditions: ["photos-selected", "db-migrated"], priority: .high,
+            delay: .milliseconds(9750), startDeadline: .milliseconds(599_750), runTimeout: .milliseconds(1500),
+            retry: .exponential(
+                initial: .seconds(2), multiplier: 3, maxDelay: .seconds(60), maxAttempts: 4, jitter: 0.25,
+                resetWhenRequirementsReturn: true),
+            onRequirementsLost: .keepRunning, uniqueKey: "photo-42", onDuplicate: .replace, serialGroup: "uploads",
+            tags: ["photos", "user"]))
     job.failures = 2
     job.lastStartedAttempt = 3
     job.isRunning = true

@@ -27,6 +27,7 @@ struct DurableSchedulerTests {
     struct Run {
         let manual: ManualSyncEnvironment
         let scheduler: SyncScheduler
+        let durable: DurableScheduler
         let store: FileJobStore
         let uploads = LockedState<[(photo: Int, id: String, attempt: Int)]>([])
         let operation = ControlledOperation()
@@ -42,15 +43,15 @@ struct DurableSchedulerTests {
             environment: manual.environment, configuration: .init(maxConcurrentJobs: 2, randomSource: { 0.5 }),
             clock: clock)
         let store = try FileJobStore(directory: directory.path)
-        let run = Run(manual: manual, scheduler: scheduler, store: store)
-        try await scheduler.attach(store, wallClock: wall.function)
+        let durable = DurableScheduler(scheduler: scheduler, store: store, wallClock: wall.function)
+        let run = Run(manual: manual, scheduler: scheduler, durable: durable, store: store)
         if registerUpload {
-            try await scheduler.register("upload", payload: UploadRequest.self) { request, context in
+            try durable.register("upload", payload: UploadRequest.self) { request, context in
                 run.uploads.withLock { $0.append((request.photo, context.jobID, context.attempt)) }
                 try await run.operation.operation(context)
             }
         }
-        let report = try await scheduler.restoreDurableJobs()
+        let report = try durable.restoreJobs()
         return (run, report)
     }
 
@@ -63,14 +64,14 @@ struct DurableSchedulerTests {
         let (run, report) = try await start()
         #expect(report.restored.isEmpty)
         let events = run.scheduler.events
-        let handle = try await run.scheduler.submit(
+        let handle = try run.durable.submit(
             DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 42)))
         #expect(try storedIDs(run) == ["up-1"])
         run.manual.setConnectivity(.connected(via: .wifi))
         await run.operation.waitForStarts(1)
         #expect(run.uploads.withLock { $0.map(\.photo) } == [42])
         run.operation.finish()
-        #expect(await handle.outcome().state == .succeeded)
+        #expect(try await handle.outcome().state == .succeeded)
         #expect(try storedIDs(run).isEmpty)
         var iterator = events.makeAsyncIterator()
         #expect(await iterator.next() == .submitted(id: "up-1"))
@@ -81,8 +82,8 @@ struct DurableSchedulerTests {
     @Test("a waiting job survives a restart and runs in the next process")
     func survivesRestart() async throws {
         let (first, _) = try await start()
-        try await first.scheduler.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
-        try await first.scheduler.submit(DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 2)))
+        try first.durable.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        try first.durable.submit(DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 2)))
         try first.store.close()
 
         let (second, report) = try await start()
@@ -92,7 +93,7 @@ struct DurableSchedulerTests {
         second.operation.finish()
         second.operation.finish()
         second.manual.setConnectivity(.connected(via: .wifi))
-        for handle in report.restored { #expect(await handle.outcome().state == .succeeded) }
+        for handle in report.restored { #expect(try await handle.outcome().state == .succeeded) }
         #expect(Set(second.uploads.withLock { $0.map(\.photo) }) == [1, 2])
         #expect(try storedIDs(second).isEmpty)
     }
@@ -100,7 +101,7 @@ struct DurableSchedulerTests {
     @Test("a job running at the crash runs again as the same attempt, and is reported as interrupted")
     func interruptedRunsAgain() async throws {
         let (first, _) = try await start(connected: true)
-        try await first.scheduler.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        try first.durable.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
         await first.operation.waitForStarts(1)
         try first.store.close()  // the process "dies" with the attempt running
 
@@ -110,14 +111,14 @@ struct DurableSchedulerTests {
         #expect(second.uploads.withLock { $0.map(\.attempt) } == [1])
         #expect(second.uploads.withLock { $0.map(\.id) } == ["up-1"])
         second.operation.finish()
-        #expect(await report.restored[0].outcome().state == .succeeded)
+        #expect(try await report.restored[0].outcome().state == .succeeded)
         first.operation.finish()
     }
 
     @Test("attempt counts and the remaining backoff survive a restart")
     func attemptsAndBackoff() async throws {
         let (first, _) = try await start(connected: true)
-        try await first.scheduler.submit(
+        try first.durable.submit(
             DurableJob(
                 id: "up-1", kind: "upload", payload: UploadRequest(photo: 1),
                 retry: .fixed(delay: .seconds(10), maxAttempts: 3)))
@@ -138,13 +139,13 @@ struct DurableSchedulerTests {
         await second.operation.waitForStarts(1)
         #expect(second.uploads.withLock { $0.map(\.attempt) } == [2])
         second.operation.finish()
-        #expect(await handle.outcome().state == .succeeded)
+        #expect(try await handle.outcome().state == .succeeded)
     }
 
     @Test("a start deadline is a wall-clock instant: time spent not running counts")
     func startDeadlineAcrossRestart() async throws {
         let (first, _) = try await start()
-        try await first.scheduler.submit(
+        try first.durable.submit(
             DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1), startDeadline: .seconds(30)))
         try first.store.close()
         wall.advance(by: 31)
@@ -157,7 +158,7 @@ struct DurableSchedulerTests {
     @Test("a delay is a wall-clock instant: only what is left of it is waited after a restart")
     func delayAcrossRestart() async throws {
         let (first, _) = try await start()
-        try await first.scheduler.submit(
+        try first.durable.submit(
             DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1), delay: .seconds(10)))
         try first.store.close()
         wall.advance(by: 7)
@@ -172,34 +173,34 @@ struct DurableSchedulerTests {
     @Test("a job whose kind is not registered stays in the store and is reported, then restored later")
     func unknownKindKept() async throws {
         let (first, _) = try await start()
-        try await first.scheduler.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        try first.durable.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
         try first.store.close()
 
         let (second, report) = try await start(connected: true, registerUpload: false)
         #expect(report.kept.map(\.id) == ["up-1"])
         #expect(report.kept.first?.reason == .unknownKind)
-        #expect(await second.scheduler.durableSnapshot().kept.map(\.id) == ["up-1"])
+        #expect(second.durable.snapshot().kept.map(\.id) == ["up-1"])
         #expect(try storedIDs(second) == ["up-1"])
 
-        try await second.scheduler.register("upload", payload: UploadRequest.self) { _, _ in }
-        let again = try await second.scheduler.restoreDurableJobs()
+        try second.durable.register("upload", payload: UploadRequest.self) { _, _ in }
+        let again = try second.durable.restoreJobs()
         #expect(again.restored.map(\.id) == ["up-1"])
-        #expect(await again.restored[0].outcome().state == .succeeded)
-        #expect(await second.scheduler.durableSnapshot().kept.isEmpty)
+        #expect(try await again.restored[0].outcome().state == .succeeded)
+        #expect(second.durable.snapshot().kept.isEmpty)
     }
 
     @Test("a payload that no longer decodes is reported with its job id and kept")
     func undecodableKept() async throws {
         let (first, _) = try await start()
-        try await first.scheduler.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        try first.durable.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
         try first.store.close()
 
         struct NewShape: Codable, Sendable { var url: String }
         let scheduler = SyncScheduler(environment: ManualSyncEnvironment(clock: clock).environment, clock: clock)
         let store = try FileJobStore(directory: directory.path)
-        try await scheduler.attach(store, wallClock: wall.function)
-        try await scheduler.register("upload", payload: NewShape.self) { _, _ in }
-        let report = try await scheduler.restoreDurableJobs()
+        let durable = DurableScheduler(scheduler: scheduler, store: store, wallClock: wall.function)
+        try durable.register("upload", payload: NewShape.self) { _, _ in }
+        let report = try durable.restoreJobs()
         let kept = try #require(report.kept.first)
         #expect(kept.id == "up-1")
         guard case .undecodablePayload(let message) = kept.reason else {
@@ -214,59 +215,65 @@ struct DurableSchedulerTests {
     @Test("a payload that fails to encode makes submit throw and stores nothing")
     func encodeFailure() async throws {
         let (run, _) = try await start()
-        try await run.scheduler.register("broken", payload: Unencodable.self) { _, _ in }
-        await #expect(throws: DurableJobError.self) {
-            try await run.scheduler.submit(DurableJob(id: "b-1", kind: "broken", payload: Unencodable()))
+        try run.durable.register("broken", payload: Unencodable.self) { _, _ in }
+        #expect(throws: DurableJobError.self) {
+            try run.durable.submit(DurableJob(id: "b-1", kind: "broken", payload: Unencodable()))
         }
         #expect(try storedIDs(run).isEmpty)
         #expect(run.store.statistics.records == 0)
         #expect(run.scheduler.snapshot().jobs.isEmpty)
     }
 
-    @Test("bad submissions throw naming what is wrong, and store nothing")
+    @Test("bad submissions throw one error type naming what is wrong, and store nothing")
     func badSubmissions() async throws {
         let manual = ManualSyncEnvironment(clock: clock)
         let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
-        let job = DurableJob(kind: "upload", payload: UploadRequest(photo: 1))
-        await #expect(throws: DurableJobError.noStore) { try await scheduler.submit(job) }
         let store = try FileJobStore(directory: directory.path)
-        try await scheduler.attach(store)
-        await #expect(throws: DurableJobError.storeAlreadyAttached) { try await scheduler.attach(store) }
-        try await scheduler.register("upload", payload: UploadRequest.self) { _, _ in }
-        await #expect(throws: DurableJobError.notRestored) { try await scheduler.submit(job) }
-        try await scheduler.restoreDurableJobs()
-        await #expect(throws: DurableJobError.unknownKind("nope")) {
-            try await scheduler.submit(DurableJob(kind: "nope", payload: UploadRequest(photo: 1)))
+        let durable = DurableScheduler(scheduler: scheduler, store: store)
+        let job = DurableJob(kind: "upload", payload: UploadRequest(photo: 1))
+        try durable.register("upload", payload: UploadRequest.self) { _, _ in }
+        #expect(throws: DurableJobError.notRestored) { try durable.submit(job) }
+        try durable.restoreJobs()
+        #expect(throws: DurableJobError.unknownKind("nope")) {
+            try durable.submit(DurableJob(kind: "nope", payload: UploadRequest(photo: 1)))
         }
-        await #expect(throws: DurableJobError.self) {
-            try await scheduler.submit(DurableJob(kind: "upload", payload: "a string"))
+        #expect(throws: DurableJobError.self) {
+            try durable.submit(DurableJob(kind: "upload", payload: "a string"))
         }
-        await #expect(throws: SyncSchedulerError.invalidJob("runTimeout must be positive, got 0.0 seconds")) {
-            try await scheduler.submit(
-                DurableJob(kind: "upload", payload: UploadRequest(photo: 1), runTimeout: .zero))
+        #expect(throws: DurableJobError.rejected(.invalidJob("runTimeout must be positive, got 0.0 seconds"))) {
+            try durable.submit(DurableJob(kind: "upload", payload: UploadRequest(photo: 1), runTimeout: .zero))
         }
-        await #expect(throws: DurableJobError.invalidKind("kind must not be empty")) {
-            try await scheduler.register("", payload: UploadRequest.self) { _, _ in }
+        #expect(throws: DurableJobError.invalidKind("kind must not be empty")) {
+            try durable.register("", payload: UploadRequest.self) { _, _ in }
         }
+        #expect(throws: DurableJobError.invalidKind("kind \"upload\" is already registered")) {
+            try durable.register("upload", payload: UploadRequest.self) { _, _ in }
+        }
+        try scheduler.submit(SyncJob(id: "taken") { _ in })
+        #expect(throws: DurableJobError.rejected(.invalidJob("id \"taken\" is already used by an unfinished job"))) {
+            try durable.submit(DurableJob(id: "taken", kind: "upload", payload: UploadRequest(photo: 1)))
+        }
+        await scheduler.shutdown(gracePeriod: .zero)
+        #expect(throws: DurableJobError.rejected(.shutDown)) { try durable.submit(job) }
         #expect(try store.load().jobs.isEmpty)
     }
 
     @Test("unique keys hold across a restart")
     func uniqueKeyAcrossRestart() async throws {
         let (first, _) = try await start()
-        try await first.scheduler.submit(
+        try first.durable.submit(
             DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1), uniqueKey: "photo-1"))
         try first.store.close()
         let (second, report) = try await start()
-        let duplicate = try await second.scheduler.submit(
+        let duplicate = try second.durable.submit(
             DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 1), uniqueKey: "photo-1"))
         #expect(duplicate === report.restored.first)
         #expect(try storedIDs(second) == ["up-1"])
-        let replacement = try await second.scheduler.submit(
+        let replacement = try second.durable.submit(
             DurableJob(
                 id: "up-3", kind: "upload", payload: UploadRequest(photo: 1), uniqueKey: "photo-1",
                 onDuplicate: .replace))
-        #expect(await duplicate.outcome().state == .cancelled)
+        #expect(try await duplicate.outcome().state == .cancelled)
         #expect(try storedIDs(second) == ["up-3"])
         replacement.cancel()
     }
@@ -275,7 +282,7 @@ struct DurableSchedulerTests {
     func serialGroupAcrossRestart() async throws {
         let (first, _) = try await start()
         for index in 1...3 {
-            try await first.scheduler.submit(
+            try first.durable.submit(
                 DurableJob(
                     id: "up-\(index)", kind: "upload", payload: UploadRequest(photo: index), serialGroup: "photos"))
         }
@@ -286,7 +293,7 @@ struct DurableSchedulerTests {
             await second.operation.waitForStarts(expected)
             #expect(second.scheduler.snapshot().runningCount == 1)
             second.operation.finish()
-            #expect(await report.restored[expected - 1].outcome().state == .succeeded)
+            #expect(try await report.restored[expected - 1].outcome().state == .succeeded)
         }
         #expect(second.uploads.withLock { $0.map(\.photo) } == [1, 2, 3])
     }
@@ -294,15 +301,42 @@ struct DurableSchedulerTests {
     @Test("shutdown keeps waiting durable jobs in the store; an explicit cancel removes them")
     func shutdownKeepsCancelRemoves() async throws {
         let (run, _) = try await start()
-        let kept = try await run.scheduler.submit(
+        let kept = try run.durable.submit(
             DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
-        let cancelled = try await run.scheduler.submit(
+        let cancelled = try run.durable.submit(
             DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 2)))
         cancelled.cancel()
-        #expect(await cancelled.outcome().state == .cancelled)
+        #expect(try await cancelled.outcome().state == .cancelled)
         await run.scheduler.shutdown(gracePeriod: .zero)
-        #expect(await kept.outcome().state == .cancelled)
+        #expect(try await kept.outcome().state == .cancelled)
         #expect(try storedIDs(run) == ["up-1"])
+    }
+
+    @Test("a restored job with a default id never collides with the next launch's default ids")
+    func defaultIDsAcrossRestart() async throws {
+        // Two generators stand for two launches of the app: each has its own prefix and counter.
+        let firstLaunch = JobIDGenerator()
+        let secondLaunch = JobIDGenerator()
+        let (first, _) = try await start()
+        let original = try JobIDGenerator.$current.withValue(firstLaunch) {
+            try first.durable.submit(DurableJob(kind: "upload", payload: UploadRequest(photo: 1)))
+        }
+        await first.scheduler.shutdown(gracePeriod: .zero)
+        try first.store.close()
+
+        let (second, report) = try await start()
+        #expect(report.restored.map(\.id) == [original.id])
+        let next = try JobIDGenerator.$current.withValue(secondLaunch) {
+            try second.durable.submit(DurableJob(kind: "upload", payload: UploadRequest(photo: 2)))
+        }
+        #expect(next.id != original.id)
+        #expect(try storedIDs(second) == [original.id, next.id])
+        second.operation.finish()
+        second.operation.finish()
+        second.manual.setConnectivity(.connected(via: .wifi))
+        #expect(try await report.restored[0].outcome() == .succeeded)
+        #expect(try await next.outcome() == .succeeded)
+        #expect(Set(second.uploads.withLock { $0.map(\.id) }) == [original.id, next.id])
     }
 
     /// Waits until the store's jobs satisfy `predicate`, following the scheduler's events.

@@ -90,6 +90,32 @@ struct JournalFormatTests {
         #expect(scan.issues.first?.detail.contains("unknown record type 99") == true)
     }
 
+    @Test(
+        "the header names the format version; anything else is not a journal header",
+        arguments: [
+            ("SGJRNL01", 1), ("SGJRNL02", 2), ("SGJRNL42", 42), ("SGJRNL00", 0), ("SGJRNL1", nil),
+            ("SGJRNLx1", nil), ("sgjrnl01", nil), ("XXJRNL01", nil), ("", nil),
+        ] as [(String, Int?)])
+    func headerVersion(header: String, version: Int?) {
+        #expect(JournalCodec.version(ofHeader: Array(header.utf8)) == version)
+    }
+
+    @Test("the header written is that of the current version")
+    func currentHeader() {
+        #expect(JournalCodec.header == Array("SGJRNL01".utf8))
+        #expect(JournalCodec.header(version: JournalCodec.currentVersion) == JournalCodec.header)
+        #expect(JournalCodec.version(ofHeader: JournalCodec.header) == JournalCodec.currentVersion)
+    }
+
+    @Test("a body of a version without a decoder is unreadable, and the issue names the version")
+    func unknownVersionBody() throws {
+        let bytes = JournalCodec.header + JournalCodec.frame(.submitted(plainJob(1)))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "journal", version: 7) }
+        #expect(scan.records.isEmpty)
+        #expect(scan.issues.map(\.kind) == [.unreadableRecord])
+        #expect(scan.issues.first?.detail.contains("version 7") == true)
+    }
+
     @Test("CRC-32C matches the standard check value")
     func crcCheckValue() {
         #expect(CRC32C.checksum(Array("123456789".utf8)) == 0xE306_9283)

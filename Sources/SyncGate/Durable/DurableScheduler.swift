@@ -1,0 +1,373 @@
+import Foundation
+
+/// Durable jobs: a layer over a ``SyncScheduler`` and a ``JobStore`` that keeps jobs described by data
+/// on disk from before `submit` returns until they resolve, and brings them back after a restart.
+///
+/// ```swift
+/// let scheduler = SyncScheduler(environment: environment)
+/// let durable = DurableScheduler(scheduler: scheduler, store: try FileJobStore(directory: jobsDirectory))
+/// try durable.register("upload", payload: UploadRequest.self) { request, context in
+///     try await uploader.upload(request, idempotencyKey: context.jobID)
+/// }
+/// let report = try durable.restoreJobs()   // jobs left by the last run
+/// try durable.submit(DurableJob(kind: "upload", payload: UploadRequest(photo: 42)))
+/// ```
+///
+/// The jobs run in the scheduler like any other (its snapshot, events, `cancel` and `shutdown` apply);
+/// this layer writes the journal from the scheduler's ordered event hook, outside the scheduler's
+/// lock, and its `submit` writes the job before handing it to the scheduler. A job leaves the store
+/// when it resolves (succeeded, failed for good, cancelled, expired). Shutting the scheduler down does
+/// not remove jobs: those it cancels are restored by the next run. A job that was running when the
+/// process died runs again as the same attempt (at-least-once), so its handler must be idempotent: use
+/// `context.jobID` as the key. Keep the durable scheduler for as long as its jobs run: without it their
+/// progress is no longer written, and they run again after a restart.
+public final class DurableScheduler: Sendable {
+    /// A registered kind, its payload type erased.
+    private struct Kind: Sendable {
+        let payloadType: ObjectIdentifier
+        let typeName: String
+        let decode: @Sendable (Data) throws -> any Sendable
+        let run: @Sendable (any Sendable, SyncJobContext) async throws -> Void
+    }
+
+    /// A durable job the scheduler runs now, by store sequence number.
+    private struct Active: Sendable {
+        let id: SyncJob.ID
+        /// The last attempt started, 0 before the first.
+        var attempt: Int
+        let maxAttempts: Int
+    }
+
+    /// What this layer attaches to its jobs in the scheduler, so their events find their record.
+    private struct Ticket: Sendable {
+        let owner: ObjectIdentifier
+        let sequence: UInt64
+    }
+
+    private struct State {
+        var kinds: [String: Kind] = [:]
+        var active: [UInt64: Active] = [:]
+        var isRestored = false
+        var nextSequence: UInt64 = 1
+        var kept: [UInt64: KeptDurableJob] = [:]
+        var storeIssues: [JobStoreIssue] = []
+        var writeErrors: [String] = []
+    }
+
+    private static let maximumWriteErrors = 100
+
+    /// The scheduler that runs the jobs.
+    public let scheduler: SyncScheduler
+    /// The store that keeps them.
+    public let store: any JobStore
+    private let wallClock: @Sendable () -> Date
+    private let state = LockedState(State())
+    private let hookToken = LockedState<UInt64?>(nil)
+
+    /// Creates the durable layer of `scheduler`, keeping jobs in `store`.
+    ///
+    /// - Parameters:
+    ///   - scheduler: the scheduler that runs the jobs.
+    ///   - store: the store, such as a ``FileJobStore``; give each store to one durable scheduler.
+    ///   - wallClock: the wall clock for stored instants (delays, deadlines, backoffs); inject one in tests.
+    public init(
+        scheduler: SyncScheduler, store: any JobStore, wallClock: @escaping @Sendable () -> Date = { Date() }
+    ) {
+        self.scheduler = scheduler
+        self.store = store
+        self.wallClock = wallClock
+        let token = scheduler.schedulerCore.addEventHook { [weak self] delivery in self?.record(delivery) }
+        hookToken.withLock { $0 = token }
+    }
+
+    deinit {
+        if let token = hookToken.withLock({ $0 }) { scheduler.schedulerCore.removeEventHook(token) }
+    }
+
+    /// Registers the handler of a job kind and the type of its payload.
+    ///
+    /// - Throws: ``DurableJobError/invalidKind(_:)`` when the kind is empty or already registered.
+    public func register<Payload: Codable & Sendable>(
+        _ kind: String,
+        payload: Payload.Type,
+        handler: @escaping @Sendable (Payload, SyncJobContext) async throws -> Void
+    ) throws(DurableJobError) {
+        if kind.isEmpty { throw .invalidKind("kind must not be empty") }
+        let entry = Kind(
+            payloadType: ObjectIdentifier(Payload.self),
+            typeName: String(reflecting: Payload.self),
+            decode: { data in try JSONDecoder().decode(Payload.self, from: data) },
+            run: { value, context in
+                guard let payload = value as? Payload else {
+                    throw DurableJobError.payloadTypeMismatch(
+                        kind: kind, registered: String(reflecting: Payload.self),
+                        submitted: String(reflecting: type(of: value)))
+                }
+                try await handler(payload, context)
+            }
+        )
+        let isNew = state.withLock { state in
+            guard state.kinds[kind] == nil else { return false }
+            state.kinds[kind] = entry
+            return true
+        }
+        if !isNew { throw .invalidKind("kind \"\(kind)\" is already registered") }
+    }
+
+    /// Restores the jobs the store holds, in their original order, with their attempt counts.
+    ///
+    /// Call it after every ``register(_:payload:handler:)``, before submitting. A job whose kind is not
+    /// registered, or whose payload does not decode, stays in the store and is listed in
+    /// ``DurableRestoreReport/kept``; calling this again after registering its kind restores it. A job
+    /// whose start deadline passed while the app was not running resolves as expired.
+    ///
+    /// - Throws: ``DurableJobError/storeFailed(_:)`` when the store cannot be read.
+    @discardableResult
+    public func restoreJobs() throws(DurableJobError) -> DurableRestoreReport {
+        let contents: JobStoreContents
+        do {
+            contents = try store.load()
+        } catch {
+            throw .storeFailed(storeError(error))
+        }
+        let now = wallClock()
+        var restored: [SyncJobHandle] = []
+        var interrupted: [SyncJob.ID] = []
+        var expired: [SyncJob.ID] = []
+        for stored in contents.jobs {
+            let (isActive, kind) = state.withLock { ($0.active[stored.sequence] != nil, $0.kinds[stored.kind]) }
+            if isActive { continue }
+            guard let kind else {
+                keep(stored, reason: .unknownKind)
+                continue
+            }
+            let payload: any Sendable
+            do {
+                payload = try kind.decode(stored.payload)
+            } catch {
+                keep(stored, reason: .undecodablePayload("\(error)"))
+                continue
+            }
+            if !stored.hasStarted, let deadline = stored.startDeadlineAt, deadline <= now {
+                write(.resolved(sequence: stored.sequence, resolution: .expired))
+                expired.append(stored.id)
+                continue
+            }
+            let run = kind.run
+            let job = Self.continuation(of: stored, now: now) { context in try await run(payload, context) }
+            activate(
+                stored.sequence,
+                Active(id: stored.id, attempt: stored.lastStartedAttempt, maxAttempts: stored.options.retry.maxAttempts)
+            )
+            let handle: SyncJobHandle
+            do {
+                handle = try scheduler.schedulerCore.submit(
+                    job, attachment: ticket(stored.sequence), initialFailures: stored.failures)
+            } catch {
+                state.withLock { _ = $0.active.removeValue(forKey: stored.sequence) }
+                keep(stored, reason: .rejected("\(error)"))
+                continue
+            }
+            guard handle.id == stored.id else {
+                discard(stored.sequence)
+                continue
+            }
+            restored.append(handle)
+            if stored.isRunning { interrupted.append(stored.id) }
+        }
+        let kept = state.withLock { state in
+            state.isRestored = true
+            state.nextSequence = max(state.nextSequence, contents.highestSequence + 1)
+            state.storeIssues = contents.issues
+            return state.kept.values.sorted { $0.sequence < $1.sequence }
+        }
+        return DurableRestoreReport(
+            restored: restored, interrupted: interrupted, expired: expired, kept: kept, storeIssues: contents.issues)
+    }
+
+    /// Submits a durable job: it is in the store when this returns, and starts as soon as it is runnable.
+    ///
+    /// Synchronous like ``SyncScheduler/submit(_:)``: the job is written (and, with a synchronous store,
+    /// synced) on the calling thread before the scheduler takes it, never under the scheduler's lock.
+    ///
+    /// - Returns: the job's handle, or the existing job's handle when an unfinished job has the same
+    ///   unique key and the policy is ``DuplicatePolicy/keepExisting`` (nothing is stored then).
+    /// - Throws: a ``DurableJobError``: not restored yet, unknown kind, wrong payload type, a payload that
+    ///   does not encode, the scheduler's refusal (``DurableJobError/rejected(_:)``: an invalid option
+    ///   naming the field, an id in use, shut down), or the store's failure to write
+    ///   (``DurableJobError/storeFailed(_:)``).
+    @discardableResult
+    public func submit<Payload: Codable & Sendable>(_ job: DurableJob<Payload>) throws(DurableJobError)
+        -> SyncJobHandle
+    {
+        let (isRestored, registered) = state.withLock { ($0.isRestored, $0.kinds[job.kind]) }
+        guard isRestored else { throw .notRestored }
+        guard let kind = registered else { throw .unknownKind(job.kind) }
+        guard kind.payloadType == ObjectIdentifier(Payload.self) else {
+            throw .payloadTypeMismatch(
+                kind: job.kind, registered: kind.typeName, submitted: String(reflecting: Payload.self))
+        }
+        let run = kind.run
+        let payload = job.payload
+        let syncJob = SyncJob(id: job.id, options: job.options) { context in try await run(payload, context) }
+        if let reason = syncJob.validationError { throw .rejected(.invalidJob(reason)) }
+        let core = scheduler.schedulerCore
+        if let uniqueKey = job.options.uniqueKey, job.options.onDuplicate == .keepExisting,
+            let existing = core.existingHandle(uniqueKey: uniqueKey)
+        {
+            return existing
+        }
+        if core.hasUnfinishedJob(id: job.id) {
+            throw .rejected(.invalidJob("id \"\(job.id)\" is already used by an unfinished job"))
+        }
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(job.payload)
+        } catch {
+            throw .payloadEncodingFailed(jobID: job.id, kind: job.kind, reason: "\(error)")
+        }
+
+        let now = wallClock()
+        let sequence = state.withLock { state in
+            defer { state.nextSequence += 1 }
+            return state.nextSequence
+        }
+        let stored = StoredJob(
+            sequence: sequence, id: job.id, kind: job.kind, payload: data, submittedAt: now, options: job.options)
+        do {
+            try store.append(.submitted(stored))
+        } catch {
+            throw .storeFailed(storeError(error))
+        }
+        activate(sequence, Active(id: job.id, attempt: 0, maxAttempts: job.options.retry.maxAttempts))
+        let handle: SyncJobHandle
+        do {
+            handle = try core.submit(syncJob, attachment: ticket(sequence))
+        } catch {
+            discard(sequence)
+            throw .rejected(error)
+        }
+        if handle.id != job.id {
+            // An unfinished job without this layer (a closure job) holds the unique key: ours was not taken.
+            discard(sequence)
+        }
+        return handle
+    }
+
+    /// The durable jobs running or waiting, those kept in the store without running, and what went wrong.
+    public func snapshot() -> DurableSnapshot {
+        state.withLock { state in
+            DurableSnapshot(
+                active: state.active.sorted { $0.key < $1.key }.map(\.value.id),
+                kept: state.kept.values.sorted { $0.sequence < $1.sequence },
+                storeIssues: state.storeIssues,
+                writeErrors: state.writeErrors,
+                kinds: state.kinds.keys.sorted()
+            )
+        }
+    }
+
+    // MARK: - Journal
+
+    /// The scheduler's event hook: turns an event about one of this layer's jobs into its journal
+    /// record and writes it. Runs outside the scheduler's lock, one event at a time, in order.
+    ///
+    /// While the scheduler shuts down, a cancelled job, or one that failed with attempts left, stays
+    /// in the store: shutdown is not the app giving up on the work.
+    private func record(_ delivery: SchedulerEventDelivery) {
+        guard let ticket = delivery.attachment as? Ticket, ticket.owner == ObjectIdentifier(self) else { return }
+        let sequence = ticket.sequence
+        let record: JobRecord? = state.withLock { state in
+            guard var job = state.active[sequence] else { return nil }
+            switch delivery.event {
+            case .submitted:
+                return nil
+            case .started(_, let attempt):
+                job.attempt = attempt
+                state.active[sequence] = job
+                return .attemptStarted(sequence: sequence, attempt: attempt)
+            case .retryScheduled(_, let attempt, let delay):
+                let retryAt = wallClock().addingTimeInterval(delay.inSeconds)
+                return .attemptFinished(sequence: sequence, failures: attempt - 1, retryAt: retryAt)
+            case .requeued:
+                return .attemptFinished(sequence: sequence, failures: max(job.attempt - 1, 0), retryAt: nil)
+            case .succeeded:
+                state.active[sequence] = nil
+                return .resolved(sequence: sequence, resolution: .succeeded)
+            case .expired:
+                state.active[sequence] = nil
+                return .resolved(sequence: sequence, resolution: .expired)
+            case .cancelled:
+                state.active[sequence] = nil
+                return delivery.isShutDown ? nil : .resolved(sequence: sequence, resolution: .cancelled)
+            case .failed:
+                state.active[sequence] = nil
+                if delivery.isShutDown && job.attempt < job.maxAttempts {
+                    return .attemptFinished(sequence: sequence, failures: job.attempt, retryAt: nil)
+                }
+                return .resolved(sequence: sequence, resolution: .failed)
+            }
+        }
+        if let record { write(record) }
+    }
+
+    private func ticket(_ sequence: UInt64) -> Ticket {
+        Ticket(owner: ObjectIdentifier(self), sequence: sequence)
+    }
+
+    private func activate(_ sequence: UInt64, _ job: Active) {
+        state.withLock { state in
+            state.active[sequence] = job
+            state.kept[sequence] = nil
+        }
+    }
+
+    private func keep(_ stored: StoredJob, reason: KeptDurableJob.Reason) {
+        let kept = KeptDurableJob(id: stored.id, kind: stored.kind, sequence: stored.sequence, reason: reason)
+        state.withLock { $0.kept[stored.sequence] = kept }
+    }
+
+    /// Forgets a job that the scheduler did not take, and writes that it left the store.
+    private func discard(_ sequence: UInt64) {
+        state.withLock { _ = $0.active.removeValue(forKey: sequence) }
+        write(.resolved(sequence: sequence, resolution: .discarded))
+    }
+
+    /// Writes a record, remembering a failure for the snapshot instead of throwing.
+    private func write(_ record: JobRecord) {
+        do {
+            try store.append(record)
+        } catch {
+            state.withLock { state in
+                state.writeErrors.append("\(error)")
+                if state.writeErrors.count > Self.maximumWriteErrors { state.writeErrors.removeFirst() }
+            }
+        }
+    }
+
+    private func storeError(_ error: any Error) -> JobStoreError {
+        if let error = error as? JobStoreError { return error }
+        return JobStoreError(.ioFailure, path: String(reflecting: type(of: store)), cause: "\(error)")
+    }
+
+    /// The closure job that continues a stored job, its instants turned into what is left of them.
+    private static func continuation(
+        of stored: StoredJob, now: Date, operation: @escaping SyncJob.Operation
+    ) -> SyncJob {
+        func remaining(_ instant: Date?) -> Duration? {
+            guard let instant else { return nil }
+            let seconds = instant.timeIntervalSince(now)
+            return seconds > 0 ? .saturating(seconds: seconds) : nil
+        }
+        var options = stored.options
+        if stored.isRunning {
+            options.delay = nil
+        } else if stored.retryAt != nil {
+            options.delay = remaining(stored.retryAt)
+        } else {
+            options.delay = stored.hasStarted ? nil : remaining(stored.eligibleAt)
+        }
+        options.startDeadline = stored.hasStarted ? nil : remaining(stored.startDeadlineAt)
+        return SyncJob(id: stored.id, options: options, operation: operation)
+    }
+}

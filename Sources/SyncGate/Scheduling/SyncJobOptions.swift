@@ -1,0 +1,98 @@
+/// When and how a job runs: what it waits for, its order, its time limits, its retries and the rules
+/// that tie it to other jobs. Every kind of job carries one: ``SyncJob``, ``DurableJob`` and the
+/// ``StoredJob`` a ``JobStore`` keeps.
+///
+/// ```swift
+/// var options = SyncJobOptions(requires: .largeTransfer, retry: .exponential(maxAttempts: 5))
+/// options.serialGroup = "uploads"
+/// let job = SyncJob(options: options) { context in try await upload(idempotencyKey: context.jobID) }
+/// ```
+///
+/// An option is added in one place: a field here (with its default in ``init(requires:conditions:priority:delay:startDeadline:runTimeout:retry:onRequirementsLost:uniqueKey:onDuplicate:serialGroup:tags:)``),
+/// its rule in ``validationError``, its entry in the journal codec's options encoding, and its tests.
+public struct SyncJobOptions: Sendable, Hashable {
+    /// What must hold before an attempt starts.
+    public var requirements: SyncRequirements
+    /// The app-defined conditions that must hold before an attempt starts.
+    public var conditions: Set<SyncCondition>
+    /// The priority among runnable jobs.
+    public var priority: SyncJobPriority
+    /// How long after submission the job becomes eligible; `nil` for at once. A durable job keeps it as
+    /// a wall-clock instant, so the time the app was not running counts too.
+    public var delay: Duration?
+    /// How long after submission the first attempt must have started; the job expires otherwise.
+    public var startDeadline: Duration?
+    /// How long one attempt may run before it is cancelled and counted as failed.
+    public var runTimeout: Duration?
+    /// How failures are retried.
+    public var retry: RetryPolicy
+    /// What happens when the requirements stop holding while an attempt runs.
+    public var onRequirementsLost: RequirementsLostPolicy
+    /// A key of which at most one unfinished job exists (across restarts too, for durable jobs).
+    public var uniqueKey: String?
+    /// What happens when an unfinished job already has ``uniqueKey``.
+    public var onDuplicate: DuplicatePolicy
+    /// A group whose jobs run one at a time, in submission order.
+    public var serialGroup: String?
+    /// Labels for ``SyncScheduler/cancel(tag:)`` and for display.
+    public var tags: Set<String>
+
+    /// Creates options; every parameter has the default a job gets when it does not mention it.
+    ///
+    /// - Parameters:
+    ///   - requires: what must hold before an attempt starts.
+    ///   - conditions: the app-defined conditions that must hold before an attempt starts.
+    ///   - priority: the priority among runnable jobs.
+    ///   - delay: how long after submission the job becomes eligible.
+    ///   - startDeadline: how long after submission the first attempt must have started.
+    ///   - runTimeout: how long one attempt may run.
+    ///   - retry: how failures are retried.
+    ///   - onRequirementsLost: what happens when the requirements stop holding during an attempt.
+    ///   - uniqueKey: a key of which at most one unfinished job exists.
+    ///   - onDuplicate: what happens when an unfinished job already has the key.
+    ///   - serialGroup: a group whose jobs run one at a time, in submission order.
+    ///   - tags: labels for cancellation and display.
+    public init(
+        requires: SyncRequirements = .network,
+        conditions: Set<SyncCondition> = [],
+        priority: SyncJobPriority = .normal,
+        delay: Duration? = nil,
+        startDeadline: Duration? = nil,
+        runTimeout: Duration? = nil,
+        retry: RetryPolicy = .none,
+        onRequirementsLost: RequirementsLostPolicy = .cancelAndRequeue,
+        uniqueKey: String? = nil,
+        onDuplicate: DuplicatePolicy = .keepExisting,
+        serialGroup: String? = nil,
+        tags: Set<String> = []
+    ) {
+        self.requirements = requires
+        self.conditions = conditions
+        self.priority = priority
+        self.delay = delay
+        self.startDeadline = startDeadline
+        self.runTimeout = runTimeout
+        self.retry = retry
+        self.onRequirementsLost = onRequirementsLost
+        self.uniqueKey = uniqueKey
+        self.onDuplicate = onDuplicate
+        self.serialGroup = serialGroup
+        self.tags = tags
+    }
+
+    /// The first problem with the options, naming the field and its value, or `nil` when they are valid.
+    ///
+    /// The one place where options are checked: every kind of submission (closure, durable, restored)
+    /// goes through it.
+    package var validationError: String? {
+        if conditions.contains(where: { !$0.isValid }) { return "conditions must not contain an empty name" }
+        if let delay, delay < .zero { return "delay must not be negative, got \(delay)" }
+        if let startDeadline, startDeadline <= .zero { return "startDeadline must be positive, got \(startDeadline)" }
+        if let runTimeout, runTimeout <= .zero { return "runTimeout must be positive, got \(runTimeout)" }
+        if let reason = retry.validationError { return reason }
+        if let uniqueKey, uniqueKey.isEmpty { return "uniqueKey must not be empty" }
+        if let serialGroup, serialGroup.isEmpty { return "serialGroup must not be empty" }
+        if tags.contains("") { return "tags must not contain an empty tag" }
+        return nil
+    }
+}

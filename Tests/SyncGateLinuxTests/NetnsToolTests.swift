@@ -1,0 +1,150 @@
+#if os(Linux)
+    import Foundation
+    import Glibc
+    import Testing
+
+    /// The built `syncgate` binary, run as a user runs it, inside a network namespace (`ip netns exec NS
+    /// syncgate …`, stdout a pipe) while the tests change the namespace's network from outside. Needs root
+    /// and iproute2; skips elsewhere unless SYNCGATE_REQUIRE_NETNS=1.
+    @Suite(.enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
+    struct NetnsToolTests {
+        /// How long a line may take after the change that causes it: the 200 ms debounce and a wide margin.
+        static let perLine = Duration.seconds(3)
+
+        /// Runs `body` with a fresh topology and always deletes it afterwards.
+        func withTopology(_ body: (NetnsTopology) throws -> Void) throws {
+            let topology = try NetnsTopology()
+            defer { topology.destroy() }
+            try body(topology)
+        }
+
+        /// The `network` object of a `watch --json` line.
+        private func network(_ line: String) throws -> [String: Any] {
+            let object = try #require(try JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any])
+            #expect(object["schemaVersion"] as? Int == 1)
+            return try #require(object["network"] as? [String: Any], "no network in \(line)")
+        }
+
+        /// Asserts that the observed namespace has no default route, IPv4 or IPv6.
+        private func expectNoDefaultRoute(_ topology: NetnsTopology) throws {
+            let routes = try topology.routesInObserved()
+            try #require(!routes.contains("default"), "the namespace already has a default route: \(routes)")
+        }
+
+        @Test(arguments: NetnsScenario.all)
+        func watchPrintsOneLinePerChange(scenario: NetnsScenario) throws {
+            try withTopology { topology in
+                try scenario.configure(topology)
+                let tool = try topology.startTool(arguments: ["watch", "--json"])
+                let first = try network(tool.nextLine(within: Self.perLine))
+                #expect(first["monitored"] as? Bool == true)
+                #expect(first["connected"] as? Bool == scenario.startsConnected)
+                for step in scenario.steps {
+                    try NetnsScenario.apply(step, to: topology)
+                    let line = try network(tool.nextLine(within: Self.perLine))
+                    #expect(line["connected"] as? Bool == step.connected, "after \(step.commands)")
+                    #expect(line["interface"] as? String == step.interface, "after \(step.commands)")
+                    // The name comes from the namespace's own /proc/net routing tables.
+                    #expect(
+                        (line["interfaceName"] as? String) == (step.connected ? "v0" : nil), "after \(step.commands)")
+                }
+                tool.signal(SIGINT)
+                let (rest, status) = try tool.finish(before: .now + Self.perLine)
+                #expect(rest.isEmpty, "lines after the last change: \(rest)")
+                #expect(status == 130)
+            }
+        }
+
+        @Test func waitExitsWhenTheRouteAppears() throws {
+            try withTopology { topology in
+                try topology.configureIPv4(defaultRoute: false)
+                try expectNoDefaultRoute(topology)
+                let tool = try topology.startTool(arguments: ["wait", "--require", "network", "--timeout", "10s"])
+                try NetnsSupport.waitForRouteSubscription(pid: tool.pid)
+                try #require(tool.isRunning, "wait returned before the route existed: \(tool.stderrText)")
+                try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                let added = ContinuousClock.now
+                let (stdout, status) = try tool.finish(before: added + Self.perLine)
+                #expect(status == 0, "stderr: \(tool.stderrText)")
+                #expect(stdout.isEmpty)
+                #expect(tool.stderrText.isEmpty)
+                #expect(ContinuousClock.now - added < Self.perLine)
+            }
+        }
+
+        /// Waits until no process has id `pid` any more (it exited and was reaped); throws after `timeout`.
+        private func waitUntilGone(_ pid: pid_t, within timeout: Duration) throws {
+            let deadline = ContinuousClock.now + timeout
+            while kill(pid, 0) == 0 || errno != ESRCH {
+                guard ContinuousClock.now < deadline else {
+                    throw NetnsError(message: "process \(pid) still exists after \(timeout)")
+                }
+                var none = pollfd(fd: -1, events: 0, revents: 0)
+                _ = poll(&none, 0, 5)
+            }
+        }
+
+        @Test func runStopsItsCommandOnLossAndRestartsIt() throws {
+            // Each start prints its pid; the shell then becomes `sleep`, so SIGTERM reaches it directly.
+            let script = #"echo "start $$"; exec sleep 60"#
+            try withTopology { topology in
+                try topology.configureIPv4(defaultRoute: false)
+                try expectNoDefaultRoute(topology)
+                let tool = try topology.startTool(arguments: [
+                    "run", "--stop-on-loss", "--require", "network", "--grace", "5s", "--", "sh", "-c", script,
+                ])
+                try NetnsSupport.waitForRouteSubscription(pid: tool.pid)
+                try #require(tool.isRunning, "run ended before the route existed: \(tool.stderrText)")
+
+                try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                let first = try tool.nextLine(within: Self.perLine)
+                let firstPID = try #require(pid_t(first.dropFirst("start ".count)), "first line: \(first)")
+
+                // Stopped: the command ends (and is reaped) without the route, and nothing else starts.
+                try topology.inObserved("route del default")
+                try waitUntilGone(firstPID, within: Self.perLine)
+                #expect(try tool.nextLine(before: .now + .milliseconds(300)) == nil)
+
+                try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                let second = try tool.nextLine(within: Self.perLine)
+                let secondPID = try #require(pid_t(second.dropFirst("start ".count)), "second line: \(second)")
+                #expect(secondPID != firstPID)
+
+                // SIGTERM is forwarded to the running command, whose status (killed by SIGTERM) ends the run.
+                tool.signal(SIGTERM)
+                let (rest, status) = try tool.finish(before: .now + Self.perLine)
+                #expect(rest.isEmpty)
+                #expect(status == 143)
+                let stderr = tool.stderrText
+                #expect(stderr.hasPrefix("syncgate: waiting for network before running sh\n"), "stderr: \(stderr)")
+                #expect(
+                    stderr.contains(
+                        "syncgate: requirements lost (network); sh was stopped and runs again when they hold\n"),
+                    "stderr: \(stderr)")
+            }
+        }
+
+        @Test func demoSeesTheRouteAppear() throws {
+            try withTopology { topology in
+                try topology.configureIPv4(defaultRoute: false)
+                try expectNoDefaultRoute(topology)
+                // At --speed 3, refresh-feed (needs the network) expires 8/3 s after the start if it cannot run.
+                let tool = try topology.startTool(arguments: ["demo", "--speed", "3"])
+                var before: [String] = []
+                while !(before.last ?? "").contains("refresh-feed      waiting for network") {
+                    before.append(try tool.nextLine(within: Self.perLine))
+                }
+                #expect(before.contains { $0.hasPrefix("this machine now: disconnected;") })
+                #expect(
+                    before.contains("no network here: jobs that need it wait, then expire at their start deadline."))
+
+                try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                let (rest, status) = try tool.finish(before: .now + .seconds(15))
+                #expect(status == 0)
+                let after = rest.split(separator: "\n").map { String($0.drop { $0 != " " }.drop { $0 == " " }) }
+                #expect(after.contains("refresh-feed      started attempt 1"), "output: \(rest)")
+                #expect(rest.contains("  refresh-feed      succeeded (started at"), "output: \(rest)")
+            }
+        }
+    }
+#endif

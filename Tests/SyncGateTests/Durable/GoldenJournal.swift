@@ -1,0 +1,128 @@
+import Foundation
+
+@testable import SyncGate
+
+/// The golden journal files in `Golden/`: bytes written by a released version of the journal format,
+/// checked in so that every later version of the code is tested against what users already have on disk.
+///
+/// The files are written by ``writeFiles()``, which no test runs. To pin a new format version, run
+/// `SYNCGATE_WRITE_GOLDEN_JOURNALS=1 swift test --filter GoldenJournalGenerator` once and commit the new
+/// `v<N>-*.journal` files; never regenerate the files of an older version (they stand for journals
+/// written by code that no longer exists).
+enum GoldenJournal {
+    /// The folder of the golden files, found from this source file.
+    static let directory = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Golden")
+
+    /// The path of a golden file, such as `v1-records.journal`.
+    static func path(_ name: String) -> String {
+        directory.appendingPathComponent(name).path
+    }
+
+    static let submittedAt = Date(timeIntervalSince1970: 1_700_000_000.25)
+    static let retryAt = Date(timeIntervalSince1970: 1_700_000_100.5)
+
+    /// The records of `v1-records.journal`, in file order: every record type, every resolution, every
+    /// retry shape, every priority, each duration option set and unset, a unique key with each duplicate
+    /// policy, a serial group, tags, conditions, and a job of a kind no test registers (it is kept).
+    static let records: [JobRecord] =
+        [
+            // 1: every option at its default.
+            .submitted(
+                StoredJob(
+                    sequence: 1, id: "plain-1", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt)),
+            // 2: every option changed, with progress, as compaction writes a job.
+            .submitted(fullyOptioned),
+            // 3: a fixed retry, low priority, no requirement, a run timeout, a unique key kept on duplicate.
+            .submitted(
+                StoredJob(
+                    sequence: 3, id: "fixed-3", kind: "work", payload: Data("{\"n\":3}".utf8), submittedAt: submittedAt,
+                    options: SyncJobOptions(
+                        requires: [], priority: .low, runTimeout: .seconds(30),
+                        retry: .fixed(delay: .seconds(5), maxAttempts: 3), uniqueKey: "refresh",
+                        onDuplicate: .keepExisting))),
+            // 4: no retry spelled out, normal priority, a start deadline only.
+            .submitted(
+                StoredJob(
+                    sequence: 4, id: "deadline-4", kind: "work", payload: Data("{\"n\":4}".utf8),
+                    submittedAt: submittedAt,
+                    options: SyncJobOptions(
+                        requires: .syncReady, priority: .normal, startDeadline: .seconds(3600), retry: .none))),
+            // 5: a kind that no test registers: restore keeps it in the store.
+            .submitted(
+                StoredJob(
+                    sequence: 5, id: "retired-5", kind: "retired-kind", payload: Data("[1,2,3]".utf8),
+                    submittedAt: submittedAt, options: SyncJobOptions(tags: ["legacy"]))),
+            // 6 to 10: resolved, one per resolution.
+        ]
+        + (6...10).map { sequence in
+            .submitted(
+                StoredJob(
+                    sequence: UInt64(sequence), id: "done-\(sequence)", kind: "work", payload: Data("{}".utf8),
+                    submittedAt: submittedAt))
+        }
+        + [
+            // 3 fails its first attempt and starts its second (it was running when the file ended).
+            .attemptStarted(sequence: 3, attempt: 1),
+            .attemptFinished(sequence: 3, failures: 1, retryAt: retryAt),
+            .attemptStarted(sequence: 3, attempt: 2),
+            // 4 starts and is requeued (requirements lost): no failure, no backoff.
+            .attemptStarted(sequence: 4, attempt: 1),
+            .attemptFinished(sequence: 4, failures: 0, retryAt: nil),
+        ]
+        + zip(6...10, JobRecord.Resolution.allCases).map { sequence, resolution in
+            .resolved(sequence: UInt64(sequence), resolution: resolution)
+        }
+
+    /// Job 2: every option other than its default, and progress fields set.
+    static var fullyOptioned: StoredJob {
+        var job = StoredJob(
+            sequence: 2, id: "upload-2", kind: "upload", payload: Data("{\"photo\":42}".utf8),
+            submittedAt: submittedAt,
+            options: SyncJobOptions(
+                requires: .largeTransfer, conditions: ["photos-selected", "db-migrated"], priority: .high,
+                delay: .seconds(10), startDeadline: .seconds(600), runTimeout: .milliseconds(1500),
+                retry: .exponential(
+                    initial: .seconds(2), multiplier: 3, maxDelay: .seconds(60), maxAttempts: 4, jitter: 0.25,
+                    resetWhenRequirementsReturn: true),
+                onRequirementsLost: .keepRunning, uniqueKey: "photo-42", onDuplicate: .replace,
+                serialGroup: "uploads", tags: ["photos", "user"]))
+        job.failures = 2
+        job.lastStartedAttempt = 3
+        job.isRunning = true
+        job.retryAt = retryAt
+        return job
+    }
+
+    /// The records of `v1-torn-tail.journal`: two whole records, then the first 9 bytes of a third.
+    static let tornTailRecords: [JobRecord] = [
+        .submitted(
+            StoredJob(sequence: 1, id: "kept-1", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt)),
+        .attemptStarted(sequence: 1, attempt: 1),
+    ]
+    static let tornRecord = JobRecord.attemptFinished(sequence: 1, failures: 1, retryAt: retryAt)
+    static let tornLength = 9
+
+    /// Writes the golden files of the current format version into `Golden/`, through ``FileJobStore``.
+    static func writeFiles() throws {
+        let version = JournalCodec.currentVersion
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        try write(records, to: "v\(version)-records.journal")
+        let tornPath = try write(tornTailRecords + [tornRecord], to: "v\(version)-torn-tail.journal")
+        let bytes = try Data(contentsOf: URL(fileURLWithPath: tornPath))
+        let tornFrameLength = JournalCodec.frame(tornRecord).count
+        try bytes.dropLast(tornFrameLength - tornLength).write(to: URL(fileURLWithPath: tornPath))
+    }
+
+    /// Appends `records` to a new store and copies its journal to `Golden/<name>`; returns the path.
+    @discardableResult
+    private static func write(_ records: [JobRecord], to name: String) throws -> String {
+        let scratch = TemporaryDirectory()
+        let store = try FileJobStore(directory: scratch.path)
+        for record in records { try store.append(record) }
+        try store.close()
+        let destination = path(name)
+        try? FileManager.default.removeItem(atPath: destination)
+        try FileManager.default.copyItem(atPath: scratch.journal, toPath: destination)
+        return destination
+    }
+}

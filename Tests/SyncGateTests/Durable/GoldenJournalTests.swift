@@ -1,0 +1,109 @@
+import Foundation
+import SyncGateTesting
+import Testing
+
+@testable import SyncGate
+
+/// The checked-in journal files of every released format version still read as they were written.
+@Suite("Golden journals", .timeLimit(.minutes(1)))
+struct GoldenJournalTests {
+    let directory = TemporaryDirectory()
+
+    func goldenBytes(_ name: String) throws -> [UInt8] {
+        Array(try Data(contentsOf: URL(fileURLWithPath: GoldenJournal.path(name))))
+    }
+
+    /// Copies a golden file into a fresh store directory, so opening it (which may cut a tail) leaves the
+    /// checked-in file alone.
+    func openCopy(_ name: String) throws -> FileJobStore {
+        try directory.write(try goldenBytes(name), to: directory.journal)
+        return try FileJobStore(directory: directory.path)
+    }
+
+    @Test("v1-records.journal: every record decodes to the expected value, field by field")
+    func version1Records() throws {
+        let bytes = try goldenBytes("v1-records.journal")
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL01".utf8))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden") }
+        #expect(scan.issues.isEmpty)
+        #expect(scan.validLength == bytes.count)
+        try #require(scan.records.count == GoldenJournal.records.count)
+        for (index, (decoded, expected)) in zip(scan.records, GoldenJournal.records).enumerated() {
+            #expect(decoded == expected, "record \(index)")
+        }
+    }
+
+    @Test("v1-records.journal: the store replays it into the expected jobs and progress")
+    func version1Replay() throws {
+        let store = try openCopy("v1-records.journal")
+        let contents = try store.load()
+        #expect(contents.issues.isEmpty)
+        #expect(contents.highestSequence == 10)
+        #expect(contents.jobs.map(\.id) == ["plain-1", "upload-2", "fixed-3", "deadline-4", "retired-5"])
+        let jobs = Dictionary(uniqueKeysWithValues: contents.jobs.map { ($0.sequence, $0) })
+        #expect(jobs[2] == GoldenJournal.fullyOptioned)
+        let fixed = try #require(jobs[3])
+        #expect(fixed.failures == 1)
+        #expect(fixed.lastStartedAttempt == 2)
+        #expect(fixed.isRunning)
+        #expect(fixed.retryAt == GoldenJournal.retryAt)
+        let deadline = try #require(jobs[4])
+        #expect(deadline.failures == 0)
+        #expect(deadline.lastStartedAttempt == 1)
+        #expect(!deadline.isRunning)
+        #expect(deadline.retryAt == nil)
+    }
+
+    @Test("v1-torn-tail.journal: the tail is cut and reported, the records before it are kept")
+    func version1TornTail() throws {
+        let bytes = try goldenBytes("v1-torn-tail.journal")
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden") }
+        #expect(scan.records == GoldenJournal.tornTailRecords)
+        #expect(scan.issues.map(\.kind) == [.truncatedTail])
+        #expect(scan.issues.first?.length == GoldenJournal.tornLength)
+        #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+
+        let store = try openCopy("v1-torn-tail.journal")
+        let contents = try store.load()
+        #expect(contents.jobs.map(\.id) == ["kept-1"])
+        #expect(contents.jobs.first?.isRunning == true)
+        #expect(contents.issues.map(\.kind) == [.truncatedTail])
+    }
+
+    @Test(
+        "a journal of a newer format version is refused, naming the version; the file is left alone",
+        arguments: [2, 10, 99])
+    func newerVersionRefused(version: Int) throws {
+        let golden = try goldenBytes("v1-records.journal")
+        let newer = JournalCodec.header(version: version) + golden.dropFirst(JournalCodec.headerLength)
+        try directory.write(newer, to: directory.journal)
+        let error = try #require(throws: JobStoreError.self) { try FileJobStore(directory: directory.path) }
+        #expect(error.code == .unsupportedVersion)
+        #expect(error.path == directory.journal)
+        #expect(error.description.contains("format version \(version)"))
+        #expect(try directory.bytes(of: directory.journal) == newer)
+    }
+
+    @Test("v1-records.journal restores into a scheduler; the job of an unregistered kind is kept")
+    func version1Restore() async throws {
+        let store = try openCopy("v1-records.journal")
+        let clock = ManualClock()
+        let manual = ManualSyncEnvironment(clock: clock)
+        let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
+        let durable = DurableScheduler(scheduler: scheduler, store: store, wallClock: { GoldenJournal.submittedAt })
+        try durable.register("work", payload: [String: Int].self) { _, _ in }
+        try durable.register("upload", payload: [String: Int].self) { _, _ in }
+        let report = try durable.restoreJobs()
+        #expect(report.restored.map(\.id) == ["plain-1", "upload-2", "fixed-3", "deadline-4"])
+        #expect(report.interrupted == ["upload-2", "fixed-3"])
+        #expect(report.kept.map(\.id) == ["retired-5"])
+        #expect(report.kept.first?.reason == .unknownKind)
+        #expect(report.storeIssues.isEmpty)
+        let snapshot = scheduler.snapshot()
+        #expect(snapshot.job("upload-2")?.uniqueKey == "photo-42")
+        #expect(snapshot.job("upload-2")?.serialGroup == "uploads")
+        #expect(snapshot.job("upload-2")?.priority == .high)
+        #expect(snapshot.job("fixed-3")?.attempt == 2)
+        await scheduler.shutdown(gracePeriod: .zero)
+    }
+}

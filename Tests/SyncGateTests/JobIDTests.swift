@@ -1,0 +1,45 @@
+import SyncGate
+import Testing
+
+/// Default job identifiers: a prefix drawn once per launch, then a counter.
+@Suite("Default job identifiers")
+struct JobIDTests {
+    @Test("two launches draw different prefixes, so their first identifiers differ")
+    func launchesDiffer() {
+        let first = JobIDGenerator()
+        let second = JobIDGenerator()
+        #expect(first.prefix != second.prefix)
+        #expect(first.next() != second.next())
+    }
+
+    @Test("a prefix is nine base-36 characters, drawn from the generator it is given")
+    func prefixFormat() {
+        var random = SeededRandom(seed: 42)
+        let prefix = JobIDGenerator.makePrefix(using: &random)
+        var replay = SeededRandom(seed: 42)
+        #expect(JobIDGenerator.makePrefix(using: &replay) == prefix)
+        #expect(prefix.count == 9)
+        #expect(prefix.allSatisfy { $0.isASCII && ($0.isNumber || $0.isLowercase) })
+        // One prefix in 36 starts with a zero digit: padded, every prefix keeps its nine characters.
+        var many = SeededRandom(seed: 7)
+        let prefixes = (0..<1_000).map { _ in JobIDGenerator.makePrefix(using: &many) }
+        #expect(prefixes.allSatisfy { $0.count == 9 })
+        #expect(prefixes.contains { $0.hasPrefix("0") })
+    }
+
+    @Test("identifiers of one launch count up in base 36 after the prefix")
+    func counter() {
+        let launch = JobIDGenerator(prefix: "k3f9x2ab0")
+        #expect((1...37).map { _ in launch.next() }.suffix(2) == ["k3f9x2ab0#10", "k3f9x2ab0#11"])
+    }
+
+    @Test("SyncJob.makeID() uses the launch's generator and stays within 15 bytes, stored inline")
+    func makeID() {
+        let launch = JobIDGenerator(prefix: "zzzzzzzzz")
+        let ids = JobIDGenerator.$current.withValue(launch) { (0..<3).map { _ in SyncJob.makeID() } }
+        #expect(ids == ["zzzzzzzzz#1", "zzzzzzzzz#2", "zzzzzzzzz#3"])
+        #expect(SyncJob.makeID().hasPrefix(JobIDGenerator.process.prefix + "#"))
+        // The longest identifier of the first 36⁵ − 1 jobs of a launch: a Swift small string holds 15 bytes.
+        #expect("zzzzzzzzz#\(String(60_466_175, radix: 36))".utf8.count == 15)
+    }
+}
