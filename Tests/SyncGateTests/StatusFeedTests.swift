@@ -42,7 +42,7 @@ struct StatusFeedTests {
         #expect(account.send(.available))
         #expect(handle.state == .running(attempt: 1))
         release.continuation.yield()
-        #expect(await handle.outcome().state == .succeeded)
+        #expect(try await handle.outcome().state == .succeeded)
     }
 
     @Test("a feed is multicast, current-value-first, and drops repeated values")
