@@ -53,8 +53,8 @@ public final class StatusFeed<Value: Sendable & Equatable>: BroadcastBacked {
 
     /// Changes the current value in place, atomically, and publishes the result if it differs.
     ///
-    /// `body` runs inside the feed's critical section: it must be short and must not call back into
-    /// this feed.
+    /// `body` runs inside the feed's critical section: it must be short and must not call into SyncGate
+    /// (this feed, another source, an environment or a scheduler).
     /// - Returns: `true` when the value changed and was delivered.
     @discardableResult
     public func update(_ body: (inout Value) -> Void) -> Bool {
