@@ -25,12 +25,12 @@ public enum WaitCommand {
                         timeout: options.timeout
                     )
                     return ExitCode.success
-                } catch SyncGateError.timedOut {
+                } catch SyncEnvironmentError.timedOut {
                     let status = environment.status
                     let timeout = options.timeout.map(DurationParser.format) ?? "?"
                     log("timed out after \(timeout); still unmet: \(unmetText(options, status))")
                     return ExitCode.timedOut
-                } catch is CancellationError {
+                } catch SyncEnvironmentError.cancelled {
                     return nil
                 } catch {
                     log("\(error)")

@@ -80,8 +80,8 @@ public final class ManualSyncEnvironment: Sendable {
 
     /// Sets an app-defined condition on the environment.
     ///
-    /// - Throws: ``SyncGateError/invalidArgument(parameter:message:)`` when the condition's name is empty.
-    public func setCondition(_ condition: SyncCondition, isMet: Bool) throws(SyncGateError) {
+    /// - Throws: ``SyncEnvironmentError/invalidArgument(parameter:message:)`` when the condition's name is empty.
+    public func setCondition(_ condition: SyncCondition, isMet: Bool) throws(SyncEnvironmentError) {
         try environment.setCondition(condition, isMet: isMet)
     }
 }

@@ -17,7 +17,8 @@ struct BadInputTests {
         let parked = Task { try await manual.environment.waitUntil(.network, timeout: .seconds(60)) }
         await clock.waitForSleepers(1)
         await #expect(
-            throws: SyncGateError.invalidArgument(parameter: "conditions", message: "a condition's name is empty")
+            throws: SyncEnvironmentError.invalidArgument(
+                parameter: "conditions", message: "a condition's name is empty")
         ) {
             try await manual.environment.waitUntil(.network, conditions: [""], timeout: .seconds(1))
         }
@@ -32,7 +33,7 @@ struct BadInputTests {
     func setConditionEmptyName() throws {
         let manual = ManualSyncEnvironment()
         try manual.environment.setCondition("db-migrated", isMet: true)
-        let error = SyncGateError.invalidArgument(parameter: "condition", message: "the name is empty (\"\")")
+        let error = SyncEnvironmentError.invalidArgument(parameter: "condition", message: "the name is empty (\"\")")
         #expect(throws: error) { try manual.environment.setCondition("", isMet: true) }
         #expect(throws: error) { try manual.environment.setCondition(SyncCondition(""), isMet: false) }
         #expect(throws: error) { try manual.setCondition("", isMet: true) }

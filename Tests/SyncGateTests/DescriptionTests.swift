@@ -28,9 +28,10 @@ struct DescriptionTests {
             (SyncEvent.exporting.description, "exporting"),
             (SyncCondition("db-migrated").description, "db-migrated"),
             (MonitoringOptions.basic.description, "[network, account]"),
-            (SyncGateError.timedOut.description, "timed out waiting for the requirements"),
+            (SyncEnvironmentError.timedOut.description, "timed out waiting for the requirements"),
             (
-                SyncGateError.invalidArgument(parameter: "timeout", message: "-1.0 seconds is negative").description,
+                SyncEnvironmentError.invalidArgument(parameter: "timeout", message: "-1.0 seconds is negative")
+                    .description,
                 "invalid timeout: -1.0 seconds is negative"
             ),
         ]

@@ -52,7 +52,8 @@ struct OutcomeEqualityTests {
         let outcome = SyncJobOutcome.failed(UploadError.offline)
         #expect(outcome != .succeeded)
         #expect(outcome == .failed(UploadError.offline))
-        #expect(outcome.state == .failed)
+        #expect(outcome.isFailed)
+        #expect(outcome.state == .failed(UploadError.offline))
         #expect(SyncJobOutcome.succeeded == .succeeded)
     }
 }

@@ -20,7 +20,7 @@ struct SchedulerModelStressTests {
         var behavior: Behavior
         var resolutions = 0
         var startedAttempts: [Int] = []
-        var phase: JobPhase = .waiting
+        var phase: SyncJobState = .waiting(unmet: [], conditions: [])
         var key: Machine.Key?
     }
 
@@ -225,7 +225,7 @@ struct SchedulerModelStressTests {
                         continue
                     }
                     attempts[key]?.cancelled = true
-                case .setPhase(let index, let phase):
+                case .setState(let index, let phase):
                     if jobs[index].resolutions != 0 { violations.append("step \(steps): phase of resolved \(index)") }
                     jobs[index].phase = phase
                 case .resolve(let index, _):

@@ -41,8 +41,8 @@ struct SeedCompatibilityTests {
         #expect(await first.next() == PowerStatus(isOnExternalPower: false, batteryLevel: 0.1))
         #expect(await second.next() == PowerStatus(isOnExternalPower: false, batteryLevel: 0.1))
         #expect(try await account.refresh() == .noAccount)
-        account.failRefreshes(with: SyncGateError.timedOut)
-        await #expect(throws: SyncGateError.timedOut) { try await account.refresh() }
+        account.failRefreshes(with: SyncEnvironmentError.timedOut)
+        await #expect(throws: SyncEnvironmentError.timedOut) { try await account.refresh() }
         #expect(account.refreshCount == 2)
         let drive = ManualCloudDriveObserver()
         drive.isAvailable = true

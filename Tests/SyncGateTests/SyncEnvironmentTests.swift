@@ -156,7 +156,7 @@ struct SyncEnvironmentWaitTests {
         clock.advance(by: .seconds(4))
         #expect(manual.environment.waiterCount == 1)
         clock.advance(by: .seconds(1))
-        await #expect(throws: SyncGateError.timedOut) { try await waiter.value }
+        await #expect(throws: SyncEnvironmentError.timedOut) { try await waiter.value }
         #expect(manual.environment.waiterCount == 0)
     }
 
@@ -175,14 +175,14 @@ struct SyncEnvironmentWaitTests {
         #expect(await manual.environment.waitUntilSyncReady(timeout: .seconds(-1)) == true)
     }
 
-    @Test("cancelling a suspended waiter throws CancellationError and leaves nothing behind")
+    @Test("cancelling a suspended waiter throws cancelled and leaves nothing behind")
     func cancelWhileWaiting() async {
         let clock = ManualClock()
         let manual = ManualSyncEnvironment(clock: clock)
         let waiter = Task { try await manual.environment.waitUntil(.network, timeout: .seconds(60)) }
         await clock.waitForSleepers(1)
         waiter.cancel()
-        await #expect(throws: CancellationError.self) { try await waiter.value }
+        await #expect(throws: SyncEnvironmentError.cancelled) { try await waiter.value }
         #expect(manual.environment.waiterCount == 0)
         let readyWaiter = Task { await manual.environment.waitUntilSyncReady(timeout: .seconds(60)) }
         await clock.waitForSleepers(1)
@@ -191,21 +191,21 @@ struct SyncEnvironmentWaitTests {
         #expect(manual.environment.waiterCount == 0)
     }
 
-    @Test("a caller cancelled before it waits throws CancellationError")
+    @Test("a caller cancelled before it waits throws cancelled")
     func cancelBeforeWaiting() async {
         let manual = ManualSyncEnvironment()
         let waiter = Task {
             withUnsafeCurrentTask { $0?.cancel() }
             return try await manual.environment.waitUntil(.network)
         }
-        await #expect(throws: CancellationError.self) { try await waiter.value }
+        await #expect(throws: SyncEnvironmentError.cancelled) { try await waiter.value }
         #expect(manual.environment.waiterCount == 0)
     }
 
     @Test("a zero timeout answers from the current status")
     func zeroTimeout() async {
         let manual = ManualSyncEnvironment()
-        await #expect(throws: SyncGateError.timedOut) {
+        await #expect(throws: SyncEnvironmentError.timedOut) {
             try await manual.environment.waitUntil(.network, timeout: .zero)
         }
         #expect(await manual.environment.waitUntilSyncReady(timeout: .zero) == false)
@@ -216,7 +216,8 @@ struct SyncEnvironmentWaitTests {
     func badInput() async {
         let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi))
         await #expect(
-            throws: SyncGateError.invalidArgument(parameter: "conditions", message: "a condition's name is empty")
+            throws: SyncEnvironmentError.invalidArgument(
+                parameter: "conditions", message: "a condition's name is empty")
         ) {
             try await manual.environment.waitUntil(.network, conditions: [""])
         }
@@ -230,7 +231,7 @@ struct SyncEnvironmentWaitTests {
     func negativeTimeout(timeout: Duration) async throws {
         let clock = ManualClock()
         let manual = ManualSyncEnvironment(account: .available, clock: clock)
-        await #expect(throws: SyncGateError.timedOut) {
+        await #expect(throws: SyncEnvironmentError.timedOut) {
             try await manual.environment.waitUntil(.network, timeout: timeout)
         }
         #expect(await manual.environment.waitUntilSyncReady(timeout: timeout) == false)

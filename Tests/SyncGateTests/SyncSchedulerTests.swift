@@ -176,7 +176,7 @@ struct SyncSchedulerTests {
         #expect(job.isPastRunTimeout)
         #expect(scheduler.runningCount == 1)
         stubborn.finish(.failure(Failure()))
-        #expect(try await handle.outcome().state == .failed)
+        #expect(try await handle.outcome().isFailed)
         #expect(scheduler.runningCount == 0)
     }
 

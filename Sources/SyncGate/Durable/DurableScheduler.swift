@@ -291,21 +291,15 @@ public final class DurableScheduler: Sendable {
                 return .attemptFinished(sequence: sequence, failures: attempt - 1, retryAt: retryAt)
             case .requeued:
                 return .attemptFinished(sequence: sequence, failures: max(job.attempt - 1, 0), retryAt: nil)
-            case .succeeded:
+            case .succeeded, .failed, .cancelled, .expired:
                 state.active[sequence] = nil
-                return .resolved(sequence: sequence, resolution: .succeeded)
-            case .expired:
-                state.active[sequence] = nil
-                return .resolved(sequence: sequence, resolution: .expired)
-            case .cancelled:
-                state.active[sequence] = nil
-                return delivery.isShutDown ? nil : .resolved(sequence: sequence, resolution: .cancelled)
-            case .failed:
-                state.active[sequence] = nil
-                if delivery.isShutDown && job.attempt < job.maxAttempts {
-                    return .attemptFinished(sequence: sequence, failures: job.attempt, retryAt: nil)
+                if delivery.isShutDown {
+                    if case .cancelled = delivery.event { return nil }
+                    if delivery.event.isFailed && job.attempt < job.maxAttempts {
+                        return .attemptFinished(sequence: sequence, failures: job.attempt, retryAt: nil)
+                    }
                 }
-                return .resolved(sequence: sequence, resolution: .failed)
+                return JobLifecycle.resolution(of: delivery.event).map { .resolved(sequence: sequence, resolution: $0) }
             }
         }
         if let record { write(record) }

@@ -4,9 +4,9 @@
 /// "db-migrated") and jobs list the conditions they need. Conditions compare by name.
 ///
 /// The name must not be empty. Construction does not check it; every place that uses a condition does:
-/// ``SyncEnvironment/waitUntil(_:conditions:timeout:)`` throws ``SyncGateError/invalidArgument(parameter:message:)``,
+/// ``SyncEnvironment/waitUntil(_:conditions:timeout:)`` throws ``SyncEnvironmentError/invalidArgument(parameter:message:)``,
 /// the scheduler's `submit` rejects the job, and ``SyncEnvironment/setCondition(_:isMet:)`` throws
-/// ``SyncGateError/invalidArgument(parameter:message:)`` too.
+/// ``SyncEnvironmentError/invalidArgument(parameter:message:)`` too.
 public struct SyncCondition: Sendable, Hashable, ExpressibleByStringLiteral, CustomStringConvertible {
     /// The condition's name.
     public let name: String

@@ -36,7 +36,7 @@ public final class SyncEnvironment: Sendable {
     /// The sources themselves, kept alive for as long as the environment lives (the links above hold
     /// them only weakly, so that a source never keeps an environment alive).
     private let sources: [any Sendable]
-    private let waiters = LockedState(WaiterRegistry<CheckedContinuation<SyncEnvironmentStatus, any Error>>())
+    private let waiters = LockedState(WaiterRegistry<Waiter>())
     private let clock: any Clock<Duration>
 
     /// Creates an environment that follows the given sources.
@@ -157,9 +157,9 @@ public final class SyncEnvironment: Sendable {
     ///
     /// A condition with an empty name is refused the same way everywhere: here, in
     /// ``waitUntil(_:conditions:timeout:)`` and in the scheduler's `submit`.
-    /// - Throws: ``SyncGateError/invalidArgument(parameter:message:)`` naming `condition` when its name is
-    ///   empty; nothing changes then.
-    public func setCondition(_ condition: SyncCondition, isMet: Bool) throws(SyncGateError) {
+    /// - Throws: ``SyncEnvironmentError/invalidArgument(parameter:message:)`` naming `condition` when its
+    ///   name is empty; nothing changes then.
+    public func setCondition(_ condition: SyncCondition, isMet: Bool) throws(SyncEnvironmentError) {
         guard condition.isValid else {
             throw .invalidArgument(parameter: "condition", message: "the name is empty (\"\")")
         }
@@ -204,23 +204,24 @@ public final class SyncEnvironment: Sendable {
     ///   - conditions: the app-defined conditions to wait for.
     ///   - timeout: how long to wait; `nil` waits for as long as it takes.
     /// - Returns: the first status seen that satisfies the requirements and conditions.
-    /// - Throws: ``SyncGateError/timedOut`` when the timeout runs out; `CancellationError` when the calling
-    ///   task is cancelled; ``SyncGateError/invalidArgument(parameter:message:)`` for a condition with an
+    /// - Throws: a closed set, ``SyncEnvironmentError``: ``SyncEnvironmentError/timedOut`` when the
+    ///   timeout runs out; ``SyncEnvironmentError/cancelled`` when the calling task is cancelled (also on
+    ///   entry); ``SyncEnvironmentError/invalidArgument(parameter:message:)`` for a condition with an
     ///   empty name.
     public func waitUntil(
         _ requirements: SyncRequirements,
         conditions: Set<SyncCondition> = [],
         timeout: Duration? = nil
-    ) async throws -> SyncEnvironmentStatus {
+    ) async throws(SyncEnvironmentError) -> SyncEnvironmentStatus {
         if conditions.contains(where: { !$0.isValid }) {
-            throw SyncGateError.invalidArgument(parameter: "conditions", message: "a condition's name is empty")
+            throw .invalidArgument(parameter: "conditions", message: "a condition's name is empty")
         }
-        try Task.checkCancellation()
+        if Task.isCancelled { throw .cancelled }
         let current = status
         if current.satisfies(requirements, conditions: conditions) { return current }
-        if let timeout, timeout <= .zero { throw SyncGateError.timedOut }
+        if let timeout, timeout <= .zero { throw .timedOut }
 
-        let key = WaiterRegistry<CheckedContinuation<SyncEnvironmentStatus, any Error>>.Key(
+        let key = WaiterRegistry<Waiter>.Key(
             requirements: requirements,
             conditions: conditions
         )
@@ -233,8 +234,8 @@ public final class SyncEnvironment: Sendable {
             }
         }
         defer { timer?.cancel() }
-        return try await withTaskCancellationHandler {
-            try await withCheckedThrowingContinuation { continuation in
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: Waiter) in
                 let outcome = waiters.withLock { registry in
                     registry.suspend(id, continuation, status: combined.value)
                 }
@@ -243,10 +244,14 @@ public final class SyncEnvironment: Sendable {
         } onCancel: {
             endWaiter(id, .cancelled)
         }
+        return try result.get()
     }
 
+    /// A suspended caller of ``waitUntil(_:conditions:timeout:)``, resumed with its result.
+    private typealias Waiter = CheckedContinuation<Result<SyncEnvironmentStatus, SyncEnvironmentError>, Never>
+
     private func endWaiter(
-        _ id: UInt64, _ outcome: WaiterRegistry<CheckedContinuation<SyncEnvironmentStatus, any Error>>.Outcome
+        _ id: UInt64, _ outcome: WaiterRegistry<Waiter>.Outcome
     ) {
         if let continuation = waiters.withLock({ $0.end(id, outcome) }) {
             Self.resume(continuation, with: outcome)
@@ -255,7 +260,7 @@ public final class SyncEnvironment: Sendable {
 
     private func releaseWaiters() {
         let (status, continuations) = waiters.withLock {
-            registry -> (SyncEnvironmentStatus?, [CheckedContinuation<SyncEnvironmentStatus, any Error>]) in
+            registry -> (SyncEnvironmentStatus?, [Waiter]) in
             // Every status change comes here; with nobody waiting there is nothing to read or release.
             guard registry.groupCount > 0 else { return (nil, []) }
             let status = combined.value
@@ -263,18 +268,18 @@ public final class SyncEnvironment: Sendable {
         }
         guard let status else { return }
         for continuation in continuations {
-            continuation.resume(returning: status)
+            continuation.resume(returning: .success(status))
         }
     }
 
     private static func resume(
-        _ continuation: CheckedContinuation<SyncEnvironmentStatus, any Error>,
-        with outcome: WaiterRegistry<CheckedContinuation<SyncEnvironmentStatus, any Error>>.Outcome
+        _ continuation: Waiter,
+        with outcome: WaiterRegistry<Waiter>.Outcome
     ) {
         switch outcome {
-        case .satisfied(let status): continuation.resume(returning: status)
-        case .timedOut: continuation.resume(throwing: SyncGateError.timedOut)
-        case .cancelled: continuation.resume(throwing: CancellationError())
+        case .satisfied(let status): continuation.resume(returning: .success(status))
+        case .timedOut: continuation.resume(returning: .failure(.timedOut))
+        case .cancelled: continuation.resume(returning: .failure(.cancelled))
         }
     }
 }

@@ -181,14 +181,9 @@ final class SchedulerCore: Sendable {
             }
             for job in machine.jobs.values {
                 let handle = job.payload.handle
-                let expected: JobPhase
-                switch job.phase {
-                case .waiting, .parked: expected = .waiting
-                case .delayed: expected = .delayed(attempt: job.nextAttempt)
-                case .running: expected = .running(attempt: job.attempt)
-                }
-                if handle.phaseValue != expected {
-                    violations.append("\(handle.id): machine says \(expected), handle says \(handle.phaseValue)")
+                let expected = JobLifecycle.handleState(job.phase, attempt: job.attempt, nextAttempt: job.nextAttempt)
+                if handle.storedState != expected {
+                    violations.append("\(handle.id): machine says \(expected), handle says \(handle.storedState)")
                 }
                 if handle.finalOutcome != nil {
                     violations.append("\(handle.id) is unfinished but its handle resolved")
@@ -315,7 +310,7 @@ final class SchedulerCore: Sendable {
     /// it is empty.
     private func complete(_ deferred: Deferred) {
         for task in deferred.cancellations { task.cancel() }
-        for handle in deferred.finishedHandles { handle.finishPhases() }
+        for handle in deferred.finishedHandles { handle.finishStates() }
         guard var batch = deferred.delivery else { return }
         while true {
             deliver(batch)
@@ -373,9 +368,9 @@ final class SchedulerCore: Sendable {
                 }
             case .cancelAttempt(let key):
                 if let task = state.attempts[key] { deferred.cancellations.append(task) }
-            case .setPhase(let payload, let phase):
-                payload.handle.setPhase(phase)
-                if case .finished = phase { deferred.finishedHandles.append(payload.handle) }
+            case .setState(let payload, let jobState):
+                payload.handle.setState(jobState)
+                if jobState.isTerminal { deferred.finishedHandles.append(payload.handle) }
             case .resolve(let payload, let outcome):
                 state.outbox.append(.resolution(payload.handle, outcome))
             case .emit(let event, let payload):

@@ -17,8 +17,8 @@ struct SchedulerStateMachine<Payload> {
         case start(Key, Payload, attempt: Int, status: SyncEnvironmentStatus)
         /// Cancel the task of the job's running attempt.
         case cancelAttempt(Key)
-        /// Publish the job's new phase on its handle.
-        case setPhase(Payload, JobPhase)
+        /// Publish the job's new state on its handle (a waiting job as `JobLifecycle.waiting`).
+        case setState(Payload, SyncJobState)
         /// Resolve the job's handle.
         case resolve(Payload, SyncJobOutcome)
         /// Publish an event about the job.
@@ -218,7 +218,7 @@ struct SchedulerStateMachine<Payload> {
             blocked = true
         }
         if blocked {
-            actions.append(.setPhase(payload, .waiting))
+            actions.append(.setState(payload, JobLifecycle.waiting))
         } else {
             activate(key, now: now, startIfPossible: true, actions: &actions)
         }
@@ -426,7 +426,7 @@ struct SchedulerStateMachine<Payload> {
         job.lossSeenDuringBackoff = false
         job.delayTimer = addTimer(at: until, key: key, kind: .delay)
         if reset { resettable.insert(key) }
-        actions.append(.setPhase(job.payload, .delayed(attempt: job.nextAttempt)))
+        actions.append(.setState(job.payload, .delayed(attempt: job.nextAttempt)))
     }
 
     /// Puts a job in its bucket, or starts it at once when `startIfPossible` and it can run now.
@@ -445,7 +445,7 @@ struct SchedulerStateMachine<Payload> {
         buckets[job.bucketKey, default: Bucket()].lanes[lane].insert(
             QueueEntry(key: key, generation: job.waitGeneration))
         buckets[job.bucketKey]?.live += 1
-        actions.append(.setPhase(job.payload, .waiting))
+        actions.append(.setState(job.payload, JobLifecycle.waiting))
     }
 
     /// Removes a waiting job from its bucket's live count; its heap entry goes stale.
@@ -480,7 +480,7 @@ struct SchedulerStateMachine<Payload> {
         }
         running.insert(key)
         if let uniqueKey = job.spec.uniqueKey { runningUnique[uniqueKey] = key }
-        actions.append(.setPhase(job.payload, .running(attempt: job.attempt)))
+        actions.append(.setState(job.payload, .running(attempt: job.attempt)))
         actions.append(.emit(.started(id: job.spec.id, attempt: job.attempt), job.payload))
         actions.append(.start(key, job.payload, attempt: job.attempt, status: status))
     }
@@ -497,15 +497,8 @@ struct SchedulerStateMachine<Payload> {
         }
         if let uniqueKey = job.spec.uniqueKey, uniqueKeys[uniqueKey] == key { uniqueKeys[uniqueKey] = nil }
 
-        let event: SyncSchedulerEvent
-        switch outcome {
-        case .succeeded: event = .succeeded(id: job.spec.id)
-        case .failed(let error): event = .failed(id: job.spec.id, error: "\(error)")
-        case .cancelled: event = .cancelled(id: job.spec.id)
-        case .expired: event = .expired(id: job.spec.id)
-        }
-        actions.append(.setPhase(job.payload, .finished(outcome.state)))
-        actions.append(.emit(event, job.payload))
+        actions.append(.setState(job.payload, JobLifecycle.state(of: outcome)))
+        actions.append(.emit(JobLifecycle.event(for: outcome, id: job.spec.id), job.payload))
         actions.append(.resolve(job.payload, outcome))
 
         var successors: [Key] = []

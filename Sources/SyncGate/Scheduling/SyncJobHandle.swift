@@ -15,14 +15,14 @@ public final class SyncJobHandle: Sendable {
     /// A caller of ``outcome()`` waiting for the job to end; resumed with `nil` when the caller is cancelled.
     typealias Waiter = (token: UInt64, continuation: CheckedContinuation<SyncJobOutcome?, Never>)
 
-    /// Everything that changes, behind one lock: the phase, the outcome and its waiters, and the phase
-    /// broadcast, which exists only once someone has asked for ``states``.
+    /// Everything that changes, behind one lock: the state as the scheduler set it, the outcome and its
+    /// waiters, and the state broadcast, which exists only once someone has asked for ``states``.
     private struct Mutable {
-        var phase = JobPhase.waiting
+        var state = JobLifecycle.waiting
         var key: UInt64?
         var outcome: SyncJobOutcome?
         var waiters: [Waiter] = []
-        var phases: StatusBroadcast<JobPhase>?
+        var states: StatusBroadcast<SyncJobState>?
     }
 
     /// The job's identifier.
@@ -51,17 +51,10 @@ public final class SyncJobHandle: Sendable {
 
     /// The job's state now; for a waiting job, what blocks it according to the environment's status now.
     public var state: SyncJobState {
-        switch phaseValue {
-        case .waiting:
-            let status = environment.status
-            return .waiting(
-                unmet: status.unmetRequirements(requirements),
-                conditions: status.unmetConditions(conditions)
-            )
-        case .delayed(let attempt): return .delayed(attempt: attempt)
-        case .running(let attempt): return .running(attempt: attempt)
-        case .finished(let state): return state
-        }
+        let state = storedState
+        guard case .waiting = state else { return state }
+        let status = environment.status
+        return .waiting(unmet: status.unmetRequirements(requirements), conditions: status.unmetConditions(conditions))
     }
 
     /// A new multicast stream of the job's state: the current state first, then every change, ending
@@ -86,12 +79,12 @@ public final class SyncJobHandle: Sendable {
             continuation.finish()
             return stream
         }
-        let phases = phaseBroadcast().stream()
+        let changes = stateBroadcast().stream()
         let statuses = environment.statusStream
         let task = Task {
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {
-                    for await _ in phases where emit() { return }
+                    for await _ in changes where emit() { return }
                 }
                 group.addTask {
                     for await _ in statuses where emit() { return }
@@ -182,21 +175,21 @@ public final class SyncJobHandle: Sendable {
     /// The number of callers waiting in ``outcome()`` now; for tests of cancelled waits.
     package var outcomeWaiterCount: Int { mutable.withLock { $0.waiters.count } }
 
-    /// The phase as the scheduler last set it.
-    var phaseValue: JobPhase { mutable.withLock { $0.phase } }
+    /// The state as the scheduler last set it (a waiting job as `JobLifecycle.waiting`, without blockers).
+    var storedState: SyncJobState { mutable.withLock { $0.state } }
 
     /// Records the scheduler's key for the job, so ``cancel()`` can name it.
     func setKey(_ key: UInt64) {
         mutable.withLock { $0.key = key }
     }
 
-    /// Publishes a new phase; called by the scheduler inside its critical section, so phases are in order.
-    func setPhase(_ newPhase: JobPhase) {
-        let phases = mutable.withLock { mutable in
-            mutable.phase = newPhase
-            return mutable.phases
+    /// Publishes a new state; called by the scheduler inside its critical section, so states are in order.
+    func setState(_ newState: SyncJobState) {
+        let states = mutable.withLock { mutable in
+            mutable.state = newState
+            return mutable.states
         }
-        phases?.send(newPhase)
+        states?.send(newState)
     }
 
     /// Records the outcome and returns the waiters to resume, outside any lock.
@@ -209,19 +202,19 @@ public final class SyncJobHandle: Sendable {
         }
     }
 
-    /// Ends the phase stream after the terminal phase.
-    func finishPhases() {
-        mutable.withLock { $0.phases }?.finish()
+    /// Ends the state stream after the terminal state.
+    func finishStates() {
+        mutable.withLock { $0.states }?.finish()
     }
 
-    /// The phase broadcast, created on first use with the current phase.
-    private func phaseBroadcast() -> StatusBroadcast<JobPhase> {
+    /// The state broadcast, created on first use with the current state.
+    private func stateBroadcast() -> StatusBroadcast<SyncJobState> {
         mutable.withLock { mutable in
-            if let phases = mutable.phases { return phases }
-            let phases = StatusBroadcast(mutable.phase)
-            if case .finished = mutable.phase { phases.finish() }
-            mutable.phases = phases
-            return phases
+            if let states = mutable.states { return states }
+            let states = StatusBroadcast(mutable.state)
+            if mutable.state.isTerminal { states.finish() }
+            mutable.states = states
+            return states
         }
     }
 }

@@ -2,7 +2,7 @@
 ///
 /// Outcomes compare with `==`, so the common checks are one expression: `outcome == .succeeded`,
 /// `outcome == .cancelled`, or `outcome == .failed(UploadError.quotaExceeded)` for one error. To ask
-/// whether a job failed with any error, compare its ``state``: `outcome.state == .failed`.
+/// whether a job failed with any error, use ``isFailed``, or `if case .failed(let error) = outcome`.
 public enum SyncJobOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The operation returned.
     case succeeded
@@ -14,23 +14,17 @@ public enum SyncJobOutcome: Sendable, Equatable, CustomStringConvertible {
     /// The job did not start within its start deadline.
     case expired
 
-    /// The terminal state that matches this outcome.
-    public var state: SyncJobState {
-        switch self {
-        case .succeeded: .succeeded
-        case .failed: .failed
-        case .cancelled: .cancelled
-        case .expired: .expired
-        }
+    /// The terminal state that matches this outcome, carrying the same error when it failed.
+    public var state: SyncJobState { JobLifecycle.state(of: self) }
+
+    /// Whether the job failed, with any error.
+    public var isFailed: Bool {
+        if case .failed = self { return true }
+        return false
     }
 
-    /// A summary such as `failed: runTimedOut`.
-    public var description: String {
-        switch self {
-        case .failed(let error): "failed: \(error)"
-        default: "\(state)"
-        }
-    }
+    /// A summary such as `failed: the attempt ran past its run timeout`.
+    public var description: String { state.description }
 
     /// Whether two outcomes are the same case, and for ``failed(_:)`` errors that are the same.
     ///
@@ -40,22 +34,8 @@ public enum SyncJobOutcome: Sendable, Equatable, CustomStringConvertible {
     public static func == (lhs: SyncJobOutcome, rhs: SyncJobOutcome) -> Bool {
         switch (lhs, rhs) {
         case (.succeeded, .succeeded), (.cancelled, .cancelled), (.expired, .expired): true
-        case (.failed(let left), .failed(let right)): sameError(left, right)
+        case (.failed(let left), .failed(let right)): JobLifecycle.sameError(left, right)
         default: false
         }
-    }
-
-    private static func sameError(_ left: any Error, _ right: any Error) -> Bool {
-        guard ObjectIdentifier(type(of: left)) == ObjectIdentifier(type(of: right)) else { return false }
-        if let left = (left as Any) as? any Equatable { return left.isEqual(toAny: right) }
-        return String(reflecting: left) == String(reflecting: right)
-    }
-}
-
-extension Equatable {
-    /// Whether `other` is a value of this type equal to this one.
-    fileprivate func isEqual(toAny other: Any) -> Bool {
-        guard let other = other as? Self else { return false }
-        return self == other
     }
 }

@@ -1,4 +1,7 @@
 /// Where a job is in its life.
+///
+/// States compare with `==`; a failed state carries the error, compared by the rule of
+/// ``SyncJobOutcome/==(_:_:)``. To ask whether a job failed with any error, use ``isFailed``.
 public enum SyncJobState: Sendable, Hashable, CustomStringConvertible {
     /// Waiting to start; `unmet` and `conditions` are what blocks it now (both empty when it waits
     /// only for a free slot or its turn in a serial group).
@@ -9,8 +12,8 @@ public enum SyncJobState: Sendable, Hashable, CustomStringConvertible {
     case running(attempt: Int)
     /// Finished: the operation returned.
     case succeeded
-    /// Finished: the operation threw and no attempt remains.
-    case failed
+    /// Finished: the operation threw and no attempt remains; the error is the outcome's.
+    case failed(any Error)
     /// Finished: cancelled.
     case cancelled
     /// Finished: not started within its start deadline.
@@ -24,7 +27,13 @@ public enum SyncJobState: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
-    /// A summary such as `waiting for [unmetered]` or `running attempt 2`.
+    /// Whether the job failed, with any error.
+    public var isFailed: Bool {
+        if case .failed = self { return true }
+        return false
+    }
+
+    /// A summary such as `waiting for [unmetered]`, `running attempt 2` or `failed: <error>`.
     public var description: String {
         switch self {
         case .waiting(let unmet, let conditions):
@@ -34,9 +43,43 @@ public enum SyncJobState: Sendable, Hashable, CustomStringConvertible {
         case .delayed(let attempt): return "delayed before attempt \(attempt)"
         case .running(let attempt): return "running attempt \(attempt)"
         case .succeeded: return "succeeded"
-        case .failed: return "failed"
+        case .failed(let error): return "failed: \(error)"
         case .cancelled: return "cancelled"
         case .expired: return "expired"
+        }
+    }
+
+    /// Whether two states are the same case with the same values; failed states compare their errors
+    /// by the rule of ``SyncJobOutcome/==(_:_:)``.
+    public static func == (lhs: SyncJobState, rhs: SyncJobState) -> Bool {
+        switch (lhs, rhs) {
+        case (.waiting(let lu, let lc), .waiting(let ru, let rc)): lu == ru && lc == rc
+        case (.delayed(let left), .delayed(let right)), (.running(let left), .running(let right)): left == right
+        case (.succeeded, .succeeded), (.cancelled, .cancelled), (.expired, .expired): true
+        case (.failed(let left), .failed(let right)): JobLifecycle.sameError(left, right)
+        default: false
+        }
+    }
+
+    /// Hashes the case and its values; a failed state hashes its error's type.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .waiting(let unmet, let conditions):
+            hasher.combine(0)
+            hasher.combine(unmet)
+            hasher.combine(conditions)
+        case .delayed(let attempt):
+            hasher.combine(1)
+            hasher.combine(attempt)
+        case .running(let attempt):
+            hasher.combine(2)
+            hasher.combine(attempt)
+        case .succeeded: hasher.combine(3)
+        case .failed(let error):
+            hasher.combine(4)
+            JobLifecycle.hashError(error, into: &hasher)
+        case .cancelled: hasher.combine(5)
+        case .expired: hasher.combine(6)
         }
     }
 }

@@ -1,4 +1,7 @@
 /// Something that happened to a job, as reported by ``SyncScheduler/events``.
+///
+/// Events compare with `==`; a failure carries the error, compared by the rule of
+/// ``SyncJobOutcome/==(_:_:)``.
 public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
     /// The job was accepted.
     case submitted(id: SyncJob.ID)
@@ -6,8 +9,8 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
     case started(id: SyncJob.ID, attempt: Int)
     /// The job succeeded.
     case succeeded(id: SyncJob.ID)
-    /// The job failed for good; `error` describes the last error.
-    case failed(id: SyncJob.ID, error: String)
+    /// The job failed for good with `error`, the error of its outcome.
+    case failed(id: SyncJob.ID, error: any Error)
     /// An attempt failed and the job will try again after `delay`.
     case retryScheduled(id: SyncJob.ID, attempt: Int, delay: Duration)
     /// The job's requirements were lost while it ran; it waits again for the ones listed.
@@ -26,6 +29,12 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
         }
     }
 
+    /// Whether the event is a job's failure, with any error.
+    public var isFailed: Bool {
+        if case .failed = self { return true }
+        return false
+    }
+
     /// A one-line summary such as `started upload-1 (attempt 2)`.
     public var description: String {
         switch self {
@@ -37,6 +46,57 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
         case .requeued(let id, let lost): "requeued \(id), lost \(lost)"
         case .cancelled(let id): "cancelled \(id)"
         case .expired(let id): "expired \(id)"
+        }
+    }
+
+    /// Whether two events are the same case with the same values; failures compare their errors by the
+    /// rule of ``SyncJobOutcome/==(_:_:)``.
+    public static func == (lhs: SyncSchedulerEvent, rhs: SyncSchedulerEvent) -> Bool {
+        switch (lhs, rhs) {
+        case (.submitted(let left), .submitted(let right)), (.succeeded(let left), .succeeded(let right)),
+            (.cancelled(let left), .cancelled(let right)), (.expired(let left), .expired(let right)):
+            left == right
+        case (.started(let lid, let la), .started(let rid, let ra)): lid == rid && la == ra
+        case (.failed(let lid, let le), .failed(let rid, let re)): lid == rid && JobLifecycle.sameError(le, re)
+        case (.retryScheduled(let lid, let la, let ld), .retryScheduled(let rid, let ra, let rd)):
+            lid == rid && la == ra && ld == rd
+        case (.requeued(let lid, let ll), .requeued(let rid, let rl)): lid == rid && ll == rl
+        default: false
+        }
+    }
+
+    /// Hashes the case and its values; a failure hashes its error's type.
+    public func hash(into hasher: inout Hasher) {
+        switch self {
+        case .submitted(let id):
+            hasher.combine(0)
+            hasher.combine(id)
+        case .started(let id, let attempt):
+            hasher.combine(1)
+            hasher.combine(id)
+            hasher.combine(attempt)
+        case .succeeded(let id):
+            hasher.combine(2)
+            hasher.combine(id)
+        case .failed(let id, let error):
+            hasher.combine(3)
+            hasher.combine(id)
+            JobLifecycle.hashError(error, into: &hasher)
+        case .retryScheduled(let id, let attempt, let delay):
+            hasher.combine(4)
+            hasher.combine(id)
+            hasher.combine(attempt)
+            hasher.combine(delay)
+        case .requeued(let id, let lost):
+            hasher.combine(5)
+            hasher.combine(id)
+            hasher.combine(lost)
+        case .cancelled(let id):
+            hasher.combine(6)
+            hasher.combine(id)
+        case .expired(let id):
+            hasher.combine(7)
+            hasher.combine(id)
         }
     }
 }

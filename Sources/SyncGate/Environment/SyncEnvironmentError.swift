@@ -1,0 +1,27 @@
+/// Errors of ``SyncEnvironment``'s entry points: the one error type ``SyncEnvironment/waitUntil(_:conditions:timeout:)``
+/// and ``SyncEnvironment/setCondition(_:isMet:)`` throw (typed), so a caller can write
+/// `catch .timedOut` and handle every case of a closed set.
+public enum SyncEnvironmentError: Error, Sendable, Hashable, CustomStringConvertible {
+    /// The requirements did not hold before the timeout ran out.
+    case timedOut
+    /// The waiting task was cancelled before the requirements held; nothing is left behind.
+    case cancelled
+    /// An argument was invalid; `parameter` names it and `message` says what was wrong with its value.
+    case invalidArgument(parameter: String, message: String)
+
+    /// A one-line explanation.
+    public var description: String {
+        switch self {
+        case .timedOut:
+            "timed out waiting for the requirements"
+        case .cancelled:
+            "the wait for the requirements was cancelled"
+        case .invalidArgument(let parameter, let message):
+            "invalid \(parameter): \(message)"
+        }
+    }
+}
+
+/// The former name of ``SyncEnvironmentError``, which covers the environment's waiting and conditions.
+@available(*, deprecated, renamed: "SyncEnvironmentError")
+public typealias SyncGateError = SyncEnvironmentError
