@@ -36,8 +36,8 @@ let package = Package(
             name: "syncgate-netns-probe", dependencies: ["SyncGate", "SyncGateWire"], path: "Tools/NetnsProbe"),
         .testTarget(name: "SyncGateLinuxTests", dependencies: ["SyncGate", "SyncGateWire", "SyncGateTesting"]),
         // The command-line tool: a thin main over SyncGateCLI, which holds everything tests can import.
-        .target(name: "SyncGateCLI", dependencies: ["SyncGate", "SyncGateTesting"]),
-        .executableTarget(name: "syncgate", dependencies: ["SyncGateCLI", "SyncGate", "SyncGateTesting"]),
+        .target(name: "SyncGateCLI", dependencies: ["SyncGate"]),
+        .executableTarget(name: "syncgate", dependencies: ["SyncGateCLI", "SyncGate"]),
         .testTarget(name: "SyncGateCLITests", dependencies: ["SyncGateCLI", "SyncGate", "SyncGateTesting"]),
         // Restores, submits and runs durable jobs while SyncGateLinuxTests kills it (the crash test).
         .executableTarget(

@@ -62,7 +62,7 @@ struct BenchmarkOptions: Sendable {
 
           --quick          small sizes (under 30 s in all); checks every job ran exactly once, never timing
           --scenario NAME  run only this scenario (repeatable); NAME is one of
-                           \(Scenario.allCases.map(\.name).joined(separator: ", ")) or its number 1-8
+                           \(Scenario.allCases.map(\.name).joined(separator: ", ")) or its number 1-\(Scenario.allCases.count)
           --json PATH      write every figure, percentile and curve as JSON
           --svg PATH       draw the latency distributions and the release curves as SVG
         """

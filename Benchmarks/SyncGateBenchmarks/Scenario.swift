@@ -8,6 +8,7 @@ enum Scenario: Int, CaseIterable, Sendable {
     case waiters
     case memory
     case kernel
+    case appSource
 
     /// The name given to `--scenario`.
     var name: String {
@@ -20,6 +21,7 @@ enum Scenario: Int, CaseIterable, Sendable {
         case .waiters: "waiters"
         case .memory: "memory"
         case .kernel: "kernel-event"
+        case .appSource: "app-source"
         }
     }
 
@@ -45,6 +47,7 @@ enum Scenario: Int, CaseIterable, Sendable {
         case .waiters: try await Self.runWaiters(sizes)
         case .memory: try await Self.runMemory(sizes)
         case .kernel: try await Self.runKernelEvent(sizes)
+        case .appSource: try await Self.runAppSource(sizes)
         }
     }
 

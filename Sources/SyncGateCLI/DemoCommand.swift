@@ -1,5 +1,4 @@
 import SyncGate
-import SyncGateTesting
 
 /// `syncgate demo`: a dozen app jobs on this machine's real network and power, with a simulated account,
 /// cloud drive and app conditions, shown live (or as plain lines) and summarised at the end.
@@ -23,8 +22,9 @@ public enum DemoCommand {
         width: Int,
         signals: AsyncStream<Int32>
     ) async -> Int32 {
-        let account = ManualAccountStatusProvider(status: .noAccount)
-        let cloudDrive = ManualCloudDriveObserver(isAvailable: false)
+        // The simulated parts are fed by hand through the same public path an app's own sources take.
+        let account = StatusFeed(AccountStatus.noAccount)
+        let cloudDrive = StatusFeed(false)
         let environment = SyncEnvironment(
             connectivity: ConnectivityObserver(),
             power: PowerObserver(),

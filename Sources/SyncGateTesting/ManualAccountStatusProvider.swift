@@ -1,28 +1,34 @@
 import SyncGate
 
-/// An account source a test sets by hand; multicast, with a scriptable ``refresh()``.
+/// An account source a test sets by hand, with a scriptable ``refresh()``: a ``StatusFeed`` of
+/// ``AccountStatus`` plus a count of refreshes and an error to throw from them.
+///
+/// The environment follows it synchronously, through its feed, exactly as it follows a bare feed.
 public final class ManualAccountStatusProvider: AccountStatusProviding, BroadcastBacked {
-    /// The broadcast that holds the status.
-    package let broadcast: StatusBroadcast<AccountStatus>
+    /// The feed that holds the status.
+    public let feed: StatusFeed<AccountStatus>
     private let refreshState = LockedState<(count: Int, error: (any Error)?)>((0, nil))
 
     /// Creates a provider with an initial status.
     public init(status: AccountStatus = .available) {
-        broadcast = StatusBroadcast(status)
+        feed = StatusFeed(status)
     }
+
+    /// The broadcast behind ``feed``, which the environment follows.
+    package var broadcast: StatusBroadcast<AccountStatus> { feed.broadcast }
 
     /// The current status; setting it is the same as ``send(_:)``.
     public var status: AccountStatus {
-        get { broadcast.value }
-        set { broadcast.send(newValue) }
+        get { feed.value }
+        set { feed.send(newValue) }
     }
 
-    /// A new stream: the current status first, then every change.
-    public var statusStream: AsyncStream<AccountStatus> { broadcast.stream(retaining: self) }
+    /// A new stream: the current status first, then every change. It keeps the provider alive while consumed.
+    public var statusStream: AsyncStream<AccountStatus> { feed.broadcast.stream(retaining: self) }
 
     /// Publishes a new status (ignored when equal to the current one).
     public func send(_ status: AccountStatus) {
-        broadcast.send(status)
+        feed.send(status)
     }
 
     /// Returns the current status, or throws the error set with ``failRefreshes(with:)``.

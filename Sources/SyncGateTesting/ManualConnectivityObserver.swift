@@ -1,35 +1,18 @@
 import SyncGate
 
-/// A connectivity source a test sets by hand; multicast like the real observer.
+/// A connectivity source a test sets by hand: a ``StatusFeed`` of ``ConnectivityStatus``, followed by an
+/// environment exactly as SyncGate's own observer is.
 ///
 /// ```swift
 /// let observer = ManualConnectivityObserver()
 /// observer.send(.connected(via: .wifi))
 /// for await status in observer.statusStream where status.isConnected { break }
 /// ```
-public final class ManualConnectivityObserver: ConnectivityObserving, BroadcastBacked {
-    /// The broadcast that holds the status.
-    package let broadcast: StatusBroadcast<ConnectivityStatus>
+public typealias ManualConnectivityObserver = StatusFeed<ConnectivityStatus>
 
-    /// Creates an observer with an initial status.
-    public init(status: ConnectivityStatus = .disconnected) {
-        broadcast = StatusBroadcast(status)
+extension StatusFeed where Value == ConnectivityStatus {
+    /// Creates a feed with an initial status, disconnected by default.
+    public convenience init(status: ConnectivityStatus = .disconnected) {
+        self.init(status)
     }
-
-    /// The current status; setting it is the same as ``send(_:)``.
-    public var status: ConnectivityStatus {
-        get { broadcast.value }
-        set { broadcast.send(newValue) }
-    }
-
-    /// A new stream: the current status first, then every change.
-    public var statusStream: AsyncStream<ConnectivityStatus> { broadcast.stream(retaining: self) }
-
-    /// Publishes a new status (ignored when equal to the current one).
-    public func send(_ status: ConnectivityStatus) {
-        broadcast.send(status)
-    }
-
-    /// The number of live stream subscribers.
-    public var subscriberCount: Int { broadcast.subscriberCount }
 }

@@ -1,29 +1,11 @@
 import SyncGate
 
-/// A power source a test sets by hand; multicast like the real observer.
-public final class ManualPowerObserver: PowerObserving, BroadcastBacked {
-    /// The broadcast that holds the status.
-    package let broadcast: StatusBroadcast<PowerStatus>
+/// A power source a test sets by hand: a ``StatusFeed`` of ``PowerStatus``.
+public typealias ManualPowerObserver = StatusFeed<PowerStatus>
 
-    /// Creates an observer with an initial status.
-    public init(status: PowerStatus = .unrestricted) {
-        broadcast = StatusBroadcast(status)
+extension StatusFeed where Value == PowerStatus {
+    /// Creates a feed with an initial status, ``PowerStatus/unrestricted`` by default.
+    public convenience init(status: PowerStatus = .unrestricted) {
+        self.init(status)
     }
-
-    /// The current status; setting it is the same as ``send(_:)``.
-    public var status: PowerStatus {
-        get { broadcast.value }
-        set { broadcast.send(newValue) }
-    }
-
-    /// A new stream: the current status first, then every change.
-    public var statusStream: AsyncStream<PowerStatus> { broadcast.stream(retaining: self) }
-
-    /// Publishes a new status (ignored when equal to the current one).
-    public func send(_ status: PowerStatus) {
-        broadcast.send(status)
-    }
-
-    /// The number of live stream subscribers.
-    public var subscriberCount: Int { broadcast.subscriberCount }
 }

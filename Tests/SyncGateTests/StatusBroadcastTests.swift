@@ -134,4 +134,18 @@ struct StatusBroadcastTests {
         }
         #expect(broadcast.value == 8_000)
     }
+
+    @Test("a projected stream shows its part first, then only the changes of that part, and ends on finish")
+    func projectedStream() async {
+        let broadcast = StatusBroadcast([0, 0])
+        var parts = broadcast.stream(retaining: nil) { $0[0] }.makeAsyncIterator()
+        #expect(await parts.next() == 0)
+        broadcast.send([0, 1])  // the other part changes: nothing to show
+        broadcast.send([1, 1])
+        #expect(await parts.next() == 1)
+        broadcast.send([1, 2])
+        broadcast.finish()
+        #expect(await parts.next() == nil)
+        #expect(broadcast.subscriberCount == 0)
+    }
 }

@@ -1,10 +1,12 @@
 /// A source of the sync account's status.
 ///
-/// SyncGate ships no account source on any platform: an app implements this protocol over its own
-/// sign-in state (on Apple platforms, for instance, over CloudKit's `CKContainer.accountStatus()`,
-/// whose statuses map one to one onto ``AccountStatus``) and passes it to
-/// ``SyncEnvironment/init(connectivity:power:account:cloudDrive:syncEvents:clock:)``. Without one, the
-/// account is not monitored and ``SyncRequirements/accountReady`` reads as met.
+/// SyncGate ships no account source on any platform: an app feeds its own sign-in state (on Apple
+/// platforms, for instance, CloudKit's `CKContainer.accountStatus()`, whose statuses map one to one onto
+/// ``AccountStatus``) through a `StatusFeed<AccountStatus>`, which conforms and which ``SyncEnvironment``
+/// follows synchronously, and passes it to
+/// ``SyncEnvironment/init(connectivity:power:account:cloudDrive:syncEvents:clock:)``. Any other
+/// conforming type is followed through ``statusStream``. Without a source, the account is not monitored
+/// and ``SyncRequirements/accountReady`` reads as met.
 public protocol AccountStatusProviding: Sendable {
     /// The last known account status. Thread-safe.
     var status: AccountStatus { get }

@@ -19,18 +19,19 @@
 /// stream is being consumed, so `for await status in SyncEnvironment(monitoring: .all).statusStream`
 /// follows the machine for as long as the loop runs.
 ///
-/// Sources that SyncGate itself provides are followed synchronously, on the thread that observed the
-/// change; any other source is followed through its stream.
+/// **Two paths.** SyncGate's own observers and every ``StatusFeed`` (the source type apps create and
+/// ``StatusFeed/send(_:)`` into, for the account, the cloud drive, sync events or a source of their
+/// own) are followed synchronously: by the time the source's `send` returns, ``status`` holds the new
+/// value, satisfied waiters are resumed and a scheduler on this environment has started the jobs it made
+/// runnable, all on the sending thread. Any other type conforming to a part protocol is followed
+/// through its stream, by one task per source: a task hop later, and in the order that task sees.
 public final class SyncEnvironment: Sendable {
     /// The parts of the environment that were given a source.
     public let monitoredParts: MonitoringOptions
 
+    /// The combined status: each source writes its field here directly, and the per-part streams are
+    /// projections of it.
     private let combined: StatusBroadcast<SyncEnvironmentStatus>
-    private let connectivity: StatusBroadcast<ConnectivityStatus>
-    private let power: StatusBroadcast<PowerStatus>
-    private let account: StatusBroadcast<AccountStatus>
-    private let cloudDrive: StatusBroadcast<Bool>
-    private let syncEvent: StatusBroadcast<SyncEvent>
     private let links: LockedState<[SourceLink]>
     /// The sources themselves, kept alive for as long as the environment lives (the links above hold
     /// them only weakly, so that a source never keeps an environment alive).
@@ -66,42 +67,38 @@ public final class SyncEnvironment: Sendable {
         let given: [(any Sendable)?] = [connectivity, power, account, cloudDrive, syncEvents]
         sources = given.compactMap { $0 }
 
-        let connectivityFeed = connectivity.map { SourceFeed($0, current: { $0.status }, stream: { $0.statusStream }) }
-        let powerFeed = power.map { SourceFeed($0, current: { $0.status }, stream: { $0.statusStream }) }
-        let accountFeed = account.map { SourceFeed($0, current: { $0.status }, stream: { $0.statusStream }) }
-        let cloudDriveFeed = cloudDrive.map {
-            SourceFeed($0, current: { $0.isAvailable }, stream: { $0.availabilityStream })
+        let connectivitySource = connectivity.map {
+            PartSource($0, current: { $0.status }, stream: { $0.statusStream })
         }
-        let syncEventFeed = syncEvents.map { SourceFeed($0, current: { $0.event }, stream: { $0.eventStream }) }
+        let powerSource = power.map { PartSource($0, current: { $0.status }, stream: { $0.statusStream }) }
+        let accountSource = account.map { PartSource($0, current: { $0.status }, stream: { $0.statusStream }) }
+        let cloudDriveSource = cloudDrive.map {
+            PartSource($0, current: { $0.isAvailable }, stream: { $0.availabilityStream })
+        }
+        let syncEventSource = syncEvents.map { PartSource($0, current: { $0.event }, stream: { $0.eventStream }) }
 
-        self.connectivity = StatusBroadcast(connectivityFeed?.current() ?? .disconnected)
-        self.power = StatusBroadcast(powerFeed?.current() ?? .unrestricted)
-        self.account = StatusBroadcast(accountFeed?.current() ?? .couldNotDetermine)
-        self.cloudDrive = StatusBroadcast(cloudDriveFeed?.current() ?? false)
-        self.syncEvent = StatusBroadcast(syncEventFeed?.current() ?? .idle)
         let combined = StatusBroadcast(
             SyncEnvironmentStatus(
-                connectivity: self.connectivity.value,
-                power: self.power.value,
-                account: self.account.value,
-                isCloudDriveAvailable: self.cloudDrive.value,
-                syncEvent: self.syncEvent.value,
+                connectivity: connectivitySource?.current() ?? .disconnected,
+                power: powerSource?.current() ?? .unrestricted,
+                account: accountSource?.current() ?? .couldNotDetermine,
+                isCloudDriveAvailable: cloudDriveSource?.current() ?? false,
+                syncEvent: syncEventSource?.current() ?? .idle,
                 monitoredParts: parts
             )
         )
         self.combined = combined
 
         var links: [SourceLink] = []
-        links.append(Self.mirror(self.connectivity, into: combined) { $0.connectivity = $1 })
-        links.append(Self.mirror(self.power, into: combined) { $0.power = $1 })
-        links.append(Self.mirror(self.account, into: combined) { $0.account = $1 })
-        links.append(Self.mirror(self.cloudDrive, into: combined) { $0.isCloudDriveAvailable = $1 })
-        links.append(Self.mirror(self.syncEvent, into: combined) { $0.syncEvent = $1 })
-        if let connectivityFeed { links.append(connectivityFeed.follow(into: self.connectivity)) }
-        if let powerFeed { links.append(powerFeed.follow(into: self.power)) }
-        if let accountFeed { links.append(accountFeed.follow(into: self.account)) }
-        if let cloudDriveFeed { links.append(cloudDriveFeed.follow(into: self.cloudDrive)) }
-        if let syncEventFeed { links.append(syncEventFeed.follow(into: self.syncEvent)) }
+        if let link = connectivitySource?.follow(into: combined, assign: { $0.connectivity = $1 }) {
+            links.append(link)
+        }
+        if let link = powerSource?.follow(into: combined, assign: { $0.power = $1 }) { links.append(link) }
+        if let link = accountSource?.follow(into: combined, assign: { $0.account = $1 }) { links.append(link) }
+        if let link = cloudDriveSource?.follow(into: combined, assign: { $0.isCloudDriveAvailable = $1 }) {
+            links.append(link)
+        }
+        if let link = syncEventSource?.follow(into: combined, assign: { $0.syncEvent = $1 }) { links.append(link) }
         self.links = LockedState(links)
 
         let waiterLink = combined.addObserver { [weak self] _ in self?.releaseWaiters() }
@@ -111,9 +108,6 @@ public final class SyncEnvironment: Sendable {
     deinit {
         for link in links.withLock({ $0 }) {
             link.cancel()
-        }
-        for broadcast in [connectivity, power, account, cloudDrive, syncEvent] as [any FinishableBroadcast] {
-            broadcast.finish()
         }
         combined.finish()
     }
@@ -127,19 +121,29 @@ public final class SyncEnvironment: Sendable {
     public var statusStream: AsyncStream<SyncEnvironmentStatus> { combined.stream(retaining: self) }
 
     /// A new multicast stream of the network part (``ConnectivityStatus/disconnected`` if not monitored).
-    public var connectivityStream: AsyncStream<ConnectivityStatus> { connectivity.stream(retaining: self) }
+    public var connectivityStream: AsyncStream<ConnectivityStatus> {
+        combined.stream(retaining: self) { $0.connectivity }
+    }
 
     /// A new multicast stream of the power part (``PowerStatus/unrestricted`` if not monitored).
-    public var powerStream: AsyncStream<PowerStatus> { power.stream(retaining: self) }
+    public var powerStream: AsyncStream<PowerStatus> {
+        combined.stream(retaining: self) { $0.power }
+    }
 
     /// A new multicast stream of the account part (``AccountStatus/couldNotDetermine`` if not monitored).
-    public var accountStream: AsyncStream<AccountStatus> { account.stream(retaining: self) }
+    public var accountStream: AsyncStream<AccountStatus> {
+        combined.stream(retaining: self) { $0.account }
+    }
 
     /// A new multicast stream of the cloud drive's availability (`false` if not monitored).
-    public var cloudDriveStream: AsyncStream<Bool> { cloudDrive.stream(retaining: self) }
+    public var cloudDriveStream: AsyncStream<Bool> {
+        combined.stream(retaining: self) { $0.isCloudDriveAvailable }
+    }
 
     /// A new multicast stream of the sync engine's activity (``SyncEvent/idle`` if not monitored).
-    public var syncEventStream: AsyncStream<SyncEvent> { syncEvent.stream(retaining: self) }
+    public var syncEventStream: AsyncStream<SyncEvent> {
+        combined.stream(retaining: self) { $0.syncEvent }
+    }
 
     /// The broadcast behind ``status``, for consumers in the package that follow it synchronously.
     package var statusBroadcast: StatusBroadcast<SyncEnvironmentStatus> { combined }
@@ -277,21 +281,5 @@ public final class SyncEnvironment: Sendable {
         case .timedOut: continuation.resume(returning: .failure(.timedOut))
         case .cancelled: continuation.resume(returning: .failure(.cancelled))
         }
-    }
-
-    // MARK: - Wiring
-
-    /// Copies every change of `part` into its field of `combined`, reading the part's newest value
-    /// inside the combined broadcast's critical section so concurrent changes never regress it.
-    private static func mirror<Value>(
-        _ part: StatusBroadcast<Value>,
-        into combined: StatusBroadcast<SyncEnvironmentStatus>,
-        assign: @escaping @Sendable (inout SyncEnvironmentStatus, Value) -> Void
-    ) -> SourceLink {
-        let observer = part.addObserver { [weak part, weak combined] _ in
-            guard let part, let combined else { return }
-            combined.update { assign(&$0, part.value) }
-        }
-        return SourceLink(broadcast: part, observer: observer)
     }
 }

@@ -17,10 +17,19 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     /// A synchronous observer called after every change, outside the lock.
     package typealias Observer = @Sendable (Value) -> Void
 
+    /// One stream's consumer: what it is handed of each change, and how its stream ends.
+    private struct Subscriber {
+        /// Yields what the stream shows of `next`, when that differs from what it showed of `previous`.
+        /// Called inside the critical section; it only yields to an `AsyncStream` continuation.
+        let deliver: @Sendable (_ previous: Value, _ next: Value) -> Void
+        /// Ends the stream.
+        let finish: @Sendable () -> Void
+    }
+
     private struct State {
         var current: Value
         var nextID: UInt64 = 0
-        var subscribers: [UInt64: AsyncStream<Value>.Continuation] = [:]
+        var subscribers: [UInt64: Subscriber] = [:]
         var observers: [(id: UInt64, handler: Observer)] = []
         var isFinished = false
         var countWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
@@ -75,12 +84,42 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     /// own lifetime in the caller's code. `owner` is released when the consumer stops iterating, drops the
     /// stream, or the broadcast finishes.
     package func stream(retaining owner: (any AnyObject & Sendable)?) -> AsyncStream<Value> {
-        let (stream, continuation) = AsyncStream.makeStream(of: Value.self, bufferingPolicy: .bufferingNewest(1))
+        subscribe(
+            retaining: owner, first: { $0 },
+            deliver: { continuation in
+                { _, next in continuation.yield(next) }
+            })
+    }
+
+    /// Returns a new stream of one part of the value, like ``stream(retaining:)``: the part of the current
+    /// value first, then the part after every change that changes it.
+    ///
+    /// The environment offers its per-part streams this way, from its one combined broadcast, instead of
+    /// keeping a broadcast per part in step with it.
+    package func stream<Part: Sendable & Equatable>(
+        retaining owner: (any AnyObject & Sendable)?,
+        projecting part: @escaping @Sendable (Value) -> Part
+    ) -> AsyncStream<Part> {
+        subscribe(retaining: owner, first: part) { continuation in
+            { previous, next in
+                let shown = part(next)
+                if shown != part(previous) { continuation.yield(shown) }
+            }
+        }
+    }
+
+    private func subscribe<Element: Sendable>(
+        retaining owner: (any AnyObject & Sendable)?,
+        first: (Value) -> Element,
+        deliver: (AsyncStream<Element>.Continuation) -> @Sendable (Value, Value) -> Void
+    ) -> AsyncStream<Element> {
+        let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(1))
+        let subscriber = Subscriber(deliver: deliver(continuation), finish: { continuation.finish() })
         let registration: (id: UInt64, waiters: [CheckedContinuation<Void, Never>])? = state.withLock { state in
-            continuation.yield(state.current)
+            continuation.yield(first(state.current))
             guard !state.isFinished else { return nil }
             state.nextID += 1
-            state.subscribers[state.nextID] = continuation
+            state.subscribers[state.nextID] = subscriber
             return (state.nextID, state.takeCountWaiters())
         }
         guard let (id, waiters) = registration else {
@@ -113,12 +152,13 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     public func update(_ body: (inout Value) -> Void) -> Bool {
         let change: (value: Value, observers: [(id: UInt64, handler: Observer)])? = state.withLock { state in
             guard !state.isFinished else { return nil }
-            var next = state.current
+            let previous = state.current
+            var next = previous
             body(&next)
-            guard next != state.current else { return nil }
+            guard next != previous else { return nil }
             state.current = next
-            for continuation in state.subscribers.values {
-                continuation.yield(next)
+            for subscriber in state.subscribers.values {
+                subscriber.deliver(previous, next)
             }
             return (next, state.observers)
         }
@@ -131,15 +171,15 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
 
     /// Ends every stream; later changes are ignored and later streams end after the last value.
     public func finish() {
-        let (continuations, waiters) = state.withLock { state in
+        let (subscribers, waiters) = state.withLock { state in
             state.isFinished = true
             state.observers = []
-            let continuations = Array(state.subscribers.values)
+            let subscribers = Array(state.subscribers.values)
             state.subscribers = [:]
-            return (continuations, state.takeCountWaiters())
+            return (subscribers, state.takeCountWaiters())
         }
-        for continuation in continuations {
-            continuation.finish()
+        for subscriber in subscribers {
+            subscriber.finish()
         }
         for waiter in waiters { waiter.resume() }
     }

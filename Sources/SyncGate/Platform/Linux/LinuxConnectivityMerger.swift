@@ -1,13 +1,18 @@
 /// Combines the rtnetlink status with NetworkManager's facts into the published status and its provenance.
 ///
 /// Either input may change on its own thread; each change recomputes the merge
-/// (``NetworkManagerMapping/merge(link:networkManager:)``) and publishes it inside one critical section, so
-/// the published order is the order of the inputs. NetworkManager going away just sets its facts to `nil`:
-/// the next value is the heuristic's, and no link change is lost meanwhile.
+/// (``NetworkManagerMapping/merge(link:networkManager:)``) inside the merger's critical section, and then,
+/// with that lock released, publishes the newest merge: the broadcast reads it inside its own critical
+/// section, so whichever of two concurrent publications runs last publishes the newer merge and the
+/// published order follows the order of the inputs. Nothing downstream (the environment, waiters, the
+/// scheduler) ever runs under the merger's lock, so a synchronous observer may read ``provenance``.
+/// NetworkManager going away just sets its facts to `nil`: the next value is the heuristic's, and no
+/// link change is lost meanwhile.
 final class LinuxConnectivityMerger: Sendable {
     private struct State {
         var link: ConnectivityStatus
         var networkManager: NetworkManagerFacts?
+        var status: ConnectivityStatus
         var provenance: ConnectivityProvenance
     }
 
@@ -19,7 +24,7 @@ final class LinuxConnectivityMerger: Sendable {
     init(link: ConnectivityStatus) {
         let (status, provenance) = NetworkManagerMapping.merge(link: link, networkManager: nil)
         broadcast = StatusBroadcast(status)
-        state = LockedState(State(link: link, networkManager: nil, provenance: provenance))
+        state = LockedState(State(link: link, networkManager: nil, status: status, provenance: provenance))
     }
 
     /// Where the published fields come from now.
@@ -38,10 +43,10 @@ final class LinuxConnectivityMerger: Sendable {
     private func publish(_ change: (inout State) -> Void) {
         state.withLock { state in
             change(&state)
-            let (status, provenance) = NetworkManagerMapping.merge(
+            (state.status, state.provenance) = NetworkManagerMapping.merge(
                 link: state.link, networkManager: state.networkManager)
-            state.provenance = provenance
-            broadcast.send(status)
         }
+        // Lock order: broadcast, then merger (a leaf: it never calls out while held).
+        broadcast.update { [state] published in published = state.withLock { $0.status } }
     }
 }

@@ -1,0 +1,49 @@
+extension Scenario {
+    /// Scenario 9: status change → job body for each kind of source, sent from a dedicated thread;
+    /// baseline a continuation resumed from such a thread, all sampled interleaved.
+    static func runAppSource(_ sizes: BenchmarkOptions.Sizes) async throws -> ScenarioResult {
+        let name = Scenario.appSource.name
+        var result = ScenarioResult(
+            name: name, number: 9, title: "status change → job body starts, by kind of source",
+            measures: "from just before a dedicated thread (outside the pool, as a source's own thread) sends the "
+                + "change to the first instruction of the job waiting for it: an app's StatusFeed<AccountStatus> "
+                + "(the public synchronous path), SyncGate's ConnectivityObserver with its link status sent by "
+                + "hand (the built-in path through the NetworkManager merger; Linux only), and an app's own "
+                + "AccountStatusProviding type that offers only an AsyncStream (followed by a task); baseline: "
+                + "from just before that thread resumes a CheckedContinuation to the resumed task's first "
+                + "instruction"
+        )
+        var subjects: [(label: String, probe: SourcePathProbe, goals: [LatencyComparison.RatioGoal])] = []
+        let goals: [LatencyComparison.RatioGoal] = [
+            .init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 2.0),
+        ]
+        subjects.append(("app's StatusFeed → body", SourcePathProbe(scenario: name, source: .statusFeed()), goals))
+        #if os(Linux)
+            subjects.append(
+                (
+                    "built-in ConnectivityObserver → body", SourcePathProbe(scenario: name, source: .builtInObserver()),
+                    goals
+                ))
+        #endif
+        subjects.append(("app's stream-only source → body", SourcePathProbe(scenario: name, source: .streamOnly()), []))
+        let baseline = ContinuationResumeProbe(scenario: name, fromThread: true)
+        let samples = try await InterleavedSampler.run(
+            subjects.map(\.probe) + [baseline], warmup: sizes.warmup, samples: sizes.samples)
+        for (index, subject) in subjects.enumerated() {
+            result.latencies.append(
+                LatencyComparison(
+                    subject: subject.label, samples: samples[index],
+                    baseline: "continuation resumed from that thread", baselineSamples: samples[subjects.count],
+                    goals: subject.goals))
+        }
+        for subject in subjects { await subject.probe.finish() }
+        let expected = sizes.warmup + sizes.samples
+        for subject in subjects where subject.probe.succeeded != expected {
+            throw BenchmarkFailure(
+                scenario: name, message: "\(subject.label): \(subject.probe.succeeded) of \(expected) jobs succeeded")
+        }
+        result.checks.append(
+            "each of the \(subjects.count * expected) measured jobs ran exactly once and succeeded, on every source")
+        return result
+    }
+}
