@@ -5,7 +5,8 @@ import SyncGate
 /// Sleepers wake when ``advance(by:)`` or ``advance(to:)`` reaches their deadline, in deadline order
 /// (ties in the order they went to sleep). A cancelled sleeper is removed and throws
 /// `CancellationError`. ``waitForSleepers(_:)`` lets a test wait until the code under test has armed its
-/// timers, so it never races a timer being armed.
+/// timers, so it never races a timer being armed; ``waitForSleeper(until:)`` waits for one timer, known
+/// by its deadline, when other timers (a call's timeout, say) may be armed or going away meanwhile.
 ///
 /// Advancing moves time in one jump: a task woken by the jump that then sleeps again measures its new
 /// deadline from the new time. Advance in steps to follow a chain of timers.
@@ -54,27 +55,46 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var nextID: UInt64 = 0
         var sleepers: [UInt64: Sleeper] = [:]
-        var sleeperWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var sleeperWaiters: [(condition: WaitCondition, continuation: CheckedContinuation<Void, Never>)] = []
 
-        var armedCount: Int {
-            sleepers.values.reduce(0) { count, sleeper in
+        var armedDeadlines: [Instant] {
+            sleepers.values.compactMap { sleeper -> Instant? in
                 switch sleeper {
-                case .pending, .waiting: count + 1
-                case .fired, .cancelled: count
+                case .pending(let deadline), .waiting(let deadline, _): deadline
+                case .fired, .cancelled: nil
                 }
             }
         }
 
+        var armedCount: Int { armedDeadlines.count }
+
+        func isSatisfied(_ condition: WaitCondition) -> Bool {
+            condition.isSatisfied(by: armedDeadlines)
+        }
+
         mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
             guard !sleeperWaiters.isEmpty else { return [] }
-            let armed = armedCount
+            let armed = armedDeadlines
             var ready: [CheckedContinuation<Void, Never>] = []
             sleeperWaiters.removeAll { waiter in
-                guard waiter.count <= armed else { return false }
+                guard waiter.condition.isSatisfied(by: armed) else { return false }
                 ready.append(waiter.continuation)
                 return true
             }
             return ready
+        }
+    }
+
+    /// What a test waits for: a number of sleepers, or one with a given deadline.
+    private enum WaitCondition {
+        case count(Int)
+        case deadline(Instant)
+
+        func isSatisfied(by armed: [Instant]) -> Bool {
+            switch self {
+            case .count(let count): armed.count >= count
+            case .deadline(let deadline): armed.contains(deadline)
+            }
         }
     }
 
@@ -94,15 +114,7 @@ public final class ManualClock: Clock, Sendable {
 
     /// The deadlines of the tasks sleeping now, earliest first.
     public var sleeperDeadlines: [Instant] {
-        state.withLock { state in
-            state.sleepers.values.compactMap { sleeper -> Instant? in
-                switch sleeper {
-                case .pending(let deadline), .waiting(let deadline, _): deadline
-                case .fired, .cancelled: nil
-                }
-            }
-            .sorted()
-        }
+        state.withLock { $0.armedDeadlines.sorted() }
     }
 
     /// Sleeps until the clock reaches `deadline`; returns at once if it already has.
@@ -192,11 +204,26 @@ public final class ManualClock: Clock, Sendable {
     }
 
     /// Waits until at least `count` tasks are sleeping on the clock.
+    ///
+    /// Any sleeper counts, including one about to be cancelled: when other timers may be armed, wait for
+    /// the one needed with ``waitForSleeper(until:)``.
     public func waitForSleepers(_ count: Int = 1) async {
+        await wait(for: .count(count))
+    }
+
+    /// Waits until a task is sleeping on the clock until exactly `deadline`.
+    ///
+    /// Timers with other deadlines do not count, so a test can wait for one specific timer (a retry, say)
+    /// while others (a call's timeout) come and go.
+    public func waitForSleeper(until deadline: Instant) async {
+        await wait(for: .deadline(deadline))
+    }
+
+    private func wait(for condition: WaitCondition) async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
             let ready = state.withLock { state in
-                if state.armedCount >= count { return true }
-                state.sleeperWaiters.append((count, continuation))
+                if state.isSatisfied(condition) { return true }
+                state.sleeperWaiters.append((condition, continuation))
                 return false
             }
             if ready { continuation.resume() }

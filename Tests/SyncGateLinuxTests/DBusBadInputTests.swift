@@ -89,6 +89,23 @@
             await #expect(throws: DBusError.self) { try await connection.call(Self.ping) }
         }
 
+        /// The bus learns that a connection is over when it ends, not when the connection's queue gets to
+        /// the read source's cancel handler: that queue may be busy, for instance with the owner connecting
+        /// again to the same bus, which blocks it until the bus answers.
+        @Test func endedConnectionHangsUpWhileItsQueueIsBusy() async throws {
+            let bus = try DBusFakeBus { _, _ in [.silence] }
+            defer { bus.stop() }
+            let queue = DispatchQueue(label: "busy")
+            let connection = try DBusConnection(
+                address: bus.address, queue: queue, clock: ManualClock(), onSignal: { _ in }, onClose: { _ in })
+            let release = DispatchSemaphore(value: 0)
+            queue.async { release.wait() }
+            defer { release.signal() }
+            connection.close()
+            let number = try await awaitValue(bus.hangUps, within: .seconds(5), "hang-up") { _ in true }
+            #expect(number == 1)
+        }
+
         /// The fake NetworkManager: answers the match rules and the owner lookup, then `GetAll` with `properties`.
         static func networkManagerScript(_ properties: @escaping @Sendable (Int) -> [DBusValue]?)
             -> @Sendable (Int, DBusMessage) -> [DBusFakeBus.Response]
@@ -163,7 +180,8 @@
             #expect(observer.provenance.notes.contains { $0.contains("malformed message") })
             #expect(observer.provenance.notes.contains { $0.contains("no D-Bus connection") })
 
-            await clock.waitForSleepers(1)  // the reconnection timer
+            // The reconnection timer, not a call's timeout that may still be going away.
+            await clock.waitForSleeper(until: ManualClock.Instant(offset: .seconds(30)))
             clock.advance(by: .seconds(30))
             let back = try await awaitValue(observer.statusStream, "reconnected") { $0.reachability == .captivePortal }
             #expect(back == .connected(via: .wifi, isExpensive: false, reachability: .captivePortal))

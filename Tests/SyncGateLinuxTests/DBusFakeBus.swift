@@ -28,6 +28,9 @@
         /// Each message received after `Hello`, with the number of the connection it came on (from 1).
         let received: AsyncStream<(connection: Int, message: DBusMessage)>
         private let receivedContinuation: AsyncStream<(connection: Int, message: DBusMessage)>.Continuation
+        /// The number of each connection whose client hung up (or sent what the bus could not read).
+        let hangUps: AsyncStream<Int>
+        private let hangUpsContinuation: AsyncStream<Int>.Continuation
         private let listener: Int32
         private let directory: String
         private let script: @Sendable (Int, DBusMessage) -> [Response]
@@ -44,6 +47,7 @@
             address = "unix:path=\(path)"
             self.script = script
             (received, receivedContinuation) = AsyncStream.makeStream()
+            (hangUps, hangUpsContinuation) = AsyncStream.makeStream()
             listener = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
             var socketAddress = sockaddr_un()
             socketAddress.sun_family = sa_family_t(AF_UNIX)
@@ -67,6 +71,7 @@
             shutdown(listener, Int32(SHUT_RDWR))
             if let descriptor = client.withLock({ $0 }) { shutdown(descriptor, Int32(SHUT_RDWR)) }
             receivedContinuation.finish()
+            hangUpsContinuation.finish()
         }
 
         /// Sends raw bytes to the current client, outside any script.
@@ -93,13 +98,15 @@
                 guard descriptor >= 0 else { return }
                 number += 1
                 client.withLock { $0 = descriptor }
-                handle(descriptor, number: number)
+                if handle(descriptor, number: number) { hangUpsContinuation.yield(number) }
                 client.withLock { $0 = nil }
                 close(descriptor)
             }
         }
 
-        private func handle(_ descriptor: Int32, number: Int) {
+        /// Serves one client; returns `true` when the client hung up (or sent garbage), `false` when the
+        /// script hung up on it.
+        private func handle(_ descriptor: Int32, number: Int) -> Bool {
             var buffer: [UInt8] = []
             func fill() -> Bool {
                 var chunk = [UInt8](repeating: 0, count: 4096)
@@ -122,17 +129,17 @@
                     guard fill() else { return nil }
                 }
             }
-            guard let auth = line(), auth.contains("AUTH EXTERNAL") else { return }
+            guard let auth = line(), auth.contains("AUTH EXTERNAL") else { return true }
             send(Array("OK 0123456789abcdef0123456789abcdef\r\n".utf8))
-            guard let begin = line(), begin.hasPrefix("BEGIN") else { return }
+            guard let begin = line(), begin.hasPrefix("BEGIN") else { return true }
             var serial: UInt32 = 1000
             while true {
-                while buffer.count < 16 { guard fill() else { return } }
-                guard let length = try? DBusMessage.frameLength(prefix: Array(buffer.prefix(16))) else { return }
-                while buffer.count < length { guard fill() else { return } }
+                while buffer.count < 16 { guard fill() else { return true } }
+                guard let length = try? DBusMessage.frameLength(prefix: Array(buffer.prefix(16))) else { return true }
+                while buffer.count < length { guard fill() else { return true } }
                 let bytes = Array(buffer.prefix(length))
                 buffer.removeFirst(length)
-                guard let message = try? DBusMessage.decode(bytes) else { return }
+                guard let message = try? DBusMessage.decode(bytes) else { return true }
                 let responses: [Response]
                 if message.member == "Hello" {
                     responses = [.reply([.string(":1.\(number)")])]
@@ -158,7 +165,7 @@
                     case .raw(let bytes):
                         send(bytes)
                     case .hangUp:
-                        return
+                        return false
                     }
                 }
             }

@@ -73,6 +73,23 @@ struct ManualClockTests {
         _ = try? await second.value
     }
 
+    @Test("waitForSleeper(until:) waits for that deadline, whatever else sleeps")
+    func specificSleeper() async throws {
+        let clock = ManualClock()
+        let other = Task { try await clock.sleep(for: .seconds(5)) }
+        await clock.waitForSleepers(1)
+        let retry = ManualClock.Instant(offset: .seconds(30))
+        let waiter = Task {
+            await clock.waitForSleeper(until: retry)
+            return clock.sleeperDeadlines
+        }
+        let wanted = Task { try await clock.sleep(until: retry) }
+        #expect(await waiter.value == [ManualClock.Instant(offset: .seconds(5)), retry])
+        clock.advance(to: retry)
+        try await other.value
+        try await wanted.value
+    }
+
     @Test("instants measure durations")
     func instants() {
         let start = ManualClock.Instant(offset: .seconds(1))

@@ -204,6 +204,8 @@
                 case refused(DBusError)
                 case writeFailed(String)
             }
+            // The timeout counts from before the send, so once the bus has the call its deadline is fixed.
+            let sleep = clock.sleeper(for: timeout)
             let outcome: Outcome = state.withLock { state in
                 if state.cancelledEarly.remove(serial) != nil { return .refused(.cancelled) }
                 if let reason = state.closeReason { return .refused(.disconnected(reason)) }
@@ -225,7 +227,6 @@
             case .sent:
                 break
             }
-            let sleep = clock.sleeper(for: timeout)
             let timer = Task.detached { [weak self] in
                 do { try await sleep() } catch { return }
                 self?.expire(serial: serial, timeout: timeout)
@@ -329,6 +330,11 @@
                 return Array(state.pending.values)
             }
             guard let pending else { return }
+            // Hang up now: the descriptor may be closed only by the read source's cancel handler, which
+            // libdispatch runs on `queue` when it gets to it, possibly behind work queued later (such as
+            // the owner connecting again, which blocks the queue until the bus answers). The bus must not
+            // have to wait for that to learn that this connection is over.
+            _ = shutdown(fileDescriptor, Int32(SHUT_RDWR))
             if let source {
                 source.cancel()
             } else {

@@ -196,8 +196,9 @@
                 return state.tracker.disconnected()
             }
             guard let actions else { return }
-            perform(actions)
+            // Scheduled before the absence is published, so whoever sees it can count on the retry's deadline.
             scheduleReconnect()
+            perform(actions)
         }
 
         private func scheduleReconnect() {
