@@ -30,29 +30,12 @@ public enum StatusCommand {
         style: TerminalStyle,
         signals: AsyncStream<Int32>
     ) async -> Int32 {
-        await withTaskGroup(of: Int32?.self) { group in
-            group.addTask {
-                for await status in environment.statusStream {
-                    let report = report(status)
-                    Output.line(json ? report.json.compact : report.watchLine(style: style))
-                }
-                return nil
+        await SignalRace.run(signals: signals) {
+            for await status in environment.statusStream {
+                let report = report(status)
+                Output.line(json ? report.json.compact : report.watchLine(style: style))
             }
-            group.addTask {
-                for await signal in signals {
-                    return ExitCode.signaled(signal)
-                }
-                return nil
-            }
-            var result = ExitCode.failure
-            while let next = await group.next() {
-                if let next {
-                    result = next
-                    break
-                }
-            }
-            group.cancelAll()
-            return result
+            return nil
         }
     }
 }

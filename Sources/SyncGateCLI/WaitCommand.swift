@@ -16,42 +16,25 @@ public enum WaitCommand {
         signals: AsyncStream<Int32>,
         log: @escaping @Sendable (String) -> Void
     ) async -> Int32 {
-        await withTaskGroup(of: Int32?.self) { group in
-            group.addTask {
-                do {
-                    _ = try await environment.waitUntil(
-                        options.requirements,
-                        conditions: options.conditions,
-                        timeout: options.timeout
-                    )
-                    return ExitCode.success
-                } catch SyncEnvironmentError.timedOut {
-                    let status = environment.status
-                    let timeout = options.timeout.map(DurationParser.format) ?? "?"
-                    log("timed out after \(timeout); still unmet: \(unmetText(options, status))")
-                    return ExitCode.timedOut
-                } catch SyncEnvironmentError.cancelled {
-                    return nil
-                } catch {
-                    log("\(error)")
-                    return ExitCode.failure
-                }
-            }
-            group.addTask {
-                for await signal in signals {
-                    return ExitCode.signaled(signal)
-                }
+        await SignalRace.run(signals: signals) {
+            do {
+                _ = try await environment.waitUntil(
+                    options.requirements,
+                    conditions: options.conditions,
+                    timeout: options.timeout
+                )
+                return ExitCode.success
+            } catch SyncEnvironmentError.timedOut {
+                let status = environment.status
+                let timeout = options.timeout.map(DurationParser.format) ?? "?"
+                log("timed out after \(timeout); still unmet: \(unmetText(options, status))")
+                return ExitCode.timedOut
+            } catch SyncEnvironmentError.cancelled {
                 return nil
+            } catch {
+                log("\(error)")
+                return ExitCode.failure
             }
-            var result = ExitCode.failure
-            while let next = await group.next() {
-                if let next {
-                    result = next
-                    break
-                }
-            }
-            group.cancelAll()
-            return result
         }
     }
 
