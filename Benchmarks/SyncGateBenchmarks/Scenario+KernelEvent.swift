@@ -121,7 +121,7 @@ extension Scenario {
             guard peerIndex > 0, observedIndex > 0 else { throw Self.failure("the veth ends are missing") }
 
             ThreadCensus.nameCurrentThread(Self.observerName)
-            let observer = try ConnectivityObserver(configuration: ConnectivityMonitorConfiguration(debounce: .zero))
+            let observer = try ConnectivityObserver(configuration: ConnectivityReaderConfiguration(debounce: .zero))
             ThreadCensus.nameCurrentThread("sgbench-driver")
             guard observer.status.isConnected else { throw Self.failure("the observer does not start connected") }
             let threads = ThreadCensus.threads(named: Self.observerName)

@@ -122,33 +122,19 @@ public enum DemoCommand {
         }
 
         let submitted = handles
-        let signal = await withTaskGroup(of: Int32?.self) { group in
-            group.addTask {
-                for handle in submitted { _ = try? await handle.outcome() }
-                for watcher in watchers { await watcher.value }
-                return 0
-            }
-            group.addTask {
-                for await signal in signals { return signal }
-                return nil
-            }
-            var result: Int32 = 0
-            while let next = await group.next() {
-                if let next {
-                    result = next
-                    break
-                }
-            }
-            group.cancelAll()
-            return result
+        // The demo's exit status: 0 once every job and watcher is done, 128 + N on signal N.
+        let status = await SignalRace.run(signals: signals) {
+            for handle in submitted { _ = try? await handle.outcome() }
+            for watcher in watchers { await watcher.value }
+            return ExitCode.success
         }
         script.cancel()
         renderer.cancel()
         await renderer.value
-        if signal != 0 {
+        if status != ExitCode.success {
             Output.line("interrupted; cancelling the jobs")
             await scheduler.shutdown(gracePeriod: .zero)
-            return ExitCode.signaled(signal)
+            return status
         }
         await scheduler.shutdown(gracePeriod: .zero)
         Output.line("")

@@ -22,11 +22,11 @@ public struct MachineEnvironment: Sendable {
     }
 
     /// Which source decided each field now, with notes on sources that are missing.
-    public var sources: StatusSources {
+    public var sources: StatusOrigins {
         #if os(Linux) || canImport(Network)
-            StatusSources(connectivity: connectivity.provenance, power: power.provenance)
+            StatusOrigins(connectivity: connectivity.provenance, power: power.provenance)
         #else
-            StatusSources(connectivity: nil, power: power.provenance)
+            StatusOrigins(connectivity: nil, power: power.provenance)
         #endif
     }
 }

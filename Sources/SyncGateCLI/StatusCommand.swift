@@ -3,7 +3,7 @@ import SyncGate
 /// `syncgate status` and `syncgate watch`: the environment once, or one line per change.
 public enum StatusCommand {
     /// The report for the environment's status now, with the default route's interface name.
-    public static func report(_ status: SyncEnvironmentStatus, sources: StatusSources? = nil) -> StatusReport {
+    public static func report(_ status: SyncEnvironmentStatus, sources: StatusOrigins? = nil) -> StatusReport {
         StatusReport(
             status: status,
             interfaceName: status.connectivity.isConnected ? DefaultRouteTable.currentInterfaceName() : nil,

@@ -32,10 +32,10 @@ public struct StatusReport: Sendable {
     /// The time of the reading, already formatted (ISO 8601, UTC).
     public var time: String
     /// Which source decided each field, when known.
-    public var sources: StatusSources?
+    public var sources: StatusOrigins?
 
     /// Creates a report.
-    public init(status: SyncEnvironmentStatus, interfaceName: String?, time: String, sources: StatusSources? = nil) {
+    public init(status: SyncEnvironmentStatus, interfaceName: String?, time: String, sources: StatusOrigins? = nil) {
         self.status = status
         self.interfaceName = interfaceName
         self.time = time

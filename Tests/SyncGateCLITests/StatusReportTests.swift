@@ -69,7 +69,7 @@ struct StatusReportTests {
                 ]))
     }
 
-    static let sources = StatusSources(
+    static let sources = StatusOrigins(
         connectivity: ConnectivityProvenance(
             isConnected: .rtnetlink, interface: .sysfsHeuristic, isExpensive: .sysfsHeuristic,
             isConstrained: .defaultValue, reachability: .defaultValue,

@@ -14,7 +14,7 @@
             let link = StatusBroadcast(ConnectivityStatus.disconnected)
             let observer = ConnectivityObserver(
                 linkStatus: link,
-                networkManager: DBusSourceConfiguration(
+                networkManager: DBusFollowerConfiguration(
                     address: "unix:path=/nonexistent/syncgate-bus", clock: ManualClock(), initialWait: .seconds(10)))
             let seen = AsyncStream.makeStream(of: ConnectivityProvenance.self)
             let token = observer.broadcast.addObserver { [weak observer] _ in

@@ -114,7 +114,7 @@
                 switch message.member {
                 case "AddMatch": return [.reply([])]
                 case "GetNameOwner":
-                    return message.body.first?.string == NetworkManagerSource.busName
+                    return message.body.first?.string == NetworkManagerFollower.busName
                         ? [.reply([.string(":1.50")])] : [.error("org.freedesktop.DBus.Error.NameHasNoOwner")]
                 case "GetAll":
                     guard let body = properties(connection) else { return [.silence] }
@@ -128,14 +128,14 @@
             let bus = try DBusFakeBus(script: Self.networkManagerScript { _ in nil })
             defer { bus.stop() }
             let clock = ManualClock()
-            let (updates, updatesContinuation) = AsyncStream.makeStream(of: DBusPropertyMonitor.Snapshot.self)
-            let monitor = DBusPropertyMonitor(
+            let (updates, updatesContinuation) = AsyncStream.makeStream(of: DBusPropertyFollower.Snapshot.self)
+            let monitor = DBusPropertyFollower(
                 targets: [
                     .init(
-                        busName: NetworkManagerSource.busName, path: NetworkManagerSource.path,
-                        interface: NetworkManagerSource.interface)
+                        busName: NetworkManagerFollower.busName, path: NetworkManagerFollower.path,
+                        interface: NetworkManagerFollower.interface)
                 ],
-                configuration: DBusSourceConfiguration(address: bus.address, clock: clock, initialWait: .zero),
+                configuration: DBusFollowerConfiguration(address: bus.address, clock: clock, initialWait: .zero),
                 label: "test"
             ) { updatesContinuation.yield($0) }
             defer { monitor.stop() }
@@ -172,7 +172,8 @@
             let link = ConnectivityStatus.connected(via: .wiredEthernet)
             let observer = ConnectivityObserver(
                 linkStatus: StatusBroadcast(link),
-                networkManager: DBusSourceConfiguration(address: bus.address, clock: clock, initialWait: .seconds(10)))
+                networkManager: DBusFollowerConfiguration(address: bus.address, clock: clock, initialWait: .seconds(10))
+            )
             #expect(observer.status == .connected(via: .wifi, isExpensive: true, reachability: .captivePortal))
 
             bus.inject(Self.malformed)
@@ -185,7 +186,7 @@
             clock.advance(by: .seconds(30))
             let back = try await awaitValue(observer.statusStream, "reconnected") { $0.reachability == .captivePortal }
             #expect(back == .connected(via: .wifi, isExpensive: false, reachability: .captivePortal))
-            #expect(observer.provenance.isExpensive == StatusSource("NetworkManager connection type"))
+            #expect(observer.provenance.isExpensive == StatusOrigin("NetworkManager connection type"))
             let typeNotes = observer.provenance.notes.filter { $0.contains("Metered has type s") }
             #expect(typeNotes.count == 1, "\(observer.provenance.notes)")
         }
@@ -193,7 +194,7 @@
         @Test func noBusAtAllMeansHeuristic() throws {
             let observer = ConnectivityObserver(
                 linkStatus: StatusBroadcast(.connected(via: .cellular, isExpensive: true)),
-                networkManager: DBusSourceConfiguration(
+                networkManager: DBusFollowerConfiguration(
                     address: "unix:path=/nonexistent/syncgate-bus", clock: ManualClock(), initialWait: .seconds(10)))
             #expect(observer.status == .connected(via: .cellular, isExpensive: true))
             #expect(observer.provenance.interface == .sysfsHeuristic)
@@ -202,14 +203,14 @@
         }
 
         @Test func wrongProfileTypeIsIgnored() throws {
-            let snapshot = DBusPropertyMonitor.Snapshot(
+            let snapshot = DBusPropertyFollower.Snapshot(
                 properties: [
                     ["ActiveProfile": .uint32(3)], ["ActiveProfile": .string("power-saver")],
                     ["OnBattery": .string("no")],
                 ],
                 owners: [":1.1", ":1.2", ":1.3"], isConnected: true)
             var logged: [String] = []
-            let facts = PowerDBusSource.facts(from: snapshot) { logged.append($0) }
+            let facts = PowerDaemonFollower.facts(from: snapshot) { logged.append($0) }
             #expect(facts == PowerDBusFacts(activeProfile: "power-saver", profilesBusName: "net.hadess.PowerProfiles"))
             #expect(logged.count == 2)
             #expect(logged.first?.contains("ActiveProfile has type u") == true)

@@ -15,8 +15,8 @@
         /// The link as rtnetlink would report it: a wired Ethernet link, not expensive.
         static let wiredLink = ConnectivityStatus.connected(via: .wiredEthernet)
 
-        func configuration(_ bus: DBusTestBus) -> DBusSourceConfiguration {
-            DBusSourceConfiguration(address: bus.address, callTimeout: .seconds(10), initialWait: .seconds(10))
+        func configuration(_ bus: DBusTestBus) -> DBusFollowerConfiguration {
+            DBusFollowerConfiguration(address: bus.address, callTimeout: .seconds(10), initialWait: .seconds(10))
         }
 
         /// Starts the NetworkManager mock and waits until it owns its name.

@@ -213,7 +213,7 @@
                 DBusMessage.methodCall(
                     destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
                     interface: "org.freedesktop.DBus", member: "AddMatch",
-                    body: [.string(DBusPropertyTracker.nameOwnerRule(name))]))
+                    body: [.string(DBusPropertyStateMachine.nameOwnerRule(name))]))
             let owner = try? await call(
                 "org.freedesktop.DBus", "/org/freedesktop/DBus", "org.freedesktop.DBus", "GetNameOwner", [.string(name)]
             )

@@ -59,7 +59,7 @@
     }
 
     func makeObserver(debounceMilliseconds: Int, receiveBuffer: Int32?) -> ConnectivityObserver {
-        var configuration = ConnectivityMonitorConfiguration(debounce: .milliseconds(debounceMilliseconds))
+        var configuration = ConnectivityReaderConfiguration(debounce: .milliseconds(debounceMilliseconds))
         if let receiveBuffer { configuration.receiveBufferSize = receiveBuffer }
         do {
             return try ConnectivityObserver(configuration: configuration)
@@ -270,7 +270,7 @@
         } catch {
             fail("socket: \(error)")
         }
-        let configuration = ConnectivityMonitorConfiguration()
+        let configuration = ConnectivityReaderConfiguration()
         let requests: [(String, [UInt8]?)] = [
             ("link-dump", NetlinkRequest.linkDump(sequence: 1)),
             ("route-v4", NetlinkRequest.routeLookup(destination: configuration.ipv4Probe, sequence: 2)),

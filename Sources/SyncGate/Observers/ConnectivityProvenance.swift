@@ -6,26 +6,26 @@
 /// ```
 public struct ConnectivityProvenance: Sendable, Hashable, CustomStringConvertible {
     /// The source of ``ConnectivityStatus/isConnected``.
-    public var isConnected: StatusSource
+    public var isConnected: StatusOrigin
     /// The source of ``ConnectivityStatus/interface``.
-    public var interface: StatusSource
+    public var interface: StatusOrigin
     /// The source of ``ConnectivityStatus/isExpensive``.
-    public var isExpensive: StatusSource
+    public var isExpensive: StatusOrigin
     /// The source of ``ConnectivityStatus/isConstrained``.
-    public var isConstrained: StatusSource
+    public var isConstrained: StatusOrigin
     /// The source of ``ConnectivityStatus/reachability``.
-    public var reachability: StatusSource
+    public var reachability: StatusOrigin
     /// Why a better source is not used, and problems met with one (each once), such as
     /// `NetworkManager: org.freedesktop.NetworkManager has no owner on the system bus`.
     public var notes: [String]
 
     /// Creates a provenance record.
     public init(
-        isConnected: StatusSource,
-        interface: StatusSource,
-        isExpensive: StatusSource,
-        isConstrained: StatusSource,
-        reachability: StatusSource,
+        isConnected: StatusOrigin,
+        interface: StatusOrigin,
+        isExpensive: StatusOrigin,
+        isConstrained: StatusOrigin,
+        reachability: StatusOrigin,
         notes: [String] = []
     ) {
         self.isConnected = isConnected

@@ -1,19 +1,19 @@
 /// Which source decided each field of a ``PowerStatus``, with notes on sources that are missing.
 public struct PowerProvenance: Sendable, Hashable, CustomStringConvertible {
     /// The source of ``PowerStatus/isLowPowerModeEnabled``.
-    public var isLowPowerModeEnabled: StatusSource
+    public var isLowPowerModeEnabled: StatusOrigin
     /// The source of ``PowerStatus/isOnExternalPower``.
-    public var isOnExternalPower: StatusSource
+    public var isOnExternalPower: StatusOrigin
     /// The source of ``PowerStatus/batteryLevel``.
-    public var batteryLevel: StatusSource
+    public var batteryLevel: StatusOrigin
     /// Why a better source is not used, and problems met with one (each once).
     public var notes: [String]
 
     /// Creates a provenance record.
     public init(
-        isLowPowerModeEnabled: StatusSource,
-        isOnExternalPower: StatusSource,
-        batteryLevel: StatusSource,
+        isLowPowerModeEnabled: StatusOrigin,
+        isOnExternalPower: StatusOrigin,
+        batteryLevel: StatusOrigin,
         notes: [String] = []
     ) {
         self.isLowPowerModeEnabled = isLowPowerModeEnabled

@@ -1,6 +1,6 @@
 /// One scheduler event as the scheduler's ordered event hooks receive it.
 ///
-/// A hook (see `SchedulerCore.addEventHook(_:)`) gets every event in the scheduler's order, outside
+/// A hook (see `SchedulerShell.addEventHook(_:)`) gets every event in the scheduler's order, outside
 /// its lock; the durable-job layer turns the events of its jobs into journal records this way.
 package struct SchedulerEventDelivery: Sendable {
     /// The event's place in the scheduler's order, from 1.

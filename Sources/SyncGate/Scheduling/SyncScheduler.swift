@@ -44,7 +44,7 @@ public actor SyncScheduler {
     public nonisolated let environment: SyncEnvironment
     /// The scheduler's settings.
     public nonisolated let configuration: Configuration
-    private nonisolated let core: SchedulerCore
+    private nonisolated let core: SchedulerShell
 
     /// Creates a scheduler with the default configuration.
     ///
@@ -54,7 +54,7 @@ public actor SyncScheduler {
     public init(environment: SyncEnvironment, clock: any Clock<Duration> = ContinuousClock()) {
         self.environment = environment
         self.configuration = Configuration()
-        self.core = SchedulerCore(
+        self.core = SchedulerShell(
             environment: environment,
             maxConcurrentJobs: configuration.maxConcurrentJobs,
             clock: clock,
@@ -73,7 +73,7 @@ public actor SyncScheduler {
         try configuration.validate()
         self.environment = environment
         self.configuration = configuration
-        self.core = SchedulerCore(
+        self.core = SchedulerShell(
             environment: environment,
             maxConcurrentJobs: configuration.maxConcurrentJobs,
             clock: clock,
@@ -192,5 +192,5 @@ public actor SyncScheduler {
     package nonisolated func consistencyViolations() -> [String] { core.consistencyViolations() }
 
     /// The shell, for layers built on the scheduler (durable jobs) and their event hooks.
-    nonisolated var schedulerCore: SchedulerCore { core }
+    nonisolated var schedulerCore: SchedulerShell { core }
 }

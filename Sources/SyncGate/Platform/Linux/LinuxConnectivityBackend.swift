@@ -1,17 +1,17 @@
 #if os(Linux)
-    /// The connectivity backend on Linux: rtnetlink and sysfs (``LinuxConnectivityMonitor``), merged with
-    /// NetworkManager's facts from the system bus (``LinuxConnectivityMerger``, ``NetworkManagerSource``).
+    /// The connectivity backend on Linux: rtnetlink and sysfs (``LinuxConnectivityReader``), merged with
+    /// NetworkManager's facts from the system bus (``LinuxConnectivityMerger``, ``NetworkManagerFollower``).
     final class LinuxConnectivityBackend: PlatformBackend {
         /// The broadcast that holds the merged status (the merger's).
         let broadcast: StatusBroadcast<ConnectivityStatus>
-        private let monitor: LinuxConnectivityMonitor?
+        private let monitor: LinuxConnectivityReader?
         private let merger: LinuxConnectivityMerger
         private let link: StatusBroadcast<ConnectivityStatus>
         private let linkObserver: UInt64
-        private let networkManager: NetworkManagerSource?
+        private let networkManager: NetworkManagerFollower?
 
         /// Creates a backend on `monitor` (or on a link status that stays disconnected without one).
-        convenience init(monitor: LinuxConnectivityMonitor?, networkManager: DBusSourceConfiguration?) {
+        convenience init(monitor: LinuxConnectivityReader?, networkManager: DBusFollowerConfiguration?) {
             self.init(
                 monitor: monitor, link: monitor?.broadcast ?? StatusBroadcast(.disconnected),
                 networkManager: networkManager)
@@ -20,9 +20,9 @@
         /// Creates a backend whose link status comes from `link`, merged with NetworkManager's facts when
         /// `networkManager` is given; waits up to its `initialWait` for NetworkManager's first answer.
         init(
-            monitor: LinuxConnectivityMonitor?,
+            monitor: LinuxConnectivityReader?,
             link: StatusBroadcast<ConnectivityStatus>,
-            networkManager configuration: DBusSourceConfiguration?
+            networkManager configuration: DBusFollowerConfiguration?
         ) {
             self.monitor = monitor
             self.link = link
@@ -35,7 +35,7 @@
             }
             merger.update(link: link.value)
             if let configuration {
-                let source = NetworkManagerSource(configuration: configuration) { [weak merger] facts in
+                let source = NetworkManagerFollower(configuration: configuration) { [weak merger] facts in
                     merger?.update(networkManager: facts)
                 }
                 source.start(waitingUpTo: configuration.initialWait)
@@ -75,8 +75,8 @@
         public convenience init() {
             self.init(
                 backend: LinuxConnectivityBackend(
-                    monitor: try? LinuxConnectivityMonitor(configuration: ConnectivityMonitorConfiguration()),
-                    networkManager: DBusSourceConfiguration()))
+                    monitor: try? LinuxConnectivityReader(configuration: ConnectivityReaderConfiguration()),
+                    networkManager: DBusFollowerConfiguration()))
         }
 
         /// Creates an observer on rtnetlink and sysfs (and NetworkManager on the system bus) with explicit options.
@@ -95,8 +95,8 @@
             clock: any Clock<Duration> = ContinuousClock()
         ) throws(ConnectivityObserverError) {
             try self.init(
-                configuration: ConnectivityMonitorConfiguration(debounce: debounce, sysfsRoot: sysfsRoot, clock: clock),
-                networkManager: DBusSourceConfiguration()
+                configuration: ConnectivityReaderConfiguration(debounce: debounce, sysfsRoot: sysfsRoot, clock: clock),
+                networkManager: DBusFollowerConfiguration()
             )
         }
 
@@ -105,19 +105,19 @@
         /// - Parameter networkManager: where to follow NetworkManager; `nil` (the default) uses rtnetlink
         ///   and sysfs alone.
         package convenience init(
-            configuration: ConnectivityMonitorConfiguration,
-            networkManager: DBusSourceConfiguration? = nil
+            configuration: ConnectivityReaderConfiguration,
+            networkManager: DBusFollowerConfiguration? = nil
         ) throws(ConnectivityObserverError) {
             self.init(
                 backend: LinuxConnectivityBackend(
-                    monitor: try LinuxConnectivityMonitor(configuration: configuration), networkManager: networkManager)
+                    monitor: try LinuxConnectivityReader(configuration: configuration), networkManager: networkManager)
             )
         }
 
         /// Creates an observer whose link status comes from `linkStatus` instead of rtnetlink, merged with
         /// NetworkManager's facts from the given bus; for tests of the D-Bus source.
         package convenience init(
-            linkStatus: StatusBroadcast<ConnectivityStatus>, networkManager: DBusSourceConfiguration?
+            linkStatus: StatusBroadcast<ConnectivityStatus>, networkManager: DBusFollowerConfiguration?
         ) {
             self.init(backend: LinuxConnectivityBackend(monitor: nil, link: linkStatus, networkManager: networkManager))
         }

@@ -1,15 +1,15 @@
 #if os(Linux)
-    /// The power backend on Linux: `/sys/class/power_supply` (``LinuxPowerMonitor``), re-read on the
+    /// The power backend on Linux: `/sys/class/power_supply` (``LinuxPowerReader``), re-read on the
     /// kernel's uevents (``UEventSocket``), with power-profiles-daemon and UPower from the system bus
-    /// (``PowerDBusSource``).
+    /// (``PowerDaemonFollower``).
     final class LinuxPowerBackend: PlatformBackend {
         /// The broadcast that holds the status.
         let broadcast: StatusBroadcast<PowerStatus>
         /// The sysfs reader that publishes to ``broadcast``.
-        let monitor: LinuxPowerMonitor
+        let monitor: LinuxPowerReader
         /// The kernel uevent socket, or `nil` when it is not opened or cannot be.
         let uevents: UEventSocket?
-        private let dbus: PowerDBusSource?
+        private let dbus: PowerDaemonFollower?
 
         /// Creates a backend; with `listensForUEvents` false no socket is opened. With `dbus` nil, no power
         /// daemon is consulted; otherwise waits up to its `initialWait` for the daemons' first answers.
@@ -18,10 +18,10 @@
             clock: any Clock<Duration>,
             rereadInterval: Duration?,
             listensForUEvents: Bool,
-            dbus: DBusSourceConfiguration?
+            dbus: DBusFollowerConfiguration?
         ) {
             let broadcast = StatusBroadcast(PowerStatus.unrestricted)
-            let monitor = LinuxPowerMonitor(
+            let monitor = LinuxPowerReader(
                 sysfsRoot: sysfsRoot, clock: clock, rereadInterval: rereadInterval, broadcast: broadcast)
             self.broadcast = broadcast
             self.monitor = monitor
@@ -33,7 +33,7 @@
                 } : nil
             monitor.refresh()
             if let dbus {
-                let source = PowerDBusSource(configuration: dbus) { [weak monitor] facts in
+                let source = PowerDaemonFollower(configuration: dbus) { [weak monitor] facts in
                     monitor?.update(dbus: facts)
                 }
                 source.start(waitingUpTo: dbus.initialWait)
@@ -78,7 +78,7 @@
         ) {
             self.init(
                 sysfsRoot: sysfsRoot, clock: clock, rereadInterval: rereadInterval, listensForUEvents: true,
-                dbus: DBusSourceConfiguration())
+                dbus: DBusFollowerConfiguration())
         }
 
         /// Creates an observer; with `listensForUEvents` false no socket is opened, and changes come only
@@ -89,7 +89,7 @@
             clock: any Clock<Duration>,
             rereadInterval: Duration?,
             listensForUEvents: Bool,
-            dbus: DBusSourceConfiguration? = nil
+            dbus: DBusFollowerConfiguration? = nil
         ) {
             self.init(
                 backend: LinuxPowerBackend(

@@ -77,7 +77,7 @@ enum NetworkManagerMapping {
             isConnected: .rtnetlink,
             interface: kind == nil ? .sysfsHeuristic : .networkManager,
             isExpensive: metered != nil
-                ? .networkManager : kind == nil ? .sysfsHeuristic : StatusSource("NetworkManager connection type"),
+                ? .networkManager : kind == nil ? .sysfsHeuristic : StatusOrigin("NetworkManager connection type"),
             isConstrained: .defaultValue,
             reachability: .networkManager
         )

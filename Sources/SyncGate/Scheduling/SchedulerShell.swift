@@ -13,7 +13,7 @@
 /// waiters. So no hook, stream or continuation ever runs under the scheduler's lock, and everyone sees
 /// one order: a job's events arrive in the order they happened, and a handle resolves only after
 /// every hook has seen the event that resolved it.
-final class SchedulerCore: Sendable {
+final class SchedulerShell: Sendable {
     struct Payload: Sendable {
         let operation: SyncJob.Operation
         let handle: SyncJobHandle

@@ -7,7 +7,7 @@ import SyncGateWire
 /// properties are then kept current from `PropertiesChanged` signals sent by that owner. A service that
 /// leaves, a connection that ends, or a call that fails or times out makes its objects absent. Stale
 /// replies (from before the owner changed) are recognised by a generation number and ignored.
-struct DBusPropertyTracker: Sendable, Hashable {
+struct DBusPropertyStateMachine: Sendable, Hashable {
     /// One watched object.
     struct Target: Sendable, Hashable {
         /// The well-known bus name, such as `org.freedesktop.NetworkManager`.

@@ -4,9 +4,9 @@
     /// The current name `org.freedesktop.UPower.PowerProfiles` is preferred; the legacy
     /// `net.hadess.PowerProfiles` is used when only it is present. Both are watched, so either may come
     /// and go.
-    final class PowerDBusSource: Sendable {
+    final class PowerDaemonFollower: DBusServiceFollower {
         /// The watched objects: current profiles name, legacy profiles name, UPower.
-        static let targets: [DBusPropertyTracker.Target] = [
+        static let targets: [DBusPropertyStateMachine.Target] = [
             .init(
                 busName: "org.freedesktop.UPower.PowerProfiles", path: "/org/freedesktop/UPower/PowerProfiles",
                 interface: "org.freedesktop.UPower.PowerProfiles"),
@@ -17,46 +17,37 @@
                 busName: "org.freedesktop.UPower", path: "/org/freedesktop/UPower", interface: "org.freedesktop.UPower"),
         ]
 
-        private let monitor: DBusPropertyMonitor
+        /// The properties this follower watches, on one bus connection.
+        let properties: DBusPropertyFollower
 
-        /// Creates the source; `onChange` runs on the source's queue with the facts.
-        init(configuration: DBusSourceConfiguration, onChange: @escaping @Sendable (PowerDBusFacts) -> Void) {
-            let box = WeakBox<DBusPropertyMonitor>()
-            monitor = DBusPropertyMonitor(
+        /// Creates the follower; `onChange` runs on the source's queue with the facts.
+        init(configuration: DBusFollowerConfiguration, onChange: @escaping @Sendable (PowerDBusFacts) -> Void) {
+            let box = WeakBox<DBusPropertyFollower>()
+            properties = DBusPropertyFollower(
                 targets: Self.targets, configuration: configuration, label: "SyncGate.PowerDBus"
             ) {
                 snapshot in
                 onChange(Self.facts(from: snapshot) { box.value?.log($0) })
             }
-            box.value = monitor
-        }
-
-        /// Connects and waits up to `wait` for the first answers.
-        func start(waitingUpTo wait: Duration) {
-            monitor.start(waitingUpTo: wait)
-        }
-
-        /// Stops following the daemons.
-        func stop() {
-            monitor.stop()
+            box.value = properties
         }
 
         /// Why the daemons are not used, and the problems met, each once.
         var notes: [String] {
-            monitor.notes(label: "power daemons") { snapshot in
+            properties.notes(label: "power daemons") { snapshot in
                 var notes: [String] = []
                 if snapshot.properties[0] == nil && snapshot.properties[1] == nil {
-                    notes.append("power-profiles-daemon is not available on \(monitor.address)")
+                    notes.append("power-profiles-daemon is not available on \(properties.address)")
                 }
                 if snapshot.properties[2] == nil {
-                    notes.append("UPower is not available on \(monitor.address)")
+                    notes.append("UPower is not available on \(properties.address)")
                 }
                 return notes
             }
         }
 
         /// The facts in a snapshot; a property of an unexpected type is reported through `log` and ignored.
-        static func facts(from snapshot: DBusPropertyMonitor.Snapshot, log: (String) -> Void) -> PowerDBusFacts {
+        static func facts(from snapshot: DBusPropertyFollower.Snapshot, log: (String) -> Void) -> PowerDBusFacts {
             var facts = PowerDBusFacts()
             for index in [0, 1] {
                 guard let properties = snapshot.properties[index], let raw = properties["ActiveProfile"] else {

@@ -7,13 +7,13 @@
     #endif
     import SyncGateWire
 
-    /// The shell around ``DBusPropertyTracker``: one bus connection on a private queue, the tracker's
+    /// The shell around ``DBusPropertyStateMachine``: one bus connection on a private queue, the tracker's
     /// actions performed on it, and a snapshot handed to the owner after each change.
     ///
     /// When the bus cannot be reached or the connection ends, every target reads as absent and a
     /// reconnection is tried after the reconnect delay (on the injected clock). Each distinct problem (a
     /// malformed message, a call that timed out, an unexpected reply) is recorded once in ``problems``.
-    final class DBusPropertyMonitor: Sendable {
+    final class DBusPropertyFollower: Sendable {
         /// What the owner learns after each change.
         struct Snapshot: Sendable, Hashable {
             /// The properties of each target, by index; `nil` while it is absent or unknown.
@@ -27,7 +27,7 @@
         }
 
         private struct State {
-            var tracker: DBusPropertyTracker
+            var tracker: DBusPropertyStateMachine
             var connection: DBusConnection?
             var busProblem: String?
             var isStopped = false
@@ -43,20 +43,20 @@
 
         /// The queue on which the connection reads and every callback runs.
         let queue: DispatchQueue
-        private let configuration: DBusSourceConfiguration
+        private let configuration: DBusFollowerConfiguration
         private let state: LockedState<State>
         private let onUpdate: @Sendable (Snapshot) -> Void
 
         /// Creates the monitor; nothing happens until ``start()``.
         init(
-            targets: [DBusPropertyTracker.Target],
-            configuration: DBusSourceConfiguration,
+            targets: [DBusPropertyStateMachine.Target],
+            configuration: DBusFollowerConfiguration,
             label: String,
             onUpdate: @escaping @Sendable (Snapshot) -> Void
         ) {
             queue = DispatchQueue(label: label)
             self.configuration = configuration
-            state = LockedState(State(tracker: DBusPropertyTracker(targets: targets)))
+            state = LockedState(State(tracker: DBusPropertyStateMachine(targets: targets)))
             self.onUpdate = onUpdate
         }
 
@@ -174,7 +174,7 @@
                 connectionEnded(error.description)
                 return
             }
-            let actions: [DBusPropertyTracker.Action]? = state.withLock { state in
+            let actions: [DBusPropertyStateMachine.Action]? = state.withLock { state in
                 guard !state.isStopped else { return nil }
                 state.connection = connection
                 state.busProblem = nil
@@ -189,7 +189,7 @@
 
         private func connectionEnded(_ reason: String) {
             log(Self.disconnection(address, reason))
-            let actions: [DBusPropertyTracker.Action]? = state.withLock { state in
+            let actions: [DBusPropertyStateMachine.Action]? = state.withLock { state in
                 guard !state.isStopped else { return nil }
                 state.connection = nil
                 state.busProblem = reason
@@ -244,14 +244,14 @@
             }
         }
 
-        private func update(_ body: (inout DBusPropertyTracker) -> [DBusPropertyTracker.Action]) {
-            let actions: [DBusPropertyTracker.Action]? = state.withLock { state in
+        private func update(_ body: (inout DBusPropertyStateMachine) -> [DBusPropertyStateMachine.Action]) {
+            let actions: [DBusPropertyStateMachine.Action]? = state.withLock { state in
                 state.isStopped ? nil : body(&state.tracker)
             }
             if let actions { perform(actions) }
         }
 
-        private func perform(_ actions: [DBusPropertyTracker.Action]) {
+        private func perform(_ actions: [DBusPropertyStateMachine.Action]) {
             guard let connection = state.withLock({ $0.connection }) ?? nil else {
                 if actions.contains(.publish) { publish() }
                 return

@@ -10,17 +10,17 @@
     /// The reader is a dedicated thread blocked in `poll` on the event socket and a wake-up pipe, so it
     /// never occupies the cooperative thread pool and makes no wake-ups while nothing changes. The only
     /// tasks it creates are debounce timers, at most one at a time, sleeping on the injected clock.
-    final class LinuxConnectivityMonitor: Sendable {
+    final class LinuxConnectivityReader: Sendable {
         /// The published status.
         let broadcast: StatusBroadcast<ConnectivityStatus>
         /// The descriptors the backend owns; all are closed when ``stop()`` returns.
         let fileDescriptors: [Int32]
-        private let signal: ConnectivityMonitorSignal
+        private let signal: ConnectivityReaderSignal
         private let thread: pthread_t
 
         /// Opens the sockets, computes the first status, and starts the reader thread.
-        init(configuration: ConnectivityMonitorConfiguration) throws(ConnectivityObserverError) {
-            let loop = try ConnectivityMonitorLoop(configuration: configuration)
+        init(configuration: ConnectivityReaderConfiguration) throws(ConnectivityObserverError) {
+            let loop = try ConnectivityReaderLoop(configuration: configuration)
             let broadcast = StatusBroadcast(loop.status)
             loop.broadcast = broadcast
             self.broadcast = broadcast
@@ -33,14 +33,14 @@
                 nil,
                 { context in
                     guard let context else { return nil }
-                    let loop = Unmanaged<ConnectivityMonitorLoop>.fromOpaque(context).takeRetainedValue()
+                    let loop = Unmanaged<ConnectivityReaderLoop>.fromOpaque(context).takeRetainedValue()
                     loop.run()
                     return nil
                 },
                 context
             )
             guard result == 0 else {
-                Unmanaged<ConnectivityMonitorLoop>.fromOpaque(context).release()
+                Unmanaged<ConnectivityReaderLoop>.fromOpaque(context).release()
                 signal.requestStop()
                 loop.closeDescriptors()
                 throw ConnectivityObserverError(operation: "pthread_create", code: result)

@@ -3,35 +3,35 @@ import Testing
 @testable import SyncGate
 
 /// The property tracker's rules, step by step, without a bus.
-struct DBusPropertyTrackerTests {
-    static let nm = DBusPropertyTracker.Target(
+struct DBusPropertyStateMachineTests {
+    static let nm = DBusPropertyStateMachine.Target(
         busName: "org.freedesktop.NetworkManager", path: "/org/freedesktop/NetworkManager",
         interface: "org.freedesktop.NetworkManager")
-    static let upower = DBusPropertyTracker.Target(
+    static let upower = DBusPropertyStateMachine.Target(
         busName: "org.freedesktop.UPower", path: "/org/freedesktop/UPower", interface: "org.freedesktop.UPower")
 
     @Test func subscribesBeforeAskingForOwners() {
-        var tracker = DBusPropertyTracker(targets: [Self.nm, Self.upower])
+        var tracker = DBusPropertyStateMachine(targets: [Self.nm, Self.upower])
         let actions = tracker.connected()
         #expect(
             actions == [
-                .addMatch(DBusPropertyTracker.nameOwnerRule(Self.nm.busName)),
-                .addMatch(DBusPropertyTracker.nameOwnerRule(Self.upower.busName)),
-                .addMatch(DBusPropertyTracker.propertiesRule(Self.nm)),
-                .addMatch(DBusPropertyTracker.propertiesRule(Self.upower)),
+                .addMatch(DBusPropertyStateMachine.nameOwnerRule(Self.nm.busName)),
+                .addMatch(DBusPropertyStateMachine.nameOwnerRule(Self.upower.busName)),
+                .addMatch(DBusPropertyStateMachine.propertiesRule(Self.nm)),
+                .addMatch(DBusPropertyStateMachine.propertiesRule(Self.upower)),
                 .getNameOwner(targetIndex: 0, generation: 1),
                 .getNameOwner(targetIndex: 1, generation: 1),
             ])
         #expect(!tracker.isSettled)
         #expect(
-            DBusPropertyTracker.propertiesRule(Self.nm)
+            DBusPropertyStateMachine.propertiesRule(Self.nm)
                 == "type='signal',sender='org.freedesktop.NetworkManager',interface='org.freedesktop.DBus.Properties',"
                 + "member='PropertiesChanged',path='/org/freedesktop/NetworkManager',arg0='org.freedesktop.NetworkManager'"
         )
     }
 
     @Test func followsAServiceThroughItsLife() {
-        var tracker = DBusPropertyTracker(targets: [Self.nm])
+        var tracker = DBusPropertyStateMachine(targets: [Self.nm])
         _ = tracker.connected()
         #expect(tracker.nameOwnerAnswered(targetIndex: 0, generation: 1, owner: nil) == [.publish])
         #expect(tracker.presences == [.absent])
@@ -80,7 +80,7 @@ struct DBusPropertyTrackerTests {
     }
 
     @Test func failuresAndDisconnectsMakeTargetsAbsent() {
-        var tracker = DBusPropertyTracker(targets: [Self.nm, Self.upower])
+        var tracker = DBusPropertyStateMachine(targets: [Self.nm, Self.upower])
         _ = tracker.connected()
         _ = tracker.nameOwnerAnswered(targetIndex: 0, generation: 1, owner: ":1.1")
         _ = tracker.nameOwnerAnswered(targetIndex: 1, generation: 1, owner: ":1.2")

@@ -10,7 +10,7 @@
     /// Timer tasks report fired generations and the owner requests a stop; each writes one byte to a
     /// pipe so the reader thread, blocked in `poll`, wakes up. The write end is closed (under the lock)
     /// when a stop is requested, so a late timer can never write to a reused descriptor.
-    final class ConnectivityMonitorSignal: Sendable {
+    final class ConnectivityReaderSignal: Sendable {
         private struct State {
             var writeDescriptor: Int32?
             var isStopRequested = false

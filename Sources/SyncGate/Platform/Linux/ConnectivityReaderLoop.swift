@@ -11,15 +11,15 @@
     /// Built on the caller's thread (which computes the first status), then handed to the reader thread,
     /// which alone touches it afterwards. Every netlink message is only a hint that something changed;
     /// the answer always comes from fresh route lookups (`RTM_F_FIB_MATCH`) plus the link cache.
-    final class ConnectivityMonitorLoop {
+    final class ConnectivityReaderLoop {
         /// The mailbox shared with the owner and the timer tasks.
-        let signal: ConnectivityMonitorSignal
+        let signal: ConnectivityReaderSignal
         /// The status from the latest evaluation.
         private(set) var status: ConnectivityStatus
         /// Where evaluations are published; set before the thread starts.
         var broadcast: StatusBroadcast<ConnectivityStatus>?
 
-        private let configuration: ConnectivityMonitorConfiguration
+        private let configuration: ConnectivityReaderConfiguration
         private let events: NetlinkSocket
         private let queries: NetlinkQueryClient
         private var links: [Int32: NetlinkLink] = [:]
@@ -29,7 +29,7 @@
 
         /// Opens the sockets (events first, so nothing is missed between dump and subscription), dumps the
         /// links and evaluates the first status.
-        init(configuration: ConnectivityMonitorConfiguration) throws(ConnectivityObserverError) {
+        init(configuration: ConnectivityReaderConfiguration) throws(ConnectivityObserverError) {
             self.configuration = configuration
             debounce = ConnectivityDebounce(isImmediate: configuration.debounce <= .zero)
             events = try NetlinkSocket(
@@ -38,7 +38,7 @@
                 bufferSize: 64 * 1024
             )
             queries = try NetlinkQueryClient()
-            signal = try ConnectivityMonitorSignal()
+            signal = try ConnectivityReaderSignal()
             status = .disconnected
             guard refreshLinks() else {
                 signal.requestStop()

@@ -4,7 +4,7 @@
     /// The primary connection's device type is looked up (`Connection.Active.Devices`, then
     /// `Device.DeviceType`) each time `PrimaryConnection` changes; until it is known, the connection type
     /// alone decides the interface kind.
-    final class NetworkManagerSource: Sendable {
+    final class NetworkManagerFollower: DBusServiceFollower {
         /// NetworkManager's bus name.
         static let busName = "org.freedesktop.NetworkManager"
         /// The manager object.
@@ -21,13 +21,14 @@
             var reportedProblems: Set<String> = []
         }
 
-        private let monitor: DBusPropertyMonitor
+        /// The properties this follower watches, on one bus connection.
+        let properties: DBusPropertyFollower
         private let state = LockedState(State())
 
-        /// Creates the source; `onChange` runs on the source's queue with the facts (`nil`: absent).
-        init(configuration: DBusSourceConfiguration, onChange: @escaping @Sendable (NetworkManagerFacts?) -> Void) {
-            let box = WeakBox<NetworkManagerSource>()
-            monitor = DBusPropertyMonitor(
+        /// Creates the follower; `onChange` runs on the source's queue with the facts (`nil`: absent).
+        init(configuration: DBusFollowerConfiguration, onChange: @escaping @Sendable (NetworkManagerFacts?) -> Void) {
+            let box = WeakBox<NetworkManagerFollower>()
+            properties = DBusPropertyFollower(
                 targets: [.init(busName: Self.busName, path: Self.path, interface: Self.interface)],
                 configuration: configuration,
                 label: "SyncGate.NetworkManager"
@@ -37,26 +38,16 @@
             box.value = self
         }
 
-        /// Connects and waits up to `wait` for the first answer.
-        func start(waitingUpTo wait: Duration) {
-            monitor.start(waitingUpTo: wait)
-        }
-
-        /// Stops following NetworkManager.
-        func stop() {
-            monitor.stop()
-        }
-
         /// Why NetworkManager is not used, and the problems met, each once.
         var notes: [String] {
-            monitor.notes(label: "NetworkManager") { snapshot in
+            properties.notes(label: "NetworkManager") { snapshot in
                 snapshot.properties.first ?? nil == nil
-                    ? ["NetworkManager: \(Self.busName) is not available on \(monitor.address)"] : []
+                    ? ["NetworkManager: \(Self.busName) is not available on \(properties.address)"] : []
             }
         }
 
         private func handle(
-            _ snapshot: DBusPropertyMonitor.Snapshot, onChange: @escaping @Sendable (NetworkManagerFacts?) -> Void
+            _ snapshot: DBusPropertyFollower.Snapshot, onChange: @escaping @Sendable (NetworkManagerFacts?) -> Void
         ) {
             guard let properties = snapshot.properties.first ?? nil, let owner = snapshot.owners.first ?? nil else {
                 state.withLock { state in
@@ -69,7 +60,7 @@
                 return
             }
             var facts = NetworkManagerFacts(properties: properties)
-            for problem in facts.problems { monitor.log(problem) }
+            for problem in facts.problems { self.properties.log(problem) }
             facts.problems = []
             let lookup: (path: String, generation: UInt64)? = state.withLock { state in
                 state.owner = owner
@@ -99,12 +90,12 @@
             generation: UInt64,
             onChange: @escaping @Sendable (NetworkManagerFacts?) -> Void
         ) {
-            monitor.getProperty(
+            properties.getProperty(
                 destination: owner, path: connection, interface: "org.freedesktop.NetworkManager.Connection.Active",
                 name: "Devices"
             ) { [weak self] devices in
                 guard let self, let device = devices?.objectPaths?.first else { return }
-                monitor.getProperty(
+                properties.getProperty(
                     destination: owner, path: device, interface: "org.freedesktop.NetworkManager.Device",
                     name: "DeviceType"
                 ) { [weak self] type in

@@ -1,5 +1,5 @@
 /// The settings of the Linux connectivity backend.
-package struct ConnectivityMonitorConfiguration: Sendable {
+package struct ConnectivityReaderConfiguration: Sendable {
     /// How long a burst of netlink hints is coalesced before evaluating; zero evaluates every batch.
     package var debounce: Duration
     /// The sysfs mount point used to classify interfaces.

@@ -1,7 +1,7 @@
 /// Where one field of a status came from, such as `rtnetlink`, `NetworkManager` or `sysfs heuristic`.
 ///
 /// Shown by tools (`syncgate status`) next to each field, so a value is never a silent guess.
-public struct StatusSource: Sendable, Hashable, CustomStringConvertible {
+public struct StatusOrigin: Sendable, Hashable, CustomStringConvertible {
     /// A short name of the source.
     public let name: String
 
@@ -14,23 +14,27 @@ public struct StatusSource: Sendable, Hashable, CustomStringConvertible {
     public var description: String { name }
 
     /// The kernel's routing tables, read over rtnetlink.
-    public static let rtnetlink = StatusSource("rtnetlink")
+    public static let rtnetlink = StatusOrigin("rtnetlink")
     /// The interface kind read from `/sys/class/net`, and the rule that cellular and Bluetooth cost money.
-    public static let sysfsHeuristic = StatusSource("sysfs heuristic")
+    public static let sysfsHeuristic = StatusOrigin("sysfs heuristic")
     /// NetworkManager over the system D-Bus.
-    public static let networkManager = StatusSource("NetworkManager")
+    public static let networkManager = StatusOrigin("NetworkManager")
     /// `/sys/class/power_supply`.
-    public static let sysfs = StatusSource("sysfs power_supply")
+    public static let sysfs = StatusOrigin("sysfs power_supply")
     /// UPower over the system D-Bus.
-    public static let upower = StatusSource("UPower")
+    public static let upower = StatusOrigin("UPower")
     /// power-profiles-daemon (or a compatible daemon) over the system D-Bus, under the given bus name.
-    public static func powerProfiles(busName: String) -> StatusSource {
-        StatusSource("power-profiles-daemon (\(busName))")
+    public static func powerProfiles(busName: String) -> StatusOrigin {
+        StatusOrigin("power-profiles-daemon (\(busName))")
     }
     /// Apple's `NWPathMonitor`.
-    public static let networkPathMonitor = StatusSource("NWPathMonitor")
+    public static let networkPathMonitor = StatusOrigin("NWPathMonitor")
     /// Apple's `ProcessInfo`.
-    public static let processInfo = StatusSource("ProcessInfo")
+    public static let processInfo = StatusOrigin("ProcessInfo")
     /// Nothing on this machine reports the field; it holds its default value.
-    public static let defaultValue = StatusSource("default (no source)")
+    public static let defaultValue = StatusOrigin("default (no source)")
 }
+
+/// The former name of ``StatusOrigin``.
+@available(*, deprecated, renamed: "StatusOrigin")
+public typealias StatusSource = StatusOrigin

@@ -1,7 +1,7 @@
 import SyncGate
 
 /// Which source decided each field of a status report: the observers' provenance records.
-public struct StatusSources: Sendable, Hashable {
+public struct StatusOrigins: Sendable, Hashable {
     /// Where the network fields came from; `nil` when the network is not monitored.
     public var connectivity: ConnectivityProvenance?
     /// Where the power fields came from; `nil` when power is not monitored.

@@ -1,5 +1,5 @@
 /// The settings of a D-Bus-backed source: which bus, which clock, how long to wait.
-package struct DBusSourceConfiguration: Sendable {
+package struct DBusFollowerConfiguration: Sendable {
     /// The bus address; `nil` means the system bus (`DBUS_SYSTEM_BUS_ADDRESS`, else the standard socket).
     package var address: String?
     /// The clock of call timeouts and reconnection delays.

@@ -9,7 +9,7 @@
     /// Every read and publish runs on one private serial queue, so statuses are published in the order
     /// they were read. The re-read timer is a task sleeping on the injected clock; it exists only while
     /// the last read found a system battery, so a machine without one has nothing that wakes up.
-    package final class LinuxPowerMonitor: Sendable {
+    package final class LinuxPowerReader: Sendable {
         private struct State {
             /// The task that re-reads every ``rereadInterval``; `nil` while there is no system battery.
             var rereadTask: Task<Void, Never>?
