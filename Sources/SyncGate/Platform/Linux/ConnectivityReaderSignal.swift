@@ -5,7 +5,7 @@
         import Musl
     #endif
 
-    /// The thread-safe mailbox between the monitor's reader thread and everyone else.
+    /// The thread-safe mailbox between the reader's thread and everyone else.
     ///
     /// Timer tasks report fired generations and the owner requests a stop; each writes one byte to a
     /// pipe so the reader thread, blocked in `poll`, wakes up. The write end is closed (under the lock)
@@ -103,7 +103,7 @@
             }
         }
 
-        /// How many evaluations and link-cache resyncs the monitor has made so far.
+        /// How many evaluations and link-cache resyncs the reader has made so far.
         var counters: (evaluations: Int, resyncs: Int) {
             state.withLock { ($0.evaluations, $0.resyncs) }
         }

@@ -4,27 +4,27 @@
     final class LinuxConnectivityBackend: PlatformBackend {
         /// The broadcast that holds the merged status (the merger's).
         let broadcast: StatusBroadcast<ConnectivityStatus>
-        private let monitor: LinuxConnectivityReader?
+        private let reader: LinuxConnectivityReader?
         private let merger: LinuxConnectivityMerger
         private let link: StatusBroadcast<ConnectivityStatus>
         private let linkObserver: UInt64
         private let networkManager: NetworkManagerFollower?
 
-        /// Creates a backend on `monitor` (or on a link status that stays disconnected without one).
-        convenience init(monitor: LinuxConnectivityReader?, networkManager: DBusFollowerConfiguration?) {
+        /// Creates a backend on `reader` (or on a link status that stays disconnected without one).
+        convenience init(reader: LinuxConnectivityReader?, networkManager: DBusFollowerConfiguration?) {
             self.init(
-                monitor: monitor, link: monitor?.broadcast ?? StatusBroadcast(.disconnected),
+                reader: reader, link: reader?.broadcast ?? StatusBroadcast(.disconnected),
                 networkManager: networkManager)
         }
 
         /// Creates a backend whose link status comes from `link`, merged with NetworkManager's facts when
         /// `networkManager` is given; waits up to its `initialWait` for NetworkManager's first answer.
         init(
-            monitor: LinuxConnectivityReader?,
+            reader: LinuxConnectivityReader?,
             link: StatusBroadcast<ConnectivityStatus>,
             networkManager configuration: DBusFollowerConfiguration?
         ) {
-            self.monitor = monitor
+            self.reader = reader
             self.link = link
             let merger = LinuxConnectivityMerger(link: link.value)
             self.merger = merger
@@ -45,15 +45,15 @@
             }
         }
 
-        /// The descriptors the monitor holds open (empty without one).
-        var fileDescriptors: [Int32] { monitor?.fileDescriptors ?? [] }
+        /// The descriptors the reader holds open (empty without one).
+        var fileDescriptors: [Int32] { reader?.fileDescriptors ?? [] }
 
         /// How many evaluations and link-cache resyncs (after overflow) have happened.
-        var counters: (evaluations: Int, resyncs: Int) { monitor?.counters ?? (0, 0) }
+        var counters: (evaluations: Int, resyncs: Int) { reader?.counters ?? (0, 0) }
 
         /// rtnetlink, the sysfs heuristic or NetworkManager per field, with NetworkManager's notes.
         var provenance: ConnectivityProvenance {
-            var provenance = monitor == nil && networkManager == nil ? ConnectivityProvenance.none : merger.provenance
+            var provenance = reader == nil && networkManager == nil ? ConnectivityProvenance.none : merger.provenance
             provenance.notes += networkManager?.notes ?? ["NetworkManager: not consulted"]
             return provenance
         }
@@ -62,7 +62,7 @@
         func stop() {
             networkManager?.stop()
             link.removeObserver(linkObserver)
-            monitor?.stop()
+            reader?.stop()
         }
     }
 
@@ -75,7 +75,7 @@
         public convenience init() {
             self.init(
                 backend: LinuxConnectivityBackend(
-                    monitor: try? LinuxConnectivityReader(configuration: ConnectivityReaderConfiguration()),
+                    reader: try? LinuxConnectivityReader(configuration: ConnectivityReaderConfiguration()),
                     networkManager: DBusFollowerConfiguration()))
         }
 
@@ -110,7 +110,7 @@
         ) throws(ConnectivityObserverError) {
             self.init(
                 backend: LinuxConnectivityBackend(
-                    monitor: try LinuxConnectivityReader(configuration: configuration), networkManager: networkManager)
+                    reader: try LinuxConnectivityReader(configuration: configuration), networkManager: networkManager)
             )
         }
 
@@ -119,7 +119,7 @@
         package convenience init(
             linkStatus: StatusBroadcast<ConnectivityStatus>, networkManager: DBusFollowerConfiguration?
         ) {
-            self.init(backend: LinuxConnectivityBackend(monitor: nil, link: linkStatus, networkManager: networkManager))
+            self.init(backend: LinuxConnectivityBackend(reader: nil, link: linkStatus, networkManager: networkManager))
         }
 
         /// The descriptors the backend holds open (empty without a backend), for tests.

@@ -6,7 +6,7 @@
         /// The broadcast that holds the status.
         let broadcast: StatusBroadcast<PowerStatus>
         /// The sysfs reader that publishes to ``broadcast``.
-        let monitor: LinuxPowerReader
+        let reader: LinuxPowerReader
         /// The kernel uevent socket, or `nil` when it is not opened or cannot be.
         let uevents: UEventSocket?
         private let dbus: PowerDaemonFollower?
@@ -21,20 +21,20 @@
             dbus: DBusFollowerConfiguration?
         ) {
             let broadcast = StatusBroadcast(PowerStatus.unrestricted)
-            let monitor = LinuxPowerReader(
+            let reader = LinuxPowerReader(
                 sysfsRoot: sysfsRoot, clock: clock, rereadInterval: rereadInterval, broadcast: broadcast)
             self.broadcast = broadcast
-            self.monitor = monitor
+            self.reader = reader
             // Open the socket before the first read, so no change falls between the two.
             uevents =
                 listensForUEvents
-                ? try? UEventSocket(queue: monitor.eventQueue) { datagrams, overflowed in
-                    monitor.handleOnQueue(datagrams: datagrams, overflowed: overflowed)
+                ? try? UEventSocket(queue: reader.eventQueue) { datagrams, overflowed in
+                    reader.handleOnQueue(datagrams: datagrams, overflowed: overflowed)
                 } : nil
-            monitor.refresh()
+            reader.refresh()
             if let dbus {
-                let source = PowerDaemonFollower(configuration: dbus) { [weak monitor] facts in
-                    monitor?.update(dbus: facts)
+                let source = PowerDaemonFollower(configuration: dbus) { [weak reader] facts in
+                    reader?.update(dbus: facts)
                 }
                 source.start(waitingUpTo: dbus.initialWait)
                 self.dbus = source
@@ -45,7 +45,7 @@
 
         /// sysfs, power-profiles-daemon or UPower per field, with notes on the daemons.
         var provenance: PowerProvenance {
-            var provenance = monitor.provenance
+            var provenance = reader.provenance
             provenance.notes += dbus?.notes ?? ["power daemons: not consulted"]
             return provenance
         }
@@ -54,7 +54,7 @@
         func stop() {
             dbus?.stop()
             uevents?.cancel()
-            monitor.stop()
+            reader.stop()
         }
     }
 
@@ -103,18 +103,18 @@
         /// - Returns: whether the datagram caused a re-read.
         @discardableResult
         package func handleUEvent(_ bytes: [UInt8]) -> Bool {
-            backend.monitor.handle(datagrams: [bytes], overflowed: false)
+            backend.reader.handle(datagrams: [bytes], overflowed: false)
         }
 
         /// Re-reads sysfs as after a lost event (a receive-buffer overflow) and returns when published.
         package func handleUEventOverflow() {
-            backend.monitor.handle(datagrams: [], overflowed: true)
+            backend.reader.handle(datagrams: [], overflowed: true)
         }
 
         /// Whether the kernel uevent socket is open.
         package var isListeningForUEvents: Bool { backend.uevents != nil }
 
         /// Whether the slow re-read timer exists, which it does only while a system battery exists.
-        package var isRereadTimerArmed: Bool { backend.monitor.isRereadTimerArmed }
+        package var isRereadTimerArmed: Bool { backend.reader.isRereadTimerArmed }
     }
 #endif

@@ -33,7 +33,7 @@
         private let queue = DispatchQueue(label: "SyncGate.PowerObserver")
         private let state = LockedState(State())
 
-        /// Creates the monitor; nothing is read until ``refresh()``.
+        /// Creates the reader; nothing is read until ``refresh()``.
         ///
         /// - Parameter rereadInterval: the period of the slow re-read while a system battery exists;
         ///   `nil` disables it. Must be positive.
@@ -60,7 +60,7 @@
             state.withLock { $0.rereadTask != nil }
         }
 
-        /// Reads sysfs now, on the monitor's queue, publishes the status if it changed, and arms or
+        /// Reads sysfs now, on the reader's queue, publishes the status if it changed, and arms or
         /// disarms the re-read timer. Returns when done.
         package func refresh() {
             queue.sync { rereadOnQueue() }

@@ -4,7 +4,7 @@
     /// Request–reply exchanges on a request-only rtnetlink socket: link dumps, single links, route lookups.
     ///
     /// Blocking, with a bounded wait per exchange; replies are matched on the sequence number, so a late
-    /// reply to an earlier request is skipped. Owned by the monitor's thread.
+    /// reply to an earlier request is skipped. Owned by the reader's thread.
     final class NetlinkQueryClient {
         private let socket: NetlinkSocket
         private var sequence: UInt32 = 0

@@ -47,7 +47,7 @@
         private let state: LockedState<State>
         private let onUpdate: @Sendable (Snapshot) -> Void
 
-        /// Creates the monitor; nothing happens until ``start()``.
+        /// Creates the follower; nothing happens until ``start()``.
         init(
             targets: [DBusPropertyStateMachine.Target],
             configuration: DBusFollowerConfiguration,
@@ -60,7 +60,7 @@
             self.onUpdate = onUpdate
         }
 
-        /// The address this monitor connects to.
+        /// The address this follower connects to.
         var address: String {
             configuration.address ?? DBusAddress.systemBus(environment: Self.environment())
         }
