@@ -8,7 +8,7 @@ package struct SchedulerEventDelivery: Sendable {
     /// The event.
     package let event: SyncSchedulerEvent
     /// What the submitter attached to the job the event is about, if anything.
-    package let attachment: (any Sendable)?
+    package let attachment: (any AnyObject & Sendable)?
     /// Whether the scheduler had been shut down when the event happened.
     package let isShutDown: Bool
 }

@@ -18,7 +18,7 @@ final class SchedulerShell: Sendable {
         let operation: SyncJob.Operation
         let handle: SyncJobHandle
         /// What the submitter attached to the job; handed to the event hooks with each of its events.
-        let attachment: (any Sendable)?
+        let attachment: (any AnyObject & Sendable)?
     }
 
     typealias Machine = SchedulerStateMachine<Payload>
@@ -99,7 +99,7 @@ final class SchedulerShell: Sendable {
     /// Submits a job; `attachment` is handed to the event hooks with each of the job's events, and
     /// `initialFailures` counts attempts already consumed (a job continued after a restart).
     func submit(
-        _ job: SyncJob, attachment: (any Sendable)? = nil, initialFailures: Int = 0
+        _ job: SyncJob, attachment: (any AnyObject & Sendable)? = nil, initialFailures: Int = 0
     ) throws(SyncSchedulerError) -> SyncJobHandle {
         if let reason = job.validationError { throw .invalidJob(reason) }
         let handle = SyncJobHandle(
