@@ -113,9 +113,10 @@ public enum RunCommand {
             log("waiting for \(names.joined(separator: ", ")) before running \(name)")
         }
 
-        let outcome = await withTaskGroup(of: SyncJobOutcome?.self) { group in
-            group.addTask { try? await handle.outcome() }
-            group.addTask {
+        // Signals go to the running command (or cancel the job while none runs) until the job ends.
+        let outcome = await SignalRace.first(
+            { try? await handle.outcome() },
+            {
                 for await signal in signals {
                     let child = shared.withLock { shared -> ChildProcess? in
                         shared.signal = shared.signal ?? signal
@@ -128,17 +129,9 @@ public enum RunCommand {
                     }
                 }
                 return nil
-            }
-            var outcome = SyncJobOutcome.cancelled
-            while let next = await group.next() {
-                if let next {
-                    outcome = next
-                    break
-                }
-            }
-            group.cancelAll()
-            return outcome
-        }
+            },
+            otherwise: SyncJobOutcome.cancelled
+        )
         await scheduler.shutdown(gracePeriod: .zero)
         return exitCode(for: outcome, options: options, environment: environment, shared: shared, log: log)
     }

@@ -9,15 +9,30 @@ enum SignalRace {
         signals: AsyncStream<Int32>,
         _ work: @escaping @Sendable () async -> Int32?
     ) async -> Int32 {
-        await withTaskGroup(of: Int32?.self) { group in
-            group.addTask { await work() }
-            group.addTask {
+        await first(
+            work,
+            {
                 for await signal in signals {
                     return ExitCode.signaled(signal)
                 }
                 return nil
-            }
-            var result = ExitCode.failure
+            },
+            otherwise: ExitCode.failure
+        )
+    }
+
+    /// Runs `one` and `other` side by side and returns the first non-`nil` result; the other is cancelled.
+    ///
+    /// - Returns: that result, or `fallback` when both end with `nil`.
+    static func first<Result: Sendable>(
+        _ one: @escaping @Sendable () async -> Result?,
+        _ other: @escaping @Sendable () async -> Result?,
+        otherwise fallback: Result
+    ) async -> Result {
+        await withTaskGroup(of: Result?.self) { group in
+            group.addTask { await one() }
+            group.addTask { await other() }
+            var result = fallback
             while let next = await group.next() {
                 if let next {
                     result = next
