@@ -20,6 +20,11 @@
             return bytes
         }()
 
+        /// The wall-clock bound on a connection's setup against the fake bus: generous, because the bus is a
+        /// thread of this process and the thread sanitizer's build can be slow to get to it; a setup that
+        /// timed out would make the follower wait for its next (manual-clock) reconnection.
+        static let setupTimeout = Duration.seconds(30)
+
         /// A header that declares a body of 2 GiB − 1.
         static let oversized: [UInt8] = [
             UInt8(ascii: "l"), 4, 0, 1, 0xFF, 0xFF, 0xFF, 0x7F, 1, 0, 0, 0, 0, 0, 0, 0,
@@ -30,7 +35,7 @@
         {
             try DBusConnection(
                 address: bus.address, queue: DispatchQueue(label: "test"), clock: clock, callTimeout: .seconds(5),
-                onSignal: { _ in }, onClose: { closed?.yield($0) })
+                setupTimeout: setupTimeout, onSignal: { _ in }, onClose: { closed?.yield($0) })
         }
 
         static let ping = DBusMessage.methodCall(
@@ -135,7 +140,8 @@
                         busName: NetworkManagerFollower.busName, path: NetworkManagerFollower.path,
                         interface: NetworkManagerFollower.interface)
                 ],
-                configuration: DBusFollowerConfiguration(address: bus.address, clock: clock, initialWait: .zero),
+                configuration: DBusFollowerConfiguration(
+                    address: bus.address, clock: clock, initialWait: .zero, setupTimeout: Self.setupTimeout),
                 label: "test"
             ) { updatesContinuation.yield($0) }
             defer { monitor.stop() }
@@ -172,7 +178,8 @@
             let link = ConnectivityStatus.connected(via: .wiredEthernet)
             let observer = ConnectivityObserver(
                 linkStatus: StatusBroadcast(link),
-                networkManager: DBusFollowerConfiguration(address: bus.address, clock: clock, initialWait: .seconds(10))
+                networkManager: DBusFollowerConfiguration(
+                    address: bus.address, clock: clock, initialWait: .seconds(10), setupTimeout: Self.setupTimeout)
             )
             #expect(observer.status == .connected(via: .wifi, isExpensive: true, reachability: .captivePortal))
 

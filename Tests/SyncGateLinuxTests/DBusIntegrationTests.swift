@@ -16,7 +16,8 @@
         static let wiredLink = ConnectivityStatus.connected(via: .wiredEthernet)
 
         func configuration(_ bus: DBusTestBus) -> DBusFollowerConfiguration {
-            DBusFollowerConfiguration(address: bus.address, callTimeout: .seconds(10), initialWait: .seconds(10))
+            DBusFollowerConfiguration(
+                address: bus.address, callTimeout: .seconds(10), initialWait: .seconds(10), setupTimeout: .seconds(30))
         }
 
         /// Starts the NetworkManager mock and waits until it owns its name.

@@ -168,7 +168,7 @@
             let (signals, continuation) = AsyncStream.makeStream(of: DBusMessage.self)
             self.signals = signals
             connection = try DBusConnection(
-                address: address, queue: DispatchQueue(label: "DBusTestClient"),
+                address: address, queue: DispatchQueue(label: "DBusTestClient"), setupTimeout: .seconds(30),
                 onSignal: { continuation.yield($0) }, onClose: { _ in continuation.finish() })
         }
 

@@ -10,6 +10,8 @@ package struct DBusFollowerConfiguration: Sendable {
     package var reconnectDelay: Duration
     /// The wall-clock bound the observer's initializer waits for the first answers.
     package var initialWait: Duration
+    /// The wall-clock bound on connecting to the bus, authenticating and saying `Hello`.
+    package var setupTimeout: Duration
 
     /// Creates a configuration; the defaults suit the system bus.
     package init(
@@ -17,12 +19,14 @@ package struct DBusFollowerConfiguration: Sendable {
         clock: any Clock<Duration> = ContinuousClock(),
         callTimeout: Duration = .seconds(5),
         reconnectDelay: Duration = .seconds(30),
-        initialWait: Duration = .seconds(1)
+        initialWait: Duration = .seconds(1),
+        setupTimeout: Duration = .seconds(2)
     ) {
         self.address = address
         self.clock = clock
         self.callTimeout = callTimeout
         self.reconnectDelay = reconnectDelay
         self.initialWait = initialWait
+        self.setupTimeout = setupTimeout
     }
 }

@@ -167,6 +167,7 @@
             do {
                 connection = try DBusConnection(
                     address: address, queue: queue, clock: configuration.clock, callTimeout: configuration.callTimeout,
+                    setupTimeout: configuration.setupTimeout,
                     onSignal: { [weak self] message in self?.handleSignal(message) },
                     onClose: { [weak self] reason in self?.connectionEnded(reason) }
                 )
