@@ -91,8 +91,12 @@ struct GoldenJournalTests {
         let manual = ManualSyncEnvironment(clock: clock)
         let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
         let durable = DurableScheduler(scheduler: scheduler, store: store, wallClock: { GoldenJournal.submittedAt })
-        try durable.register("work", payload: [String: Int].self) { _, _ in }
-        try durable.register("upload", payload: [String: Int].self) { _, _ in }
+        // The bodies run until the scheduler shuts down, so a restored job that starts at once is still in
+        // the snapshot below (an empty body could finish and leave it first).
+        try durable.register("work", payload: [String: Int].self) { _, _ in try await clock.sleep(for: .seconds(3600)) }
+        try durable.register("upload", payload: [String: Int].self) { _, _ in
+            try await clock.sleep(for: .seconds(3600))
+        }
         let report = try durable.restoreJobs()
         #expect(report.restored.map(\.id) == ["plain-1", "upload-2", "fixed-3", "deadline-4"])
         #expect(report.interrupted == ["upload-2", "fixed-3"])
