@@ -79,13 +79,18 @@ struct LatencyComparison: Codable, Sendable {
     static let defaultRounds = 5
 
     /// Builds the comparison from two series of samples.
+    ///
+    /// Without `splitRegimes` the baseline's regimes are not split out nor judged: for a baseline that
+    /// is the subject's own path under other conditions (scenario 2), where comparing one side's mix with
+    /// a part of the other's says nothing.
     init(
         subject: String, series: SampleSeries, baseline: String, baselineSeries: SampleSeries,
-        goals: [RatioGoal], rounds: Int = LatencyComparison.defaultRounds
+        goals: [RatioGoal], rounds: Int = LatencyComparison.defaultRounds, splitRegimes: Bool = true
     ) {
         self.init(
             subject: subject, samples: series.nanoseconds, hot: series.hot, baseline: baseline,
-            baselineSamples: baselineSeries.nanoseconds, baselineHot: baselineSeries.hot, goals: goals, rounds: rounds)
+            baselineSamples: baselineSeries.nanoseconds, baselineHot: splitRegimes ? baselineSeries.hot : nil,
+            goals: goals, rounds: rounds)
     }
 
     /// Builds the comparison from raw samples in nanoseconds, in the order taken, with their regimes when known.

@@ -60,7 +60,8 @@ extension Scenario {
             LatencyComparison(
                 subject: "SyncGate, \(sizes.blockedJobs) blocked", series: samples[0],
                 baseline: "SyncGate, none blocked (scenario 1)", baselineSeries: samples[1],
-                goals: [.init(percentile: "p50", atMost: 1.2), .init(percentile: "p99", atMost: 1.2)]
+                goals: [.init(percentile: "p50", atMost: 1.2), .init(percentile: "p99", atMost: 1.2)],
+                splitRegimes: false
             )
         )
         result.figures += sendFigures(probe, samples: sizes.samples)
