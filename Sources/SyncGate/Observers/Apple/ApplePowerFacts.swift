@@ -31,7 +31,7 @@ struct ApplePowerFacts: Sendable, Hashable {
     ///
     /// * iOS: on external power when the battery is charging or full; on battery when unplugged; an
     ///   unknown state (monitoring off, the simulator) does not block (external power, unknown level).
-    ///   A level below 0 is unknown.
+    ///   A level below 0 is unknown; levels are rounded to the whole percent.
     /// * macOS: on external power unless the providing source is the battery or a UPS; the level is the
     ///   internal batteries' summed current capacity over their summed maximum; a Mac without a battery
     ///   has no level.
@@ -40,7 +40,9 @@ struct ApplePowerFacts: Sendable, Hashable {
         case .none:
             return PowerStatus(isLowPowerModeEnabled: isLowPowerModeEnabled)
         case .device(let state, let level):
-            let known = level >= 0 ? Double(min(level, 1)) : nil
+            // UIKit's levels are whole percents in a Float: 0.2 as a Float is 0.2000000030 as a Double,
+            // which would no longer count as low. Round to the percent.
+            let known = level >= 0 ? (Double(min(level, 1)) * 100).rounded() / 100 : nil
             switch state {
             case .unknown:
                 return PowerStatus(isLowPowerModeEnabled: isLowPowerModeEnabled, isOnExternalPower: true)
