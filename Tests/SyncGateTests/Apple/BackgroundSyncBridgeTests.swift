@@ -96,7 +96,8 @@ struct BackgroundSyncBridgeTests {
                 earliestBeginDate: now.addingTimeInterval(120))
         ),
         (
-            "a delay already over", [job(1, requires: [], delay: .seconds(10), submittedAt: now.addingTimeInterval(-60))],
+            "a delay already over",
+            [job(1, requires: [], delay: .seconds(10), submittedAt: now.addingTimeInterval(-60))],
             BackgroundTaskRequest(
                 identifier: "sync", requiresNetworkConnectivity: false, requiresExternalPower: false,
                 earliestBeginDate: nil)
@@ -122,15 +123,15 @@ struct BackgroundSyncBridgeTests {
         directory: TemporaryDirectory, environment: SyncEnvironment, clock: ManualClock,
         taskScheduler: FakeTaskScheduler, body: @escaping @Sendable () async -> Void
     ) -> BackgroundSyncBridge {
-        BackgroundSyncBridge(
-            taskIdentifier: "sync", taskScheduler: taskScheduler, wallClock: { now }
-        ) {
+        let makeDurable: @Sendable () throws -> DurableScheduler = {
             let scheduler = SyncScheduler(environment: environment, clock: clock)
             let durable = DurableScheduler(
                 scheduler: scheduler, store: try FileJobStore(directory: directory.path), wallClock: { now })
             try durable.register("work", payload: [String: String].self) { _, _ in await body() }
             return durable
         }
+        return BackgroundSyncBridge(
+            taskIdentifier: "sync", taskScheduler: taskScheduler, wallClock: { now }, makeDurable: makeDurable)
     }
 
     @Test("the handler runs the runnable jobs, stops when none is left, and asks for the rest")

@@ -51,7 +51,9 @@ struct CloudAccountSourceTests {
 
     @Test("backoff doubles up to the maximum; a longer retry-after wins", arguments: delayTable)
     func backoff(attempt: Int, retryAfter: Double?, delay: Duration) {
-        #expect(CloudAccountRetry().delay(after: attempt, facts: CloudKitErrorFacts(retryAfterSeconds: retryAfter)) == delay)
+        #expect(
+            CloudAccountRetry().delay(after: attempt, facts: CloudKitErrorFacts(retryAfterSeconds: retryAfter)) == delay
+        )
     }
 
     @Test("an error reads as couldNotDetermine, keeps the error, and a transient one is retried with backoff")

@@ -19,7 +19,8 @@ struct CloudKitSyncEventTests {
         (.setup, .setup), (.import, .importing), (.export, .exporting), (.unknown, nil),
     ]
 
-    @Test("every NSPersistentCloudKitContainer.EventType: started, then back to idle when it ends", arguments: typeTable)
+    @Test(
+        "every NSPersistentCloudKitContainer.EventType: started, then back to idle when it ends", arguments: typeTable)
     func everyType(type: CloudKitEventTypeMirror, activity: SyncEvent?) {
         var tracker = SyncEventTracker()
         #expect(tracker.apply(Self.event("a", type)) == activity ?? .idle)
@@ -56,10 +57,15 @@ struct CloudKitSyncEventTests {
             "two levels deep",
             CloudKitErrorFacts(
                 code: .partialFailure,
-                partialErrors: [CloudKitErrorFacts(code: .partialFailure, partialErrors: [CloudKitErrorFacts(code: .quotaExceeded)])]),
+                partialErrors: [
+                    CloudKitErrorFacts(code: .partialFailure, partialErrors: [CloudKitErrorFacts(code: .quotaExceeded)])
+                ]),
             true
         ),
-        ("partialFailure without quota", CloudKitErrorFacts(code: .partialFailure, partialErrors: [CloudKitErrorFacts(code: .zoneBusy)]), false),
+        (
+            "partialFailure without quota",
+            CloudKitErrorFacts(code: .partialFailure, partialErrors: [CloudKitErrorFacts(code: .zoneBusy)]), false
+        ),
         ("another code", CloudKitErrorFacts(code: .networkFailure), false),
         ("not a CKError", CloudKitErrorFacts(code: nil), false),
     ]

@@ -10,7 +10,12 @@ struct LoggerTests {
     func noLoggerNoMessage() {
         SyncGateLog.install(nil)
         let built = LockedState(0)
-        SyncGateLog.log(.error, { built.withLock { $0 += 1 }; return "x" }())
+        SyncGateLog.log(
+            .error,
+            {
+                built.withLock { $0 += 1 }
+                return "x"
+            }())
         #expect(built.withLock { $0 } == 0)
     }
 
@@ -46,7 +51,8 @@ struct LoggerTests {
         monitor.deliver(wired)
         let lost = logger.messages(containing: "requires a connection (local network denied")
         #expect(
-            lost.map(\.message) == ["network source lost: path requires a connection (local network denied to the app)"])
+            lost.map(\.message) == ["network source lost: path requires a connection (local network denied to the app)"]
+        )
         #expect(lost.first?.level == .warning)
         let regained = logger.messages(containing: "regained: connected via wired-ethernet (constrained)")
         #expect(regained.map(\.level) == [.info])
@@ -67,7 +73,9 @@ struct LoggerTests {
                     code: .partialFailure, partialErrors: [CloudKitErrorFacts(code: .quotaExceeded)],
                     description: "logger-test storage full")))
         #expect(logger.messages(containing: "logger-test storage full").map(\.level) == [.error])
-        #expect(logger.messages(containing: "logger-test storage full").first?.message.hasPrefix("iCloud quota exceeded") == true)
+        #expect(
+            logger.messages(containing: "logger-test storage full").first?.message.hasPrefix("iCloud quota exceeded")
+                == true)
         source.stop()
     }
 }

@@ -23,8 +23,10 @@ public final class CloudAccountSource: BroadcastBacked, AccountStatusProviding {
     private let state = LockedState(State())
 
     /// Starts following `checker`: observes its changes and checks once now.
-    init(checker: any AccountStatusChecking, retry: CloudAccountRetry = CloudAccountRetry(),
-         clock: any Clock<Duration> = ContinuousClock()) {
+    init(
+        checker: any AccountStatusChecking, retry: CloudAccountRetry = CloudAccountRetry(),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) {
         broadcast = StatusBroadcast(.couldNotDetermine)
         self.checker = checker
         self.retry = retry

@@ -83,7 +83,8 @@
                 }
                 return ApplePowerFacts(
                     isLowPowerModeEnabled: ProcessInfo.processInfo.isLowPowerModeEnabled,
-                    battery: .powerSources(providing: PowerSourceTypeMirror(ioKitValue: providing), batteries: batteries))
+                    battery: .powerSources(
+                        providing: PowerSourceTypeMirror(ioKitValue: providing), batteries: batteries))
             }
 
             private static func setBatteryMonitoring(_ enabled: Bool) {}
