@@ -70,10 +70,10 @@
             func read() -> ApplePowerFacts {
                 let info = IOPSCopyPowerSourcesInfo().takeRetainedValue()
                 let providing = IOPSGetProvidingPowerSourceType(info)?.takeUnretainedValue() as String?
-                let list = IOPSCopyPowerSourcesList(info).takeRetainedValue() as [CFTypeRef]
+                let list = IOPSCopyPowerSourcesList(info).takeRetainedValue() as Array
                 let batteries = list.compactMap { source -> ApplePowerFacts.Capacity? in
                     guard
-                        let found = IOPSGetPowerSourceDescription(info, source)?.takeUnretainedValue(),
+                        let found = IOPSGetPowerSourceDescription(info, source as CFTypeRef)?.takeUnretainedValue(),
                         let description = found as? [String: Any],
                         description[kIOPSTypeKey] as? String == kIOPSInternalBatteryType,
                         let current = description[kIOPSCurrentCapacityKey] as? Int,
