@@ -1,7 +1,7 @@
 /// Receives SyncGate's messages for operators: a source lost or regained, a job retried, the iCloud
 /// quota exceeded.
 ///
-/// The shape of the seed libraries' logger (a message, a level and the source location). SyncGate logs
+/// The shape of iCloudSyncStatusKit's logger (a message, a level and the source location). SyncGate logs
 /// nothing until a logger is installed with ``SyncGateLog/install(_:)``; ``StderrLogger`` writes lines
 /// to standard error (the `syncgate` tool's `--verbose`), and on Apple platforms ``OSLogLogger`` writes
 /// to the unified log.

@@ -1,7 +1,7 @@
 /// The sources ``SyncEnvironment/init(monitoring:cloudKit:)`` gives an environment on Apple platforms:
 /// one per requested part, each created only when its part is requested.
 ///
-/// In particular no `CKContainer` is created unless the account is monitored (the seed library created
+/// In particular no `CKContainer` is created unless the account is monitored (iCloudSyncStatusKit created
 /// the default container in every case).
 struct AppleSources {
     /// The network source, when `.network` is monitored.

@@ -12,7 +12,7 @@ enum InterfaceTypeMirror: Sendable, Hashable, CaseIterable {
     case other
 
     /// The order in which a path's interface types are tried to name its primary interface: the same as
-    /// the seed libraries' (Wi-Fi, cellular, wired, loopback, other).
+    /// iCloudSyncStatusKit's (Wi-Fi, cellular, wired, loopback, other).
     static let precedence: [InterfaceTypeMirror] = [.wifi, .cellular, .wiredEthernet, .loopback, .other]
 
     /// The ``ConnectionInterface`` reported for a path that uses this type; loopback and `.other` are

@@ -1,7 +1,7 @@
 /// The sync activity of a container as a pure value: the events that started and have not ended, and
 /// the ``SyncEvent`` they mean.
 ///
-/// Unlike the seed library's mapping, every event type returns to idle when its event ends (a setup
+/// Unlike iCloudSyncStatusKit's mapping, every event type returns to idle when its event ends (a setup
 /// included), and two overlapping events (an import during an export) keep the engine busy until both
 /// end: the activity is the highest of setup, importing, exporting among the unfinished events.
 struct SyncEventTracker: Sendable, Hashable {
