@@ -22,7 +22,9 @@
             let directory = TemporaryDirectoryPath()
             let store = try FileJobStore(directory: directory.path)
             for sequence in UInt64(1)...40 {
-                let text = String((0..<random.next(in: 0...120)).map { _ in Character(UnicodeScalar(UInt8(random.next(in: 32...126)))) })
+                let text = String(
+                    (0..<random.next(in: 0...120)).map { _ in Character(UnicodeScalar(UInt8(random.next(in: 32...126))))
+                    })
                 let payload = try JSONEncoder().encode(Note(text: text))
                 try store.append(
                     .submitted(
@@ -31,7 +33,8 @@
                             submittedAt: Date(timeIntervalSince1970: 1_700_000_000))))
                 if random.next(below: 3) == 0 { try store.append(.attemptStarted(sequence: sequence, attempt: 1)) }
                 if random.next(below: 3) == 0 {
-                    try store.append(.resolved(sequence: UInt64(random.next(in: 1...Int(sequence))), resolution: .succeeded))
+                    try store.append(
+                        .resolved(sequence: UInt64(random.next(in: 1...Int(sequence))), resolution: .succeeded))
                 }
             }
             try store.close()
@@ -81,7 +84,8 @@
                 let jobs: [StoredJob]
                 do {
                     jobs = try FileJobStore(directory: directory.path).load().jobs
-                } catch let error as JobStoreError where error.code == .notAJournal || error.code == .unsupportedVersion {
+                } catch let error as JobStoreError where error.code == .notAJournal || error.code == .unsupportedVersion
+                {
                     let target = TemporaryDirectoryPath()
                     jobs = try FileJobStore.salvage(journal: directory.path + "/journal", into: target.path).jobs
                 }

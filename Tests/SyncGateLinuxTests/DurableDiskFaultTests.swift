@@ -96,19 +96,44 @@
             let expected = Set(handles.keys).subtracting(cancelled).subtracting(refused)
             #expect(try DurableAttackSupport.read(directory).liveIDs == expected)
             try store.close()
-
-            // A full disk, a stale compaction file, and compaction due: the store still opens.
-            try Data(count: 8 << 10).write(to: URL(fileURLWithPath: directory + "/journal.tmp"))
-            disk.fill()
-            let reopened = try FileJobStore(directory: directory, configuration: .init(compactionMinimumDeadRecords: 16))
-            #expect(!FileManager.default.fileExists(atPath: directory + "/journal.tmp"))
-            let journal = try DurableAttackSupport.read(directory)
+            let reopened = try FileJobStore(directory: directory)
             #expect(Set(try reopened.load().jobs.map(\.id)) == expected)
-            #expect(journal.liveIDs == expected)
             for job in try reopened.load().jobs {
                 let payload = job.id.hasPrefix("f") ? Note(text: "") : note(Int(job.id.dropFirst()) ?? -1).payload
                 #expect(Array(job.payload) == Array(try JSONEncoder().encode(payload)))
             }
+        }
+
+        @Test(
+            "full disk: with compaction due and a stale compaction file, the store opens and reads the journal as it is"
+        )
+        func fullDiskOpen() async throws {
+            try DurableAttackSupport.requireAvailable()
+            let disk = try TinyDisk(bytes: 256 << 10)
+            let directory = disk.path + "/jobs"
+            let clock = ManualClock()
+            let store = try FileJobStore(directory: directory, configuration: .init(compactionMinimumDeadRecords: 16))
+            let scheduler = SyncScheduler(environment: ManualSyncEnvironment(clock: clock).environment, clock: clock)
+            let durable = DurableScheduler(scheduler: scheduler, store: store)
+            try durable.register("note", payload: Note.self) { _, _ in }
+            try durable.restoreJobs()
+            var handles: [SyncJobHandle] = []
+            for number in 0..<60 { handles.append(try durable.submit(note(number))) }
+            for handle in handles.prefix(30) {
+                handle.cancel()
+                #expect(try await handle.outcome().state == .cancelled)
+            }
+            try store.close()
+            let expected = Set(handles.suffix(30).map(\.id))
+            try Data(count: 4 << 10).write(to: URL(fileURLWithPath: directory + "/journal.tmp"))
+            disk.fill()
+
+            let reopened = try FileJobStore(
+                directory: directory, configuration: .init(compactionMinimumDeadRecords: 16))
+            #expect(!FileManager.default.fileExists(atPath: directory + "/journal.tmp"))
+            #expect(Set(try reopened.load().jobs.map(\.id)) == expected)
+            #expect(try DurableAttackSupport.read(directory).liveIDs == expected)
+            #expect(reopened.lastBackgroundError?.cause.contains("No space left on device") == true)
         }
 
         @Test("failing fdatasync: a submit that throws is not restored; every one that returned is")
