@@ -82,54 +82,53 @@
 
         /// Runs the probe until it has printed `killAfter` lines (then SIGKILL), or to its end.
         /// Returns the lines and whether it was killed.
+        ///
+        /// The probe is started by `SpawnedProcess`, whose pipes are close-on-exec from the start: a pipe
+        /// inherited by a child that another test starts at the same moment would keep the probe's
+        /// output open after the kill, and the read would wait for that other child instead.
         static func runProbe(
             _ probe: String, _ arguments: [String], killAfter: Int?
         ) throws -> (lines: [String], killed: Bool) {
-            var pipe: [Int32] = [0, 0]
-            guard Glibc.pipe(&pipe) == 0 else { throw POSIXError(.EIO) }
-            var actions = posix_spawn_file_actions_t()
-            posix_spawn_file_actions_init(&actions)
-            defer { posix_spawn_file_actions_destroy(&actions) }
-            posix_spawn_file_actions_adddup2(&actions, pipe[1], STDOUT_FILENO)
-            posix_spawn_file_actions_addclose(&actions, pipe[0])
-            let argv = ([probe] + arguments).map { strdup($0) } + [nil]
-            defer { for pointer in argv { free(pointer) } }
-            var pid: pid_t = 0
-            let spawned = posix_spawn(&pid, probe, &actions, nil, argv, environ)
-            close(pipe[1])
-            defer { close(pipe[0]) }
-            guard spawned == 0 else { throw POSIXError(POSIXErrorCode(rawValue: spawned) ?? .EIO) }
-
+            let process = try SpawnedProcess(probe, arguments)
             var lines: [String] = []
-            var pending: [UInt8] = []
             var killed = false
-            var buffer = [UInt8](repeating: 0, count: 4096)
-            while true {
-                // Hang guard only: a probe silent for 20 s has hung.
-                var poller = pollfd(fd: pipe[0], events: Int16(POLLIN), revents: 0)
-                if poll(&poller, 1, 20_000) == 0 {
-                    kill(pid, SIGKILL)
-                    var status: Int32 = 0
-                    waitpid(pid, &status, 0)
-                    Issue.record("the probe printed nothing for 20 s after: \(lines.suffix(5))")
+            while !killed {
+                let line: String?
+                do {
+                    // Hang guard only: a probe silent for 20 s has hung.
+                    line = try process.nextLine(before: .now + .seconds(20))
+                } catch {
+                    break  // stdout ended: the probe exited
+                }
+                guard let line else {
+                    let threads = Self.threadStates(process.pid)
+                    process.stop()
+                    Issue.record(
+                        "the probe printed nothing for 20 s after: \(lines.suffix(5)); its threads: \(threads)")
                     return (lines, true)
                 }
-                let count = buffer.withUnsafeMutableBytes { read(pipe[0], $0.baseAddress, $0.count) }
-                if count < 0 && errno == EINTR { continue }
-                if count <= 0 { break }
-                pending += buffer[0..<count]
-                while let newline = pending.firstIndex(of: 10) {
-                    lines.append(String(decoding: pending[..<newline], as: UTF8.self))
-                    pending.removeSubrange(...newline)
-                    if let killAfter, !killed, lines.count >= killAfter {
-                        kill(pid, SIGKILL)
-                        killed = true
-                    }
+                lines.append(line)
+                if let killAfter, lines.count >= killAfter {
+                    process.signal(SIGKILL)
+                    killed = true
                 }
             }
-            var status: Int32 = 0
-            waitpid(pid, &status, 0)
+            // Every line was written with one write(2): what remains is whole lines.
+            let rest = try process.finish(before: .now + .seconds(20)).stdout
+            lines += rest.split(separator: "\n").map(String.init)
             return (lines, killed)
+        }
+
+        /// The scheduler state and kernel wait channel of each thread of `pid`, for a hang report.
+        static func threadStates(_ pid: pid_t) -> String {
+            let tasks = "/proc/\(pid)/task"
+            let ids = (try? FileManager.default.contentsOfDirectory(atPath: tasks)) ?? []
+            return ids.sorted().map { id in
+                let stat = (try? String(contentsOfFile: "\(tasks)/\(id)/stat", encoding: .utf8)) ?? ""
+                let state = stat.split(separator: ")").last?.split(separator: " ").first ?? "?"
+                let channel = (try? String(contentsOfFile: "\(tasks)/\(id)/wchan", encoding: .utf8)) ?? "?"
+                return "\(id):\(state)/\(channel)"
+            }.joined(separator: " ")
         }
 
         @Test("SIGKILL at random moments never loses a submitted job nor runs a resolved one")

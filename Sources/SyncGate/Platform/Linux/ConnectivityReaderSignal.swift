@@ -32,13 +32,14 @@
         let readDescriptor: Int32
         private let state: LockedState<State>
 
-        /// Creates the pipe.
+        /// Creates the pipe (a socket pair, close-on-exec).
         init() throws(ConnectivityObserverError) {
             var descriptors: [Int32] = [-1, -1]
-            guard pipe(&descriptors) == 0 else { throw ConnectivityObserverError(operation: "pipe", code: errno) }
-            for descriptor in descriptors {
-                _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-                _ = fcntl(descriptor, F_SETFL, O_NONBLOCK)
+            // A socket pair rather than pipe(2): it is close-on-exec from the start (Glibc's module does
+            // not offer pipe2), so a process the app spawns meanwhile cannot inherit it.
+            let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+            guard socketpair(AF_UNIX, type, 0, &descriptors) == 0 else {
+                throw ConnectivityObserverError(operation: "socketpair", code: errno)
             }
             readDescriptor = descriptors[0]
             state = LockedState(State(writeDescriptor: descriptors[1]))
