@@ -194,6 +194,11 @@ public final class DurableScheduler: Sendable {
                 expired.append(stored.id)
                 continue
             }
+            if let reason = keptHolder(id: stored.id, uniqueKey: stored.options.uniqueKey, excluding: stored.sequence) {
+                // A kept job holds the id or the unique key: this one waits with it.
+                keep(stored, reason: .rejected(reason))
+                continue
+            }
             let run = kind.run
             let job = Self.continuation(of: stored, now: now) { context in try await run(payload, context) }
             activate(
@@ -418,9 +423,9 @@ public final class DurableScheduler: Sendable {
     }
 
     /// Why a new job may not take the id or unique key: a kept job holds it, as an unfinished job would.
-    private func keptHolder(id: SyncJob.ID, uniqueKey: String?) -> String? {
+    private func keptHolder(id: SyncJob.ID, uniqueKey: String?, excluding: UInt64? = nil) -> String? {
         state.withLock { state in
-            for (sequence, kept) in state.kept.sorted(by: { $0.key < $1.key }) {
+            for (sequence, kept) in state.kept.sorted(by: { $0.key < $1.key }) where sequence != excluding {
                 if kept.id == id {
                     return "id \"\(id)\" is held by the stored job \(kept.id) (kind \"\(kept.kind)\"), kept until it "
                         + "can be restored"

@@ -182,6 +182,26 @@ struct DurableFaultTests {
         #expect(try run.store.load().jobs.map(\.sequence) == [2])
     }
 
+    @Test("a stored job whose id or unique key a kept job holds is kept too, not run beside it")
+    func storedJobBehindKeptJob() throws {
+        let store = try FileJobStore(directory: directory.path)
+        var kept = plainJob(1, id: "x")
+        kept.kind = "other"
+        kept.options.uniqueKey = "K"
+        try store.append(.submitted(kept))
+        for (sequence, id) in [(UInt64(2), "x"), (3, "y")] {
+            var job = plainJob(sequence, id: id)
+            job.kind = "upload"
+            job.payload = Data("{\"photo\":1}".utf8)
+            job.options.uniqueKey = sequence == 3 ? "K" : nil
+            try store.append(.submitted(job))
+        }
+        let (run, report) = try start(kinds: ["upload"], store: store)
+        #expect(report.restored.isEmpty)
+        #expect(report.kept.map(\.sequence) == [1, 2, 3])
+        #expect(try run.store.load().jobs.count == 3)
+    }
+
     @Test("a kept job holds its unique key: a new job with it is refused; a discard at restore is reported")
     func keptJobHoldsItsUniqueKey() throws {
         let (first, _) = try start(kinds: ["other"])
