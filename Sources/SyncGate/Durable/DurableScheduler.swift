@@ -218,7 +218,9 @@ public final class DurableScheduler: Sendable {
         let run = kind.run
         let payload = job.payload
         let syncJob = SyncJob(id: job.id, options: job.options) { context in try await run(payload, context) }
-        if let reason = syncJob.validationError { throw .rejected(.invalidJob(reason)) }
+        if let reason = syncJob.validationError ?? job.options.durableLimitation {
+            throw .rejected(.invalidJob(reason))
+        }
         let core = scheduler.schedulerCore
         if let uniqueKey = job.options.uniqueKey, job.options.onDuplicate == .keepExisting,
             let existing = core.existingHandle(uniqueKey: uniqueKey)
