@@ -10,6 +10,18 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
         public var failed: Int
         /// Periods skipped because their window closed before the requirements let a run start.
         public var skipped: Int
+
+        /// Creates counts.
+        ///
+        /// - Parameters:
+        ///   - succeeded: periods whose run succeeded.
+        ///   - failed: periods whose run failed after its retries.
+        ///   - skipped: periods skipped because their window closed first.
+        public init(succeeded: Int, failed: Int, skipped: Int) {
+            self.succeeded = succeeded
+            self.failed = failed
+            self.skipped = skipped
+        }
     }
 
     /// The job's identifier.
