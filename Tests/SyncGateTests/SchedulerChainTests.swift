@@ -93,10 +93,11 @@ struct SchedulerChainTests {
         var order: [String] = []
         order += harness.submit("a") { $0.uniqueKey = "k" }.started
         for id in ["b", "c"] {
-            order += harness.submit(id) {
-                $0.uniqueKey = "k"
-                $0.onDuplicate = .append
-            }.started
+            order +=
+                harness.submit(id) {
+                    $0.uniqueKey = "k"
+                    $0.onDuplicate = .append
+                }.started
         }
         #expect(harness.machine.snapshot().job("c")?.dependsOn == ["b"])
         while let last = order.last, order.count < 3 {
@@ -110,7 +111,10 @@ struct SchedulerChainTests {
     @Test(
         "when the key's job fails, append fails the new job and appendOrReplace runs it",
         arguments: [
-            (DuplicatePolicy.append, ["a: failed: Failure()", "b: failed: its dependency a did not succeed: failed: Failure()"], [String]()),
+            (
+                DuplicatePolicy.append,
+                ["a: failed: Failure()", "b: failed: its dependency a did not succeed: failed: Failure()"], [String]()
+            ),
             (DuplicatePolicy.appendOrReplace, ["a: failed: Failure()"], ["b"]),
         ])
     func appendAfterFailure(policy: DuplicatePolicy, outcomes: [String], started: [String]) {
@@ -123,6 +127,25 @@ struct SchedulerChainTests {
         let actions = harness.finish("a", .failure(Failure()))
         #expect(actions.outcomes == outcomes)
         #expect(actions.started == started)
+    }
+
+    @Test("a job appended with appendOrReplace behind a cancelled middle link still waits for the key's earlier job")
+    func appendOrReplaceBehindCancelledLink() {
+        var harness = Harness()
+        harness.submit("a") { $0.uniqueKey = "k" }
+        harness.submit("b") {
+            $0.uniqueKey = "k"
+            $0.onDuplicate = .append
+        }
+        harness.submit("c") {
+            $0.uniqueKey = "k"
+            $0.onDuplicate = .appendOrReplace
+        }
+        let cancelled = harness.cancel("b")
+        #expect(cancelled.outcomes == ["b: cancelled"])
+        #expect(cancelled.started.isEmpty)
+        #expect(harness.machine.snapshot().job("c")?.pendingDependencies == ["a"])
+        #expect(harness.finish("a", .failure(Failure())).started == ["c"])
     }
 
     @Test("replace and cancel(uniqueKey:) end the whole appended chain")

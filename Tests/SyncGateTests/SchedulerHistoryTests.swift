@@ -97,8 +97,10 @@ struct SchedulerHistoryTests {
 
     @Test("history.maxCount and history.maxAge are validated, naming the field and value")
     func validation() {
-        #expect(SyncJobHistoryRetention(maxCount: -1).validationError == "history.maxCount must not be negative, got -1")
         #expect(
-            SyncJobHistoryRetention(maxAge: .zero).validationError == "history.maxAge must be positive, got 0.0 seconds")
+            SyncJobHistoryRetention(maxCount: -1).validationError == "history.maxCount must not be negative, got -1")
+        #expect(
+            SyncJobHistoryRetention(maxAge: .zero).validationError == "history.maxAge must be positive, got 0.0 seconds"
+        )
     }
 }

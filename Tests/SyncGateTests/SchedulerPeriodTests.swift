@@ -78,7 +78,9 @@ struct SchedulerPeriodTests {
             $0.retry = .fixed(delay: .seconds(1), maxAttempts: 2)
         }
         _ = harness.advance(.seconds(50))
-        #expect(harness.finish("tick", .failure(Failure())).events.contains(.retryScheduled(id: "tick", attempt: 2, delay: .seconds(1))))
+        #expect(
+            harness.finish("tick", .failure(Failure())).events.contains(
+                .retryScheduled(id: "tick", attempt: 2, delay: .seconds(1))))
         #expect(harness.advance(.seconds(1)).started == ["tick"])
         #expect(harness.finish("tick", .failure(Failure())).outcomes.isEmpty)
         #expect(Self.periods(harness) == .init(succeeded: 0, failed: 1, skipped: 0))
@@ -118,11 +120,26 @@ struct SchedulerPeriodTests {
     @Test(
         "invalid periodic options are rejected, naming the field and the value",
         arguments: [
-            (SyncJobPeriod(every: .zero, flex: .seconds(1)), nil as Duration?, nil as String?, "period.interval must be positive, got 0.0 seconds"),
-            (SyncJobPeriod(every: .seconds(60), flex: .seconds(60)), nil, nil, "period.flex must be positive and shorter than period.interval (60.0 seconds), got 60.0 seconds"),
-            (SyncJobPeriod(every: .seconds(60), flex: .zero), nil, nil, "period.flex must be positive and shorter than period.interval (60.0 seconds), got 0.0 seconds"),
-            (Self.period, .seconds(5), nil, "startDeadline must be nil for a periodic job (each period has its window), got 5.0 seconds"),
-            (Self.period, nil, "uploads", "serialGroup must be nil for a periodic job (a series would hold its turn), got \"uploads\""),
+            (
+                SyncJobPeriod(every: .zero, flex: .seconds(1)), nil as Duration?, nil as String?,
+                "period.interval must be positive, got 0.0 seconds"
+            ),
+            (
+                SyncJobPeriod(every: .seconds(60), flex: .seconds(60)), nil, nil,
+                "period.flex must be positive and shorter than period.interval (60.0 seconds), got 60.0 seconds"
+            ),
+            (
+                SyncJobPeriod(every: .seconds(60), flex: .zero), nil, nil,
+                "period.flex must be positive and shorter than period.interval (60.0 seconds), got 0.0 seconds"
+            ),
+            (
+                Self.period, .seconds(5), nil,
+                "startDeadline must be nil for a periodic job (each period has its window), got 5.0 seconds"
+            ),
+            (
+                Self.period, nil, "uploads",
+                "serialGroup must be nil for a periodic job (a series would hold its turn), got \"uploads\""
+            ),
         ])
     func validation(period: SyncJobPeriod, startDeadline: Duration?, serialGroup: String?, reason: String) {
         let options = SyncJobOptions(startDeadline: startDeadline, serialGroup: serialGroup, period: period)

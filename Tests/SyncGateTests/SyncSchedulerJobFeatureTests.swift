@@ -48,7 +48,9 @@ struct SyncSchedulerJobFeatureTests {
             SyncJob(id: "first") { _ in throw Failure() },
             SyncJob(id: "second") { _ in },
         ])
-        #expect(try await handles[1].outcome() == .failed(SyncJobError.dependencyDidNotSucceed(id: "first", outcome: .failed(Failure()))))
+        #expect(
+            try await handles[1].outcome()
+                == .failed(SyncJobError.dependencyDidNotSucceed(id: "first", outcome: .failed(Failure()))))
     }
 
     @Test("an invalid link rejects the chain before any job is submitted, naming the job and field")

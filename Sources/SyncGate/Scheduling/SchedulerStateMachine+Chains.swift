@@ -2,7 +2,9 @@
 ///
 /// A dependent stays `parked` while `pendingDependencies` is not empty. When a dependency resolves, each
 /// dependent either loses that entry (success, or an `appendOrReplace` edge) and is activated once it
-/// has no blocker left, or fails with the dependency's cause, which propagates down the chain.
+/// has no blocker left, or fails with the dependency's cause, which propagates down the chain. A
+/// dependent released by an `appendOrReplace` edge from a job that ended before its own dependencies
+/// takes those over, so the jobs of one unique key still run one after another, in order.
 extension SchedulerStateMachine {
     /// One dependency of a submission.
     enum Dependency {
@@ -68,7 +70,8 @@ extension SchedulerStateMachine {
             case .finished(let finished):
                 job.dependencyIDs.append(finished.info.id)
                 guard let outcome = finished.info.outcome, outcome == .succeeded else {
-                    let cause = Self.dependencyOutcome(id: finished.info.id, outcome: finished.info.outcome ?? .cancelled)
+                    let cause = Self.dependencyOutcome(
+                        id: finished.info.id, outcome: finished.info.outcome ?? .cancelled)
                     resolve(key, cause, now: now, actions: &actions)
                     return true
                 }
@@ -99,6 +102,14 @@ extension SchedulerStateMachine {
             }
             if succeeded { dependent.inputs.append((job.spec.id, job.payload)) }
             dependent.pendingDependencies.removeAll { $0 == job.key }
+            // An appendOrReplace edge from a job that ended before its own dependencies (cancelled or
+            // expired while parked): the dependent still runs after them, without failing with them.
+            for inherited in job.pendingDependencies where !dependent.pendingDependencies.contains(inherited) {
+                guard let ancestor = jobs[inherited] else { continue }
+                ancestor.dependents.append((dependentKey, false))
+                dependent.pendingDependencies.append(inherited)
+                dependent.dependencyIDs.append(ancestor.spec.id)
+            }
             guard dependent.pendingDependencies.isEmpty, dependent.phase == .parked else { continue }
             if !isBlocked(dependentKey) {
                 activate(dependentKey, now: now, startIfPossible: false, actions: &actions)

@@ -116,7 +116,8 @@ public struct SyncJobOptions: Sendable, Hashable {
                 return "startDeadline must be nil for a periodic job (each period has its window), got \(startDeadline)"
             }
             if let serialGroup {
-                return "serialGroup must be nil for a periodic job (a series would hold its turn), got \"\(serialGroup)\""
+                return
+                    "serialGroup must be nil for a periodic job (a series would hold its turn), got \"\(serialGroup)\""
             }
             if onDuplicate == .append || onDuplicate == .appendOrReplace {
                 return "onDuplicate must not be \(onDuplicate) for a periodic job (a series never succeeds)"
