@@ -23,7 +23,9 @@ struct SchedulerPeriodTests {
         #expect(harness.advance(.seconds(49)).started.isEmpty)
         #expect(harness.advance(.seconds(1)).started == ["tick"])
         _ = harness.advance(.seconds(30))
-        #expect(harness.finish("tick").outcomes.isEmpty)
+        let ended = harness.finish("tick")
+        #expect(ended.outcomes.isEmpty)
+        #expect(ended.events == [.periodEnded(id: "tick", periods: .init(succeeded: 1, failed: 0, skipped: 0))])
         #expect(harness.phase("tick") == .delayed)
         // The next period began at the run's start (50 s): its window opens at 100 s, not 130 s.
         #expect(harness.advance(.seconds(19)).started.isEmpty)
@@ -37,7 +39,9 @@ struct SchedulerPeriodTests {
         harness.submit("tick") { $0.period = Self.period }
         #expect(harness.advance(.seconds(50)).started.isEmpty)
         #expect(harness.phase("tick") == .waiting)
-        #expect(harness.advance(.seconds(10)).started.isEmpty)
+        let closed = harness.advance(.seconds(10))
+        #expect(closed.started.isEmpty)
+        #expect(closed.events == [.periodEnded(id: "tick", periods: .init(succeeded: 0, failed: 0, skipped: 1))])
         #expect(Self.periods(harness) == .init(succeeded: 0, failed: 0, skipped: 1))
         // The next period began where the skipped one ended (60 s): window 110–120 s.
         #expect(harness.status(SchedulerStateMachineTests.online).started.isEmpty)

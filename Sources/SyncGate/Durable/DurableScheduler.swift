@@ -290,7 +290,7 @@ public final class DurableScheduler: Sendable {
         let record: JobRecord? = state.withLock { state in
             guard var job = state.active[sequence] else { return nil }
             switch delivery.event {
-            case .submitted:
+            case .submitted, .periodEnded:
                 return nil
             case .started(_, let attempt):
                 job.attempt = attempt

@@ -62,6 +62,9 @@ extension SchedulerStateMachine {
         }
         job.series?.counts.skipped += 1
         planPeriod(key, beginning: series.closesAt, now: now, startIfPossible: false, actions: &actions)
+        if let counts = job.series?.counts {
+            actions.append(.emit(.periodEnded(id: job.spec.id, periods: counts), job.payload))
+        }
     }
 
     /// A period's run ended (succeeded, or failed after its retries): counts it and plans the next
@@ -74,5 +77,8 @@ extension SchedulerStateMachine {
             job.series?.counts.failed += 1
         }
         planPeriod(key, beginning: series.startedAt ?? now, now: now, startIfPossible: false, actions: &actions)
+        if let counts = job.series?.counts {
+            actions.append(.emit(.periodEnded(id: job.spec.id, periods: counts), job.payload))
+        }
     }
 }
