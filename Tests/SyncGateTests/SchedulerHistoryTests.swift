@@ -62,6 +62,21 @@ struct SchedulerHistoryTests {
         #expect(harness.machine.jobs(matching: .all, now: .seconds(90)).isEmpty)
     }
 
+    @Test("a dependency finished longer ago than maxAge is unknown to a new dependent")
+    func dependencyPastMaxAge() {
+        var harness = Self.harness(.init(maxCount: 10, maxAge: .seconds(60)))
+        harness.submit("old")
+        harness.finish("old")
+        harness.now = .seconds(60)
+        let job = SyncJob(id: "late", dependsOn: ["old"]) { _ in }
+        guard case .rejected(let error) = harness.machine.submit(job.spec, payload: "late", now: harness.now) else {
+            Issue.record("late was accepted")
+            return
+        }
+        #expect(
+            "\(error)" == "invalid job: dependsOn names unknown jobs \"old\" (neither unfinished nor in the history)")
+    }
+
     @Test("no retention keeps nothing")
     func noRetention() {
         var harness = Self.harness(.none)

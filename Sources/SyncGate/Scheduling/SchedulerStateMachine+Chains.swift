@@ -15,7 +15,7 @@ extension SchedulerStateMachine {
     }
 
     /// The dependencies named by `spec.dependsOn`, or the error naming the ids that are not usable.
-    func dependencies(of spec: SyncJob.Spec) -> Result<[Dependency], SyncSchedulerError> {
+    func dependencies(of spec: SyncJob.Spec, now: Duration) -> Result<[Dependency], SyncSchedulerError> {
         let names = spec.dependsOn
         guard !names.isEmpty else { return .success([]) }
         if names.contains(spec.id) {
@@ -29,7 +29,7 @@ extension SchedulerStateMachine {
                     return .failure(.invalidJob("dependsOn names periodic job \"\(id)\", which never succeeds"))
                 }
                 found.append(.unfinished(key, propagatesFailure: true))
-            } else if let finished = finishedJob(id: id) {
+            } else if let finished = finishedJob(id: id, now: now) {
                 found.append(.finished(finished))
             } else {
                 unknown.append(id)
@@ -68,14 +68,13 @@ extension SchedulerStateMachine {
                 job.pendingDependencies.append(dependencyKey)
                 job.dependencyIDs.append(dependencyJob.spec.id)
             case .finished(let finished):
-                job.dependencyIDs.append(finished.info.id)
-                guard let outcome = finished.info.outcome, outcome == .succeeded else {
-                    let cause = Self.dependencyOutcome(
-                        id: finished.info.id, outcome: finished.info.outcome ?? .cancelled)
+                job.dependencyIDs.append(finished.id)
+                guard finished.outcome == .succeeded else {
+                    let cause = Self.dependencyOutcome(id: finished.id, outcome: finished.outcome)
                     resolve(key, cause, now: now, actions: &actions)
                     return true
                 }
-                job.inputs.append((finished.info.id, finished.payload))
+                job.inputs.append((finished.id, finished.payload))
             }
         }
         return false

@@ -6,11 +6,9 @@
 extension SchedulerStateMachine {
     /// Keeps a job that just ended.
     mutating func record(_ job: Job, outcome: SyncJobOutcome, now: Duration) {
+        job.inputs = []  // a finished job's inputs are read no more; keep no dependency alive through it
         guard retention.maxCount > 0 else { return }
-        var info = info(of: job, state: JobLifecycle.state(of: outcome), progress: nil)
-        info.outcome = outcome
-        info.finishedAt = now
-        history.append(FinishedJob(info: info, payload: job.payload))
+        history.append(FinishedJob(job: job, outcome: outcome, finishedAt: now))
         prune(now: now)
     }
 
@@ -18,9 +16,7 @@ extension SchedulerStateMachine {
     mutating func prune(now: Duration) {
         while history.count - historyStart > retention.maxCount { historyStart += 1 }
         if let maxAge = retention.maxAge {
-            while historyStart < history.count, let finishedAt = history[historyStart].info.finishedAt,
-                finishedAt + maxAge <= now
-            {
+            while historyStart < history.count, history[historyStart].finishedAt + maxAge <= now {
                 historyStart += 1
             }
         }
@@ -31,14 +27,10 @@ extension SchedulerStateMachine {
     }
 
     /// The most recent kept job with the identifier, if it is still within the retention.
-    func finishedJob(id: SyncJob.ID, now: Duration? = nil) -> FinishedJob? {
-        guard let index = history[historyStart...].lastIndex(where: { $0.info.id == id }) else { return nil }
+    func finishedJob(id: SyncJob.ID, now: Duration) -> FinishedJob? {
+        guard let index = history[historyStart...].lastIndex(where: { $0.id == id }) else { return nil }
         let finished = history[index]
-        if let now, let maxAge = retention.maxAge, let finishedAt = finished.info.finishedAt,
-            finishedAt + maxAge <= now
-        {
-            return nil
-        }
+        if let maxAge = retention.maxAge, finished.finishedAt + maxAge <= now { return nil }
         return finished
     }
 
@@ -54,8 +46,12 @@ extension SchedulerStateMachine {
         }
         let oldestKept = retention.maxAge.map { now - $0 }
         for finished in history[historyStart...] {
-            if let oldestKept, let finishedAt = finished.info.finishedAt, finishedAt <= oldestKept { continue }
-            if query.matches(finished.info) { found.append(finished.info) }
+            if let oldestKept, finished.finishedAt <= oldestKept { continue }
+            if let ids = query.ids, !ids.contains(finished.id) { continue }
+            var info = info(of: finished.job, state: JobLifecycle.state(of: finished.outcome), progress: nil)
+            info.outcome = finished.outcome
+            info.finishedAt = finished.finishedAt
+            if query.matches(info) { found.append(info) }
         }
         return found
     }

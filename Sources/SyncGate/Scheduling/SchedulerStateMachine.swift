@@ -128,10 +128,15 @@ struct SchedulerStateMachine<Payload> {
         var counts = SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0)
     }
 
-    /// A job that finished, kept for queries and for dependents submitted later.
+    /// A job that finished, kept for queries and for dependents submitted later: the job itself (a
+    /// reference, so keeping it allocates nothing) and how and when it ended.
     struct FinishedJob {
-        var info: SyncJobInfo
-        var payload: Payload
+        var job: Job
+        var outcome: SyncJobOutcome
+        var finishedAt: Duration
+
+        var id: SyncJob.ID { job.spec.id }
+        var payload: Payload { job.payload }
     }
 
     enum TimerKind { case delay, deadline, runTimeout }
@@ -214,7 +219,7 @@ struct SchedulerStateMachine<Payload> {
         var actions: [Action] = []
         var replaced: [Key] = []
         var found: [Dependency]
-        switch dependencies(of: spec) {
+        switch dependencies(of: spec, now: now) {
         case .success(let dependencies): found = dependencies
         case .failure(let error): return .rejected(error)
         }
