@@ -61,6 +61,33 @@ struct SyncSchedulerJobFeatureTests {
         #expect(scheduler.jobs().isEmpty)
     }
 
+    @Test("an appended job reads the output of the job it follows; appendOrReplace after a failure reads none")
+    func appendedInputs() async throws {
+        let seen = LockedState<[String?]>([])
+        let gate = ControlledOperation()
+        let first = try scheduler.submit(
+            SyncJob(id: "first", uniqueKey: "k") { context in
+                context.setOutput("from first")
+                try await gate.operation(context)
+            })
+        let appended = try scheduler.submit(
+            SyncJob(id: "appended", uniqueKey: "k", onDuplicate: .append) { context in
+                seen.withLock { $0.append(context.input(String.self, from: "first")) }
+                throw Failure()
+            })
+        let replacing = try scheduler.submit(
+            SyncJob(id: "replacing", uniqueKey: "k", onDuplicate: .appendOrReplace) { context in
+                seen.withLock { $0.append(context.input(String.self)) }
+            })
+        await gate.waitForStarts(1)
+        #expect(scheduler.snapshot().job("replacing")?.pendingDependencies == ["appended"])
+        gate.finish()
+        #expect(try await first.outcome() == .succeeded)
+        #expect(try await appended.outcome().isFailed)
+        #expect(try await replacing.outcome() == .succeeded)
+        #expect(seen.withLock { $0 } == ["from first", nil])
+    }
+
     @Test("progress reports reach the handle's stream and the snapshot; a new attempt starts without any")
     func progress() async throws {
         let operation = ControlledOperation()
