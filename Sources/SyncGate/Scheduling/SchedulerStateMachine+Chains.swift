@@ -124,7 +124,7 @@ extension SchedulerStateMachine {
 
     /// The payloads of a job's succeeded dependencies, in the order of its dependencies.
     func inputs(of key: Key) -> [(id: SyncJob.ID, payload: Payload)] {
-        guard let job = jobs[key] else { return [] }
+        guard let job = jobs[key], !job.inputs.isEmpty else { return [] }
         let order = job.dependencyIDs
         return job.inputs.sorted { left, right in
             (order.firstIndex(of: left.id) ?? 0) < (order.firstIndex(of: right.id) ?? 0)
