@@ -259,7 +259,7 @@ public final class DurableScheduler: Sendable {
         let run = kind.run
         let payload = job.payload
         let syncJob = SyncJob(id: job.id, options: job.options) { context in try await run(payload, context) }
-        if let reason = syncJob.validationError ?? Self.rangeError(job.options) {
+        if let reason = syncJob.validationError ?? Self.rangeError(job.options) ?? job.options.durableLimitation {
             throw .rejected(.invalidJob(reason))
         }
         if let reason = keptHolder(id: job.id, uniqueKey: job.options.uniqueKey) {
@@ -373,7 +373,7 @@ public final class DurableScheduler: Sendable {
         now wallClock: () -> Date
     ) -> JobRecord? {
         switch delivery.event {
-        case .submitted:
+        case .submitted, .periodEnded:
             return nil
         case .started(_, let attempt):
             job.attempt = attempt
