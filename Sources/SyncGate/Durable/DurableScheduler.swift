@@ -36,6 +36,19 @@ public final class DurableScheduler: Sendable {
         /// The last attempt started, 0 before the first.
         var attempt: Int
         let maxAttempts: Int
+        /// A periodic job's series: where it stands, in wall-clock instants.
+        var series: Series?
+    }
+
+    /// Where a durable periodic job's series stands, as its `periodEnded` records say.
+    private struct Series: Sendable {
+        let period: SyncJobPeriod
+        /// The beginning of the current period (or of one before it, if the scheduler skipped some
+        /// since: their skips are counted in ``counts``).
+        var anchor: Date
+        var counts: SyncJobInfo.Periods
+        /// When the current period's first attempt started; `nil` before it has.
+        var runStartedAt: Date?
     }
 
     /// What this layer attaches to its jobs in the scheduler, so their events find their record.
@@ -89,8 +102,8 @@ public final class DurableScheduler: Sendable {
     /// The longest duration a durable job's option may have: 100 years.
     ///
     /// The journal keeps delays and start deadlines as wall-clock instants and restores them as
-    /// durations; ``submit(_:)`` refuses a `delay`, `startDeadline`, `runTimeout` or retry backoff
-    /// longer than this, naming the field.
+    /// durations; ``submit(_:)`` refuses a `delay`, `startDeadline`, `runTimeout`, retry backoff or
+    /// period interval longer than this, naming the field.
     public static let maximumDuration = Duration.seconds(100 * 365 * 86_400)
 
     /// The scheduler that runs the jobs.
@@ -203,7 +216,9 @@ public final class DurableScheduler: Sendable {
             let job = Self.continuation(of: stored, now: now) { context in try await run(payload, context) }
             activate(
                 stored.sequence,
-                Active(id: stored.id, attempt: stored.lastStartedAttempt, maxAttempts: stored.options.retry.maxAttempts)
+                Active(
+                    id: stored.id, attempt: stored.lastStartedAttempt, maxAttempts: stored.options.retry.maxAttempts,
+                    series: Self.series(of: stored))
             )
             let handle: SyncJobHandle
             do {
@@ -296,7 +311,9 @@ public final class DurableScheduler: Sendable {
         } catch {
             throw .storeFailed(storeError(error))
         }
-        activate(sequence, Active(id: job.id, attempt: 0, maxAttempts: job.options.retry.maxAttempts))
+        activate(
+            sequence,
+            Active(id: job.id, attempt: 0, maxAttempts: job.options.retry.maxAttempts, series: Self.series(of: stored)))
         let handle: SyncJobHandle
         do {
             handle = try core.submit(syncJob, attachment: ticket(sequence))
@@ -373,10 +390,19 @@ public final class DurableScheduler: Sendable {
         now wallClock: () -> Date
     ) -> JobRecord? {
         switch delivery.event {
-        case .submitted, .periodEnded:
+        case .submitted:
             return nil
+        case .periodEnded(_, let counts):
+            guard var series = job.series else { return nil }
+            series.anchor = Self.nextAnchor(of: series, counts: counts, now: wallClock())
+            series.counts = counts
+            series.runStartedAt = nil
+            job.series = series
+            state.active[sequence] = job
+            return .periodEnded(sequence: sequence, anchor: series.anchor, periods: counts)
         case .started(_, let attempt):
             job.attempt = attempt
+            if job.series != nil && job.series?.runStartedAt == nil { job.series?.runStartedAt = wallClock() }
             state.active[sequence] = job
             return .attemptStarted(sequence: sequence, attempt: attempt)
         case .retryScheduled(_, let attempt, let delay):
@@ -388,6 +414,12 @@ public final class DurableScheduler: Sendable {
             state.active[sequence] = nil
             if delivery.isShutDown {
                 if case .cancelled = delivery.event { return nil }
+                if var series = job.series, case .succeeded = delivery.event {
+                    // A period's run that returned while the scheduler shut down: the series goes on.
+                    series.counts.succeeded += 1
+                    let anchor = series.runStartedAt ?? wallClock()
+                    return .periodEnded(sequence: sequence, anchor: anchor, periods: series.counts)
+                }
                 if delivery.event.isFailed && job.attempt < job.maxAttempts {
                     return .attemptFinished(sequence: sequence, failures: job.attempt, retryAt: nil)
                 }
@@ -444,6 +476,7 @@ public final class DurableScheduler: Sendable {
     private static func rangeError(_ options: SyncJobOptions) -> String? {
         var durations: [(String, Duration?)] = [
             ("delay", options.delay), ("startDeadline", options.startDeadline), ("runTimeout", options.runTimeout),
+            ("period.interval", options.period?.interval),
         ]
         switch options.retry.backoff {
         case .fixed(let delay): durations.append(("retry delay", delay))
@@ -531,12 +564,32 @@ public final class DurableScheduler: Sendable {
         case .attemptStarted(_, let attempt): "attempt \(attempt) started"
         case .attemptFinished(_, let failures, _): "attempt finished (\(failures) failures)"
         case .resolved(_, let resolution): "resolved (\(resolution))"
+        case .periodEnded(_, _, let periods): "period ended (\(periods))"
         }
     }
 
     private func storeError(_ error: any Error) -> JobStoreError {
         if let error = error as? JobStoreError { return error }
         return JobStoreError(.ioFailure, path: String(reflecting: type(of: store)), cause: "\(error)")
+    }
+
+    /// The series of a stored periodic job: it goes on from its last `periodEnded` record, or begins
+    /// when the job became eligible.
+    private static func series(of stored: StoredJob) -> Series? {
+        guard let period = stored.options.period else { return nil }
+        return Series(
+            period: period, anchor: stored.periodAnchor ?? stored.eligibleAt ?? stored.submittedAt,
+            counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0))
+    }
+
+    /// The beginning of the period a series goes on from after a period ended with `counts`: the
+    /// ended run's start when a run ended it, else the old anchor; then one interval later per
+    /// period skipped since (the scheduler skips from there in steps of the interval).
+    private static func nextAnchor(of series: Series, counts: SyncJobInfo.Periods, now: Date) -> Date {
+        let ran = counts.succeeded + counts.failed > series.counts.succeeded + series.counts.failed
+        let base = ran ? (series.runStartedAt ?? now) : series.anchor
+        let skipped = max(counts.skipped - series.counts.skipped, 0)
+        return base.addingTimeInterval(series.period.interval.inSeconds * Double(skipped))
     }
 
     /// The closure job that continues a stored job, its instants turned into what is left of them.
@@ -557,6 +610,13 @@ public final class DurableScheduler: Sendable {
             options.delay = stored.hasStarted ? nil : remaining(stored.eligibleAt)
         }
         options.startDeadline = stored.hasStarted ? nil : remaining(stored.startDeadlineAt)
+        if let series = series(of: stored) {
+            // The series goes on from its period; the scheduler skips (and counts) every period whose
+            // window closed while the app was not running.
+            options.delay = nil
+            options.periodResume = SyncJobPeriod.Resume(
+                anchor: .saturating(seconds: series.anchor.timeIntervalSince(now)), counts: series.counts)
+        }
         return SyncJob(id: stored.id, options: options, operation: operation)
     }
 }

@@ -25,12 +25,16 @@ public enum JobRecord: Sendable, Hashable {
     case attemptFinished(sequence: UInt64, failures: Int, retryAt: Date?)
     /// The job ended and leaves the store.
     case resolved(sequence: UInt64, resolution: Resolution)
+    /// A period of a periodic job ended (its run returned, or its window closed): the series goes on
+    /// from the period that begins at `anchor`, with the counts so far. Written from format version 2.
+    case periodEnded(sequence: UInt64, anchor: Date, periods: SyncJobInfo.Periods)
 
     /// The sequence number of the job the record is about.
     public var sequence: UInt64 {
         switch self {
         case .submitted(let job): job.sequence
-        case .attemptStarted(let sequence, _), .attemptFinished(let sequence, _, _), .resolved(let sequence, _):
+        case .attemptStarted(let sequence, _), .attemptFinished(let sequence, _, _), .resolved(let sequence, _),
+            .periodEnded(let sequence, _, _):
             sequence
         }
     }

@@ -5,8 +5,10 @@ import Foundation
 /// Version 1 lays them out in this order: the delay's and the start deadline's end as optional instants
 /// (counted from the submission instant), the run timeout, the requirement bits, the sorted condition
 /// names, the priority code, the retry policy, the requirements-lost policy, the unique key, the
-/// duplicate policy, the serial group, the sorted tags. A new option is a new format version, with
-/// its field appended here and read by that version's decoder.
+/// duplicate policy, the serial group, the sorted tags. Version 2 appends the dependencies (in their
+/// order) and the period (its interval and flex), and its duplicate policy code also takes `append` and
+/// `appendOrReplace`. A new option is a new format version, with its field appended here and read by
+/// that version's decoder.
 extension JournalCodec {
     static func encode(_ options: SyncJobOptions, submittedAt: Date, into writer: inout JournalWriter) {
         writer.optionalDate(options.delay.map { submittedAt.addingTimeInterval($0.inSeconds) })
@@ -18,12 +20,20 @@ extension JournalCodec {
         encode(options.retry, into: &writer)
         writer.byte(options.onRequirementsLost == .keepRunning ? 0 : 1)
         writer.optionalString(options.uniqueKey)
-        writer.byte(options.onDuplicate == .keepExisting ? 0 : 1)
+        writer.byte(duplicateCode(options.onDuplicate))
         writer.optionalString(options.serialGroup)
         writer.strings(options.tags.sorted())
+        writer.strings(options.dependsOn)
+        writer.bool(options.period != nil)
+        if let period = options.period {
+            writer.duration(period.interval)
+            writer.duration(period.flex)
+        }
     }
 
-    static func decodeOptions(_ reader: inout JournalReader, submittedAt: Date) throws -> SyncJobOptions {
+    static func decodeOptions(
+        _ reader: inout JournalReader, submittedAt: Date, version: Int
+    ) throws -> SyncJobOptions {
         func since(_ instant: Date?) -> Duration? {
             instant.map { Duration.saturating(seconds: $0.timeIntervalSince(submittedAt)) }
         }
@@ -37,9 +47,16 @@ extension JournalCodec {
         options.retry = try decodeRetry(&reader)
         options.onRequirementsLost = try reader.byte() == 0 ? .keepRunning : .cancelAndRequeue
         options.uniqueKey = try reader.optionalString()
-        options.onDuplicate = try reader.byte() == 0 ? .keepExisting : .replace
+        let duplicate = try reader.byte()
+        options.onDuplicate = version >= 2 ? try duplicatePolicy(duplicate) : duplicate == 0 ? .keepExisting : .replace
         options.serialGroup = try reader.optionalString()
         options.tags = Set(try reader.strings())
+        if version >= 2 {
+            options.dependsOn = try reader.strings()
+            if try reader.bool() {
+                options.period = SyncJobPeriod(every: try reader.duration(), flex: try reader.duration())
+            }
+        }
         return options
     }
 
@@ -74,6 +91,25 @@ extension JournalCodec {
             jitter: try reader.double(),
             resetWhenRequirementsReturn: try reader.bool()
         )
+    }
+
+    private static func duplicateCode(_ policy: DuplicatePolicy) -> UInt8 {
+        switch policy {
+        case .keepExisting: 0
+        case .replace: 1
+        case .append: 2
+        case .appendOrReplace: 3
+        }
+    }
+
+    private static func duplicatePolicy(_ code: UInt8) throws -> DuplicatePolicy {
+        switch code {
+        case 0: return .keepExisting
+        case 1: return .replace
+        case 2: return .append
+        case 3: return .appendOrReplace
+        default: throw JournalReader.Malformed(description: "unknown duplicate policy \(code)")
+        }
     }
 
     private static func priorityCode(_ priority: SyncJobPriority) -> UInt8 {

@@ -12,7 +12,10 @@ import Foundation
 /// beside the old ones, and golden files of it (`Tests/SyncGateTests/Durable/Golden/`).
 enum JournalCodec {
     /// The version this code writes.
-    static let currentVersion = 1
+    ///
+    /// Version 2 added the periodic, chain and append options (``JournalCodec`` + Options), a periodic
+    /// job's series (its anchor and counts) in a job's record, and the `periodEnded` record.
+    static let currentVersion = 2
     /// The versions this code reads.
     static let readableVersions = 1...currentVersion
     /// The header of a journal this code writes.
@@ -45,6 +48,8 @@ enum JournalCodec {
         case attemptStarted = 2
         case attemptFinished = 3
         case resolved = 4
+        /// From version 2.
+        case periodEnded = 5
     }
 
     /// The record as a complete frame.
@@ -83,6 +88,11 @@ enum JournalCodec {
             writer.byte(RecordType.resolved.rawValue)
             writer.varint(sequence)
             writer.byte(resolution.rawValue)
+        case .periodEnded(let sequence, let anchor, let periods):
+            writer.byte(RecordType.periodEnded.rawValue)
+            writer.varint(sequence)
+            writer.date(anchor)
+            encode(periods, into: &writer)
         }
         return writer.bytes
     }
@@ -90,19 +100,20 @@ enum JournalCodec {
     /// Decodes a record body with the decoder of the file's format version.
     static func decode(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         switch version {
-        case 1: return try decodeVersion1(body)
+        case 1, 2: return try decodeRecord(body, version: version)
         default: throw JournalReader.Malformed(description: "no decoder for journal format version \(version)")
         }
     }
 
-    /// Version 1: the first format.
-    private static func decodeVersion1(_ body: UnsafeRawBufferPointer) throws -> JobRecord {
+    /// Version 1, the first format, and version 2, which appends the new options and a series' state
+    /// to a job's record and adds the `periodEnded` record.
+    private static func decodeRecord(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         var reader = JournalReader(body)
         let type = try reader.byte()
         let record: JobRecord
         switch RecordType(rawValue: type) {
         case .submitted:
-            record = .submitted(try decodeJob(&reader))
+            record = .submitted(try decodeJob(&reader, version: version))
         case .attemptStarted:
             record = .attemptStarted(sequence: try reader.varint(), attempt: try reader.int())
         case .attemptFinished:
@@ -115,7 +126,10 @@ enum JournalCodec {
                 throw JournalReader.Malformed(description: "unknown resolution \(raw)")
             }
             record = .resolved(sequence: sequence, resolution: resolution)
-        case nil:
+        case .periodEnded where version >= 2:
+            record = .periodEnded(
+                sequence: try reader.varint(), anchor: try reader.date(), periods: try decodePeriods(&reader))
+        case .periodEnded, nil:
             throw JournalReader.Malformed(description: "unknown record type \(type)")
         }
         guard reader.isAtEnd else { throw JournalReader.Malformed(description: "extra bytes after the record") }
@@ -135,9 +149,22 @@ enum JournalCodec {
         writer.int(job.lastStartedAttempt)
         writer.bool(job.isRunning)
         writer.optionalDate(job.retryAt)
+        writer.optionalDate(job.periodAnchor)
+        writer.bool(job.periods != nil)
+        if let periods = job.periods { encode(periods, into: &writer) }
     }
 
-    private static func decodeJob(_ reader: inout JournalReader) throws -> StoredJob {
+    private static func encode(_ periods: SyncJobInfo.Periods, into writer: inout JournalWriter) {
+        writer.int(periods.succeeded)
+        writer.int(periods.failed)
+        writer.int(periods.skipped)
+    }
+
+    private static func decodePeriods(_ reader: inout JournalReader) throws -> SyncJobInfo.Periods {
+        SyncJobInfo.Periods(succeeded: try reader.int(), failed: try reader.int(), skipped: try reader.int())
+    }
+
+    private static func decodeJob(_ reader: inout JournalReader, version: Int) throws -> StoredJob {
         let sequence = try reader.varint()
         let id = try reader.string()
         let kind = try reader.string()
@@ -145,11 +172,15 @@ enum JournalCodec {
         let submittedAt = try reader.date()
         var job = StoredJob(
             sequence: sequence, id: id, kind: kind, payload: payload, submittedAt: submittedAt,
-            options: try decodeOptions(&reader, submittedAt: submittedAt))
+            options: try decodeOptions(&reader, submittedAt: submittedAt, version: version))
         job.failures = try reader.int()
         job.lastStartedAttempt = try reader.int()
         job.isRunning = try reader.bool()
         job.retryAt = try reader.optionalDate()
+        if version >= 2 {
+            job.periodAnchor = try reader.optionalDate()
+            job.periods = try reader.bool() ? try decodePeriods(&reader) : nil
+        }
         return job
     }
 }

@@ -23,6 +23,12 @@ struct JournalReplay {
             jobs[sequence]?.retryAt = retryAt
         case .resolved(let sequence, _):
             jobs[sequence] = nil
+        case .periodEnded(let sequence, let anchor, let periods):
+            jobs[sequence]?.periodAnchor = anchor
+            jobs[sequence]?.periods = periods
+            jobs[sequence]?.failures = 0
+            jobs[sequence]?.isRunning = false
+            jobs[sequence]?.retryAt = nil
         }
     }
 

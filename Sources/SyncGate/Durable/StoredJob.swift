@@ -5,7 +5,7 @@ import Foundation
 /// The options are those the job was submitted with; its `delay` and `startDeadline` count from
 /// ``submittedAt``, a wall-clock instant, so they keep their meaning across a restart (``eligibleAt``,
 /// ``startDeadlineAt``). The progress fields (``failures``, ``lastStartedAttempt``, ``isRunning``,
-/// ``retryAt``) are those of the latest record the store has for the job.
+/// ``retryAt``, ``periodAnchor``, ``periods``) are those of the latest record the store has for the job.
 public struct StoredJob: Sendable, Hashable {
     /// The store-wide submission number; restore runs jobs in this order.
     public var sequence: UInt64
@@ -27,6 +27,12 @@ public struct StoredJob: Sendable, Hashable {
     public var isRunning = false
     /// When the retry backoff after the last failure ends.
     public var retryAt: Date?
+    /// For a periodic job whose series has ended a period: the beginning of the period the series goes
+    /// on from (a wall-clock instant); `nil` before the first period ended, when the series begins at
+    /// ``eligibleAt`` (or ``submittedAt``).
+    public var periodAnchor: Date?
+    /// For a periodic job: the counts of its series so far; `nil` before the first period ended.
+    public var periods: SyncJobInfo.Periods?
 
     /// Creates a stored job; the progress fields start at "never started".
     public init(

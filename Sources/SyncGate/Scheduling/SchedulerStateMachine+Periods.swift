@@ -6,11 +6,16 @@
 /// planned while a run is in progress, so two runs of one series never overlap.
 extension SchedulerStateMachine {
     /// Starts the series of a periodic job that just became eligible: its first period begins now, or
-    /// at the end of its initial delay.
+    /// at the end of its initial delay; a restored series goes on from the period it was at.
     mutating func beginSeries(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
         job.series = Series()
-        let anchor = max(now, job.submittedAt + (job.spec.delay ?? .zero))
+        var anchor = max(now, job.submittedAt + (job.spec.delay ?? .zero))
+        if let resume = job.spec.periodResume {
+            // A series continued after a restart: it goes on from one of its periods.
+            job.series?.counts = resume.counts
+            anchor = job.submittedAt + resume.anchor
+        }
         planPeriod(key, beginning: anchor, now: now, startIfPossible: startIfPossible, actions: &actions)
     }
 

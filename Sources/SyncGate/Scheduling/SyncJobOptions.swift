@@ -45,6 +45,9 @@ public struct SyncJobOptions: Sendable, Hashable {
     public var dependsOn: [SyncJob.ID]
     /// Makes the job periodic: it runs once per period until it is cancelled; `nil` for a one-off job.
     public var period: SyncJobPeriod?
+    /// Where a restored periodic job's series continues; `nil` for a new series (set by the durable
+    /// layer only).
+    var periodResume: SyncJobPeriod.Resume?
 
     /// Creates options; every parameter has the default a job gets when it does not mention it.
     ///

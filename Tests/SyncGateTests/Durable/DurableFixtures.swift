@@ -34,8 +34,8 @@ func fullyOptionedJob(sequence: UInt64 = 7) -> StoredJob {
 }
 
 /// A minimal stored job.
-func plainJob(_ sequence: UInt64, id: String? = nil) -> StoredJob {
+func plainJob(_ sequence: UInt64, id: String? = nil, options: SyncJobOptions = SyncJobOptions()) -> StoredJob {
     StoredJob(
         sequence: sequence, id: id ?? "job-\(sequence)", kind: "work", payload: Data("{}".utf8),
-        submittedAt: Date(timeIntervalSince1970: 1_700_000_000))
+        submittedAt: Date(timeIntervalSince1970: 1_700_000_000), options: options)
 }

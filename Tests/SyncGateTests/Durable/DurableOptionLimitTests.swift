@@ -7,13 +7,9 @@ import Testing
 @Suite("Durable option limits")
 struct DurableOptionLimitTests {
     @Test(
-        "dependencies, periods and appends are refused for durable jobs",
+        "dependencies and appends are refused for durable jobs; periods are kept",
         arguments: [
             (SyncJobOptions(dependsOn: ["a"]), "dependsOn is not supported for durable jobs yet, got [\"a\"]"),
-            (
-                SyncJobOptions(period: SyncJobPeriod(every: .seconds(60), flex: .seconds(10))),
-                "period is not supported for durable jobs yet, got every 60.0 seconds flex 10.0 seconds"
-            ),
             (
                 SyncJobOptions(uniqueKey: "k", onDuplicate: .append),
                 "onDuplicate append is not supported for durable jobs yet"
@@ -23,6 +19,7 @@ struct DurableOptionLimitTests {
                 "onDuplicate appendOrReplace is not supported for durable jobs yet"
             ),
             (SyncJobOptions(uniqueKey: "k", onDuplicate: .replace), nil),
+            (SyncJobOptions(period: SyncJobPeriod(every: .seconds(60), flex: .seconds(10))), nil),
         ])
     func limits(options: SyncJobOptions, reason: String?) {
         #expect(options.durableLimitation == reason)

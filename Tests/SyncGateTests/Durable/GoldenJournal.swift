@@ -93,6 +93,48 @@ enum GoldenJournal {
         return job
     }
 
+    /// The records of `v2-records.journal`: those of version 1, then what version 2 added: a periodic
+    /// job whose series ended periods (as compaction writes it), its `periodEnded` record, and jobs with
+    /// dependencies and each append policy.
+    static let version2Records: [JobRecord] =
+        records + [
+            // 11: a periodic job, as compaction writes it after some periods.
+            .submitted(periodic),
+            // 12: dependencies, appended to the unique key's last job.
+            .submitted(
+                StoredJob(
+                    sequence: 12, id: "chained-12", kind: "work", payload: Data("{\"n\":12}".utf8),
+                    submittedAt: submittedAt,
+                    options: SyncJobOptions(
+                        uniqueKey: "chain", onDuplicate: .append, dependsOn: ["plain-1", "upload-2"]))),
+            // 13: appended whatever the last job's outcome.
+            .submitted(
+                StoredJob(
+                    sequence: 13, id: "appended-13", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+                    options: SyncJobOptions(uniqueKey: "chain", onDuplicate: .appendOrReplace))),
+            // 11 runs a period, which ends.
+            .attemptStarted(sequence: 11, attempt: 1),
+            .periodEnded(
+                sequence: 11, anchor: retryAt, periods: SyncJobInfo.Periods(succeeded: 4, failed: 1, skipped: 3)),
+        ]
+
+    /// Job 11: a periodic job with a series under way.
+    static var periodic: StoredJob {
+        var job = StoredJob(
+            sequence: 11, id: "feed-11", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: SyncJobOptions(
+                requires: .unmetered, delay: .seconds(30),
+                period: SyncJobPeriod(every: .seconds(3600), flex: .milliseconds(900_500))))
+        job.periodAnchor = submittedAt.addingTimeInterval(7200)
+        job.periods = SyncJobInfo.Periods(succeeded: 3, failed: 1, skipped: 2)
+        return job
+    }
+
+    /// The records of the golden file of each version, by version.
+    static func records(version: Int) -> [JobRecord] {
+        version == 1 ? records : version2Records
+    }
+
     /// The records of `v1-torn-tail.journal`: two whole records, then the first 9 bytes of a third.
     static let tornTailRecords: [JobRecord] = [
         .submitted(
@@ -106,7 +148,7 @@ enum GoldenJournal {
     static func writeFiles() throws {
         let version = JournalCodec.currentVersion
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        try write(records, to: "v\(version)-records.journal")
+        try write(records(version: version), to: "v\(version)-records.journal")
         let tornPath = try write(tornTailRecords + [tornRecord], to: "v\(version)-torn-tail.journal")
         let bytes = try Data(contentsOf: URL(fileURLWithPath: tornPath))
         let tornFrameLength = JournalCodec.frame(tornRecord).count

@@ -24,7 +24,7 @@ struct GoldenJournalTests {
     func version1Records() throws {
         let bytes = try goldenBytes("v1-records.journal")
         #expect(Array(bytes.prefix(8)) == Array("SGJRNL01".utf8))
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden") }
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 1) }
         #expect(scan.issues.isEmpty)
         #expect(scan.validLength == bytes.count)
         try #require(scan.records.count == GoldenJournal.records.count)
@@ -57,7 +57,7 @@ struct GoldenJournalTests {
     @Test("v1-torn-tail.journal: the tail is cut and reported, the records before it are kept")
     func version1TornTail() throws {
         let bytes = try goldenBytes("v1-torn-tail.journal")
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden") }
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 1) }
         #expect(scan.records == GoldenJournal.tornTailRecords)
         #expect(scan.issues.map(\.kind) == [.truncatedTail])
         #expect(scan.issues.first?.length == GoldenJournal.tornLength)
@@ -72,7 +72,7 @@ struct GoldenJournalTests {
 
     @Test(
         "a journal of a newer format version is refused, naming the version; the file is left alone",
-        arguments: [2, 10, 99])
+        arguments: [3, 10, 99])
     func newerVersionRefused(version: Int) throws {
         let golden = try goldenBytes("v1-records.journal")
         let newer = JournalCodec.header(version: version) + golden.dropFirst(JournalCodec.headerLength)
@@ -82,6 +82,77 @@ struct GoldenJournalTests {
         #expect(error.path == directory.journal)
         #expect(error.description.contains("format version \(version)"))
         #expect(try directory.bytes(of: directory.journal) == newer)
+    }
+
+    @Test("v2-records.journal: every record decodes to the expected value, field by field")
+    func version2Records() throws {
+        let bytes = try goldenBytes("v2-records.journal")
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL02".utf8))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 2) }
+        #expect(scan.issues.isEmpty)
+        #expect(scan.validLength == bytes.count)
+        try #require(scan.records.count == GoldenJournal.version2Records.count)
+        for (index, (decoded, expected)) in zip(scan.records, GoldenJournal.version2Records).enumerated() {
+            #expect(decoded == expected, "record \(index)")
+        }
+    }
+
+    @Test("v2-records.journal: the store replays the periodic series, the dependencies and the appends")
+    func version2Replay() throws {
+        let store = try openCopy("v2-records.journal")
+        let contents = try store.load()
+        #expect(contents.issues.isEmpty)
+        #expect(contents.highestSequence == 13)
+        #expect(
+            contents.jobs.map(\.id) == [
+                "plain-1", "upload-2", "fixed-3", "deadline-4", "retired-5", "feed-11", "chained-12", "appended-13",
+            ])
+        let jobs = Dictionary(uniqueKeysWithValues: contents.jobs.map { ($0.sequence, $0) })
+        #expect(jobs[2] == GoldenJournal.fullyOptioned)
+        let periodic = try #require(jobs[11])
+        #expect(periodic.options == GoldenJournal.periodic.options)
+        #expect(periodic.periodAnchor == GoldenJournal.retryAt)
+        #expect(periodic.periods == SyncJobInfo.Periods(succeeded: 4, failed: 1, skipped: 3))
+        #expect(!periodic.isRunning)
+        #expect(jobs[12]?.options.dependsOn == ["plain-1", "upload-2"])
+        #expect(jobs[12]?.options.onDuplicate == .append)
+        #expect(jobs[13]?.options.onDuplicate == .appendOrReplace)
+    }
+
+    @Test("v2-torn-tail.journal: the tail is cut and reported, the records before it are kept")
+    func version2TornTail() throws {
+        let bytes = try goldenBytes("v2-torn-tail.journal")
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL02".utf8))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 2) }
+        #expect(scan.records == GoldenJournal.tornTailRecords)
+        #expect(scan.issues.map(\.kind) == [.truncatedTail])
+        #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+    }
+
+    @Test("a v1 journal is rewritten in version 2 when opened, and reads back the same jobs")
+    func version1Upgraded() throws {
+        let first = try openCopy("v1-records.journal")
+        let before = try first.load().jobs
+        try first.close()
+        let bytes = try directory.bytes(of: directory.journal)
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL02".utf8))
+        let reopened = try FileJobStore(directory: directory.path)
+        #expect(try reopened.load().jobs == before)
+        try reopened.close()
+        #expect(before.map(\.id) == ["plain-1", "upload-2", "fixed-3", "deadline-4", "retired-5"])
+    }
+
+    @Test("a v1 record of type 5 (periodEnded, from v2) is refused as malformed, not misread")
+    func version1RefusesNewRecordType() throws {
+        let body = JournalCodec.encode(
+            .periodEnded(
+                sequence: 1, anchor: GoldenJournal.retryAt,
+                periods: SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0)))
+        #expect(throws: JournalReader.Malformed.self) {
+            try body.withUnsafeBytes { try JournalCodec.decode($0, version: 1) }
+        }
+        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 2) }
+        #expect(decoded.sequence == 1)
     }
 
     @Test("v1-records.journal restores into a scheduler; the job of an unregistered kind is kept")

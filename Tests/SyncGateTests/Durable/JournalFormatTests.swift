@@ -13,7 +13,23 @@ struct JournalFormatTests {
             .attemptStarted(sequence: 7, attempt: 3),
             .attemptFinished(sequence: 7, failures: 2, retryAt: Date(timeIntervalSince1970: 1_700_000_100.5)),
             .attemptFinished(sequence: 7, failures: 0, retryAt: nil),
+            .periodEnded(
+                sequence: 7, anchor: Date(timeIntervalSince1970: 1_700_003_600.125),
+                periods: SyncJobInfo.Periods(succeeded: 12, failed: 3, skipped: 40)),
+            .submitted(periodicJob()),
+            .submitted(
+                plainJob(8, options: SyncJobOptions(uniqueKey: "k", onDuplicate: .append, dependsOn: ["b", "a"]))),
+            .submitted(plainJob(9, options: SyncJobOptions(uniqueKey: "k", onDuplicate: .appendOrReplace))),
         ] + JobRecord.Resolution.allCases.map { .resolved(sequence: 7, resolution: $0) }
+
+    /// A periodic job with its series under way, as compaction writes it.
+    static func periodicJob() -> StoredJob {
+        var job = plainJob(
+            10, options: SyncJobOptions(period: SyncJobPeriod(every: .seconds(900), flex: .milliseconds(60_250))))
+        job.periodAnchor = Date(timeIntervalSince1970: 1_700_001_800.5)
+        job.periods = SyncJobInfo.Periods(succeeded: 1, failed: 0, skipped: 7)
+        return job
+    }
 
     @Test("every record type survives a round trip through a frame", arguments: records)
     func roundTrip(record: JobRecord) throws {
@@ -38,6 +54,15 @@ struct JournalFormatTests {
         #expect(replay.jobs[1]?.failures == 1)
         #expect(replay.jobs[1]?.retryAt == retryAt)
         replay.apply(.resolved(sequence: 2, resolution: .succeeded))
+        replay.apply(.attemptStarted(sequence: 1, attempt: 2))
+        let anchor = Date(timeIntervalSince1970: 7)
+        let periods = SyncJobInfo.Periods(succeeded: 1, failed: 0, skipped: 2)
+        replay.apply(.periodEnded(sequence: 1, anchor: anchor, periods: periods))
+        #expect(replay.jobs[1]?.isRunning == false)
+        #expect(replay.jobs[1]?.failures == 0)
+        #expect(replay.jobs[1]?.retryAt == nil)
+        #expect(replay.jobs[1]?.periodAnchor == anchor)
+        #expect(replay.jobs[1]?.periods == periods)
         replay.apply(.attemptStarted(sequence: 9, attempt: 1))
         #expect(replay.orderedJobs.map(\.sequence) == [1])
         #expect(replay.highestSequence == 9)
@@ -102,7 +127,7 @@ struct JournalFormatTests {
 
     @Test("the header written is that of the current version")
     func currentHeader() {
-        #expect(JournalCodec.header == Array("SGJRNL01".utf8))
+        #expect(JournalCodec.header == Array("SGJRNL02".utf8))
         #expect(JournalCodec.header(version: JournalCodec.currentVersion) == JournalCodec.header)
         #expect(JournalCodec.version(ofHeader: JournalCodec.header) == JournalCodec.currentVersion)
     }
