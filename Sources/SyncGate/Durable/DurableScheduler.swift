@@ -218,7 +218,7 @@ public final class DurableScheduler: Sendable {
                 stored.sequence,
                 Active(
                     id: stored.id, attempt: stored.lastStartedAttempt, maxAttempts: stored.options.retry.maxAttempts,
-                    series: Self.series(of: stored))
+                    series: Self.series(of: stored, now: now))
             )
             let handle: SyncJobHandle
             do {
@@ -574,12 +574,24 @@ public final class DurableScheduler: Sendable {
     }
 
     /// The series of a stored periodic job: it goes on from its last `periodEnded` record, or begins
-    /// when the job became eligible.
-    private static func series(of stored: StoredJob) -> Series? {
+    /// when the job became eligible; with `now`, every period whose window closed by then is skipped
+    /// and counted (as the scheduler would have), so the series stands at the period open at `now`.
+    private static func series(of stored: StoredJob, now: Date? = nil) -> Series? {
         guard let period = stored.options.period else { return nil }
-        return Series(
+        var series = Series(
             period: period, anchor: stored.periodAnchor ?? stored.eligibleAt ?? stored.submittedAt,
             counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0))
+        let interval = period.interval.inSeconds
+        if let now, interval > 0, series.anchor.addingTimeInterval(interval) <= now {
+            // Rounding may put the quotient one off; a few corrections at most (a bounded loop, whatever
+            // the interval's size).
+            var missed = min((now.timeIntervalSince(series.anchor) / interval).rounded(.down), 1e15)
+            for _ in 0..<2 where series.anchor.addingTimeInterval(interval * (missed + 1)) <= now { missed += 1 }
+            for _ in 0..<2 where missed > 0 && series.anchor.addingTimeInterval(interval * missed) > now { missed -= 1 }
+            series.anchor = series.anchor.addingTimeInterval(interval * missed)
+            series.counts.skipped += Int(missed)
+        }
+        return series
     }
 
     /// The beginning of the period a series goes on from after a period ended with `counts`: the
@@ -610,7 +622,7 @@ public final class DurableScheduler: Sendable {
             options.delay = stored.hasStarted ? nil : remaining(stored.eligibleAt)
         }
         options.startDeadline = stored.hasStarted ? nil : remaining(stored.startDeadlineAt)
-        if let series = series(of: stored) {
+        if let series = series(of: stored, now: now) {
             // The series goes on from its period; the scheduler skips (and counts) every period whose
             // window closed while the app was not running.
             options.delay = nil

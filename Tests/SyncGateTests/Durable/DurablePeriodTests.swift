@@ -1,0 +1,167 @@
+import Foundation
+import SyncGate
+import SyncGateTesting
+import Testing
+
+/// Durable periodic jobs across "restarts" (a store closed and a new scheduler and store opened on its
+/// directory): the schedule goes on from the last run's start, missed windows are skipped and counted,
+/// and cancelling ends the series for good. ManualClock and a manual wall clock moved together.
+@Suite("Durable periodic jobs", .timeLimit(.minutes(1)))
+struct DurablePeriodTests {
+    let directory = TemporaryDirectory()
+    let clock = ManualClock()
+    let wall = ManualWallClock()
+    static let period = SyncJobPeriod(every: .seconds(60), flex: .seconds(10))
+
+    /// One process lifetime.
+    struct Run {
+        let manual: ManualSyncEnvironment
+        let scheduler: SyncScheduler
+        let durable: DurableScheduler
+        let store: FileJobStore
+        let operation = ControlledOperation()
+        let runs = LockedState<[String]>([])
+
+        /// Ends the process: the scheduler shuts down (which keeps the series), then the store closes.
+        func stop() async throws {
+            await scheduler.shutdown(gracePeriod: .zero)
+            try store.close()
+        }
+    }
+
+    func start(connected: Bool) throws -> (Run, DurableRestoreReport) {
+        let manual = ManualSyncEnvironment(
+            connectivity: connected ? .connected(via: .wifi) : .disconnected, clock: clock)
+        let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
+        let store = try FileJobStore(directory: directory.path)
+        let durable = DurableScheduler(scheduler: scheduler, store: store, wallClock: wall.function)
+        let run = Run(manual: manual, scheduler: scheduler, durable: durable, store: store)
+        try durable.register("tick", payload: [String: Int].self) { _, context in
+            run.runs.withLock { $0.append(context.jobID) }
+            try await run.operation.operation(context)
+        }
+        return (run, try durable.restoreJobs())
+    }
+
+    func submitTick(_ run: Run) throws -> SyncJobHandle {
+        var job = DurableJob(id: "tick", kind: "tick", payload: [String: Int]())
+        job.period = Self.period
+        return try run.durable.submit(job)
+    }
+
+    /// Moves the monotonic clock and the wall clock together, as they move in a running process.
+    func advance(by seconds: Int) {
+        wall.advance(by: Double(seconds))
+        clock.advance(by: .seconds(seconds))
+    }
+
+    /// Waits for the next `periodEnded` event of the run (its record is written before it is sent).
+    func waitForPeriodEnd(_ events: AsyncStream<SyncSchedulerEvent>) async -> SyncJobInfo.Periods? {
+        for await event in events {
+            if case .periodEnded(_, let periods) = event { return periods }
+        }
+        return nil
+    }
+
+    @Test("the schedule survives a restart: the next window counts from the last run's start")
+    func scheduleSurvivesRestart() async throws {
+        let (first, _) = try start(connected: true)
+        let events = first.scheduler.events
+        _ = try submitTick(first)
+        await clock.waitForSleepers(1)
+        advance(by: 50)  // the first window is 50–60 s
+        await first.operation.waitForStarts(1)
+        first.operation.finish()
+        #expect(await waitForPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 0))
+        let stored = try #require(try first.store.load().jobs.first)
+        #expect(stored.periodAnchor == wall.now)
+        #expect(stored.periods == .init(succeeded: 1, failed: 0, skipped: 0))
+        try await first.stop()
+
+        wall.advance(by: 30)  // 80 s: the next window (from the run's start at 50 s) is 100–110 s
+        let (second, report) = try start(connected: true)
+        let handle = try #require(report.restored.first)
+        #expect(handle.id == "tick")
+        #expect(handle.state == .delayed(attempt: 1))
+        #expect(second.scheduler.job(id: "tick")?.periods == .init(succeeded: 1, failed: 0, skipped: 0))
+        await clock.waitForSleepers(1)
+        advance(by: 19)
+        #expect(second.runs.withLock { $0.count } == 0)
+        advance(by: 1)
+        await second.operation.waitForStarts(1)
+        #expect(second.runs.withLock { $0 } == ["tick"])
+        handle.cancel()
+        #expect(try await handle.outcome() == .cancelled)
+        try await second.stop()
+    }
+
+    @Test("windows missed while the app was not running are skipped and counted, then one run, no burst")
+    func missedWindowsSkipped() async throws {
+        let (first, _) = try start(connected: false)
+        _ = try submitTick(first)
+        try await first.stop()
+
+        // 250 s later: the windows ending at 60, 120, 180 and 240 s closed; the open one is 290–300 s.
+        wall.advance(by: 250)
+        let (second, report) = try start(connected: true)
+        let handle = try #require(report.restored.first)
+        let events = second.scheduler.events
+        #expect(second.scheduler.job(id: "tick")?.periods == .init(succeeded: 0, failed: 0, skipped: 4))
+        #expect(handle.state == .delayed(attempt: 1))
+        await clock.waitForSleepers(1)
+        advance(by: 39)
+        #expect(second.runs.withLock { $0.count } == 0)
+        advance(by: 1)
+        await second.operation.waitForStarts(1)
+        second.operation.finish()
+        #expect(await waitForPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 4))
+        #expect(second.runs.withLock { $0.count } == 1)
+        // The record says the series goes on from this run's start (290 s), with the skips counted once.
+        let stored = try #require(try second.store.load().jobs.first)
+        #expect(stored.periodAnchor == wall.now)
+        #expect(stored.periods == .init(succeeded: 1, failed: 0, skipped: 4))
+        try await second.stop()
+
+        wall.advance(by: 200)  // 490 s: windows ending at 350, 410 and 470 s closed; 530–540 s is open
+        let (third, thirdReport) = try start(connected: true)
+        #expect(thirdReport.restored.map(\.id) == ["tick"])
+        #expect(third.scheduler.job(id: "tick")?.periods == .init(succeeded: 1, failed: 0, skipped: 7))
+        try await third.stop()
+    }
+
+    @Test("cancelling a durable periodic job ends the series: the next process does not restore it")
+    func cancelEndsSeries() async throws {
+        let (first, _) = try start(connected: false)
+        let handle = try submitTick(first)
+        #expect(try first.store.load().jobs.map(\.id) == ["tick"])
+        handle.cancel()
+        #expect(try await handle.outcome() == .cancelled)
+        #expect(try first.store.load().jobs.isEmpty)
+        try await first.stop()
+
+        let (second, report) = try start(connected: true)
+        #expect(report.restored.isEmpty)
+        #expect(second.scheduler.snapshot().jobs.isEmpty)
+        try await second.stop()
+    }
+
+    @Test("a period's run interrupted by a crash runs again in its window when the window is still open")
+    func interruptedPeriodRunsAgain() async throws {
+        let (first, _) = try start(connected: true)
+        _ = try submitTick(first)
+        await clock.waitForSleepers(1)
+        advance(by: 55)
+        await first.operation.waitForStarts(1)
+        try first.store.close()  // the process "dies" with the period's run under way
+
+        wall.advance(by: 2)  // 57 s: the first window (50–60 s) is still open
+        let (second, report) = try start(connected: true)
+        #expect(report.interrupted == ["tick"])
+        await second.operation.waitForStarts(1)
+        #expect(second.runs.withLock { $0 } == ["tick"])
+        second.operation.finish()
+        first.operation.finish()
+        await first.scheduler.shutdown(gracePeriod: .zero)
+        try await second.stop()
+    }
+}
