@@ -31,6 +31,9 @@
             var finished: Set<String> = []
             var known: Set<String> = []
             var resolved: Set<String> = []
+            /// The periodic series whose run is under way in the current process.
+            var runningSeries: Set<String> = []
+            var periodicRuns = 0
             var starts = 0
             var violations: [String] = []
 
@@ -47,7 +50,21 @@
                     if resolved.contains(parts[1]) {
                         violations.append("generation \(generation): \(parts[1]) started after it was resolved")
                     }
+                    if Self.isPeriodic(parts[1]) {
+                        periodicRuns += 1
+                        if !runningSeries.insert(parts[1]).inserted {
+                            violations.append("generation \(generation): two periods of \(parts[1]) ran at once")
+                        }
+                    }
                 case "finish":
+                    if Self.isPeriodic(parts[1]) {
+                        runningSeries.remove(parts[1])
+                    } else {
+                        finished.insert(parts[1])
+                    }
+                case "cancelling":
+                    // A periodic series ends only when cancelled: its job may leave the store from here.
+                    runningSeries.remove(parts[1])
                     finished.insert(parts[1])
                 case "error":
                     violations.append("generation \(generation): probe failed: \(line)")
@@ -56,8 +73,14 @@
                 }
             }
 
+            /// Whether the id is that of a periodic job (`p<generation>`); the others are `g<generation>-<n>`.
+            static func isPeriodic(_ id: String) -> Bool {
+                id.hasPrefix("p")
+            }
+
             /// Checks the journal left by a process, and learns which jobs it resolved.
             mutating func verify(_ directory: String, generation: Int) {
+                runningSeries = []  // the process has ended: none of its runs goes on
                 let jobs: [StoredJob]
                 do {
                     let store = try FileJobStore(directory: directory)
@@ -166,12 +189,13 @@
             ledger.verify(directory.path, generation: generation)
             let remaining = try FileJobStore(directory: directory.path).load().jobs.map(\.id)
             #expect(remaining.isEmpty, "jobs left after the final run: \(remaining)")
+            #expect(ledger.periodicRuns > 0, "seed \(seed): no periodic job ran")
             #expect(ledger.known.subtracting(ledger.finished).isEmpty)
             #expect(ledger.violations.isEmpty, "seed \(seed): \(ledger.violations.prefix(10))")
             #expect(kills >= min(wantedKills, 100), "seed \(seed): only \(kills) kills")
             print(
                 "durable crash test: \(kills) kills over \(generation + 1) processes, \(ledger.known.count) jobs, "
-                    + "\(ledger.starts) attempt starts, seed \(seed)")
+                    + "\(ledger.starts) attempt starts (\(ledger.periodicRuns) periodic runs), seed \(seed)")
         }
 
         @Test("a read-only store directory gives an error naming the path and the cause")

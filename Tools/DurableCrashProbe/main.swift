@@ -5,7 +5,11 @@
 //
 //   syncgate-durable-probe run <directory> <generation> <jobs> <seed> [sync|batched]
 //       prints: open <issues> | restored <n> interrupted <k> | submitted <id> | start <id> <attempt>
-//               | finish <id> | resolved <id> <outcome> | done
+//               | finish <id> | cancelling <id> | resolved <id> <outcome> | done
+//       Most generations also submit a periodic job `p<generation>` (every 40 ms, flex 30 ms), whose
+//       runs print `start` and `finish` too; a run that finds three periods of its series ended
+//       (run or skipped, across restarts) prints `cancelling <id>` and cancels the series.
+//       A run that begins while another run of its series is under way prints `error overlap <id>`.
 //   syncgate-durable-probe open <directory> [--as-nobody]
 //       opens the store (after dropping to uid/gid 65534 with --as-nobody) and prints `opened` or
 //       `error <description>`.
@@ -56,6 +60,21 @@ func run(directory: String, generation: Int, jobCount: Int, seed: UInt64, batche
     let scheduler = try SyncScheduler(
         environment: SyncEnvironment(), configuration: .init(maxConcurrentJobs: 4))
     let durable = DurableScheduler(scheduler: scheduler, store: store)
+    let runningSeries = LockedState<Set<String>>([])
+    try durable.register("tick", payload: WorkItem.self) { item, context in
+        let id = context.jobID
+        if !runningSeries.withLock({ $0.insert(id).inserted }) { emit("error overlap \(id)") }
+        defer { runningSeries.withLock { _ = $0.remove(id) } }
+        emit("start \(id) \(context.attempt)")
+        let periods = scheduler.job(id: id)?.periods
+        if let periods, periods.succeeded + periods.failed + periods.skipped >= 3 {
+            emit("cancelling \(id)")
+            scheduler.cancel(jobID: id)
+            return
+        }
+        if item.workMicroseconds > 0 { try await Task.sleep(for: .microseconds(item.workMicroseconds)) }
+        emit("finish \(id)")
+    }
     try durable.register("work", payload: WorkItem.self) { item, context in
         emit("start \(context.jobID) \(context.attempt)")
         if item.workMicroseconds > 0 { try await Task.sleep(for: .microseconds(item.workMicroseconds)) }
@@ -79,6 +98,15 @@ func run(directory: String, generation: Int, jobCount: Int, seed: UInt64, batche
                 serialGroup: random.next(below: 3) == 0 ? "serial" : nil))
         emit("submitted \(id)")
         handles.append(handle)
+    }
+    if jobCount > 0 && random.next(below: 4) != 0 {
+        let id = "p\(generation)"
+        var job = DurableJob(
+            id: id, kind: "tick", payload: WorkItem(number: 0, failsFirstAttempt: false, workMicroseconds: 2000),
+            requires: [])
+        job.period = SyncJobPeriod(every: .milliseconds(40), flex: .milliseconds(30))
+        handles.append(try durable.submit(job))
+        emit("submitted \(id)")
     }
     await withTaskGroup(of: Void.self) { group in
         for handle in handles {
