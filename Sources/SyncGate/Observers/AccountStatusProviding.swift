@@ -4,7 +4,7 @@
 /// platforms, for instance, CloudKit's `CKContainer.accountStatus()`, whose statuses map one to one onto
 /// ``AccountStatus``) through a `StatusFeed<AccountStatus>`, which conforms and which ``SyncEnvironment``
 /// follows synchronously, and passes it to
-/// ``SyncEnvironment/init(connectivity:power:account:cloudDrive:syncEvents:clock:)``. Any other
+/// ``SyncEnvironment/init(connectivity:power:account:cloudDrive:syncEvents:storage:clock:)``. Any other
 /// conforming type is followed through ``statusStream``. Without a source, the account is not monitored
 /// and ``SyncRequirements/accountReady`` reads as met.
 public protocol AccountStatusProviding: Sendable {

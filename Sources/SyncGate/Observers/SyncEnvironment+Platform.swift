@@ -3,13 +3,14 @@ extension SyncEnvironment {
     ///
     /// A requested part gets a source only where the platform has one; the others stay unmonitored and
     /// read as satisfied (see ``MonitoringOptions``). Add sources the platform lacks, such as an account
-    /// provider on Linux, through ``init(connectivity:power:account:cloudDrive:syncEvents:clock:)``.
+    /// provider on Linux, through ``init(connectivity:power:account:cloudDrive:syncEvents:storage:clock:)``.
     ///
     /// * **Linux**: `.network` → ``ConnectivityObserver`` (rtnetlink and sysfs), `.power` →
-    ///   ``PowerObserver`` (sysfs power supplies and kernel uevents); account, cloud drive and sync events
+    ///   ``PowerObserver`` (sysfs power supplies and kernel uevents, systemd-logind's idle hint), `.storage` →
+    ///   ``StorageObserver`` on the working directory; account, cloud drive and sync events
     ///   have no system source and stay unmonitored.
     /// * **Apple platforms**: `.network` → ``ConnectivityObserver`` (`NWPathMonitor`), `.power` →
-    ///   ``PowerObserver`` (Low Power Mode); account, cloud drive and sync events have no SyncGate source
+    ///   ``PowerObserver`` (Low Power Mode), `.storage` → ``StorageObserver`` on the working directory; account, cloud drive and sync events have no SyncGate source
     ///   and stay unmonitored.
     /// * **Elsewhere**: `.power` → ``PowerObserver``, which reports ``PowerStatus/unrestricted`` there; the
     ///   network is not monitored.
@@ -22,6 +23,7 @@ extension SyncEnvironment {
             let connectivity: ConnectivityObserver? = nil
         #endif
         let power: PowerObserver? = monitoring.contains(.power) ? PowerObserver() : nil
-        self.init(connectivity: connectivity, power: power)
+        let storage: StorageObserver? = monitoring.contains(.storage) ? StorageObserver() : nil
+        self.init(connectivity: connectivity, power: power, storage: storage)
     }
 }
