@@ -82,3 +82,12 @@ extension ConnectivityStatus {
             reachability: reachability, isRoaming: isRoaming)
     }
 }
+
+extension ConnectivityStatus {
+    /// The same status with ``isRoaming`` replaced.
+    func with(isRoaming: Bool) -> ConnectivityStatus {
+        ConnectivityStatus(
+            isConnected: isConnected, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained,
+            reachability: reachability, isRoaming: isRoaming)
+    }
+}

@@ -1,6 +1,7 @@
 #if os(Linux)
     /// The connectivity backend on Linux: rtnetlink and sysfs (``LinuxConnectivityReader``), merged with
-    /// NetworkManager's facts from the system bus (``LinuxConnectivityMerger``, ``NetworkManagerFollower``).
+    /// NetworkManager's and ModemManager's facts from the system bus (``LinuxConnectivityMerger``,
+    /// ``NetworkManagerFollower``, ``ModemManagerFollower``).
     final class LinuxConnectivityBackend: PlatformBackend {
         /// The broadcast that holds the merged status (the merger's).
         let broadcast: StatusBroadcast<ConnectivityStatus>
@@ -9,6 +10,7 @@
         private let link: StatusBroadcast<ConnectivityStatus>
         private let linkObserver: UInt64
         private let networkManager: NetworkManagerFollower?
+        private let modemManager: ModemManagerFollower?
 
         /// Creates a backend on `reader` (or on a link status that stays disconnected without one).
         convenience init(reader: LinuxConnectivityReader?, networkManager: DBusFollowerConfiguration?) {
@@ -18,7 +20,8 @@
         }
 
         /// Creates a backend whose link status comes from `link`, merged with NetworkManager's facts when
-        /// `networkManager` is given; waits up to its `initialWait` for NetworkManager's first answer.
+        /// `networkManager` is given (and with ModemManager's on the same bus); waits up to its `initialWait`
+        /// for each service's first answer.
         init(
             reader: LinuxConnectivityReader?,
             link: StatusBroadcast<ConnectivityStatus>,
@@ -40,8 +43,14 @@
                 }
                 source.start(waitingUpTo: configuration.initialWait)
                 networkManager = source
+                let modems = ModemManagerFollower(configuration: configuration) { [weak merger] facts in
+                    merger?.update(modemManager: facts)
+                }
+                modems.start(waitingUpTo: configuration.initialWait)
+                modemManager = modems
             } else {
                 networkManager = nil
+                modemManager = nil
             }
         }
 
@@ -51,16 +60,18 @@
         /// How many evaluations and link-cache resyncs (after overflow) have happened.
         var counters: (evaluations: Int, resyncs: Int) { reader?.counters ?? (0, 0) }
 
-        /// rtnetlink, the sysfs heuristic or NetworkManager per field, with NetworkManager's notes.
+        /// rtnetlink, the sysfs heuristic, NetworkManager or ModemManager per field, with their notes.
         var provenance: ConnectivityProvenance {
             var provenance = reader == nil && networkManager == nil ? ConnectivityProvenance.none : merger.provenance
             provenance.notes += networkManager?.notes ?? ["NetworkManager: not consulted"]
+            provenance.notes += modemManager?.notes ?? ["ModemManager: not consulted"]
             return provenance
         }
 
-        /// Stops NetworkManager's source, unhooks the merger and stops the reader thread.
+        /// Stops NetworkManager's and ModemManager's sources, unhooks the merger and stops the reader thread.
         func stop() {
             networkManager?.stop()
+            modemManager?.stop()
             link.removeObserver(linkObserver)
             reader?.stop()
         }
