@@ -85,7 +85,7 @@ struct NetworkManagerMappingTests {
         #expect(
             full.description
                 == "connected: rtnetlink; interface: NetworkManager; expensive: NetworkManager; "
-                + "constrained: default (no source); reachability: NetworkManager")
+                + "constrained: default (no source); reachability: NetworkManager; roaming: default (no source)")
     }
 
     @Test func factsFromProperties() {

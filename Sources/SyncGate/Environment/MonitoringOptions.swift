@@ -29,8 +29,8 @@ public struct MonitoringOptions: OptionSet, Sendable, Hashable, CustomStringConv
     public static let all: MonitoringOptions = [.network, .power, .account, .syncEvent, .cloudDrive, .storage]
     /// Network and account only.
     public static let basic: MonitoringOptions = [.network, .account]
-    /// Network, power, account and cloud drive.
-    public static let `default`: MonitoringOptions = [.network, .power, .account, .cloudDrive]
+    /// Network, power, account, cloud drive and storage (storage costs nothing until a job needs it).
+    public static let `default`: MonitoringOptions = [.network, .power, .account, .cloudDrive, .storage]
     /// Network, power, account and sync events, for sync engines that do not use the cloud drive.
     public static let syncFocused: MonitoringOptions = [.network, .power, .account, .syncEvent]
 

@@ -48,7 +48,7 @@ public struct StorageStatus: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Bytes in binary units with one decimal: `512 B`, `3.5 KiB`, `1.2 GiB`.
-    static func format(_ bytes: UInt64) -> String {
+    public static func format(_ bytes: UInt64) -> String {
         let units = ["KiB", "MiB", "GiB", "TiB", "PiB"]
         guard bytes >= 1024 else { return "\(bytes) B" }
         var value = Double(bytes) / 1024

@@ -78,7 +78,7 @@ extension SyncRequirements {
         SyncRequirementName("cloud-drive", .cloudDrive, holdsWhen: "the cloud drive is available"),
         SyncRequirementName(
             "storage-not-low", .storageNotLow,
-            holdsWhen: "free space on the watched volume at least min(5 % of it, 500 MiB) (or the set threshold)"),
+            holdsWhen: "free space at least min(5 % of the volume, 500 MiB), or the set threshold"),
         SyncRequirementName(
             "device-idle", .deviceIdle, holdsWhen: "nobody uses the device (met when nothing reports idleness)"),
         SyncRequirementName(

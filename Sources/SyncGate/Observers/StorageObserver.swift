@@ -76,9 +76,9 @@ public final class StorageObserver: StorageObserving, BroadcastBacked {
     public var statusStream: AsyncStream<StorageStatus> { broadcast.stream(retaining: self) }
 
     /// `statvfs` for the free space, with a note when the path could not be read.
-    public var provenance: (origin: StatusOrigin, notes: [String]) {
+    public var provenance: StorageProvenance {
         let problem = state.withLock { $0.problem }
-        return (.statvfs, problem.map { ["storage: \($0)"] } ?? [])
+        return StorageProvenance(freeSpace: .statvfs, notes: problem.map { ["storage: \($0)"] } ?? [])
     }
 
     /// Whether the check timer is armed (only while someone needs the requirement), for tests.
