@@ -56,7 +56,7 @@
             try bus.startMock("mm", template: "mm.py", parameters: #"{"modems": [5]}"#)
             try await client.waitForOwner(of: Self.modemManager)
             let link = StatusBroadcast(ConnectivityStatus.connected(via: .cellular, isExpensive: true))
-            let observer = ConnectivityObserver(linkStatus: link, networkManager: configuration(bus))
+            let observer = ConnectivityObserver(linkStatus: link, networkManager: nil, modemManager: configuration(bus))
             _ = try await awaitValue(observer.statusStream, "roaming from the first read") { $0.isRoaming }
             #expect(observer.provenance.isRoaming == .modemManager)
             let environment = SyncEnvironment(connectivity: observer)
@@ -91,7 +91,7 @@
             try bus.startMock("mm", template: "mm.py")
             try await client.waitForOwner(of: Self.modemManager)
             let link = StatusBroadcast(ConnectivityStatus.connected(via: .cellular, isExpensive: true))
-            let observer = ConnectivityObserver(linkStatus: link, networkManager: configuration(bus))
+            let observer = ConnectivityObserver(linkStatus: link, networkManager: nil, modemManager: configuration(bus))
             #expect(!observer.status.isRoaming)
             #expect(SyncEnvironment(connectivity: observer).status.satisfies(.notRoaming))
         }

@@ -46,7 +46,7 @@
                 if snapshot.properties[2] == nil {
                     notes.append("UPower is not available on \(properties.address)")
                 }
-                if snapshot.properties[3] == nil {
+                if snapshot.properties.count <= 3 || snapshot.properties[3] == nil {
                     notes.append("systemd-logind is not available on \(properties.address)")
                 }
                 return notes
@@ -77,7 +77,8 @@
                     log("UPower OnBattery has type \(raw.type) (value \(raw)), expected b; ignored")
                 }
             }
-            if let properties = snapshot.properties[3], let raw = properties["IdleHint"] {
+            if snapshot.properties.count > 3, let properties = snapshot.properties[3], let raw = properties["IdleHint"]
+            {
                 if let idle = raw.bool {
                     facts.idleHint = idle
                 } else {
