@@ -88,6 +88,24 @@ struct StorageObserverTests {
         #expect(storage.readCount >= 3)  // at init, when the wait began, and on at least one tick
     }
 
+    @Test("without a path, the job store's directory is watched once a durable scheduler uses it")
+    func defaultPathIsTheJobStore() throws {
+        let directory = TemporaryDirectory()
+        let storage = StorageObserver()
+        #expect(storage.path != directory.path)  // the working directory until then
+        let scheduler = SyncScheduler(environment: SyncEnvironment(storage: storage))
+        let durable = DurableScheduler(scheduler: scheduler, store: try FileJobStore(directory: directory.path))
+        #expect(storage.path == directory.path)
+        #expect(storage.status.path == directory.path)
+        // A path the app gave is kept.
+        let chosen = StorageObserver(path: "/")
+        let other = SyncScheduler(environment: SyncEnvironment(storage: chosen))
+        let second = TemporaryDirectory()
+        let kept = DurableScheduler(scheduler: other, store: try FileJobStore(directory: second.path))
+        #expect(chosen.path == "/")
+        withExtendedLifetime((durable, kept)) {}
+    }
+
     @Test("a path that cannot be read is unknown, not low, with a note")
     func unreadablePath() {
         let storage = StorageObserver(path: "/nonexistent/syncgate-storage-test")

@@ -8,6 +8,10 @@
 
 /// The free space on the volume of one path, read with `statvfs` only while someone needs it.
 ///
+/// The path is the one given; without one, the directory of the ``FileJobStore`` of the first
+/// ``DurableScheduler`` created on a scheduler of this observer's environment, and until then (or without
+/// one) the working directory.
+///
 /// While no job and no waiter of an environment needs ``SyncRequirements/storageNotLow``, the observer
 /// reads nothing and arms no timer: its status is the last one read. When the first one needs it, the
 /// observer reads at once (before the job is queued, so the job is judged on a fresh value), then again
@@ -25,6 +29,8 @@ public final class StorageObserver: StorageObserving, BroadcastBacked {
         var timer: Task<Void, Never>?
         var generation: UInt64 = 0
         var problem: String?
+        var path: String
+        var isDefaultPath: Bool
         var reads = 0
         var isStopped = false
     }
@@ -32,16 +38,18 @@ public final class StorageObserver: StorageObserving, BroadcastBacked {
     /// The broadcast that holds the status.
     package let broadcast: StatusBroadcast<StorageStatus>
     /// The path whose volume is watched.
-    public let path: String
+    public var path: String { state.withLock { $0.path } }
     private let thresholdBytes: UInt64?
     private let checkInterval: Duration
     private let clock: any Clock<Duration>
-    private let state = LockedState(State())
+    private let state: LockedState<State>
 
     /// Creates an observer of the volume that holds `path`, and reads it once.
     ///
     /// - Parameters:
-    ///   - path: a file or directory on the volume to watch; `nil` means the working directory.
+    ///   - path: a file or directory on the volume to watch; `nil` means the job store's directory once a
+    ///     durable scheduler on a ``FileJobStore`` is created on this observer's environment, and the
+    ///     working directory until then.
     ///   - thresholdBytes: the free space below which storage is low; `nil` means the default rule
     ///     (``StorageStatus/defaultThreshold(capacityBytes:)``: the smaller of 5 % and 500 MiB).
     ///   - checkInterval: how often the volume is read while someone needs it. Must be positive.
@@ -53,11 +61,12 @@ public final class StorageObserver: StorageObserving, BroadcastBacked {
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         precondition(checkInterval > .zero, "StorageObserver checkInterval must be positive, got \(checkInterval)")
-        self.path = path ?? Self.workingDirectory()
+        let watched = path ?? Self.workingDirectory()
+        state = LockedState(State(path: watched, isDefaultPath: path == nil))
         self.thresholdBytes = thresholdBytes
         self.checkInterval = checkInterval
         self.clock = clock
-        broadcast = StatusBroadcast(StorageStatus(path: self.path, thresholdBytes: thresholdBytes))
+        broadcast = StatusBroadcast(StorageStatus(path: watched, thresholdBytes: thresholdBytes))
         read()
     }
 
@@ -86,6 +95,18 @@ public final class StorageObserver: StorageObserving, BroadcastBacked {
 
     /// How many times the volume has been read, for tests.
     package var readCount: Int { state.withLock { $0.reads } }
+
+    /// Watches `directory` instead of the working directory, when no path was given; the durable layer
+    /// calls this with its job store's directory. Reads the new volume at once.
+    package func useDefaultPath(_ directory: String) {
+        let changed = state.withLock { state in
+            guard state.isDefaultPath, state.path != directory else { return false }
+            state.path = directory
+            state.isDefaultPath = false
+            return true
+        }
+        if changed { read() }
+    }
 
     /// Follows `demand`: reads and arms the timer while it needs ``SyncRequirements/storageNotLow``.
     /// The environment calls this once, when it is given the observer.
@@ -126,6 +147,7 @@ public final class StorageObserver: StorageObserving, BroadcastBacked {
 
     /// Reads the volume now and publishes the result.
     package func read() {
+        let path = self.path
         var info = statvfs()
         let result = statvfs(path, &info)
         let error = result == 0 ? nil : errno

@@ -163,6 +163,11 @@ public final class SyncEnvironment: Sendable {
     /// The broadcast behind ``status``, for consumers in the package that follow it synchronously.
     package var statusBroadcast: StatusBroadcast<SyncEnvironmentStatus> { combined }
 
+    /// SyncGate's storage observer, when the environment was given one.
+    package var storageObserver: StorageObserver? {
+        sources.lazy.compactMap { $0 as? StorageObserver }.first
+    }
+
     /// The number of callers currently inside ``waitUntil(_:conditions:timeout:)``.
     package var waiterCount: Int { waiters.withLock { $0.count } }
 
