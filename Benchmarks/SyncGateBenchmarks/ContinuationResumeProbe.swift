@@ -14,7 +14,7 @@ final class ContinuationResumeProbe: LatencyProbe {
         driver?.stop()
     }
 
-    func measure() async throws -> Duration {
+    func measure() async throws -> LatencySample {
         let mailbox = Mailbox<CheckedContinuation<Void, Never>>()
         let stamp = Stamp()
         let task = Task {
@@ -34,11 +34,12 @@ final class ContinuationResumeProbe: LatencyProbe {
             guard let start = times.instant else {
                 throw BenchmarkFailure(scenario: scenario, message: "the driver thread did not run")
             }
-            return try stamp.latency(from: start, scenario: scenario)
+            return try stamp.sample(from: start, trigger: times.thread, scenario: scenario)
         }
+        let trigger = Stamp.currentThread()
         let start = ContinuousClock.now
         continuation.resume()
         await task.value
-        return try stamp.latency(from: start, scenario: scenario)
+        return try stamp.sample(from: start, trigger: trigger, scenario: scenario)
     }
 }

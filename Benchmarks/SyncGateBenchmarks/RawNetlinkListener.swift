@@ -21,6 +21,8 @@
         private let stopRequested = LockedState(false)
         private let events = LockedState<[(instant: ContinuousClock.Instant, news: News)]>([])
         private let finished = DispatchSemaphore(value: 0)
+        /// A continuation to resume, from the reading thread, on the next message that brings this news.
+        private let armed = LockedState<(news: News, continuation: CheckedContinuation<Void, Never>)?>(nil)
 
         /// Opens the socket in the calling thread's namespace, watching the link with `index`.
         init(watching index: Int32) throws {
@@ -39,6 +41,12 @@
                         for message in NetlinkMessage.parse(bytes).messages {
                             guard let news = news(in: message) else { continue }
                             events.withLock { $0.append((now, news)) }
+                            let matched = armed.withLock { slot -> CheckedContinuation<Void, Never>? in
+                                guard let waiting = slot, waiting.news == news else { return nil }
+                                slot = nil
+                                return waiting.continuation
+                            }
+                            matched?.resume()
                         }
                     }
                 }
@@ -58,6 +66,11 @@
                 return .defaultRoute(present: message.type == Netlink.MessageType.newRoute)
             }
             return nil
+        }
+
+        /// Makes the reading thread resume `continuation` as soon as it reads a message that brings `news`.
+        func arm(for news: News, _ continuation: CheckedContinuation<Void, Never>) {
+            armed.withLock { $0 = (news, continuation) }
         }
 
         /// Forgets the events seen so far.

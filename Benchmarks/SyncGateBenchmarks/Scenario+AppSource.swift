@@ -15,7 +15,7 @@ extension Scenario {
         )
         var subjects: [(label: String, probe: SourcePathProbe, goals: [LatencyComparison.RatioGoal])] = []
         let goals: [LatencyComparison.RatioGoal] = [
-            .init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 2.0),
+            .init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 1.5),
         ]
         subjects.append(("app's StatusFeed → body", SourcePathProbe(scenario: name, source: .statusFeed()), goals))
         #if os(Linux)
@@ -32,8 +32,8 @@ extension Scenario {
         for (index, subject) in subjects.enumerated() {
             result.latencies.append(
                 LatencyComparison(
-                    subject: subject.label, samples: samples[index],
-                    baseline: "continuation resumed from that thread", baselineSamples: samples[subjects.count],
+                    subject: subject.label, series: samples[index],
+                    baseline: "continuation resumed from that thread", baselineSeries: samples[subjects.count],
                     goals: subject.goals))
         }
         for subject in subjects { await subject.probe.finish() }

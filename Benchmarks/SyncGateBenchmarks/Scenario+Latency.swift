@@ -17,9 +17,9 @@ extension Scenario {
             [probe, baseline], warmup: sizes.warmup, samples: sizes.samples)
         result.latencies.append(
             LatencyComparison(
-                subject: "SyncGate: status change → body", samples: samples[0],
-                baseline: "continuation resume → resumed task", baselineSamples: samples[1],
-                goals: [.init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 2.0)]
+                subject: "SyncGate: status change → body", series: samples[0],
+                baseline: "continuation resume → resumed task", baselineSeries: samples[1],
+                goals: [.init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 1.5)]
             )
         )
         let threadBaseline = ContinuationResumeProbe(scenario: name, fromThread: true)
@@ -28,9 +28,9 @@ extension Scenario {
             [threadProbe, threadBaseline], warmup: sizes.warmup, samples: sizes.samples)
         result.latencies.append(
             LatencyComparison(
-                subject: "same, sent from a dedicated thread", samples: threadSamples[0],
-                baseline: "continuation resumed from that thread", baselineSamples: threadSamples[1],
-                goals: [.init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 2.0)]
+                subject: "same, sent from a dedicated thread", series: threadSamples[0],
+                baseline: "continuation resumed from that thread", baselineSeries: threadSamples[1],
+                goals: [.init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 1.5)]
             )
         )
         result.figures += sendFigures(probe, samples: sizes.samples)
@@ -58,9 +58,10 @@ extension Scenario {
             [probe, baseline], warmup: sizes.warmup, samples: sizes.samples)
         result.latencies.append(
             LatencyComparison(
-                subject: "SyncGate, \(sizes.blockedJobs) blocked", samples: samples[0],
-                baseline: "SyncGate, none blocked (scenario 1)", baselineSamples: samples[1],
-                goals: [.init(percentile: "p50", atMost: 1.2), .init(percentile: "p99", atMost: 1.2)]
+                subject: "SyncGate, \(sizes.blockedJobs) blocked", series: samples[0],
+                baseline: "SyncGate, none blocked (scenario 1)", baselineSeries: samples[1],
+                goals: [.init(percentile: "p50", atMost: 1.2), .init(percentile: "p99", atMost: 1.2)],
+                splitRegimes: false
             )
         )
         result.figures += sendFigures(probe, samples: sizes.samples)
@@ -95,9 +96,9 @@ extension Scenario {
             [probe, baseline], warmup: sizes.warmup, samples: sizes.samples)
         result.latencies.append(
             LatencyComparison(
-                subject: "SyncGate: submit → body", samples: samples[0],
-                baseline: "Task {} → body", baselineSamples: samples[1],
-                goals: [.init(percentile: "p50", atMost: 2.0)]
+                subject: "SyncGate: submit → body", series: samples[0],
+                baseline: "Task {} → body", baselineSeries: samples[1],
+                goals: [.init(percentile: "p50", atMost: 1.0)]
             )
         )
         await probe.finish()

@@ -9,6 +9,8 @@ enum Scenario: Int, CaseIterable, Sendable {
     case memory
     case kernel
     case appSource
+    case kernelJob
+    case idleWakeups
 
     /// The name given to `--scenario`.
     var name: String {
@@ -22,6 +24,8 @@ enum Scenario: Int, CaseIterable, Sendable {
         case .memory: "memory"
         case .kernel: "kernel-event"
         case .appSource: "app-source"
+        case .kernelJob: "kernel-job"
+        case .idleWakeups: "idle-wakeups"
         }
     }
 
@@ -48,13 +52,15 @@ enum Scenario: Int, CaseIterable, Sendable {
         case .memory: try await Self.runMemory(sizes)
         case .kernel: try await Self.runKernelEvent(sizes)
         case .appSource: try await Self.runAppSource(sizes)
+        case .kernelJob: try await Self.runKernelJob(sizes)
+        case .idleWakeups: try await Self.runIdleWakeups(sizes)
         }
     }
 
     /// How long the scenario may take before the watchdog declares it hung.
     func limit(_ sizes: BenchmarkOptions.Sizes) -> Duration {
         switch self {
-        case .kernel: .seconds(120 + 2 * sizes.idleSeconds)
+        case .kernel, .kernelJob, .idleWakeups: .seconds(120 + 2 * sizes.idleSeconds)
         default: sizes.patience * 2
         }
     }

@@ -29,7 +29,7 @@ final class SourcePathProbe: LatencyProbe {
         scheduler = SyncScheduler(environment: source.environment)
     }
 
-    func measure() async throws -> Duration {
+    func measure() async throws -> LatencySample {
         let stamp = Stamp()
         let handle = try scheduler.submit(SyncJob(requires: source.requirement) { _ in stamp.mark() })
         settle()
@@ -49,7 +49,7 @@ final class SourcePathProbe: LatencyProbe {
             throw BenchmarkFailure(scenario: scenario, message: "the driver thread did not run")
         }
         await source.close()
-        return try stamp.latency(from: start, scenario: scenario)
+        return try stamp.sample(from: start, trigger: times.thread, scenario: scenario)
     }
 
     /// Shuts the scheduler down and stops the driver thread.

@@ -36,11 +36,12 @@ final class StatusChangeProbe: LatencyProbe {
         }
     }
 
-    func measure() async throws -> Duration {
+    func measure() async throws -> LatencySample {
         let stamp = Stamp()
         let handle = try scheduler.submit(SyncJob(requires: .network) { _ in stamp.mark() })
         settle()
         let start: ContinuousClock.Instant
+        let trigger: UInt
         if let driver {
             let times = Stamp()
             let connectivity = manual.connectivity
@@ -54,7 +55,9 @@ final class StatusChangeProbe: LatencyProbe {
                 throw BenchmarkFailure(scenario: scenario, message: "the driver thread did not run")
             }
             start = instant
+            trigger = times.thread
         } else {
+            trigger = Stamp.currentThread()
             start = ContinuousClock.now
             manual.connectivity.send(.connected(via: .wiredEthernet))
             sendDurations.append(start.duration(to: .now).nanoseconds)
@@ -64,7 +67,7 @@ final class StatusChangeProbe: LatencyProbe {
             throw BenchmarkFailure(scenario: scenario, message: "a measured job ended \(outcome), expected success")
         }
         manual.connectivity.send(.disconnected)
-        return try stamp.latency(from: start, scenario: scenario)
+        return try stamp.sample(from: start, trigger: trigger, scenario: scenario)
     }
 
     /// Checks the blocked jobs never ran, releases them, checks each ran exactly once, and shuts down.

@@ -13,17 +13,18 @@ final class SubmitProbe: LatencyProbe {
         scheduler = SyncScheduler(environment: manual.environment)
     }
 
-    func measure() async throws -> Duration {
+    func measure() async throws -> LatencySample {
         let stamp = Stamp()
         let job = SyncJob(requires: .network) { _ in stamp.mark() }
         settle()
+        let trigger = Stamp.currentThread()
         let start = ContinuousClock.now
         let handle = try scheduler.submit(job)
         let outcome = try await handle.outcome()
         guard case .succeeded = outcome else {
             throw BenchmarkFailure(scenario: scenario, message: "a measured job ended \(outcome), expected success")
         }
-        return try stamp.latency(from: start, scenario: scenario)
+        return try stamp.sample(from: start, trigger: trigger, scenario: scenario)
     }
 
     /// Shuts the scheduler down.

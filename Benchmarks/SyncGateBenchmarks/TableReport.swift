@@ -47,11 +47,39 @@ enum TableReport {
             row(comparison.baseline, comparison.baselineLatency.values.map { microseconds($0) }),
             row("ratio", comparison.ratios.map { format($0, 2) + "×" }),
         ]
+        let spreads = comparison.roundSpreads.map { spread in
+            "\(spread.percentile) \(format(spread.median, 2))× [\(format(spread.low, 2))–\(format(spread.high, 2))]"
+        }
+        let perRound = comparison.subjectLatency.count / max(comparison.rounds, 1)
+        lines.append(
+            "    ratio across \(comparison.rounds) rounds of ~\(perRound), median [min–max]: "
+                + spreads.joined(separator: ", "))
+        if let share = comparison.subjectHotShare {
+            lines.append("    subject ran on the triggering thread (hot) in \(format(100 * share, 1)) % of samples")
+        }
+        for regime in comparison.regimes {
+            let baseline = ["p50", "p99"].map { "\($0) \(microseconds(regime.baselineLatency.value($0))) µs" }
+            let ratios = ["p50", "p99"].map { label in
+                "\(label) \(format(regime.ratios[LatencySummary.labels.firstIndex(of: label) ?? 0], 2))×"
+            }
+            lines.append(
+                "    baseline \(regime.regime) (\(format(100 * regime.baselineShare, 1)) % of its samples): "
+                    + baseline.joined(separator: ", ") + "; subject ÷ it: " + ratios.joined(separator: ", "))
+        }
         if !comparison.goals.isEmpty {
             let goals = comparison.goals.map { "\($0.percentile) ≤ \(format($0.atMost, 1))×" }.joined(separator: ", ")
-            let actual = comparison.goals.map { "\($0.percentile) \(format(comparison.ratio($0.percentile), 2))×" }
-                .joined(separator: ", ")
-            lines.append("    goal \(goals): \(comparison.goalsMet ? "met" : "NOT MET") (\(actual))")
+            var actual = comparison.goals.map {
+                "\($0.percentile) \(format(comparison.medianRatio($0.percentile), 2))×"
+            }
+            for regime in comparison.regimes {
+                actual += comparison.goals.map { goal in
+                    let index = LatencySummary.labels.firstIndex(of: goal.percentile) ?? 0
+                    return "\(goal.percentile) vs \(regime.regime) \(format(regime.ratios[index], 2))×"
+                }
+            }
+            lines.append(
+                "    goal \(goals) (median of rounds, and against each regime of the baseline): "
+                    + "\(comparison.goalsMet ? "met" : "NOT MET") (\(actual.joined(separator: ", ")))")
         }
         return lines
     }

@@ -6,12 +6,13 @@ final class TaskSpawnProbe: LatencyProbe {
         self.scenario = scenario
     }
 
-    func measure() async throws -> Duration {
+    func measure() async throws -> LatencySample {
         let stamp = Stamp()
         settle()
+        let trigger = Stamp.currentThread()
         let start = ContinuousClock.now
         let task = Task { stamp.mark() }
         await task.value
-        return try stamp.latency(from: start, scenario: scenario)
+        return try stamp.sample(from: start, trigger: trigger, scenario: scenario)
     }
 }

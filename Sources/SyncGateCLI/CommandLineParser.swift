@@ -64,6 +64,21 @@ public enum CommandLineParser {
         specs(for: subcommand).filter { $0.value == .duration }.map(\.name)
     }
 
+    /// Parses the arguments that follow the program name, with the global `--verbose` flag, which comes
+    /// before the subcommand (`syncgate --verbose watch`) and turns on SyncGate's log on stderr.
+    ///
+    /// - Throws: ``UsageError`` for anything the tool does not accept.
+    public static func parseInvocation(_ arguments: [String]) throws(UsageError) -> (command: Command, verbose: Bool) {
+        var rest = arguments[...]
+        var verbose = false
+        while rest.first == "--verbose" {
+            if verbose { throw UsageError("option '--verbose' given more than once") }
+            verbose = true
+            rest = rest.dropFirst()
+        }
+        return (try parse(Array(rest)), verbose)
+    }
+
     /// Parses the arguments that follow the program name.
     ///
     /// - Throws: ``UsageError`` for anything the tool does not accept.

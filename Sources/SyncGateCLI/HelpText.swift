@@ -44,6 +44,7 @@ public enum HelpText {
                                                                run a command when they hold
                   syncgate demo [--speed N] [--plain]          a dozen app jobs, live
                   syncgate help [SUBCOMMAND] | SUBCOMMAND --help | --version
+                  syncgate --verbose SUBCOMMAND ...            also log sources lost and regained to stderr
 
                 \(requirementList)
 

@@ -6,9 +6,12 @@ public enum SyncGateTool {
     public static func main(arguments: [String]) async -> Int32 {
         let command: Command
         do {
-            command = try CommandLineParser.parse(arguments)
+            let invocation = try CommandLineParser.parseInvocation(arguments)
+            command = invocation.command
+            if invocation.verbose { SyncGateLog.install(StderrLogger(minimumLevel: .debug)) }
         } catch {
-            let topic = arguments.first.flatMap(Command.Subcommand.init(rawValue:)).map { " \($0.rawValue)" } ?? ""
+            let subcommand = arguments.first { $0 != "--verbose" }
+            let topic = subcommand.flatMap(Command.Subcommand.init(rawValue:)).map { " \($0.rawValue)" } ?? ""
             Output.error("\(error.message) (see 'syncgate\(topic) --help')")
             return ExitCode.usage
         }

@@ -270,6 +270,55 @@ struct SyncSchedulerTests {
         #expect(try await c.outcome().state == .succeeded)
     }
 
+    @Test(
+        "with one slot, the job started by the end of a cancelled or timed-out attempt runs uncancelled",
+        arguments: ["cancelled", "timedOut"])
+    func jobAfterStoppedAttemptIsNotCancelled(stop: String) async throws {
+        let scheduler = try SyncScheduler(
+            environment: manual.environment, configuration: .init(maxConcurrentJobs: 1), clock: clock)
+        let first = ControlledOperation(ignoresCancellation: true)
+        let sawCancellation = LockedState<[Bool]>([])
+        let a = try scheduler.submit(
+            SyncJob(
+                id: "a", requires: [], runTimeout: stop == "timedOut" ? .seconds(5) : nil, operation: first.operation))
+        let b = try scheduler.submit(
+            SyncJob(id: "b", requires: []) { _ in sawCancellation.withLock { $0.append(Task.isCancelled) } })
+        await first.waitForStarts(1)
+        if stop == "cancelled" {
+            a.cancel()
+        } else {
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(5))
+        }
+        await first.waitForCancellations(1)
+        first.finish()
+        _ = try await a.outcome()
+        #expect(try await b.outcome().state == .succeeded)
+        #expect(sawCancellation.withLock { $0 } == [false])
+    }
+
+    @Test("with one slot, jobs run back to back each see only their own cancellation")
+    func backToBackJobsKeepTheirOwnCancellation() async throws {
+        let scheduler = try SyncScheduler(
+            environment: manual.environment, configuration: .init(maxConcurrentJobs: 1), clock: clock)
+        let operations = (0..<40).map { _ in ControlledOperation() }
+        let handles = try operations.enumerated().map { index, operation in
+            try scheduler.submit(SyncJob(id: "job\(index)", requires: [], operation: operation.operation))
+        }
+        for (index, operation) in operations.enumerated() {
+            await operation.waitForStarts(1)
+            if index % 3 == 1 {
+                handles[index].cancel()
+                await operation.waitForCancellations(1)
+            } else {
+                operation.finish()
+            }
+            let expected: SyncJobState = index % 3 == 1 ? .cancelled : .succeeded
+            #expect(try await handles[index].outcome().state == expected)
+        }
+        #expect(operations.map(\.cancellations.value) == (0..<40).map { $0 % 3 == 1 ? 1 : 0 })
+    }
+
     @Test("a scheduler that goes away cancels its waiting and running jobs")
     func releaseCancels() async throws {
         let operation = ControlledOperation()

@@ -1,8 +1,8 @@
 /// Whether the user's sync account can be used.
 ///
 /// Platform-neutral: its cases follow CloudKit's account statuses, so an Apple app can map
-/// `CKAccountStatus` onto it directly. SyncGate ships no account source; an app supplies the status
-/// through an ``AccountStatusProviding`` source of its own.
+/// `CKAccountStatus` onto it directly. SyncGate's ``CloudAccountSource`` does so on Apple platforms;
+/// elsewhere an app supplies the status through an ``AccountStatusProviding`` source of its own.
 public enum AccountStatus: Sendable, Hashable, CaseIterable, CustomStringConvertible {
     /// Signed in and usable.
     case available

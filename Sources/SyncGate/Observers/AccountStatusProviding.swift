@@ -1,8 +1,8 @@
 /// A source of the sync account's status.
 ///
-/// SyncGate ships no account source on any platform: an app feeds its own sign-in state (on Apple
-/// platforms, for instance, CloudKit's `CKContainer.accountStatus()`, whose statuses map one to one onto
-/// ``AccountStatus``) through a `StatusFeed<AccountStatus>`, which conforms and which ``SyncEnvironment``
+/// On Apple platforms SyncGate's ``CloudAccountSource`` follows CloudKit's account (created by
+/// ``SyncEnvironment/init(monitoring:cloudKit:)``); elsewhere, or for a sign-in of its own, an app feeds
+/// its state through a `StatusFeed<AccountStatus>`, which conforms and which ``SyncEnvironment``
 /// follows synchronously, and passes it to
 /// ``SyncEnvironment/init(connectivity:power:account:cloudDrive:syncEvents:storage:clock:)``. Any other
 /// conforming type is followed through ``statusStream``. Without a source, the account is not monitored

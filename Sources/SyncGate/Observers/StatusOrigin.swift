@@ -37,6 +37,10 @@ public struct StatusOrigin: Sendable, Hashable, CustomStringConvertible {
     public static let networkPathMonitor = StatusOrigin("NWPathMonitor")
     /// Apple's `ProcessInfo`.
     public static let processInfo = StatusOrigin("ProcessInfo")
+    /// UIKit's `UIDevice` battery state and level (iOS, iPadOS).
+    public static let uiDevice = StatusOrigin("UIDevice")
+    /// IOKit's power sources (macOS).
+    public static let ioKitPowerSources = StatusOrigin("IOKit power sources")
     /// Nothing on this machine reports the field; it holds its default value.
     public static let defaultValue = StatusOrigin("default (no source)")
 }

@@ -10,20 +10,45 @@ extension SyncEnvironment {
     ///   ``StorageObserver`` on the working directory; account, cloud drive and sync events
     ///   have no system source and stay unmonitored.
     /// * **Apple platforms**: `.network` → ``ConnectivityObserver`` (`NWPathMonitor`), `.power` →
-    ///   ``PowerObserver`` (Low Power Mode), `.storage` → ``StorageObserver`` on the working directory; account, cloud drive and sync events have no SyncGate source
-    ///   and stay unmonitored.
+    ///   ``PowerObserver`` (Low Power Mode; the battery from `UIDevice` or IOKit), `.account` →
+    ///   ``CloudAccountSource`` (the default `CKContainer`), `.cloudDrive` → ``CloudDriveSource``,
+    ///   `.syncEvent` → ``CloudKitSyncEventSource``, `.storage` → ``StorageObserver`` on the working
+    ///   directory; ``init(monitoring:cloudKit:)`` chooses the container.
     /// * **Elsewhere**: `.power` → ``PowerObserver``, which reports ``PowerStatus/unrestricted`` there; the
     ///   network is not monitored.
     ///
     /// - Parameter monitoring: the parts to watch.
     public convenience init(monitoring: MonitoringOptions = .default) {
-        #if os(Linux) || canImport(Network)
-            let connectivity: ConnectivityObserver? = monitoring.contains(.network) ? ConnectivityObserver() : nil
+        self.init(monitoring: monitoring, cloudKit: CloudKitMonitoringOptions())
+    }
+
+    /// Creates an environment that watches the requested parts with the platform's own sources, with
+    /// the settings of the iCloud sources (Apple platforms; other platforms have none and ignore them).
+    ///
+    /// Each source is created only when its part is requested: without `.account` no `CKContainer` is
+    /// created.
+    ///
+    /// - Parameters:
+    ///   - monitoring: the parts to watch.
+    ///   - cloudKit: the CloudKit container, the Core Data container whose sync events count, the
+    ///     full-storage hook and the account retry.
+    public convenience init(monitoring: MonitoringOptions, cloudKit: CloudKitMonitoringOptions) {
+        #if !os(Linux) && canImport(Network) && canImport(CloudKit) && canImport(CoreData)
+            let sources = AppleSources(monitoring: monitoring, cloudKit: cloudKit, factories: .system)
+            let storage: StorageObserver? = monitoring.contains(.storage) ? StorageObserver() : nil
+            self.init(
+                connectivity: sources.connectivity, power: sources.power, account: sources.account,
+                cloudDrive: sources.cloudDrive, syncEvents: sources.syncEvents, storage: storage)
         #else
-            let connectivity: ConnectivityObserver? = nil
+            #if os(Linux) || canImport(Network)
+                let connectivity: ConnectivityObserver? =
+                    monitoring.contains(.network) ? ConnectivityObserver() : nil
+            #else
+                let connectivity: ConnectivityObserver? = nil
+            #endif
+            let power: PowerObserver? = monitoring.contains(.power) ? PowerObserver() : nil
+            let storage: StorageObserver? = monitoring.contains(.storage) ? StorageObserver() : nil
+            self.init(connectivity: connectivity, power: power, storage: storage)
         #endif
-        let power: PowerObserver? = monitoring.contains(.power) ? PowerObserver() : nil
-        let storage: StorageObserver? = monitoring.contains(.storage) ? StorageObserver() : nil
-        self.init(connectivity: connectivity, power: power, storage: storage)
     }
 }

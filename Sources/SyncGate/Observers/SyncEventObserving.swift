@@ -1,6 +1,7 @@
 /// A source of the app's sync-engine activity, such as an app's own source over Core Data + CloudKit events.
 ///
-/// SyncGate ships no such source; an app feeds one through a `StatusFeed<SyncEvent>`, which conforms and
+/// On Apple platforms SyncGate's ``CloudKitSyncEventSource`` follows Core Data's CloudKit events; elsewhere
+/// an app feeds one through a `StatusFeed<SyncEvent>`, which conforms and
 /// which ``SyncEnvironment`` follows synchronously (any other conforming type is followed through
 /// ``eventStream``). Without one, sync events are not monitored.
 public protocol SyncEventObserving: Sendable {

@@ -27,8 +27,8 @@ protocol PlatformBackend<Status, Provenance>: Sendable {
     /// The connectivity backend of this platform: rtnetlink, sysfs and NetworkManager.
     typealias ConnectivityBackend = LinuxConnectivityBackend
 #elseif canImport(Network)
-    /// The connectivity backend of this platform: `NWPathMonitor`.
-    typealias ConnectivityBackend = AppleConnectivityBackend
+    /// The connectivity backend of this platform: `NWPathMonitor`, through its seam.
+    typealias ConnectivityBackend = PathFollower
 #else
     /// The connectivity backend of this platform: none, the status stays disconnected.
     typealias ConnectivityBackend = UnmonitoredBackend<ConnectivityStatus, ConnectivityProvenance>
@@ -38,8 +38,8 @@ protocol PlatformBackend<Status, Provenance>: Sendable {
     /// The power backend of this platform: sysfs, kernel uevents and the power daemons on D-Bus.
     typealias PowerBackend = LinuxPowerBackend
 #elseif canImport(Foundation) && (os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
-    /// The power backend of this platform: `ProcessInfo`'s Low Power Mode.
-    typealias PowerBackend = ApplePowerBackend
+    /// The power backend of this platform: `ProcessInfo`, `UIDevice` or IOKit, through their seam.
+    typealias PowerBackend = ApplePowerFollower
 #else
     /// The power backend of this platform: none, the status stays unrestricted.
     typealias PowerBackend = UnmonitoredBackend<PowerStatus, PowerProvenance>

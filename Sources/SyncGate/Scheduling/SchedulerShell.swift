@@ -48,7 +48,20 @@ final class SchedulerShell: Sendable {
         var cancellations: [Task<Void, Never>] = []
         /// The outbox taken by this thread, when it became the one delivering.
         var delivery: [Outgoing]?
+        /// The attempt that the finishing attempt's task runs next, instead of a new task being created.
+        var next: Attempt?
     }
+
+    /// One attempt to run: what an attempt's task needs to call the job's body and report its end.
+    private struct Attempt: Sendable {
+        let key: Machine.Key
+        let number: Int
+        let operation: SyncJob.Operation
+        let context: SyncJobContext
+    }
+
+    /// How many attempts one task runs back to back before it yields its thread to other tasks.
+    private static let attemptsPerYield = 16
 
     /// A function boxed in a struct: reading a bare function out of a generic `inout` wraps it in one
     /// more reabstraction thunk on every access, so the calls would get slower and the stack deeper.
@@ -277,10 +290,19 @@ final class SchedulerShell: Sendable {
         input { machine, now in machine.timerFired(now: now) }
     }
 
-    private func attemptFinished(_ key: Machine.Key, attempt: Int, result: Result<Void, any Error>) {
+    /// Takes the end of an attempt, on the attempt's task; returns the attempt that this task runs next,
+    /// if the end started one and the task may take it.
+    ///
+    /// The task may take a next attempt only when nothing was asked to stop the attempt that ended (no
+    /// cancellation, timeout or loss of requirements): each of those cancels the attempt's task, possibly
+    /// after this critical section, and a cancelled task cannot run another job. Such a stop is always
+    /// recorded in the machine (as the job's `stop`) in the critical section that requests it, so checking
+    /// it here, under the same lock, is enough.
+    private func attemptFinished(_ key: Machine.Key, attempt: Int, result: Result<Void, any Error>) -> Attempt? {
         let random = random
         let deferred = locked { state in
-            state.attempts[key] = nil
+            let task = state.attempts.removeValue(forKey: key)
+            let reusable = state.machine.jobs[key]?.stop == nil && !Task.isCancelled
             let actions = state.machine.attemptFinished(
                 key,
                 attempt: attempt,
@@ -288,9 +310,31 @@ final class SchedulerShell: Sendable {
                 now: timeline.now(),
                 random: random
             )
-            return perform(actions, in: &state)
+            return perform(actions, in: &state, reusing: reusable ? task : nil)
         }
         complete(deferred)
+        return deferred.next
+    }
+
+    /// Creates the task that runs `first`, and then every attempt handed to it when one of its attempts
+    /// ends (yielding its thread every ``attemptsPerYield`` attempts, so it never holds a thread for long).
+    private func attemptTask(_ first: Attempt) -> Task<Void, Never> {
+        Task {
+            var next: Attempt? = first
+            var count = 0
+            while let attempt = next {
+                let result: Result<Void, any Error>
+                do {
+                    try await attempt.operation(attempt.context)
+                    result = .success(())
+                } catch {
+                    result = .failure(error)
+                }
+                next = self.attemptFinished(attempt.key, attempt: attempt.number, result: result)
+                count += 1
+                if next != nil, count.isMultiple(of: Self.attemptsPerYield) { await Task.yield() }
+            }
+        }
     }
 
     /// Feeds one input to the machine inside the critical section, then does the deferred work.
@@ -353,8 +397,14 @@ final class SchedulerShell: Sendable {
         }
     }
 
-    private func perform(_ actions: [Machine.Action], in state: inout State) -> Deferred {
+    /// Performs the machine's actions inside the critical section. With `reusing`, the first attempt the
+    /// actions start is handed to that task (the task of the attempt that just ended) as `next`, instead
+    /// of a new task being created for it.
+    private func perform(
+        _ actions: [Machine.Action], in state: inout State, reusing: Task<Void, Never>? = nil
+    ) -> Deferred {
         var deferred = Deferred()
+        var reusable = reusing
         for action in actions {
             switch action {
             case .start(let key, let payload, let attempt, let status):
@@ -366,16 +416,13 @@ final class SchedulerShell: Sendable {
                     conditions: payload.handle.conditions,
                     environment: environment
                 )
-                let operation = payload.operation
-                state.attempts[key] = Task {
-                    let result: Result<Void, any Error>
-                    do {
-                        try await operation(context)
-                        result = .success(())
-                    } catch {
-                        result = .failure(error)
-                    }
-                    self.attemptFinished(key, attempt: attempt, result: result)
+                let next = Attempt(key: key, number: attempt, operation: payload.operation, context: context)
+                if let task = reusable {
+                    reusable = nil
+                    state.attempts[key] = task
+                    deferred.next = next
+                } else {
+                    state.attempts[key] = attemptTask(next)
                 }
             case .cancelAttempt(let key):
                 if let task = state.attempts[key] { deferred.cancellations.append(task) }

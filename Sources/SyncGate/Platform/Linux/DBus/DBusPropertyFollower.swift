@@ -223,11 +223,13 @@
                 connection.close()
                 return
             }
+            SyncGateLog.log(.info, "D-Bus source connected: \(address)")
             perform(actions)
         }
 
         private func connectionEnded(_ reason: String) {
             log(Self.disconnection(address, reason))
+            SyncGateLog.log(.warning, "D-Bus source lost: \(Self.disconnection(address, reason)); reconnecting")
             let actions: [DBusPropertyStateMachine.Action]? = state.withLock { state in
                 guard !state.isStopped else { return nil }
                 state.connection = nil

@@ -1,0 +1,219 @@
+#if os(Linux)
+    import Foundation
+    import Glibc
+    import SyncGate
+    import SyncGateWire
+#endif
+
+extension Scenario {
+    /// Scenario 10: kernel event → job body, through the whole public path (observer, environment,
+    /// scheduler) in a network namespace; then every thread's wake-ups while the scheduler holds waiting
+    /// jobs and nothing changes.
+    static func runKernelJob(_ sizes: BenchmarkOptions.Sizes) async throws -> ScenarioResult {
+        var result = ScenarioResult(
+            name: Scenario.kernelJob.name, number: 10,
+            title: "kernel event → job body starts (route appears in a namespace, debounce 0)",
+            measures: "the harness makes scenario 8's two network namespaces and, on a thread inside the first, "
+                + "builds SyncEnvironment(connectivity: ConnectivityObserver(debounce 0), power: PowerObserver()) "
+                + "(what SyncEnvironment(monitoring: .all) builds on Linux, with the debounce at 0) and a "
+                + "SyncScheduler on it. Each sample: the default route is absent and one job that requires "
+                + ".network waits; the clock starts just before the sendto() of the RTM_NEWROUTE that adds the "
+                + "default route and stops at the first instruction of the job's body (netlink delivery, the "
+                + "observer's wake-up and lookups, the environment, the scheduler's decision, the job's start). "
+                + "Baseline, same flap: a bare netlink socket on its own thread wakes on the same RTM_NEWROUTE and "
+                + "resumes a CheckedContinuation; stopped at the resumed task's first instruction. Then, with "
+                + "\(sizes.idleJobs) jobs waiting for the network, the voluntary context switches "
+                + "(/proc/self/task/*/status, voluntary_ctxt_switches) of every thread of the process except the "
+                + "measuring one over \(sizes.idleSeconds) s with nothing changing, and the process's ru_nvcsw "
+                + "(getrusage, which keeps the switches of threads that exited) minus the measuring thread's"
+        )
+        #if os(Linux)
+            if let reason = NetworkNamespacePair.unavailableReason {
+                result.skipped = "skipped: " + reason
+                return result
+            }
+            let measured: KernelJobMeasurement = try await withCheckedThrowingContinuation { continuation in
+                let thread = Thread {
+                    continuation.resume(with: Result { try KernelJobMeasurement(sizes: sizes) })
+                }
+                thread.start()
+            }
+            await measured.scheduler.shutdown(gracePeriod: .seconds(5))
+            try measured.ledger.verifyExactlyOnce(scenario: Scenario.kernelJob.name)
+            result.latencies.append(
+                LatencyComparison(
+                    subject: "route appears → job body", samples: measured.job,
+                    baseline: "bare socket wake-up → resumed task", baselineSamples: measured.raw,
+                    goals: [.init(percentile: "p50", atMost: 1.5), .init(percentile: "p99.9", atMost: 3.0)]))
+            let idle = sizes.idleSeconds
+            let total = measured.idleWakeups.reduce(0) { $0 + $1.count }
+            result.figures.append(
+                Figure(
+                    "wake-ups of the process in \(idle) s idle, \(sizes.idleJobs) jobs waiting (getrusage)",
+                    Double(measured.idleProcessWakeups), unit: "wake-ups", goal: "0",
+                    goalMet: measured.idleProcessWakeups == 0))
+            result.figures.append(
+                Figure(
+                    "same, summed over the threads alive at the end (/proc/self/task)", Double(total),
+                    unit: "wake-ups"))
+            result.figures.append(
+                Figure(
+                    "threads that exited during the idle period", Double(measured.idleExitedThreads), unit: "threads"))
+            for thread in measured.idleWakeups {
+                result.notes.append("idle wake-ups: thread \(thread.tid) \"\(thread.name)\": \(thread.count)")
+            }
+            result.checks.append(
+                "each of the \(measured.job.count + sizes.kernelJobWarmup) measured jobs ran exactly once, after its "
+                    + "route appeared")
+            result.checks.append(
+                "none of the \(sizes.idleJobs) idle jobs ran while the route was absent; then, released, each ran "
+                    + "exactly once")
+        #else
+            result.skipped = "skipped: network namespaces exist only on Linux"
+        #endif
+        return result
+    }
+}
+
+#if os(Linux)
+    /// Scenario 10's measurements, taken on one dedicated thread that moves itself into the namespace.
+    struct KernelJobMeasurement: @unchecked Sendable {
+        var job: [Double] = []
+        var raw: [Double] = []
+        var idleWakeups: [(tid: Int, name: String, count: Int)] = []
+        /// The process's voluntary switches in the idle period (getrusage), the measuring thread's excluded.
+        var idleProcessWakeups = 0
+        /// Threads that existed at the start of the idle period and not at its end.
+        var idleExitedThreads = 0
+        /// The scheduler, to be shut down by the caller.
+        let scheduler: SyncScheduler
+        /// The idle jobs' ledger, to be verified after the shutdown.
+        let ledger: RunLedger
+
+        private static let scenario = Scenario.kernelJob.name
+
+        init(sizes: BenchmarkOptions.Sizes) throws {
+            let pair = try NetworkNamespacePair()
+            defer { pair.destroy() }
+            let homeDescriptor = open("/proc/thread-self/ns/net", O_RDONLY | O_CLOEXEC)
+            defer {
+                if homeDescriptor >= 0 {
+                    try? NetworkNamespacePair.enter(path: "/proc/self/fd/\(homeDescriptor)")
+                    close(homeDescriptor)
+                }
+            }
+            try NetworkNamespacePair.enter(pair.observed)
+            let control = try NetlinkSocket(groups: 0, receiveBufferSize: nil, bufferSize: 16 * 1024)
+            defer { control.close() }
+            let index = Int32(if_nametoindex("v0"))
+            guard index > 0 else { throw Self.failure("the veth end is missing") }
+            var sequence: UInt32 = 0
+            func route(_ present: Bool) throws {
+                sequence += 1
+                try KernelEventMeasurement.setDefaultRoute(control, present: present, index: index, sequence: sequence)
+            }
+            let observer = try ConnectivityObserver(configuration: ConnectivityReaderConfiguration(debounce: .zero))
+            let environment = SyncEnvironment(connectivity: observer, power: PowerObserver())
+            scheduler = SyncScheduler(environment: environment)
+            ledger = RunLedger(count: sizes.idleJobs)
+            func awaitConnectivity(_ connected: Bool) throws {
+                let deadline = ContinuousClock.now + .seconds(5)
+                while environment.status.connectivity.isConnected != connected {
+                    guard ContinuousClock.now < deadline else {
+                        throw Self.failure("the environment did not become \(connected ? "" : "dis")connected in 5 s")
+                    }
+                    usleep(100)
+                }
+            }
+            try route(false)
+            try awaitConnectivity(false)
+
+            do {  // the bare socket stops (it polls every 50 ms) before the idle period
+                let listener = try RawNetlinkListener(watching: index)
+                listener.start()
+                defer { listener.stop() }
+                for flap in 0..<(sizes.kernelJobWarmup + sizes.kernelJobSamples) {
+                    let stamp = Stamp()
+                    let ran = DispatchSemaphore(value: 0)
+                    _ = try scheduler.submit(
+                        SyncJob(requires: .network) { _ in
+                            stamp.mark()
+                            ran.signal()
+                        })
+                    let baseline = Stamp()
+                    let armed = DispatchSemaphore(value: 0)
+                    let resumed = DispatchSemaphore(value: 0)
+                    Task {
+                        await withCheckedContinuation { continuation in
+                            listener.arm(for: .defaultRoute(present: true), continuation)
+                            armed.signal()
+                        }
+                        baseline.mark()
+                        resumed.signal()
+                    }
+                    armed.wait()
+                    usleep(200)  // both sides asleep before the event
+                    let start = ContinuousClock.now
+                    try route(true)
+                    guard ran.wait(timeout: .now() + 5) == .success else {
+                        throw Self.failure("the job of flap \(flap) did not start within 5 s of its route")
+                    }
+                    guard resumed.wait(timeout: .now() + 5) == .success else {
+                        throw Self.failure("the bare socket did not resume its task within 5 s of flap \(flap)")
+                    }
+                    let jobLatency = try stamp.latency(from: start, scenario: Self.scenario)
+                    let rawLatency = try baseline.latency(from: start, scenario: Self.scenario)
+                    if flap >= sizes.kernelJobWarmup {
+                        job.append(jobLatency.nanoseconds)
+                        raw.append(rawLatency.nanoseconds)
+                    }
+                    usleep(2_000)  // let trailing events (IPv6 routes, ACKs) settle before the next flap
+                    try route(false)
+                    try awaitConnectivity(false)
+                    guard stamp.marks == 1 else {
+                        throw Self.failure("the job of flap \(flap) ran \(stamp.marks) times")
+                    }
+                }
+            }
+
+            for job in 0..<sizes.idleJobs {
+                let ledger = ledger
+                _ = try scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(job) })
+            }
+            usleep(500_000)
+            let me = ThreadCensus.currentThreadID()
+            let before = ThreadCensus.census()
+            let processBefore = Self.voluntarySwitches(RUSAGE_SELF)
+            let mineBefore = Self.voluntarySwitches(__rusage_who(rawValue: 1))  // RUSAGE_THREAD
+            sleep(UInt32(sizes.idleSeconds))
+            let mineAfter = Self.voluntarySwitches(__rusage_who(rawValue: 1))  // RUSAGE_THREAD
+            let processAfter = Self.voluntarySwitches(RUSAGE_SELF)
+            let after = ThreadCensus.census()
+            idleWakeups = ThreadCensus.wakeups(from: before, to: after, excluding: [me])
+            idleProcessWakeups = (processAfter - processBefore) - (mineAfter - mineBefore)
+            idleExitedThreads = Set(before.keys).subtracting(after.keys).count
+            guard ledger.recorded == 0 else {
+                throw Self.failure("\(ledger.recorded) idle jobs ran while the route was absent")
+            }
+            try route(true)
+            let deadline = ContinuousClock.now + sizes.patience
+            while ledger.recorded < sizes.idleJobs {
+                guard ContinuousClock.now < deadline else {
+                    throw Self.failure("only \(ledger.recorded) of \(sizes.idleJobs) idle jobs ran after the route")
+                }
+                usleep(1_000)
+            }
+        }
+
+        /// `ru_nvcsw` of `getrusage(who)`: the process's (every thread, exited ones included) or the caller's.
+        private static func voluntarySwitches(_ who: __rusage_who) -> Int {
+            var usage = rusage()
+            _ = getrusage(__rusage_who_t(who.rawValue), &usage)
+            return usage.ru_nvcsw
+        }
+
+        private static func failure(_ message: String) -> BenchmarkFailure {
+            BenchmarkFailure(scenario: scenario, message: message)
+        }
+    }
+#endif
