@@ -16,7 +16,7 @@
     @Suite(
         "Durable store on a full disk and a failing sync",
         .enabled(if: DurableAttackSupport.isEnabled, DurableAttackSupport.skipComment), .serialized,
-        .timeLimit(.minutes(1)))
+        .timeLimit(.minutes(3)))
     struct DurableDiskFaultTests {
         func note(_ number: Int) -> DurableJob<Note> {
             DurableJob(

@@ -263,7 +263,7 @@ public final class DurableScheduler: Sendable {
         let run = kind.run
         let payload = job.payload
         let syncJob = SyncJob(id: job.id, options: job.options) { context in try await run(payload, context) }
-        if let reason = syncJob.validationError ?? Self.rangeError(job.options) {
+        if let reason = syncJob.validationError ?? Self.rangeError(job.options) ?? job.options.durableLimitation {
             throw .rejected(.invalidJob(reason))
         }
         if let reason = keptHolder(id: job.id, uniqueKey: job.options.uniqueKey) {
@@ -340,8 +340,9 @@ public final class DurableScheduler: Sendable {
 
     /// Writes the records whose writes failed, in order.
     ///
-    /// The layer also retries them before every later record and about once a second; call this to
-    /// retry now, such as after freeing disk space.
+    /// The layer also retries them before every later record and about once a second (not after the
+    /// store is closed); call this to retry now, such as after freeing disk space. Each failure is
+    /// also logged at the `error` level (``SyncGateLog``).
     ///
     /// - Throws: ``DurableJobError/storeFailed(_:)`` when a record still cannot be written; it stays
     ///   pending.
@@ -376,7 +377,7 @@ public final class DurableScheduler: Sendable {
         now wallClock: () -> Date
     ) -> JobRecord? {
         switch delivery.event {
-        case .submitted:
+        case .submitted, .periodEnded:
             return nil
         case .started(_, let attempt):
             job.attempt = attempt
@@ -491,7 +492,9 @@ public final class DurableScheduler: Sendable {
                             jobID: pending.jobID, sequence: pending.record.sequence,
                             record: Self.summary(of: pending.record), error: "\(error)"))
                 }
-                if !writer.isRetryScheduled {
+                // A closed store never takes a write again: retrying it would only spin.
+                let isClosed = (error as? JobStoreError)?.code == .closed
+                if !writer.isRetryScheduled && !isClosed {
                     writer.isRetryScheduled = true
                     scheduleRetry()
                 }
@@ -508,7 +511,10 @@ public final class DurableScheduler: Sendable {
             state.writeErrors += failed.map(\.description)
             state.writeErrors.removeFirst(max(state.writeErrors.count - Self.maximumWriteErrors, 0))
         }
-        for failure in failed { failures.send(failure) }
+        for failure in failed {
+            SyncGateLog.log(.error, "durable job \(failure.jobID): \(failure.record) not written: \(failure.error)")
+            failures.send(failure)
+        }
     }
 
     /// Retries the pending records in about a second, and again while some remain.

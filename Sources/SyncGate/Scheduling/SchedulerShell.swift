@@ -87,13 +87,16 @@ final class SchedulerShell: Sendable {
         environment: SyncEnvironment,
         maxConcurrentJobs: Int,
         clock: any Clock<Duration>,
-        random: @escaping @Sendable () -> Double
+        random: @escaping @Sendable () -> Double,
+        history: SyncJobHistoryRetention = .init()
     ) {
         self.environment = environment
         self.timeline = ClockTimeline(clock)
         self.random = random
         self.state = LockedState(
-            State(machine: Machine(maxConcurrentJobs: maxConcurrentJobs, status: environment.status)))
+            State(
+                machine: Machine(
+                    maxConcurrentJobs: maxConcurrentJobs, status: environment.status, retention: history)))
         let token = environment.statusBroadcast.addObserver { [weak self] _ in self?.statusChanged() }
         observer.withLock { $0 = token }
         statusChanged()
@@ -159,6 +162,17 @@ final class SchedulerShell: Sendable {
         input { machine, now in machine.cancelAll(now: now) }
     }
 
+    /// Cancels every unfinished job of the unique key.
+    func cancel(uniqueKey: String) {
+        input { machine, now in machine.cancel(uniqueKey: uniqueKey, now: now) }
+    }
+
+    /// The unfinished and kept jobs that match the query.
+    func jobs(matching query: SyncJobQuery) -> [SyncJobInfo] {
+        let now = timeline.now()
+        return locked { $0.machine.jobs(matching: query, now: now) { $0.handle.progress } }
+    }
+
     /// Stops taking jobs and cancels every job not running; returns the handles of the running ones.
     func beginShutdown() -> [SyncJobHandle] {
         let running: [SyncJobHandle] = locked { state in
@@ -220,7 +234,7 @@ final class SchedulerShell: Sendable {
     }
 
     func snapshot() -> SyncSchedulerSnapshot {
-        locked { $0.machine.snapshot() }
+        locked { $0.machine.snapshot { $0.handle.progress } }
     }
 
     /// The number of queue entries dispatch has examined so far.
@@ -414,8 +428,13 @@ final class SchedulerShell: Sendable {
                     startStatus: status,
                     requirements: payload.handle.requirements,
                     conditions: payload.handle.conditions,
-                    environment: environment
+                    environment: environment,
+                    inputs: state.machine.inputs(of: key).compactMap { input in
+                        input.payload.handle.output.map { (input.id, $0) }
+                    },
+                    handle: payload.handle
                 )
+                payload.handle.beginAttempt()
                 let next = Attempt(key: key, number: attempt, operation: payload.operation, context: context)
                 if let task = reusable {
                     reusable = nil
