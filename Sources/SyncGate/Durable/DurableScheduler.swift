@@ -130,6 +130,10 @@ public final class DurableScheduler: Sendable {
         self.wallClock = wallClock
         let token = scheduler.schedulerCore.addEventHook { [weak self] delivery in self?.record(delivery) }
         hookToken.withLock { $0 = token }
+        // `.storageNotLow` watches the job store's volume unless the app chose a path.
+        if let directory = (store as? FileJobStore)?.directory {
+            scheduler.environment.storageObserver?.useDefaultPath(directory)
+        }
     }
 
     deinit {

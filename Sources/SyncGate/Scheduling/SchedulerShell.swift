@@ -127,6 +127,10 @@ final class SchedulerShell: Sendable {
             self?.input { machine, now in machine.cancel(key: key, now: now) }
         }
         let payload = Payload(operation: job.operation, handle: handle, attachment: attachment)
+        // A demand-driven source (free space) starts reading before the job is judged; the job's terminal
+        // state ends the demand (`complete`).
+        let demands = !job.requirements.isDisjoint(with: .demandDriven)
+        if demands { environment.demand.retain(job.requirements) }
         let now = timeline.now()
         let (result, deferred): (Machine.SubmitResult, Deferred) = locked { state in
             let result = state.machine.submit(job.spec, payload: payload, now: now, initialFailures: initialFailures)
@@ -137,8 +141,12 @@ final class SchedulerShell: Sendable {
         complete(deferred)
         switch result {
         case .accepted: return handle
-        case .existing(let existing): return existing.handle
-        case .rejected(let error): throw error
+        case .existing(let existing):
+            if demands { environment.demand.release(job.requirements) }
+            return existing.handle
+        case .rejected(let error):
+            if demands { environment.demand.release(job.requirements) }
+            throw error
         }
     }
 
@@ -368,7 +376,10 @@ final class SchedulerShell: Sendable {
     /// it is empty.
     private func complete(_ deferred: Deferred) {
         for task in deferred.cancellations { task.cancel() }
-        for handle in deferred.finishedHandles { handle.finishStates() }
+        for handle in deferred.finishedHandles {
+            handle.finishStates()
+            if !handle.requirements.isDisjoint(with: .demandDriven) { environment.demand.release(handle.requirements) }
+        }
         guard var batch = deferred.delivery else { return }
         while true {
             deliver(batch)
