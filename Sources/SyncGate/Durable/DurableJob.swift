@@ -30,6 +30,8 @@ public struct DurableJob<Payload: Codable & Sendable>: Sendable, Identifiable {
     }
 
     /// Creates a durable job; the options are those of ``SyncJobOptions``.
+    ///
+    /// A periodic durable job (`period`) keeps its schedule across restarts: see ``DurableScheduler``.
     public init(
         id: SyncJob.ID = SyncJob.makeID(),
         kind: String,
@@ -45,7 +47,8 @@ public struct DurableJob<Payload: Codable & Sendable>: Sendable, Identifiable {
         uniqueKey: String? = nil,
         onDuplicate: DuplicatePolicy = .keepExisting,
         serialGroup: String? = nil,
-        tags: Set<String> = []
+        tags: Set<String> = [],
+        period: SyncJobPeriod? = nil
     ) {
         self.init(
             id: id, kind: kind, payload: payload,
@@ -53,7 +56,7 @@ public struct DurableJob<Payload: Codable & Sendable>: Sendable, Identifiable {
                 requires: requires, conditions: conditions, priority: priority, delay: delay,
                 startDeadline: startDeadline, runTimeout: runTimeout, retry: retry,
                 onRequirementsLost: onRequirementsLost, uniqueKey: uniqueKey, onDuplicate: onDuplicate,
-                serialGroup: serialGroup, tags: tags))
+                serialGroup: serialGroup, tags: tags, period: period))
     }
 
     /// An option of the job, read or written as a property: `job.retry`, `job.tags`.

@@ -21,6 +21,11 @@ import Foundation
 /// process died runs again as the same attempt (at-least-once), so its handler must be idempotent: use
 /// `context.jobID` as the key. Keep the durable scheduler for as long as its jobs run: without it their
 /// progress is no longer written, and they run again after a restart.
+///
+/// A periodic job keeps its series across restarts: at the end of each period the journal records the
+/// beginning of the period the series goes on from and its counts; restore skips (and counts) the
+/// windows that closed while the app was not running and goes on with the open one. Cancelling ends
+/// the series for good; shutting down keeps it.
 public final class DurableScheduler: Sendable {
     /// A registered kind, its payload type erased.
     private struct Kind: Sendable {
