@@ -145,6 +145,42 @@ struct DurablePeriodTests {
         try await second.stop()
     }
 
+    @Test("a period's run that returns while the scheduler shuts down ends its period; the series stays")
+    func runEndingDuringShutdown() async throws {
+        let (first, _) = try start(connected: true)
+        let events = first.scheduler.events
+        _ = try submitTick(first)
+        // A job that waits for a condition nobody sets: its cancel says the shutdown has begun.
+        try first.durable.submit(
+            DurableJob(id: "waits", kind: "tick", payload: [String: Int](), requires: [], conditions: ["never"]))
+        await clock.waitForSleepers(1)
+        advance(by: 50)
+        await first.operation.waitForStarts(1)
+        let startedAt = wall.now
+        async let stopped: Void = first.scheduler.shutdown(gracePeriod: .seconds(30))
+        for await event in events where event == .cancelled(id: "waits") { break }
+        advance(by: 3)
+        first.operation.finish()
+        await stopped
+        let stored = try first.store.load().jobs
+        #expect(stored.map(\.id) == ["tick", "waits"])
+        #expect(stored.first?.periodAnchor == startedAt)
+        #expect(stored.first?.periods == .init(succeeded: 1, failed: 0, skipped: 0))
+        #expect(stored.first?.isRunning == false)
+        try first.store.close()
+    }
+
+    @Test("a period interval longer than the durable limit is refused, naming the field")
+    func intervalLimit() throws {
+        let (run, _) = try start(connected: false)
+        var job = DurableJob(id: "tick", kind: "tick", payload: [String: Int]())
+        job.period = SyncJobPeriod(every: DurableScheduler.maximumDuration + .seconds(1), flex: .seconds(1))
+        let error = try #require(throws: DurableJobError.self) { try run.durable.submit(job) }
+        #expect("\(error)".contains("period.interval must be at most"))
+        #expect(try run.store.load().jobs.isEmpty)
+        try run.store.close()
+    }
+
     @Test("a period's run interrupted by a crash runs again in its window when the window is still open")
     func interruptedPeriodRunsAgain() async throws {
         let (first, _) = try start(connected: true)
