@@ -320,9 +320,9 @@ struct SyncSchedulerTests {
     }
 
     @Test(
-        "with one slot, jobs submitted one at a time (each started on the parked runner) see only their own cancellation",
+        "with one slot, jobs submitted one at a time see only their own cancellation",
         arguments: [false, true])
-    func parkedRunnerJobsKeepTheirOwnCancellation(byUniqueKey: Bool) async throws {
+    func oneAtATimeJobsKeepTheirOwnCancellation(byUniqueKey: Bool) async throws {
         let scheduler = try SyncScheduler(
             environment: manual.environment, configuration: .init(maxConcurrentJobs: 1), clock: clock)
         var cancellations: [Int] = []

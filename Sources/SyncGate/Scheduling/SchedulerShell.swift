@@ -1,13 +1,10 @@
 /// The scheduler's shell: the state machine behind a lock, and the code that performs its actions.
 ///
 /// Every input reaches the state machine on the thread that produced it: an environment change is
-/// handled on the thread that observed it, so a job whose requirements it satisfies is started right
-/// there, with no hop through an actor or a stream. Attempts run on runner tasks (see ``RunnerPool``):
-/// a start hands its attempt to a parked runner, resumed first thing after the lock is released, and
-/// creates a runner only when none is parked. The runner is recorded as the attempt's task and the timer
-/// is re-armed inside the critical section (so a later cancel always finds the task, and armings never
-/// overtake each other); tasks are cancelled outside it. Cancelling an attempt cancels its runner, which
-/// then ends after the attempt instead of parking again.
+/// handled on the thread that observed it, so a job whose requirements it satisfies has its task
+/// created right there, with no hop through an actor or a stream. Tasks are created and the timer is
+/// re-armed inside the critical section (so a later cancel always finds the task, and armings never
+/// overtake each other); tasks are cancelled outside it.
 ///
 /// Events, handle resolutions and idle waiters leave through an ordered outbox: a critical section
 /// appends them, and after the lock is released one thread at a time (the first to find nobody
@@ -29,8 +26,6 @@ final class SchedulerShell: Sendable {
     private struct State {
         var machine: Machine
         var attempts: [Machine.Key: Task<Void, Never>] = [:]
-        /// Runner tasks parked until an attempt is handed to them.
-        var runners: RunnerPool<Attempt>
         var timer: Task<Void, Never>?
         var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
         /// What waits to be handed out after the critical sections that produced it, in order.
@@ -55,18 +50,6 @@ final class SchedulerShell: Sendable {
         var delivery: [Outgoing]?
         /// The attempt that the finishing attempt's task runs next, instead of a new task being created.
         var next: Attempt?
-        /// Attempts handed to parked runners: each continuation is resumed with its attempt first thing
-        /// after the lock is released, before any other deferred work.
-        var handoffs: [Handoff] = []
-        /// Whether the finishing attempt's runner parked in the pool (it is resumed by a later start).
-        var parked = false
-    }
-
-    /// An attempt handed to a parked runner. A struct rather than a tuple: an array of tuples looks its
-    /// element type up in the runtime's metadata cache at every use.
-    private struct Handoff {
-        let runner: UnsafeContinuation<Attempt?, Never>
-        let attempt: Attempt
     }
 
     /// One attempt to run: what an attempt's task needs to call the job's body and report its end.
@@ -79,9 +62,6 @@ final class SchedulerShell: Sendable {
 
     /// How many attempts one task runs back to back before it yields its thread to other tasks.
     private static let attemptsPerYield = 16
-
-    /// The most runner tasks kept parked, whatever `maxConcurrentJobs` is.
-    private static let maxParkedRunners = 64
 
     /// A function boxed in a struct: reading a bare function out of a generic `inout` wraps it in one
     /// more reabstraction thunk on every access, so the calls would get slower and the stack deeper.
@@ -113,9 +93,7 @@ final class SchedulerShell: Sendable {
         self.timeline = ClockTimeline(clock)
         self.random = random
         self.state = LockedState(
-            State(
-                machine: Machine(maxConcurrentJobs: maxConcurrentJobs, status: environment.status),
-                runners: RunnerPool(capacity: min(maxConcurrentJobs, Self.maxParkedRunners))))
+            State(machine: Machine(maxConcurrentJobs: maxConcurrentJobs, status: environment.status)))
         let token = environment.statusBroadcast.addObserver { [weak self] _ in self?.statusChanged() }
         observer.withLock { $0 = token }
         statusChanged()
@@ -147,14 +125,11 @@ final class SchedulerShell: Sendable {
         }
         let payload = Payload(operation: job.operation, handle: handle, attachment: attachment)
         let now = timeline.now()
-        // Not a tuple result: a tuple type is looked up in the runtime's metadata cache at every call.
-        var deferred = Deferred()
-        let result: Machine.SubmitResult = locked { state in
+        let (result, deferred): (Machine.SubmitResult, Deferred) = locked { state in
             let result = state.machine.submit(job.spec, payload: payload, now: now, initialFailures: initialFailures)
-            guard case .accepted(let key, let actions) = result else { return result }
+            guard case .accepted(let key, let actions) = result else { return (result, Deferred()) }
             handle.setKey(key)
-            deferred = perform(actions, in: &state)
-            return result
+            return (result, perform(actions, in: &state))
         }
         complete(deferred)
         switch result {
@@ -200,12 +175,10 @@ final class SchedulerShell: Sendable {
         }) {
             environment.statusBroadcast.removeObserver(token)
         }
-        let (timer, parked) = locked { state in
+        locked { state in
             defer { state.timer = nil }
-            return (state.timer, state.runners.close())
-        }
-        timer?.cancel()
-        for runner in parked { runner.continuation.resume(returning: nil) }
+            return state.timer
+        }?.cancel()
         events.finish()
     }
 
@@ -309,44 +282,35 @@ final class SchedulerShell: Sendable {
         input { machine, now in machine.timerFired(now: now) }
     }
 
-    /// Takes the end of an attempt, on the attempt's task (a runner); returns the attempt that this runner
-    /// runs next, or `nil` when it ends.
+    /// Takes the end of an attempt, on the attempt's task; returns the attempt that this task runs next,
+    /// if the end started one and the task may take it.
     ///
-    /// The runner may take a next attempt, or park in the pool until one is handed to it, only when
-    /// nothing was asked to stop the attempt that ended (no cancellation, timeout or loss of
-    /// requirements): each of those cancels the attempt's task, possibly after this critical section,
-    /// and a cancelled task cannot run another job. Such a stop is always recorded in the machine (as the
-    /// job's `stop`) in the critical section that requests it, so checking it here, under the same lock,
-    /// is enough. Parking and finishing are one critical section: the continuation a runner parks on
-    /// exists before the lock is taken.
-    private func attemptFinished(_ key: Machine.Key, attempt: Int, result: Result<Void, any Error>) async -> Attempt? {
+    /// The task may take a next attempt only when nothing was asked to stop the attempt that ended (no
+    /// cancellation, timeout or loss of requirements): each of those cancels the attempt's task, possibly
+    /// after this critical section, and a cancelled task cannot run another job. Such a stop is always
+    /// recorded in the machine (as the job's `stop`) in the critical section that requests it, so checking
+    /// it here, under the same lock, is enough.
+    private func attemptFinished(_ key: Machine.Key, attempt: Int, result: Result<Void, any Error>) -> Attempt? {
         let random = random
-        return await withUnsafeContinuation { (continuation: UnsafeContinuation<Attempt?, Never>) in
-            let deferred = locked { state in
-                let task = state.attempts.removeValue(forKey: key)
-                let reusable = state.machine.jobs[key]?.stop == nil && !Task.isCancelled
-                let actions = state.machine.attemptFinished(
-                    key,
-                    attempt: attempt,
-                    result: result,
-                    now: timeline.now(),
-                    random: random
-                )
-                var deferred = perform(actions, in: &state, reusing: reusable ? task : nil)
-                if reusable, deferred.next == nil, let task {
-                    deferred.parked = state.runners.park(task, continuation)
-                }
-                return deferred
-            }
-            complete(deferred)
-            if !deferred.parked { continuation.resume(returning: deferred.next) }
+        let deferred = locked { state in
+            let task = state.attempts.removeValue(forKey: key)
+            let reusable = state.machine.jobs[key]?.stop == nil && !Task.isCancelled
+            let actions = state.machine.attemptFinished(
+                key,
+                attempt: attempt,
+                result: result,
+                now: timeline.now(),
+                random: random
+            )
+            return perform(actions, in: &state, reusing: reusable ? task : nil)
         }
+        complete(deferred)
+        return deferred.next
     }
 
-    /// Creates a runner: a task that runs `first`, then every attempt handed to it, either by the end of
-    /// its own attempt or by a start while it was parked in the pool (yielding its thread every
-    /// ``attemptsPerYield`` attempts run back to back, so it never holds a thread for long).
-    private func runnerTask(_ first: Attempt) -> Task<Void, Never> {
+    /// Creates the task that runs `first`, and then every attempt handed to it when one of its attempts
+    /// ends (yielding its thread every ``attemptsPerYield`` attempts, so it never holds a thread for long).
+    private func attemptTask(_ first: Attempt) -> Task<Void, Never> {
         Task {
             var next: Attempt? = first
             var count = 0
@@ -358,7 +322,7 @@ final class SchedulerShell: Sendable {
                 } catch {
                     result = .failure(error)
                 }
-                next = await self.attemptFinished(attempt.key, attempt: attempt.number, result: result)
+                next = self.attemptFinished(attempt.key, attempt: attempt.number, result: result)
                 count += 1
                 if next != nil, count.isMultiple(of: Self.attemptsPerYield) { await Task.yield() }
             }
@@ -389,7 +353,6 @@ final class SchedulerShell: Sendable {
     /// streams, and, on the thread that became the one delivering, hands out the outbox in order until
     /// it is empty.
     private func complete(_ deferred: Deferred) {
-        for handoff in deferred.handoffs { handoff.runner.resume(returning: handoff.attempt) }
         for task in deferred.cancellations { task.cancel() }
         for handle in deferred.finishedHandles { handle.finishStates() }
         guard var batch = deferred.delivery else { return }
@@ -424,8 +387,8 @@ final class SchedulerShell: Sendable {
     }
 
     /// Performs the machine's actions inside the critical section. With `reusing`, the first attempt the
-    /// actions start is handed to that task (the task of the attempt that just ended) as `next`; every
-    /// other start goes to a parked runner, and only when none is parked is a new runner created.
+    /// actions start is handed to that task (the task of the attempt that just ended) as `next`, instead
+    /// of a new task being created for it.
     private func perform(
         _ actions: [Machine.Action], in state: inout State, reusing: Task<Void, Never>? = nil
     ) -> Deferred {
@@ -447,11 +410,8 @@ final class SchedulerShell: Sendable {
                     reusable = nil
                     state.attempts[key] = task
                     deferred.next = next
-                } else if let runner = state.runners.take() {
-                    state.attempts[key] = runner.task
-                    deferred.handoffs.append(Handoff(runner: runner.continuation, attempt: next))
                 } else {
-                    state.attempts[key] = runnerTask(next)
+                    state.attempts[key] = attemptTask(next)
                 }
             case .cancelAttempt(let key):
                 if let task = state.attempts[key] { deferred.cancellations.append(task) }
