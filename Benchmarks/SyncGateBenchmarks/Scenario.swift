@@ -11,6 +11,7 @@ enum Scenario: Int, CaseIterable, Sendable {
     case appSource
     case kernelJob
     case idleWakeups
+    case progress
 
     /// The name given to `--scenario`.
     var name: String {
@@ -26,6 +27,7 @@ enum Scenario: Int, CaseIterable, Sendable {
         case .appSource: "app-source"
         case .kernelJob: "kernel-job"
         case .idleWakeups: "idle-wakeups"
+        case .progress: "progress"
         }
     }
 
@@ -54,6 +56,7 @@ enum Scenario: Int, CaseIterable, Sendable {
         case .appSource: try await Self.runAppSource(sizes)
         case .kernelJob: try await Self.runKernelJob(sizes)
         case .idleWakeups: try await Self.runIdleWakeups(sizes)
+        case .progress: try await Self.runProgress(sizes)
         }
     }
 

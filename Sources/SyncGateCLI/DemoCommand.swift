@@ -138,7 +138,9 @@ public enum DemoCommand {
         }
         await scheduler.shutdown(gracePeriod: .zero)
         Output.line("")
-        for line in display.summary(board: board, elapsed: elapsed()) { Output.line(line) }
+        // The summary reads the scheduler's history: every job's outcome and attempt count.
+        let finished = scheduler.jobs(matching: SyncJobQuery(tags: [DemoJobPlan.tag]))
+        for line in display.summary(board: board, jobs: finished, elapsed: elapsed()) { Output.line(line) }
         if speed != 1 { Output.line(style.paint("(times are on the demo's timeline, run \(speed)× faster)", .dim)) }
         return ExitCode.success
     }
@@ -167,7 +169,8 @@ public enum DemoCommand {
             priority: plan.priority,
             startDeadline: plan.startDeadline.map(scaled),
             retry: retry,
-            serialGroup: plan.serialGroup
+            serialGroup: plan.serialGroup,
+            tags: [DemoJobPlan.tag]
         ) { context in
             board.update(plan.id) { row in
                 row.attempts = context.attempt
@@ -180,6 +183,7 @@ public enum DemoCommand {
             for step in 1...steps {
                 try await Task.sleep(for: scaled(plan.work / 10))
                 board.update(plan.id) { $0.progress = Double(step) / 10 }
+                context.reportProgress(Double(step) / 10, message: "step \(step) of 10")
             }
             if let failure {
                 board.update(plan.id) { $0.failures.append(failure) }

@@ -87,13 +87,15 @@ struct DemoDisplay: Sendable {
         style.paint(Self.seconds(time).padding(7), .dim) + style.paint("* " + text, .bold)
     }
 
-    /// The summary after every job has ended.
-    func summary(board: DemoBoard, elapsed: Double) -> [String] {
-        var counts: [String: Int] = [:]
+    /// The summary at the end, from the scheduler's history (`jobs`: every demo job, found by its tag):
+    /// totals by outcome, then one line per job with its outcome and times.
+    func summary(board: DemoBoard, jobs: [SyncJobInfo], elapsed: Double) -> [String] {
+        var counts: [SyncJobQuery.State: Int] = [:]
         var lines: [String] = []
         for row in board.rows {
-            guard let state = row.handle?.state else { continue }
-            counts["\(state)", default: 0] += 1
+            guard let job = jobs.first(where: { $0.id == row.plan.id }) else { continue }
+            let state = job.state
+            counts[SyncJobQuery.State(state), default: 0] += 1
             let (text, color) = describe(state, row, board: board)
             var details: [String] = []
             if let started = row.startedAt, let finished = row.finishedAt {
@@ -105,7 +107,7 @@ struct DemoDisplay: Sendable {
             let suffix = details.isEmpty ? "" : style.paint(" (" + details.joined(separator: "; ") + ")", .dim)
             lines.append("  " + row.plan.id.padding(18) + style.paint(text, color) + suffix)
         }
-        let order = ["succeeded", "failed", "expired", "cancelled"]
+        let order: [SyncJobQuery.State] = [.succeeded, .failed, .expired, .cancelled]
         let totals = order.compactMap { key in counts[key].map { "\($0) \(key)" } }.joined(separator: ", ")
         return [style.paint("Summary after \(Self.seconds(elapsed)): ", .bold) + totals] + lines
     }

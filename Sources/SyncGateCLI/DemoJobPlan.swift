@@ -4,6 +4,9 @@ import SyncGate
 ///
 /// Times are in seconds of the demo's timeline; ``DemoCommand`` divides them by `--speed`.
 struct DemoJobPlan: Sendable {
+    /// The tag of every demo job, by which the summary finds them in the scheduler's history.
+    static let tag = "demo"
+
     /// The job's identifier, shown in the display.
     var id: String
     /// What the job stands for in an app.

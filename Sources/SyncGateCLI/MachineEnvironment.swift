@@ -9,24 +9,27 @@ public struct MachineEnvironment: Sendable {
         private let connectivity: ConnectivityObserver
     #endif
     private let power: PowerObserver
+    private let storage: StorageObserver
 
-    /// Creates the platform's network and power observers and an environment over them.
+    /// Creates the platform's network, power and storage observers (storage on the working directory) and
+    /// an environment over them.
     public init() {
         power = PowerObserver()
+        storage = StorageObserver()
         #if os(Linux) || canImport(Network)
             connectivity = ConnectivityObserver()
-            environment = SyncEnvironment(connectivity: connectivity, power: power)
+            environment = SyncEnvironment(connectivity: connectivity, power: power, storage: storage)
         #else
-            environment = SyncEnvironment(power: power)
+            environment = SyncEnvironment(power: power, storage: storage)
         #endif
     }
 
     /// Which source decided each field now, with notes on sources that are missing.
     public var sources: StatusOrigins {
         #if os(Linux) || canImport(Network)
-            StatusOrigins(connectivity: connectivity.provenance, power: power.provenance)
+            StatusOrigins(connectivity: connectivity.provenance, power: power.provenance, storage: storage.provenance)
         #else
-            StatusOrigins(connectivity: nil, power: power.provenance)
+            StatusOrigins(connectivity: nil, power: power.provenance, storage: storage.provenance)
         #endif
     }
 }

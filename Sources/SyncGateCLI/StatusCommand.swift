@@ -24,13 +24,17 @@ public enum StatusCommand {
     }
 
     /// Prints the status and then one line per change until a signal arrives; returns 128 + its number.
+    ///
+    /// While it watches, the free space is read as if a job needed it (on the storage observer's timer).
     public static func watch(
         json: Bool,
         environment: SyncEnvironment,
         style: TerminalStyle,
         signals: AsyncStream<Int32>
     ) async -> Int32 {
-        await SignalRace.run(signals: signals) {
+        environment.demand.retain(.storageNotLow)
+        defer { environment.demand.release(.storageNotLow) }
+        return await SignalRace.run(signals: signals) {
             for await status in environment.statusStream {
                 let report = report(status)
                 Output.line(json ? report.json.compact : report.watchLine(style: style))

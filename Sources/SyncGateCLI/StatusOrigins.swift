@@ -6,11 +6,17 @@ public struct StatusOrigins: Sendable, Hashable {
     public var connectivity: ConnectivityProvenance?
     /// Where the power fields came from; `nil` when power is not monitored.
     public var power: PowerProvenance?
+    /// Where the free space came from, with notes; `nil` when storage is not monitored.
+    public var storage: StorageProvenance?
 
     /// Creates the record.
-    public init(connectivity: ConnectivityProvenance?, power: PowerProvenance?) {
+    public init(
+        connectivity: ConnectivityProvenance?, power: PowerProvenance?,
+        storage: StorageProvenance? = nil
+    ) {
         self.connectivity = connectivity
         self.power = power
+        self.storage = storage
     }
 
     /// Each field with the name of its source, in report order.
@@ -20,23 +26,24 @@ public struct StatusOrigins: Sendable, Hashable {
             fields += [
                 ("connected", connectivity.isConnected.name), ("interface", connectivity.interface.name),
                 ("expensive", connectivity.isExpensive.name), ("constrained", connectivity.isConstrained.name),
-                ("reachability", connectivity.reachability.name),
+                ("reachability", connectivity.reachability.name), ("roaming", connectivity.isRoaming.name),
             ]
         }
         if let power {
             fields += [
                 ("external power", power.isOnExternalPower.name), ("battery", power.batteryLevel.name),
-                ("low power mode", power.isLowPowerModeEnabled.name),
+                ("low power mode", power.isLowPowerModeEnabled.name), ("device idle", power.isDeviceIdle.name),
             ]
         }
+        if let storage { fields.append(("free space", storage.freeSpace.name)) }
         return fields
     }
 
-    /// The notes of both records: why a better source is not used, problems met with one; only the
+    /// The notes of every record: why a better source is not used, problems met with one; only the
     /// first note about each source (the text before its first colon), since later ones repeat the cause.
     public var notes: [String] {
         var seen: Set<Substring> = []
-        return ((connectivity?.notes ?? []) + (power?.notes ?? [])).filter { note in
+        return ((connectivity?.notes ?? []) + (power?.notes ?? []) + (storage?.notes ?? [])).filter { note in
             seen.insert(note.prefix { $0 != ":" }).inserted
         }
     }

@@ -10,17 +10,18 @@ import SyncGate
 /// |---|---|
 /// | `schemaVersion` | `1` |
 /// | `time` | ISO 8601 UTC time of the reading, such as `2025-01-31T12:00:00.000Z` |
-/// | `network` | `{monitored, connected, interface, interfaceName, expensive, constrained, reachability}`; `interface` is `wifi`, `cellular`, `wired-ethernet`, `other` or `none`; `interfaceName` is the default route's interface or `null`; `reachability` is `unknown`, `local`, `limited`, `captive-portal` or `internet` |
-/// | `power` | `{monitored, externalPower, batteryLevel, batteryLow, lowPowerMode}`; `batteryLevel` is 0…1 or `null` |
+/// | `network` | `{monitored, connected, interface, interfaceName, expensive, constrained, reachability, roaming}`; `interface` is `wifi`, `cellular`, `wired-ethernet`, `other` or `none`; `interfaceName` is the default route's interface or `null`; `reachability` is `unknown`, `local`, `limited`, `captive-portal` or `internet` |
+/// | `power` | `{monitored, externalPower, batteryLevel, batteryLow, lowPowerMode, deviceIdle}`; `batteryLevel` is 0…1 or `null` |
 /// | `account` | `{monitored, status}`; `status` is `available`, `no-account`, `restricted`, `temporarily-unavailable` or `could-not-determine` |
 /// | `cloudDrive` | `{monitored, available}` |
 /// | `syncEvent` | `{monitored, event}`; `event` is `idle`, `setup`, `importing` or `exporting` |
+/// | `storage` | `{monitored, path, availableBytes, capacityBytes, thresholdBytes, low}`; the byte counts are `null` when unknown |
 /// | `conditions` | the app-defined conditions that hold, sorted (always empty for a lone `syncgate`) |
 /// | `requirements` | one `{name, holds, monitored}` per requirement, in the order of `SyncRequirements.members`; `holds` is `true` with `monitored` `false` for "not monitored, treated as met" |
 /// | `presets` | one `{name, holds, treatedAsMet}` per preset; `treatedAsMet` lists its requirements that are not monitored |
 /// | `met` | the names of the requirements that hold |
 /// | `treatedAsMet` | the names of the requirements that hold only because their part is not monitored |
-/// | `sources` | `{fields, notes}`: `fields` maps each network and power field (`connected`, `interface`, `expensive`, `constrained`, `reachability`, `external power`, `battery`, `low power mode`) to the source that decided it, such as `rtnetlink`, `NetworkManager` or `sysfs power_supply`; `notes` say why a better source is not used; `null` when not known |
+/// | `sources` | `{fields, notes}`: `fields` maps each network and power field (`connected`, `interface`, `expensive`, `constrained`, `reachability`, `roaming`, `external power`, `battery`, `low power mode`, `device idle`, `free space`) to the source that decided it, such as `rtnetlink`, `NetworkManager` or `sysfs power_supply`; `notes` say why a better source is not used; `null` when not known |
 public struct StatusReport: Sendable {
     /// The version written as `schemaVersion`.
     public static let schemaVersion = 1
@@ -77,6 +78,7 @@ public struct StatusReport: Sendable {
                     ("expensive", .bool(connectivity.isExpensive)),
                     ("constrained", .bool(connectivity.isConstrained)),
                     ("reachability", .string(connectivity.reachability.description)),
+                    ("roaming", .bool(connectivity.isRoaming)),
                 ])
             ),
             (
@@ -87,6 +89,7 @@ public struct StatusReport: Sendable {
                     ("batteryLevel", power.batteryLevel.map { .double($0) } ?? .null),
                     ("batteryLow", .bool(power.isBatteryLow)),
                     ("lowPowerMode", .bool(power.isLowPowerModeEnabled)),
+                    ("deviceIdle", .bool(power.isDeviceIdle)),
                 ])
             ),
             (
@@ -108,6 +111,17 @@ public struct StatusReport: Sendable {
                 .object([
                     ("monitored", .bool(monitored.contains(.syncEvent))),
                     ("event", .string(status.syncEvent.description)),
+                ])
+            ),
+            (
+                "storage",
+                .object([
+                    ("monitored", .bool(monitored.contains(.storage))),
+                    ("path", status.storage.path.map { .string($0) } ?? .null),
+                    ("availableBytes", status.storage.availableBytes.map { .int(Int(clamping: $0)) } ?? .null),
+                    ("capacityBytes", status.storage.capacityBytes.map { .int(Int(clamping: $0)) } ?? .null),
+                    ("thresholdBytes", .int(Int(clamping: status.storage.thresholdBytes))),
+                    ("low", .bool(status.storage.isLow)),
                 ])
             ),
             ("conditions", .array(status.conditions.map(\.name).sorted().map { .string($0) })),
@@ -137,6 +151,13 @@ public struct StatusReport: Sendable {
         return "\(percent)%" + (status.power.isBatteryLow ? " (low)" : "")
     }
 
+    /// The free space: `1.2 GiB free of 20.0 GiB on /srv (low below 500.0 MiB)`.
+    public var storageText: String {
+        let storage = status.storage
+        let path = storage.path.map { " on \($0)" } ?? ""
+        return "\(storage)\(path) (low below \(StorageStatus.format(storage.thresholdBytes)))"
+    }
+
     /// The lines of `syncgate status`, styled.
     public func lines(style: TerminalStyle) -> [String] {
         let yes = { (flag: Bool) in flag ? "yes" : "no" }
@@ -153,6 +174,7 @@ public struct StatusReport: Sendable {
                 rows.append(("constrained", yes(connectivity.isConstrained)))
             #endif
             rows.append(("reachability", connectivity.reachability.description))
+            rows.append(("roaming", yes(connectivity.isRoaming)))
         } else {
             rows.append(("network", Self.notMonitored))
         }
@@ -160,6 +182,7 @@ public struct StatusReport: Sendable {
             rows.append(("power", power.isOnExternalPower ? "external power" : "on battery"))
             rows.append(("battery", batteryText))
             rows.append(("low power mode", power.isLowPowerModeEnabled ? "on" : "off"))
+            rows.append(("device idle", yes(power.isDeviceIdle)))
         } else {
             rows.append(("power", Self.notMonitored))
         }
@@ -172,6 +195,7 @@ public struct StatusReport: Sendable {
             )
         )
         rows.append(("sync events", monitored.contains(.syncEvent) ? status.syncEvent.description : "not monitored"))
+        rows.append(("storage", monitored.contains(.storage) ? storageText : Self.notMonitored))
         let conditions = status.conditions.map(\.name).sorted()
         rows.append(("conditions", conditions.isEmpty ? "none" : conditions.joined(separator: ", ")))
 
@@ -223,12 +247,14 @@ public struct StatusReport: Sendable {
                 if let interfaceName { text += " (\(interfaceName))" }
                 if connectivity.isExpensive { text += ", expensive" }
                 if connectivity.isConstrained { text += ", constrained" }
+                if connectivity.isRoaming { text += ", roaming" }
                 parts.append(style.paint(text, .green))
             } else {
                 parts.append(style.paint("disconnected", .red))
             }
         }
         if monitored.contains(.power) { parts.append(status.power.description) }
+        if monitored.contains(.storage) { parts.append("storage: \(status.storage)") }
         let monitoredRequirements = SyncRequirements.decided(by: monitored)
         let unmet = monitoredRequirements.subtracting(status.satisfiedRequirements)
         parts.append("unmet: " + (unmet.isEmpty ? "none" : unmet.names.joined(separator: ", ")))

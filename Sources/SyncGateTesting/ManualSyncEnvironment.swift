@@ -24,6 +24,8 @@ public final class ManualSyncEnvironment: Sendable {
     public let cloudDrive: ManualCloudDriveObserver
     /// The sync-event source.
     public let syncEvents: ManualSyncEventObserver
+    /// The free-space source.
+    public let storage: StatusFeed<StorageStatus>
 
     /// Creates the manual sources with initial values and an environment that monitors `monitoring`.
     public init(
@@ -32,6 +34,7 @@ public final class ManualSyncEnvironment: Sendable {
         account: AccountStatus = .available,
         isCloudDriveAvailable: Bool = false,
         syncEvent: SyncEvent = .idle,
+        storage: StorageStatus = .unknown,
         monitoring: MonitoringOptions = .all,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
@@ -40,12 +43,14 @@ public final class ManualSyncEnvironment: Sendable {
         self.account = ManualAccountStatusProvider(status: account)
         self.cloudDrive = ManualCloudDriveObserver(isAvailable: isCloudDriveAvailable)
         self.syncEvents = ManualSyncEventObserver(event: syncEvent)
+        self.storage = StatusFeed(storage)
         environment = SyncEnvironment(
             connectivity: monitoring.contains(.network) ? self.connectivity : nil,
             power: monitoring.contains(.power) ? self.power : nil,
             account: monitoring.contains(.account) ? self.account : nil,
             cloudDrive: monitoring.contains(.cloudDrive) ? self.cloudDrive : nil,
             syncEvents: monitoring.contains(.syncEvent) ? self.syncEvents : nil,
+            storage: monitoring.contains(.storage) ? self.storage : nil,
             clock: clock
         )
     }
@@ -76,6 +81,11 @@ public final class ManualSyncEnvironment: Sendable {
     /// Sets the sync engine's activity.
     public func setSyncEvent(_ event: SyncEvent) {
         syncEvents.send(event)
+    }
+
+    /// Sets the free space on the watched volume.
+    public func setStorage(_ status: StorageStatus) {
+        storage.send(status)
     }
 
     /// Sets an app-defined condition on the environment.

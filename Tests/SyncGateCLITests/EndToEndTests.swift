@@ -36,7 +36,11 @@ struct EndToEndTests {
             #expect(fields["connected"] == "rtnetlink")
             #expect(fields["battery"] == "sysfs power_supply")
         #endif
-        #expect(fields.count == 8)
+        #expect(fields["free space"] == "statvfs")
+        #expect(fields.count == 11)
+        let storage = try #require(json["storage"] as? [String: Any])
+        #expect(storage["monitored"] as? Bool == true)
+        #expect((storage["availableBytes"] as? Int ?? 0) > 0)
     }
 
     @Test func statusTextSaysWhatIsNotMonitored() async throws {

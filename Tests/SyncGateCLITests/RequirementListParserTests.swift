@@ -33,7 +33,7 @@ struct RequirementListParserTests {
     static let known =
         "network, unmetered, unconstrained, validated-internet, not-low-power, external-power, battery-not-low, "
         + "account-ready, "
-        + "cloud-drive, sync-ready, cloud-drive-ready, large-transfer, none"
+        + "cloud-drive, storage-not-low, device-idle, not-roaming, sync-ready, cloud-drive-ready, large-transfer, none"
 
     @Test(arguments: [
         ("", "empty requirement list for --require (use 'none' for no requirements)"),

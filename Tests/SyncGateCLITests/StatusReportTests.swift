@@ -17,7 +17,8 @@ struct StatusReportTests {
         }
         #expect(
             members.map(\.0) == [
-                "schemaVersion", "time", "network", "power", "account", "cloudDrive", "syncEvent", "conditions",
+                "schemaVersion", "time", "network", "power", "account", "cloudDrive", "syncEvent", "storage",
+                "conditions",
                 "requirements", "presets", "met", "treatedAsMet", "sources",
             ])
         #expect(json["schemaVersion"] == .int(1))
@@ -26,13 +27,13 @@ struct StatusReportTests {
                 == .object([
                     ("monitored", .bool(true)), ("connected", .bool(true)), ("interface", .string("wired-ethernet")),
                     ("interfaceName", .string("eth0")), ("expensive", .bool(false)), ("constrained", .bool(false)),
-                    ("reachability", .string("unknown")),
+                    ("reachability", .string("unknown")), ("roaming", .bool(false)),
                 ]))
         #expect(
             json["power"]
                 == .object([
                     ("monitored", .bool(true)), ("externalPower", .bool(false)), ("batteryLevel", .double(0.15)),
-                    ("batteryLow", .bool(true)), ("lowPowerMode", .bool(false)),
+                    ("batteryLow", .bool(true)), ("lowPowerMode", .bool(false)), ("deviceIdle", .bool(true)),
                 ]))
         #expect(json["account"] == .object([("monitored", .bool(false)), ("status", .string("could-not-determine"))]))
         #expect(
@@ -40,11 +41,19 @@ struct StatusReportTests {
                 == .array(
                     [
                         "network", "unmetered", "unconstrained", "validated-internet", "not-low-power", "account-ready",
-                        "cloud-drive",
+                        "cloud-drive", "storage-not-low", "device-idle", "not-roaming",
                     ].map {
                         .string($0)
                     }))
-        #expect(json["treatedAsMet"] == .array([.string("account-ready"), .string("cloud-drive")]))
+        #expect(
+            json["treatedAsMet"]
+                == .array([.string("account-ready"), .string("cloud-drive"), .string("storage-not-low")]))
+        #expect(
+            json["storage"]
+                == .object([
+                    ("monitored", .bool(false)), ("path", .null), ("availableBytes", .null), ("capacityBytes", .null),
+                    ("thresholdBytes", .int(0)), ("low", .bool(false)),
+                ]))
         guard case .array(let requirements) = json["requirements"] else {
             Issue.record("requirements is not an array")
             return
@@ -96,7 +105,8 @@ struct StatusReportTests {
         }
         #expect(fields.first { $0.0 == "connected" }?.1 == .string("rtnetlink"))
         #expect(fields.first { $0.0 == "battery" }?.1 == .string("sysfs power_supply"))
-        #expect(fields.count == 8)
+        #expect(fields.count == 10)
+        #expect(fields.first { $0.0 == "roaming" }?.1 == .string("default (no source)"))
     }
 
     @Test func disconnectedHasNoInterfaceName() {

@@ -76,6 +76,7 @@
             try config.write(toFile: "\(directory)/bus.conf", atomically: true, encoding: .utf8)
             try Self.networkManagerTemplate.write(toFile: "\(directory)/nm_full.py", atomically: true, encoding: .utf8)
             try Self.profilesTemplate.write(toFile: "\(directory)/ppd_current.py", atomically: true, encoding: .utf8)
+            try Self.modemManagerTemplate.write(toFile: "\(directory)/mm.py", atomically: true, encoding: .utf8)
             daemon = try SpawnedProcess(
                 Self.daemonPath ?? "", ["--config-file=\(directory)/bus.conf", "--nofork", "--print-address=1"])
             // The daemon prints its address once it listens.
@@ -139,6 +140,32 @@
                 mock.AddProperties(MAIN_IFACE, dbus.Dictionary({
                     'ActiveProfile': dbus.String(parameters.get('ActiveProfile', 'balanced')),
                 }, signature='sv'))
+            """
+
+        /// ModemManager (python-dbusmock has no template for it): the manager object as an object manager,
+        /// with one connected modem per entry of the `modems` parameter, each with that 3GPP registration
+        /// state, at `/org/freedesktop/ModemManager1/Modem/<index>`.
+        static let modemManagerTemplate = """
+            import dbus
+            import dbusmock
+            BUS_NAME = 'org.freedesktop.ModemManager1'
+            MAIN_OBJ = '/org/freedesktop/ModemManager1'
+            MAIN_IFACE = 'org.freedesktop.ModemManager1'
+            SYSTEM_BUS = True
+            IS_OBJECT_MANAGER = True
+            MODEM_IFACE = 'org.freedesktop.ModemManager1.Modem'
+            MODEM_3GPP_IFACE = 'org.freedesktop.ModemManager1.Modem.Modem3gpp'
+
+            def load(mock, parameters):
+                mock.AddProperties(MAIN_IFACE, dbus.Dictionary({'Version': '1.20.0'}, signature='sv'))
+                for index, state in enumerate(parameters.get('modems', [])):
+                    path = MAIN_OBJ + '/Modem/%d' % index
+                    mock.AddObject(path, MODEM_IFACE, {'State': dbus.Int32(11)}, [])
+                    modem = dbusmock.get_object(path)
+                    modem.AddProperties(MODEM_3GPP_IFACE, dbus.Dictionary({
+                        'RegistrationState': dbus.UInt32(state),
+                    }, signature='sv'))
+                    mock.object_manager_emit_added(path)
             """
 
         /// Runs a program to completion (within 30 s); throws with its stderr when it fails.

@@ -206,8 +206,10 @@
     final class TemporaryDirectoryPath: Sendable {
         let path: String
 
-        init() {
-            var template = Array((NSTemporaryDirectory() + "syncgate-crash-XXXXXX").utf8CString)
+        /// A new directory under `base` (default: the temporary directory).
+        init(under base: String = NSTemporaryDirectory()) {
+            let folder = base.hasSuffix("/") ? base : base + "/"
+            var template = Array((folder + "syncgate-crash-XXXXXX").utf8CString)
             let created = template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }
             precondition(created != nil, "mkdtemp failed")
             path = String(cString: template.withUnsafeBufferPointer { $0.baseAddress! })

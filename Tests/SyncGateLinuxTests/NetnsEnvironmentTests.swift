@@ -43,7 +43,7 @@
                 let probe = try topology.startProbe(arguments: ["environment-watch"])
                 let first = try probe.next(EnvironmentLine.self, within: Self.perLine)
                 #expect(first.connected == scenario.startsConnected)
-                #expect(first.monitored == ["network", "power"])
+                #expect(first.monitored == ["network", "power", "storage"])
                 for step in scenario.steps {
                     try NetnsScenario.apply(step, to: topology)
                     let line = try probe.next(EnvironmentLine.self, within: Self.perLine)

@@ -85,7 +85,7 @@ struct NetworkManagerMappingTests {
         #expect(
             full.description
                 == "connected: rtnetlink; interface: NetworkManager; expensive: NetworkManager; "
-                + "constrained: default (no source); reachability: NetworkManager")
+                + "constrained: default (no source); reachability: NetworkManager; roaming: default (no source)")
     }
 
     @Test func factsFromProperties() {
@@ -119,8 +119,14 @@ struct NetworkManagerMappingTests {
                 PowerStatus(isOnExternalPower: true, batteryLevel: 0.5), true, PowerDBusFacts(onBattery: true),
                 PowerStatus(isOnExternalPower: true, batteryLevel: 0.5)
             ),
+            // systemd-logind's IdleHint decides idleness; without logind the device counts as idle.
+            (PowerStatus(), true, PowerDBusFacts(idleHint: false), PowerStatus(isDeviceIdle: false)),
+            (PowerStatus(), true, PowerDBusFacts(idleHint: true), PowerStatus(isDeviceIdle: true)),
+            (PowerStatus(isDeviceIdle: false), true, PowerDBusFacts.none, PowerStatus(isDeviceIdle: true)),
         ] as [(PowerStatus, Bool, PowerDBusFacts, PowerStatus)])
     func powerMerge(sysfs: PowerStatus, hasSupplies: Bool, facts: PowerDBusFacts, expected: PowerStatus) {
-        #expect(PowerMapping.merge(sysfs: sysfs, sysfsHasSupplies: hasSupplies, dbus: facts).status == expected)
+        let (status, provenance) = PowerMapping.merge(sysfs: sysfs, sysfsHasSupplies: hasSupplies, dbus: facts)
+        #expect(status == expected)
+        #expect(provenance.isDeviceIdle == (facts.idleHint == nil ? .defaultValue : .logind))
     }
 }

@@ -29,20 +29,23 @@ struct EnvironmentOwnershipTests {
         weak var account: ManualAccountStatusProvider?
         weak var cloudDrive: ManualCloudDriveObserver?
         weak var syncEvents: ManualSyncEventObserver?
+        weak var storage: StatusFeed<StorageStatus>?
         var environment: SyncEnvironment? = {
             let sources = (
                 ManualConnectivityObserver(), ManualPowerObserver(), ManualAccountStatusProvider(),
-                ManualCloudDriveObserver(), ManualSyncEventObserver()
+                ManualCloudDriveObserver(), ManualSyncEventObserver(), StatusFeed(StorageStatus.unknown)
             )
-            (connectivity, power, account, cloudDrive, syncEvents) = sources
+            (connectivity, power, account, cloudDrive, syncEvents, storage) = sources
             return SyncEnvironment(
                 connectivity: sources.0, power: sources.1, account: sources.2, cloudDrive: sources.3,
-                syncEvents: sources.4)
+                syncEvents: sources.4, storage: sources.5)
         }()
         #expect(connectivity != nil && power != nil && account != nil && cloudDrive != nil && syncEvents != nil)
+        #expect(storage != nil)
         #expect(environment?.monitoredParts == .all)
         environment = nil
         #expect(connectivity == nil && power == nil && account == nil && cloudDrive == nil && syncEvents == nil)
+        #expect(storage == nil)
     }
 
     @Test("an app's own source, followed through its stream, stays alive and followed")

@@ -59,6 +59,7 @@ struct JobLifecycleTests {
         arguments: [
             SyncSchedulerEvent.submitted(id: "j"), .started(id: "j", attempt: 1),
             .retryScheduled(id: "j", attempt: 2, delay: .seconds(1)), .requeued(id: "j", lost: .network),
+            .periodEnded(id: "j", periods: .init(succeeded: 1, failed: 0, skipped: 2)),
         ]
     )
     func nonTerminalEvents(_ event: SyncSchedulerEvent) {

@@ -7,6 +7,11 @@ import Testing
 /// tasks and the clock, a random workload drives every input in every order, and the invariants of
 /// docs/ARCHITECTURE.md §4 ("exactly once" above all) are checked after every step. A failing seed is in the test's
 /// arguments; replay it with `SYNCGATE_STRESS_SEED=<seed> swift test --filter SchedulerModelStress`.
+///
+/// The workload includes dependencies, appends to unique keys and periodic jobs; the invariants cover
+/// them: no job starts before its dependencies have succeeded (or, for an `appendOrReplace` edge,
+/// ended), the unfinished jobs of one unique key form one chain, and the periods of one series never
+/// run at once and start at least `interval - flex` apart.
 @Suite("Scheduler model stress")
 struct SchedulerModelStressTests {
     typealias Machine = SchedulerStateMachine<Int>
@@ -23,6 +28,9 @@ struct SchedulerModelStressTests {
         var startedAttempts: [Int] = []
         var phase: SyncJobState = .waiting(unmet: [], conditions: [])
         var key: Machine.Key?
+        var outcome: SyncJobOutcome?
+        /// When each period of a periodic job started.
+        var periodStarts: [Duration] = []
     }
 
     struct Attempt {
@@ -89,11 +97,24 @@ struct SchedulerModelStressTests {
                 ])
             }
             job.onRequirementsLost = random.pick([.keepRunning, .cancelAndRequeue])
+            let isPeriodic = random.chance(0.05)
+            if isPeriodic {
+                job.startDeadline = nil
+                job.period = SyncJobPeriod(
+                    every: .seconds(Int64(5 + random.next() % 20)), flex: .seconds(Int64(1 + random.next() % 4)))
+            }
             if random.chance(0.25) {
                 job.uniqueKey = random.pick(["u1", "u2"])
-                job.onDuplicate = random.pick([.keepExisting, .replace])
+                job.onDuplicate = random.pick(
+                    isPeriodic ? [.keepExisting, .replace] : [.keepExisting, .replace, .append, .appendOrReplace])
             }
-            if random.chance(0.25) { job.serialGroup = random.pick(["g1", "g2"]) }
+            if random.chance(0.25) && !isPeriodic { job.serialGroup = random.pick(["g1", "g2"]) }
+            if random.chance(0.3) && index > 0 {
+                // Mostly recent jobs (unfinished or kept), sometimes one long gone (unknown: rejected).
+                let count = 1 + Int(random.next() % 2)
+                let ids = (0..<count).map { _ in "job-\(max(0, index - 1 - Int(random.next() % 150)))" }
+                job.dependsOn = Array(Set(ids)).sorted()
+            }
             job.tags = random.pick([[], ["t1"], ["t1", "t2"]])
             return job.spec
         }
@@ -136,7 +157,14 @@ struct SchedulerModelStressTests {
                     violations.append("step \(steps): keepExisting returned \(existing), not a live job with the key")
                 }
             case .rejected(let error):
-                violations.append("step \(steps): valid job rejected: \(error)")
+                let reason = "\(error)"
+                let allowed = [
+                    "dependsOn names unknown jobs", "dependsOn names periodic job", "cannot follow periodic job",
+                ]
+                if !allowed.contains(where: reason.contains) {
+                    violations.append("step \(steps): valid job rejected: \(error)")
+                }
+                jobs[index].resolutions = -1
             }
         }
 
@@ -218,6 +246,16 @@ struct SchedulerModelStressTests {
                                 "step \(steps): \(index) started before \(blocker) of group \(group) ended")
                         }
                     }
+                    checkDependencies(of: index, key: key)
+                    if let period = spec.period, let startedAt = machine.jobs[key]?.series?.startedAt,
+                        startedAt == now, jobs[index].periodStarts.last != now
+                    {
+                        if let previous = jobs[index].periodStarts.last, now - previous < period.interval - period.flex
+                        {
+                            violations.append("step \(steps): \(index) began a period \(now - previous) after the last")
+                        }
+                        jobs[index].periodStarts.append(now)
+                    }
                     attempts[key] = Attempt(index: index, attempt: attempt)
                     jobs[index].startedAttempts.append(attempt)
                 case .cancelAttempt(let key):
@@ -229,7 +267,8 @@ struct SchedulerModelStressTests {
                 case .setState(let index, let phase):
                     if jobs[index].resolutions != 0 { violations.append("step \(steps): phase of resolved \(index)") }
                     jobs[index].phase = phase
-                case .resolve(let index, _):
+                case .resolve(let index, let outcome):
+                    jobs[index].outcome = outcome
                     jobs[index].resolutions += 1
                     if jobs[index].resolutions > 1 { violations.append("step \(steps): \(index) resolved twice") }
                     if let key = jobs[index].key, attempts[key] != nil {
@@ -245,6 +284,24 @@ struct SchedulerModelStressTests {
         }
 
         // MARK: Invariants
+
+        /// A job starts only after its dependencies succeeded; after the job it was appended to with
+        /// `appendOrReplace`, only after that one ended.
+        mutating func checkDependencies(of index: Int, key: Machine.Key) {
+            guard let job = machine.jobs[key] else { return }
+            for id in job.dependencyIDs {
+                guard let dependency = Int(id.dropFirst("job-".count)), jobs.indices.contains(dependency) else {
+                    violations.append("step \(steps): \(index) depends on unknown \(id)")
+                    continue
+                }
+                let isSoftAppend =
+                    !jobs[index].spec.dependsOn.contains(id) && jobs[index].spec.onDuplicate == .appendOrReplace
+                let ended = jobs[dependency].resolutions == 1
+                if !ended || (!isSoftAppend && jobs[dependency].outcome != .succeeded) {
+                    violations.append("step \(steps): \(index) started before its dependency \(id) succeeded")
+                }
+            }
+        }
 
         mutating func checkInvariants() {
             let running = machine.running
@@ -263,12 +320,15 @@ struct SchedulerModelStressTests {
             if runningGroups.values.contains(where: { $0 > 1 }) {
                 violations.append("step \(steps): serial group runs twice")
             }
+            // The live jobs of a key form one chain: only one of them waits for no other job of the key.
             var liveKeys: [String: Int] = [:]
             for job in machine.jobs.values where job.stop != .cancelled {
-                if let uniqueKey = job.spec.uniqueKey { liveKeys[uniqueKey, default: 0] += 1 }
+                guard let uniqueKey = job.spec.uniqueKey else { continue }
+                let appended = job.pendingDependencies.contains { machine.jobs[$0]?.spec.uniqueKey == uniqueKey }
+                if !appended { liveKeys[uniqueKey, default: 0] += 1 }
             }
             if liveKeys.values.contains(where: { $0 > 1 }) {
-                violations.append("step \(steps): two live jobs share a key")
+                violations.append("step \(steps): two live jobs share a key outside one chain")
             }
             let snapshot = machine.snapshot()
             if snapshot.jobs.count != machine.jobCount { violations.append("step \(steps): snapshot count differs") }
@@ -311,5 +371,11 @@ struct SchedulerModelStressTests {
         #expect(accepted.count > 1_000, "seed \(seed): too few jobs to mean anything")
         let started = accepted.filter { !$0.startedAttempts.isEmpty }.count
         #expect(started > 100, "seed \(seed): too few starts to mean anything")
+        let chained = accepted.filter { !$0.spec.dependsOn.isEmpty && !$0.startedAttempts.isEmpty }.count
+        let appended = accepted.filter { [.append, .appendOrReplace].contains($0.spec.onDuplicate) }.count
+        let periods = accepted.map { $0.periodStarts.count }.reduce(0, +)
+        #expect(
+            chained > 10 && appended > 10 && periods > 10,
+            "seed \(seed): \(chained) dependents started, \(appended) appends, \(periods) periods")
     }
 }

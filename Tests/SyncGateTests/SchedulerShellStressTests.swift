@@ -46,6 +46,20 @@ struct SchedulerShellStressTests {
         /// The serial group of each accepted job.
         var groupOfJob: [SyncJob.ID: String] { groups.withLock { $0 } }
 
+        /// Checks that every dependency of a starting job has succeeded (or, behind an `appendOrReplace`
+        /// edge, ended): the handles' states are set in the critical section that starts the job.
+        func checkDependencies(of job: SyncJob, in scheduler: SyncScheduler) {
+            guard let dependsOn = scheduler.job(id: job.id)?.dependsOn, !dependsOn.isEmpty else { return }
+            let known = handles.withLock { $0 }
+            for id in dependsOn {
+                guard let state = known[id]?.state else { continue }
+                let isSoft = job.onDuplicate == .appendOrReplace && !job.dependsOn.contains(id)
+                if !(state == .succeeded || (isSoft && state.isTerminal)) {
+                    record("\(job.id) started while its dependency \(id) is \(state)")
+                }
+            }
+        }
+
         func begin(_ job: SyncJob, context: SyncJobContext) {
             state.withLock { state in
                 state.starts += 1
@@ -119,17 +133,28 @@ struct SchedulerShellStressTests {
                 ])
             }
             job.onRequirementsLost = random.pick([.keepRunning, .cancelAndRequeue])
+            let isPeriodic = random.chance(0.03)
+            if isPeriodic {
+                job.startDeadline = nil
+                job.period = SyncJobPeriod(every: timeUnit * Int(3 + random.next() % 5), flex: timeUnit)
+            }
             if random.chance(0.2) {
                 job.uniqueKey = random.pick(["u1", "u2"])
-                job.onDuplicate = random.pick([.keepExisting, .replace])
+                job.onDuplicate = random.pick(
+                    isPeriodic ? [.keepExisting, .replace] : [.keepExisting, .replace, .append, .appendOrReplace])
             }
-            if random.chance(0.2) { job.serialGroup = random.pick(["g1", "g2"]) }
+            if random.chance(0.2) && !isPeriodic { job.serialGroup = random.pick(["g1", "g2"]) }
+            if random.chance(0.2) && nextIndex > 1 {
+                job.dependsOn = ["job-\(nextIndex - 1 - Int(random.next() % UInt64(min(nextIndex - 1, 5))))"]
+            }
             job.tags = random.pick([[], ["t1"], ["t1", "t2"]])
             let behavior = random.pick(Behavior.allCases)
             let yields = Int(random.next() % 5)
             let monitor = monitor
+            let scheduler = scheduler
             let spec = job
             job.operation = { context in
+                monitor.checkDependencies(of: spec, in: scheduler)
                 monitor.begin(spec, context: context)
                 defer { monitor.end(spec) }
                 try await Self.perform(behavior, yields: yields)
@@ -161,7 +186,17 @@ struct SchedulerShellStressTests {
             let roll = random.unit()
             if roll < 0.40 {
                 let job = makeJob()
-                let handle = try scheduler.submit(job)
+                let handle: SyncJobHandle
+                do {
+                    handle = try scheduler.submit(job)
+                } catch {
+                    // A dependency or an append on a periodic job, or a dependency on a job that was never
+                    // accepted (its submission returned an existing job): refused by design.
+                    guard case .invalidJob(let reason) = error,
+                        reason.contains("periodic job") || reason.contains("unknown jobs")
+                    else { throw error }
+                    return
+                }
                 monitor.accepted(job, handle: handle)
                 if handle.id == job.id { handles.append(handle) }
             } else if roll < 0.45 {

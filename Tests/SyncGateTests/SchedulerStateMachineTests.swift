@@ -48,6 +48,7 @@ struct SchedulerStateMachineTests {
             record(machine.statusChanged(status, now: now))
         }
 
+        @discardableResult
         mutating func finish(_ id: String, _ result: Result<Void, any Error> = .success(()), random: Double = 0.5)
             -> [Machine.Action]
         {

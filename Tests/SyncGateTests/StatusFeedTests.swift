@@ -12,9 +12,10 @@ struct StatusFeedTests {
         let account = StatusFeed(AccountStatus.noAccount)
         let cloudDrive = StatusFeed(false)
         let syncEvents = StatusFeed(SyncEvent.idle)
+        let storage = StatusFeed(StorageStatus.unknown)
         let environment = SyncEnvironment(
             connectivity: connectivity, power: power, account: account, cloudDrive: cloudDrive,
-            syncEvents: syncEvents)
+            syncEvents: syncEvents, storage: storage)
         #expect(environment.monitoredParts == .all)
 
         connectivity.send(.connected(via: .wifi))
@@ -27,6 +28,9 @@ struct StatusFeedTests {
         #expect(environment.status.isCloudDriveAvailable)
         syncEvents.update { $0 = .importing }
         #expect(environment.status.syncEvent == .importing)
+        storage.status = StorageStatus(availableBytes: 1, capacityBytes: 1 << 30)
+        #expect(environment.status.storage.isLow)
+        #expect(!environment.status.satisfies(.storageNotLow))
     }
 
     @Test("a job waiting for the account is running when the feed's send returns")

@@ -37,6 +37,8 @@ struct SyncEnvironmentTests {
         #expect(manual.status.isCloudDriveAvailable)
         manual.setSyncEvent(.exporting)
         #expect(manual.status.syncEvent == .exporting)
+        manual.setStorage(StorageStatus(path: "/data", availableBytes: 1 << 20, capacityBytes: 1 << 30))
+        #expect(manual.status.storage.isLow)
         try manual.setCondition("signed-in", isMet: true)
         #expect(manual.status.conditions == ["signed-in"])
         try manual.setCondition("signed-in", isMet: false)
@@ -47,7 +49,7 @@ struct SyncEnvironmentTests {
     func unmonitoredParts() async throws {
         let manual = ManualSyncEnvironment(account: .noAccount, monitoring: [.network, .power])
         #expect(manual.environment.monitoredParts == [.network, .power])
-        #expect(manual.status.requirementsTreatedAsMet == [.accountReady, .cloudDrive])
+        #expect(manual.status.requirementsTreatedAsMet == [.accountReady, .cloudDrive, .storageNotLow])
         #expect(!manual.status.isSyncReady)
         manual.setAccount(.noAccount)
         manual.setConnectivity(.connected(via: .wiredEthernet))

@@ -8,7 +8,8 @@ struct SyncRequirementsTests {
         connectivity: .connected(via: .wiredEthernet),
         power: PowerStatus(isLowPowerModeEnabled: false, isOnExternalPower: true, batteryLevel: 0.9),
         account: .available,
-        isCloudDriveAvailable: true
+        isCloudDriveAvailable: true,
+        storage: StorageStatus(path: "/", availableBytes: 8 << 30, capacityBytes: 64 << 30)
     )
 
     /// For each requirement: statuses that satisfy it and statuses that do not.
@@ -105,6 +106,43 @@ struct SyncRequirementsTests {
                 [allMet],
                 [with(allMet) { $0.isCloudDriveAvailable = false }]
             ),
+            (
+                .storageNotLow,
+                [
+                    allMet,
+                    // The default threshold: 5 % of a 1 GiB volume (51.2 MiB) is below the 500 MiB cap.
+                    with(allMet) { $0.storage = StorageStatus(availableBytes: 53_687_092, capacityBytes: 1 << 30) },
+                    // 5 % of 64 GiB is above the cap: 500 MiB free is enough.
+                    with(allMet) { $0.storage = StorageStatus(availableBytes: 500 << 20, capacityBytes: 64 << 30) },
+                    with(allMet) { $0.storage = StorageStatus(availableBytes: 10, thresholdBytes: 10) },
+                    with(allMet) { $0.storage = .unknown },
+                ],
+                [
+                    with(allMet) { $0.storage = StorageStatus(availableBytes: 53_687_090, capacityBytes: 1 << 30) },
+                    with(allMet) {
+                        $0.storage = StorageStatus(availableBytes: (500 << 20) - 1, capacityBytes: 64 << 30)
+                    },
+                    with(allMet) { $0.storage = StorageStatus(availableBytes: 9, thresholdBytes: 10) },
+                    with(allMet) { $0.storage = StorageStatus(availableBytes: 0, capacityBytes: 1 << 30) },
+                ]
+            ),
+            (
+                .deviceIdle,
+                [allMet, with(allMet) { $0.power = PowerStatus(isDeviceIdle: true) }],
+                [with(allMet) { $0.power.isDeviceIdle = false }]
+            ),
+            (
+                .notRoaming,
+                [
+                    allMet,
+                    with(allMet) { $0.connectivity = .connected(via: .cellular, isExpensive: true) },
+                    with(allMet) { $0.connectivity = .connected(via: .wifi, isExpensive: true) },
+                ],
+                [
+                    with(allMet) { $0.connectivity = .connected(via: .cellular, isExpensive: true, isRoaming: true) },
+                    with(allMet) { $0.connectivity = .disconnected },
+                ]
+            ),
         ]
 
     @Test("each requirement holds exactly in the statuses that satisfy it", arguments: 0..<table.count)
@@ -136,10 +174,12 @@ struct SyncRequirementsTests {
     func unmonitoredPartIsTreatedAsMet(requirement: SyncRequirements) {
         let worst = SyncEnvironmentStatus(
             connectivity: .disconnected,
-            power: PowerStatus(isLowPowerModeEnabled: true, isOnExternalPower: false, batteryLevel: 0.01),
+            power: PowerStatus(
+                isLowPowerModeEnabled: true, isOnExternalPower: false, batteryLevel: 0.01, isDeviceIdle: false),
             account: .noAccount,
             isCloudDriveAvailable: false,
-            monitoredParts: MonitoringOptions.all.subtracting(requirement.monitoredParts)
+            monitoredParts: MonitoringOptions.all.subtracting(requirement.monitoredParts),
+            storage: StorageStatus(availableBytes: 0, capacityBytes: 1 << 30)
         )
         #expect(worst.satisfies(requirement))
         #expect(worst.requirementsTreatedAsMet.contains(requirement))
@@ -207,7 +247,14 @@ struct SyncRequirementsTests {
         #expect(SyncRequirements.syncReady.description == "[network, not-low-power, account-ready]")
         #expect(SyncRequirements(name: "validated_internet") == .validatedInternet)
         #expect(SyncRequirements.validatedInternet.monitoredParts == .network)
-        #expect(SyncRequirements.decided(by: .network) == [.network, .unmetered, .unconstrained, .validatedInternet])
+        #expect(
+            SyncRequirements.decided(by: .network)
+                == [.network, .unmetered, .unconstrained, .validatedInternet, .notRoaming])
+        #expect(SyncRequirements.decided(by: .power) == [.notLowPower, .externalPower, .batteryNotLow, .deviceIdle])
+        #expect(SyncRequirements.decided(by: .storage) == .storageNotLow)
+        #expect(SyncRequirements.storageNotLow.monitoredParts == .storage)
+        #expect(SyncRequirements.deviceIdle.monitoredParts == .power)
+        #expect(SyncRequirements.notRoaming.monitoredParts == .network)
         #expect(SyncRequirements().description == "[]")
     }
 
@@ -265,10 +312,10 @@ struct SyncRequirementsTests {
         #expect(SyncRequirements.syncReady == [.network, .accountReady, .notLowPower])
         #expect(SyncRequirements.cloudDriveReady == [.network, .accountReady, .notLowPower, .cloudDrive])
         #expect(SyncRequirements.largeTransfer == [.network, .unmetered, .unconstrained])
-        #expect(MonitoringOptions.default == [.network, .power, .account, .cloudDrive])
+        #expect(MonitoringOptions.default == [.network, .power, .account, .cloudDrive, .storage])
         #expect(MonitoringOptions.basic == [.network, .account])
         #expect(MonitoringOptions.syncFocused == [.network, .power, .account, .syncEvent])
-        #expect(MonitoringOptions.all.names == ["network", "power", "account", "sync-event", "cloud-drive"])
+        #expect(MonitoringOptions.all.names == ["network", "power", "account", "sync-event", "cloud-drive", "storage"])
     }
 }
 

@@ -9,6 +9,14 @@
 //   syncgate-durable-probe open <directory> [--as-nobody]
 //       opens the store (after dropping to uid/gid 65534 with --as-nobody) and prints `opened` or
 //       `error <description>`.
+//   syncgate-durable-probe submit <directory> <first> <count>
+//       restores, then submits durable jobs `s<first>` … (synchronous durability) that wait for a
+//       condition nobody sets, printing `accepted <id>` or `refused <id> <error>` for each, then `done`.
+//       The failing-sync test runs it with an LD_PRELOAD shim that fails fdatasync.
+//   syncgate-durable-probe churn <directory> <seed>
+//       appends submissions and resolutions to the store directly, so that it compacts every few
+//       records, printing `submitting <id>` / `resolving <id>` before an append and `accepted <id>` /
+//       `resolved <id>` once it returned; it runs until killed (the compaction-kill test).
 
 import Foundation
 import SyncGate
@@ -33,7 +41,7 @@ func emit(_ line: String) {
 }
 
 func usage() -> Never {
-    FileHandle.standardError.write(Data("usage: syncgate-durable-probe run|open …\n".utf8))
+    FileHandle.standardError.write(Data("usage: syncgate-durable-probe run|open|submit|churn …\n".utf8))
     exit(2)
 }
 
@@ -99,6 +107,61 @@ func open(directory: String, asNobody: Bool) {
     }
 }
 
+/// The payload of the jobs of `submit` and `churn`: its text is checked byte for byte by the tests.
+struct Note: Codable, Sendable {
+    var text: String
+}
+
+func submit(directory: String, first: Int, count: Int) throws {
+    let store = try FileJobStore(directory: directory)
+    let scheduler = SyncScheduler(environment: SyncEnvironment())
+    let durable = DurableScheduler(scheduler: scheduler, store: store)
+    try durable.register("note", payload: Note.self) { _, _ in }
+    try durable.restoreJobs()
+    for number in first..<(first + count) {
+        let id = "s\(number)"
+        do {
+            try durable.submit(
+                DurableJob(
+                    id: id, kind: "note", payload: Note(text: "note \(number)"), requires: [],
+                    conditions: ["never-set"]))
+            emit("accepted \(id)")
+        } catch {
+            emit("refused \(id) \(error)")
+        }
+    }
+    emit("done")
+}
+
+func churn(directory: String, seed: UInt64) throws {
+    let store = try FileJobStore(
+        directory: directory, configuration: .init(durability: .synchronous, compactionMinimumDeadRecords: 4))
+    let contents = try store.load()
+    var live = contents.jobs.map { ($0.sequence, $0.id) }
+    var sequence = contents.highestSequence
+    var random = SeededRandom(seed: seed)
+    emit("open \(live.count)")
+    while true {
+        if live.isEmpty || random.next(below: 2) == 0 {
+            sequence += 1
+            let id = "c\(seed % 100_000)-\(sequence)"
+            emit("submitting \(id)")
+            let payload = Data(#"{"text":"churn \#(id)"}"#.utf8)
+            try store.append(
+                .submitted(
+                    StoredJob(
+                        sequence: sequence, id: id, kind: "note", payload: payload, submittedAt: Date())))
+            live.append((sequence, id))
+            emit("accepted \(id)")
+        } else {
+            let (resolved, id) = live.remove(at: random.next(below: live.count))
+            emit("resolving \(id)")
+            try store.append(.resolved(sequence: resolved, resolution: .succeeded))
+            emit("resolved \(id)")
+        }
+    }
+}
+
 let arguments = CommandLine.arguments
 guard arguments.count >= 3 else { usage() }
 switch arguments[1] {
@@ -116,6 +179,22 @@ case "run":
     }
 case "open":
     open(directory: arguments[2], asNobody: arguments.contains("--as-nobody"))
+case "submit":
+    guard arguments.count >= 5, let first = Int(arguments[3]), let count = Int(arguments[4]) else { usage() }
+    do {
+        try submit(directory: arguments[2], first: first, count: count)
+    } catch {
+        emit("error \(error)")
+        exit(1)
+    }
+case "churn":
+    guard arguments.count >= 4, let seed = UInt64(arguments[3]) else { usage() }
+    do {
+        try churn(directory: arguments[2], seed: seed)
+    } catch {
+        emit("error \(error)")
+        exit(1)
+    }
 default:
     usage()
 }

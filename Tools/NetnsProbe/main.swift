@@ -123,6 +123,7 @@
             "{\"event\":\"retryScheduled\",\"id\":\"\(id)\",\"attempt\":\(attempt)}"
         case .cancelled(let id): "{\"event\":\"cancelled\",\"id\":\"\(id)\"}"
         case .expired(let id): "{\"event\":\"expired\",\"id\":\"\(id)\"}"
+        case .periodEnded(let id, _): "{\"event\":\"periodEnded\",\"id\":\"\(id)\"}"
         }
     }
 

@@ -11,8 +11,10 @@ public enum DurableJobError: Error, Sendable, Hashable, CustomStringConvertible 
     case payloadTypeMismatch(kind: String, registered: String, submitted: String)
     /// The payload could not be encoded; nothing was stored.
     case payloadEncodingFailed(jobID: SyncJob.ID, kind: String, reason: String)
-    /// The scheduler refused the job: an invalid option (naming the field and the value), an id used by
-    /// an unfinished job, or a scheduler that has shut down. Nothing stays in the store.
+    /// The encoded payload is larger than ``DurableScheduler/maximumPayloadSize``; nothing was stored.
+    case payloadTooLarge(jobID: SyncJob.ID, size: Int, limit: Int)
+    /// The scheduler refused the job: an invalid option (naming the field and the value), an id or
+    /// unique key held by an unfinished job or a kept one, or a scheduler that has shut down. Nothing stays in the store.
     case rejected(SyncSchedulerError)
     /// The store could not be read or written; a submission that throws this was not stored.
     case storeFailed(JobStoreError)
@@ -27,6 +29,8 @@ public enum DurableJobError: Error, Sendable, Hashable, CustomStringConvertible 
             "job kind \"\(kind)\" takes payloads of type \(registered), got \(submitted)"
         case .payloadEncodingFailed(let id, let kind, let reason):
             "the payload of job \(id) (kind \"\(kind)\") could not be encoded: \(reason)"
+        case .payloadTooLarge(let id, let size, let limit):
+            "the payload of job \(id) is \(size) bytes, over the limit of \(limit) bytes"
         case .rejected(let error): "\(error)"
         case .storeFailed(let error): "\(error)"
         }

@@ -6,6 +6,9 @@ public struct DurableRestoreReport: Sendable, CustomStringConvertible {
     public var interrupted: [SyncJob.ID]
     /// Jobs whose start deadline passed while the app was not running; they resolved as expired.
     public var expired: [SyncJob.ID]
+    /// Jobs that left the store without running: an unfinished job held their unique key (with the
+    /// keep-existing policy).
+    public var discarded: [SyncJob.ID]
     /// Jobs kept in the store without being restored (unknown kind, undecodable payload).
     public var kept: [KeptDurableJob]
     /// Problems met reading the store (skipped records, a cut tail).
@@ -15,8 +18,9 @@ public struct DurableRestoreReport: Sendable, CustomStringConvertible {
     public var description: String {
         var lines = [
             "restored \(restored.count) durable jobs (\(interrupted.count) interrupted), "
-                + "\(expired.count) expired, \(kept.count) kept, \(storeIssues.count) store issues"
+                + "\(expired.count) expired, \(discarded.count) discarded, \(kept.count) kept, \(storeIssues.count) store issues"
         ]
+        lines += discarded.map { "discarded \($0): an unfinished job holds its unique key" }
         lines += kept.map { "kept \($0)" }
         lines += storeIssues.map { "store: \($0)" }
         return lines.joined(separator: "\n")

@@ -58,11 +58,40 @@ public final class DurableScheduler: Sendable {
         var isRestored = false
         var nextSequence: UInt64 = 1
         var kept: [UInt64: KeptDurableJob] = [:]
+        /// The unique keys of kept jobs, which hold them as unfinished jobs do.
+        var keptUniqueKeys: [UInt64: String] = [:]
         var storeIssues: [JobStoreIssue] = []
         var writeErrors: [String] = []
     }
 
+    /// A record written after submission that did not reach the store yet.
+    private struct PendingWrite {
+        let record: JobRecord
+        let jobID: SyncJob.ID
+        var isReported = false
+    }
+
+    /// The records waiting to be written again, in order, and whether a retry is scheduled.
+    private struct Writer {
+        var pending: [PendingWrite] = []
+        var isRetryScheduled = false
+    }
+
     private static let maximumWriteErrors = 100
+
+    /// The largest encoded payload a durable job may have: 64 MiB.
+    ///
+    /// ``submit(_:)`` refuses a larger one with ``DurableJobError/payloadTooLarge(jobID:size:limit:)``;
+    /// ``FileJobStore`` reads records of this payload size plus room for the job's other fields, and
+    /// refuses to write a record it could not read back.
+    public static let maximumPayloadSize = 64 << 20
+
+    /// The longest duration a durable job's option may have: 100 years.
+    ///
+    /// The journal keeps delays and start deadlines as wall-clock instants and restores them as
+    /// durations; ``submit(_:)`` refuses a `delay`, `startDeadline`, `runTimeout` or retry backoff
+    /// longer than this, naming the field.
+    public static let maximumDuration = Duration.seconds(100 * 365 * 86_400)
 
     /// The scheduler that runs the jobs.
     public let scheduler: SyncScheduler
@@ -71,6 +100,8 @@ public final class DurableScheduler: Sendable {
     private let wallClock: @Sendable () -> Date
     private let state = LockedState(State())
     private let hookToken = LockedState<UInt64?>(nil)
+    private let writer = LockedState(Writer())
+    private let failures = EventBroadcast<DurableWriteFailure>()
 
     /// Creates the durable layer of `scheduler`, keeping jobs in `store`.
     ///
@@ -86,6 +117,10 @@ public final class DurableScheduler: Sendable {
         self.wallClock = wallClock
         let token = scheduler.schedulerCore.addEventHook { [weak self] delivery in self?.record(delivery) }
         hookToken.withLock { $0 = token }
+        // `.storageNotLow` watches the job store's volume unless the app chose a path.
+        if let directory = (store as? FileJobStore)?.directory {
+            scheduler.environment.storageObserver?.useDefaultPath(directory)
+        }
     }
 
     deinit {
@@ -142,6 +177,7 @@ public final class DurableScheduler: Sendable {
         var restored: [SyncJobHandle] = []
         var interrupted: [SyncJob.ID] = []
         var expired: [SyncJob.ID] = []
+        var discarded: [SyncJob.ID] = []
         for stored in contents.jobs {
             let (isActive, kind) = state.withLock { ($0.active[stored.sequence] != nil, $0.kinds[stored.kind]) }
             if isActive { continue }
@@ -157,8 +193,14 @@ public final class DurableScheduler: Sendable {
                 continue
             }
             if !stored.hasStarted, let deadline = stored.startDeadlineAt, deadline <= now {
-                write(.resolved(sequence: stored.sequence, resolution: .expired))
+                unkeep(stored.sequence)
+                write(.resolved(sequence: stored.sequence, resolution: .expired), jobID: stored.id)
                 expired.append(stored.id)
+                continue
+            }
+            if let reason = keptHolder(id: stored.id, uniqueKey: stored.options.uniqueKey, excluding: stored.sequence) {
+                // A kept job holds the id or the unique key: this one waits with it.
+                keep(stored, reason: .rejected(reason))
                 continue
             }
             let run = kind.run
@@ -177,7 +219,9 @@ public final class DurableScheduler: Sendable {
                 continue
             }
             guard handle.id == stored.id else {
-                discard(stored.sequence)
+                // An unfinished job holds its unique key: this one leaves the store, and says so.
+                discard(stored.sequence, jobID: stored.id)
+                discarded.append(stored.id)
                 continue
             }
             restored.append(handle)
@@ -190,7 +234,8 @@ public final class DurableScheduler: Sendable {
             return state.kept.values.sorted { $0.sequence < $1.sequence }
         }
         return DurableRestoreReport(
-            restored: restored, interrupted: interrupted, expired: expired, kept: kept, storeIssues: contents.issues)
+            restored: restored, interrupted: interrupted, expired: expired, discarded: discarded, kept: kept,
+            storeIssues: contents.issues)
     }
 
     /// Submits a durable job: it is in the store when this returns, and starts as soon as it is runnable.
@@ -218,7 +263,12 @@ public final class DurableScheduler: Sendable {
         let run = kind.run
         let payload = job.payload
         let syncJob = SyncJob(id: job.id, options: job.options) { context in try await run(payload, context) }
-        if let reason = syncJob.validationError { throw .rejected(.invalidJob(reason)) }
+        if let reason = syncJob.validationError ?? Self.rangeError(job.options) ?? job.options.durableLimitation {
+            throw .rejected(.invalidJob(reason))
+        }
+        if let reason = keptHolder(id: job.id, uniqueKey: job.options.uniqueKey) {
+            throw .rejected(.invalidJob(reason))
+        }
         let core = scheduler.schedulerCore
         if let uniqueKey = job.options.uniqueKey, job.options.onDuplicate == .keepExisting,
             let existing = core.existingHandle(uniqueKey: uniqueKey)
@@ -233,6 +283,9 @@ public final class DurableScheduler: Sendable {
             data = try JSONEncoder().encode(job.payload)
         } catch {
             throw .payloadEncodingFailed(jobID: job.id, kind: job.kind, reason: "\(error)")
+        }
+        if data.count > Self.maximumPayloadSize {
+            throw .payloadTooLarge(jobID: job.id, size: data.count, limit: Self.maximumPayloadSize)
         }
 
         let now = wallClock()
@@ -252,27 +305,51 @@ public final class DurableScheduler: Sendable {
         do {
             handle = try core.submit(syncJob, attachment: ticket(sequence))
         } catch {
-            discard(sequence)
+            discard(sequence, jobID: job.id)
             throw .rejected(error)
         }
         if handle.id != job.id {
             // An unfinished job without this layer (a closure job) holds the unique key: ours was not taken.
-            discard(sequence)
+            discard(sequence, jobID: job.id)
         }
         return handle
     }
 
     /// The durable jobs running or waiting, those kept in the store without running, and what went wrong.
     public func snapshot() -> DurableSnapshot {
-        state.withLock { state in
+        let pendingWrites = writer.withLock { $0.pending.count }
+        return state.withLock { state in
             DurableSnapshot(
                 active: state.active.sorted { $0.key < $1.key }.map(\.value.id),
                 kept: state.kept.values.sorted { $0.sequence < $1.sequence },
                 storeIssues: state.storeIssues,
                 writeErrors: state.writeErrors,
+                pendingWrites: pendingWrites,
                 kinds: state.kinds.keys.sorted()
             )
         }
+    }
+
+    /// The journal writes that fail after submission (attempt and resolution records), as they fail.
+    ///
+    /// Each record is reported once; the layer keeps it and writes it again (see
+    /// ``DurableWriteFailure``). Every access returns a new stream of the failures from then on.
+    public var writeFailures: AsyncStream<DurableWriteFailure> {
+        failures.stream()
+    }
+
+    /// Writes the records whose writes failed, in order.
+    ///
+    /// The layer also retries them before every later record and about once a second (not after the
+    /// store is closed); call this to retry now, such as after freeing disk space. Each failure is
+    /// also logged at the `error` level (``SyncGateLog``).
+    ///
+    /// - Throws: ``DurableJobError/storeFailed(_:)`` when a record still cannot be written; it stays
+    ///   pending.
+    public func retryPendingWrites() throws(DurableJobError) {
+        let (failed, error) = writer.withLock { drain(&$0) }
+        publish(failed)
+        if let error { throw .storeFailed(storeError(error)) }
     }
 
     // MARK: - Journal
@@ -285,32 +362,42 @@ public final class DurableScheduler: Sendable {
     private func record(_ delivery: SchedulerEventDelivery) {
         guard let ticket = delivery.attachment as? Ticket, ticket.owner == ObjectIdentifier(self) else { return }
         let sequence = ticket.sequence
-        let record: JobRecord? = state.withLock { state in
+        let record: (JobRecord, SyncJob.ID)? = state.withLock { state in
             guard var job = state.active[sequence] else { return nil }
-            switch delivery.event {
-            case .submitted:
-                return nil
-            case .started(_, let attempt):
-                job.attempt = attempt
-                state.active[sequence] = job
-                return .attemptStarted(sequence: sequence, attempt: attempt)
-            case .retryScheduled(_, let attempt, let delay):
-                let retryAt = wallClock().addingTimeInterval(delay.inSeconds)
-                return .attemptFinished(sequence: sequence, failures: attempt - 1, retryAt: retryAt)
-            case .requeued:
-                return .attemptFinished(sequence: sequence, failures: max(job.attempt - 1, 0), retryAt: nil)
-            case .succeeded, .failed, .cancelled, .expired:
-                state.active[sequence] = nil
-                if delivery.isShutDown {
-                    if case .cancelled = delivery.event { return nil }
-                    if delivery.event.isFailed && job.attempt < job.maxAttempts {
-                        return .attemptFinished(sequence: sequence, failures: job.attempt, retryAt: nil)
-                    }
-                }
-                return JobLifecycle.resolution(of: delivery.event).map { .resolved(sequence: sequence, resolution: $0) }
+            return Self.record(of: delivery, for: &job, sequence: sequence, in: &state, now: wallClock).map {
+                ($0, job.id)
             }
         }
-        if let record { write(record) }
+        if let (record, id) = record { write(record, jobID: id) }
+    }
+
+    /// The record of one event of an active job, updating the layer's state.
+    private static func record(
+        of delivery: SchedulerEventDelivery, for job: inout Active, sequence: UInt64, in state: inout State,
+        now wallClock: () -> Date
+    ) -> JobRecord? {
+        switch delivery.event {
+        case .submitted, .periodEnded:
+            return nil
+        case .started(_, let attempt):
+            job.attempt = attempt
+            state.active[sequence] = job
+            return .attemptStarted(sequence: sequence, attempt: attempt)
+        case .retryScheduled(_, let attempt, let delay):
+            let retryAt = wallClock().addingTimeInterval(delay.inSeconds)
+            return .attemptFinished(sequence: sequence, failures: attempt - 1, retryAt: retryAt)
+        case .requeued:
+            return .attemptFinished(sequence: sequence, failures: max(job.attempt - 1, 0), retryAt: nil)
+        case .succeeded, .failed, .cancelled, .expired:
+            state.active[sequence] = nil
+            if delivery.isShutDown {
+                if case .cancelled = delivery.event { return nil }
+                if delivery.event.isFailed && job.attempt < job.maxAttempts {
+                    return .attemptFinished(sequence: sequence, failures: job.attempt, retryAt: nil)
+                }
+            }
+            return JobLifecycle.resolution(of: delivery.event).map { .resolved(sequence: sequence, resolution: $0) }
+        }
     }
 
     private func ticket(_ sequence: UInt64) -> Ticket {
@@ -321,29 +408,133 @@ public final class DurableScheduler: Sendable {
         state.withLock { state in
             state.active[sequence] = job
             state.kept[sequence] = nil
+            state.keptUniqueKeys[sequence] = nil
         }
     }
 
     private func keep(_ stored: StoredJob, reason: KeptDurableJob.Reason) {
         let kept = KeptDurableJob(id: stored.id, kind: stored.kind, sequence: stored.sequence, reason: reason)
-        state.withLock { $0.kept[stored.sequence] = kept }
+        state.withLock { state in
+            state.kept[stored.sequence] = kept
+            state.keptUniqueKeys[stored.sequence] = stored.options.uniqueKey
+        }
+    }
+
+    private func unkeep(_ sequence: UInt64) {
+        state.withLock { state in
+            state.kept[sequence] = nil
+            state.keptUniqueKeys[sequence] = nil
+        }
+    }
+
+    /// Why a new job may not take the id or unique key: a kept job holds it, as an unfinished job would.
+    private func keptHolder(id: SyncJob.ID, uniqueKey: String?, excluding: UInt64? = nil) -> String? {
+        state.withLock { state in
+            for (sequence, kept) in state.kept.sorted(by: { $0.key < $1.key }) where sequence != excluding {
+                if kept.id == id {
+                    return "id \"\(id)\" is held by the stored job \(kept.id) (kind \"\(kept.kind)\"), kept until it "
+                        + "can be restored"
+                }
+                if let uniqueKey, state.keptUniqueKeys[sequence] == uniqueKey {
+                    return "uniqueKey \"\(uniqueKey)\" is held by the stored job \(kept.id) (kind \"\(kept.kind)\"), "
+                        + "kept until it can be restored"
+                }
+            }
+            return nil
+        }
+    }
+
+    /// The first duration option longer than ``maximumDuration``, naming the field and the value.
+    private static func rangeError(_ options: SyncJobOptions) -> String? {
+        var durations: [(String, Duration?)] = [
+            ("delay", options.delay), ("startDeadline", options.startDeadline), ("runTimeout", options.runTimeout),
+        ]
+        switch options.retry.backoff {
+        case .fixed(let delay): durations.append(("retry delay", delay))
+        case .exponential(let initial, _, let maxDelay):
+            durations += [("retry.initial", initial), ("retry.maxDelay", maxDelay)]
+        }
+        for case (let field, let value?) in durations where value > maximumDuration {
+            return "\(field) must be at most \(maximumDuration) (100 years) in a durable job, got \(value)"
+        }
+        return nil
     }
 
     /// Forgets a job that the scheduler did not take, and writes that it left the store.
-    private func discard(_ sequence: UInt64) {
+    private func discard(_ sequence: UInt64, jobID: SyncJob.ID) {
         state.withLock { _ = $0.active.removeValue(forKey: sequence) }
-        write(.resolved(sequence: sequence, resolution: .discarded))
+        write(.resolved(sequence: sequence, resolution: .discarded), jobID: jobID)
     }
 
-    /// Writes a record, remembering a failure for the snapshot instead of throwing.
-    private func write(_ record: JobRecord) {
-        do {
-            try store.append(record)
-        } catch {
-            state.withLock { state in
-                state.writeErrors.append("\(error)")
-                if state.writeErrors.count > Self.maximumWriteErrors { state.writeErrors.removeFirst() }
+    /// Writes a record after the pending ones; a failure is published and the record kept for a retry.
+    private func write(_ record: JobRecord, jobID: SyncJob.ID) {
+        let (failed, _) = writer.withLock { writer in
+            writer.pending.append(PendingWrite(record: record, jobID: jobID))
+            return drain(&writer)
+        }
+        publish(failed)
+    }
+
+    /// Writes the pending records in order, stopping at the first failure; returns the records newly
+    /// known to have failed, and the error.
+    private func drain(_ writer: inout Writer) -> ([DurableWriteFailure], (any Error)?) {
+        while let next = writer.pending.first {
+            do {
+                try store.append(next.record)
+                writer.pending.removeFirst()
+            } catch {
+                var failed: [DurableWriteFailure] = []
+                for index in writer.pending.indices where !writer.pending[index].isReported {
+                    writer.pending[index].isReported = true
+                    let pending = writer.pending[index]
+                    failed.append(
+                        DurableWriteFailure(
+                            jobID: pending.jobID, sequence: pending.record.sequence,
+                            record: Self.summary(of: pending.record), error: "\(error)"))
+                }
+                // A closed store never takes a write again: retrying it would only spin.
+                let isClosed = (error as? JobStoreError)?.code == .closed
+                if !writer.isRetryScheduled && !isClosed {
+                    writer.isRetryScheduled = true
+                    scheduleRetry()
+                }
+                return (failed, error)
             }
+        }
+        return ([], nil)
+    }
+
+    /// Records the failures for the snapshot and sends them on ``writeFailures``.
+    private func publish(_ failed: [DurableWriteFailure]) {
+        guard !failed.isEmpty else { return }
+        state.withLock { state in
+            state.writeErrors += failed.map(\.description)
+            state.writeErrors.removeFirst(max(state.writeErrors.count - Self.maximumWriteErrors, 0))
+        }
+        for failure in failed {
+            SyncGateLog.log(.error, "durable job \(failure.jobID): \(failure.record) not written: \(failure.error)")
+            failures.send(failure)
+        }
+    }
+
+    /// Retries the pending records in about a second, and again while some remain.
+    private func scheduleRetry() {
+        DispatchQueue.global().asyncAfter(deadline: .now() + .seconds(1)) { [weak self] in
+            guard let self else { return }
+            let failed = self.writer.withLock { writer in
+                writer.isRetryScheduled = false
+                return writer.pending.isEmpty ? [] : self.drain(&writer).0
+            }
+            self.publish(failed)
+        }
+    }
+
+    private static func summary(of record: JobRecord) -> String {
+        switch record {
+        case .submitted: "submitted"
+        case .attemptStarted(_, let attempt): "attempt \(attempt) started"
+        case .attemptFinished(_, let failures, _): "attempt finished (\(failures) failures)"
+        case .resolved(_, let resolution): "resolved (\(resolution))"
         }
     }
 

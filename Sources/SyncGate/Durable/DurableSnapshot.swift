@@ -6,8 +6,11 @@ public struct DurableSnapshot: Sendable, CustomStringConvertible {
     public var kept: [KeptDurableJob]
     /// Problems met reading the store.
     public var storeIssues: [JobStoreIssue]
-    /// Journal writes that failed after submission (attempt and resolution records), newest last.
+    /// Journal writes that failed after submission (attempt and resolution records), newest last; see
+    /// ``DurableScheduler/writeFailures``.
     public var writeErrors: [String]
+    /// The records whose writes failed and are not written yet; the layer retries them.
+    public var pendingWrites: Int
     /// The registered kinds.
     public var kinds: [String]
 
@@ -15,7 +18,7 @@ public struct DurableSnapshot: Sendable, CustomStringConvertible {
     public var description: String {
         var lines = [
             "\(active.count) durable jobs active, \(kept.count) kept, \(storeIssues.count) store issues, "
-                + "\(writeErrors.count) write errors"
+                + "\(writeErrors.count) write errors, \(pendingWrites) writes pending"
         ]
         lines += kept.map { "kept \($0)" }
         lines += storeIssues.map { "store: \($0)" }

@@ -15,21 +15,30 @@ import Dispatch
 /// ```
 ///
 /// The directory holds `journal` (the records) and `lock`. Opening takes an exclusive `flock` on
-/// `lock`, so a second store on the same directory, in this process or another, fails with
-/// ``JobStoreError/Code/locked``; the lock goes away with the process.
+/// `lock` and on the directory itself, so a second store on the same directory, in this process or
+/// another, fails with ``JobStoreError/Code/locked`` even when `lock` was deleted; the locks go away
+/// with the process.
 ///
 /// Each record is a frame with a length and a CRC-32C. On open, a frame cut off by a crash (a torn
 /// tail) is cut from the file, and a frame that fails its checksum is skipped; both are reported in
 /// ``load()``'s issues, never thrown. When records of resolved jobs outnumber those of unresolved ones
 /// (and at least ``Configuration/compactionMinimumDeadRecords`` are dead), the journal is rewritten
-/// with one record per unresolved job: a new file, synced, then renamed over the old one.
+/// with one record per unresolved job: a new file, synced, then renamed over the old one. Compaction
+/// is maintenance: when it fails (a full disk, say) the journal stays as it is, the temporary file is
+/// removed, the failure is kept in ``lastBackgroundError``, and neither ``append(_:)`` nor opening
+/// fails because of it.
+///
+/// A journal whose header is damaged is refused with ``JobStoreError/Code/notAJournal``;
+/// ``salvage(journal:into:)`` copies its intact jobs into a new store.
 ///
 /// Durability: with ``Configuration/Durability/synchronous`` (the default) a submission is on disk
 /// (`fdatasync`) before ``append(_:)`` returns. With ``Configuration/Durability/batched(window:)`` it
 /// is written to the file at once (so it survives the process being killed) and synced within the
 /// window (so a power loss may lose the submissions of the last window). Other records (attempts,
 /// resolutions) are written at once and synced within the window, or within one second in
-/// synchronous mode; losing one to a power loss only makes a job run again.
+/// synchronous mode; losing one to a power loss only makes a job run again. When the sync of a
+/// submission fails, the submission is withdrawn (cut from the file, or followed by a record that
+/// resolves it) before ``append(_:)`` throws, so the job does not come back.
 public final class FileJobStore: JobStore {
     /// How a ``FileJobStore`` writes.
     public struct Configuration: Sendable, Hashable {
@@ -104,6 +113,7 @@ public final class FileJobStore: JobStore {
     /// The settings.
     public let configuration: Configuration
     private let lockFD: Int32
+    private let directoryFD: Int32
     private let state: LockedState<State>
     /// Serialises syncs and compaction (taken before `state`); holds the length known to be on disk.
     private let syncState = LockedState(0)
@@ -141,17 +151,36 @@ public final class FileJobStore: JobStore {
             POSIXFile.closeDescriptor(lockFD)
             throw JobStoreError(.locked, path: lockPath, cause: POSIXFile.cause(code))
         }
-        self.lockFD = lockFD
+        // The lock file can be deleted under its holder, the directory cannot: lock that too.
+        let directoryFD: Int32
         do {
+            directoryFD = try POSIXFile.open(directory, O_RDONLY | O_DIRECTORY)
+        } catch {
+            POSIXFile.closeDescriptor(lockFD)
+            throw error
+        }
+        if flock(directoryFD, LOCK_EX | LOCK_NB) != 0 {
+            let code = errno
+            POSIXFile.closeDescriptor(directoryFD)
+            POSIXFile.closeDescriptor(lockFD)
+            throw JobStoreError(.locked, path: directory, cause: POSIXFile.cause(code))
+        }
+        self.lockFD = lockFD
+        self.directoryFD = directoryFD
+        do {
+            // A compaction that failed left its temporary file, which may hold the last free space.
+            POSIXFile.remove(journalPath + ".tmp")
             self.state = LockedState(try Self.openJournal(journalPath, directory: directory))
         } catch {
+            POSIXFile.closeDescriptor(directoryFD)
             POSIXFile.closeDescriptor(lockFD)
             throw error
         }
         if state.withLock({ $0.isOlderVersion }) {
             try compact()
         } else {
-            try compactIfNeeded()
+            // Opening never depends on free space: the journal reads as it is.
+            compactQuietly()
         }
     }
 
@@ -159,6 +188,7 @@ public final class FileJobStore: JobStore {
         state.withLock { state in
             if !state.isClosed { POSIXFile.closeDescriptor(state.fd) }
         }
+        POSIXFile.closeDescriptor(directoryFD)
         POSIXFile.closeDescriptor(lockFD)
     }
 
@@ -176,7 +206,10 @@ public final class FileJobStore: JobStore {
         }
         guard let version = JournalCodec.version(ofHeader: bytes) else {
             throw JobStoreError(
-                .notAJournal, path: path, cause: "the file does not start with a header such as \"SGJRNL01\"")
+                .notAJournal, path: path,
+                cause: "the file does not start with a header such as \"SGJRNL01\"; if it is a damaged journal, "
+                    + "FileJobStore.salvage(journal: \"\(path)\", into: <a new directory>) copies its intact jobs "
+                    + "into a new store")
         }
         guard JournalCodec.readableVersions.contains(version) else {
             throw JobStoreError(
@@ -217,13 +250,25 @@ public final class FileJobStore: JobStore {
     }
 
     /// Appends a record; a submission is synced first when the durability is synchronous.
+    ///
+    /// When this throws, the store is unchanged: a partial write is cut off, and a submission whose
+    /// sync failed is withdrawn. A compaction that fails after the record is written does not make it
+    /// throw.
     public func append(_ record: JobRecord) throws {
-        let frame = JournalCodec.frame(record)
+        let body = JournalCodec.encode(record)
+        guard body.count <= JournalCodec.maximumBodyLength else {
+            throw JobStoreError(
+                .recordTooLarge, path: journalPath,
+                cause: "a record of job sequence \(record.sequence) is \(body.count) bytes, over the limit of "
+                    + "\(JournalCodec.maximumBodyLength) bytes")
+        }
+        let frame = JournalCodec.frame(body: body)
         var isSubmission = false
         if case .submitted = record { isSubmission = true }
         let syncsNow = isSubmission && configuration.durability == .synchronous
-        let scheduleSync: Bool = try state.withLock { state in
+        let (scheduleSync, start): (Bool, Int) = try state.withLock { state in
             if state.isClosed { throw JobStoreError(.closed, path: journalPath, cause: "append after close()") }
+            let start = state.length
             do {
                 try POSIXFile.writeAll(state.fd, frame, path: journalPath)
             } catch {
@@ -234,13 +279,99 @@ public final class FileJobStore: JobStore {
             state.length += frame.count
             state.frames += 1
             state.replay.apply(record)
-            guard !syncsNow, !state.isSyncScheduled else { return false }
+            guard !syncsNow, !state.isSyncScheduled else { return (false, start) }
             state.isSyncScheduled = true
-            return true
+            return (true, start)
         }
         if scheduleSync { scheduleBackgroundSync() }
-        if syncsNow { try sync() }
-        if isSubmission { try compactIfNeeded() }
+        if syncsNow {
+            do {
+                try sync()
+            } catch {
+                withdraw(record.sequence, frameAt: start, length: frame.count)
+                throw error
+            }
+        }
+        if isSubmission { compactQuietly() }
+    }
+
+    /// Takes back a submission whose sync failed: its bytes may or may not be on the disk. The frame is
+    /// cut off when it is still the last one, else a record resolves it; either way the job is gone.
+    private func withdraw(_ sequence: UInt64, frameAt start: Int, length: Int) {
+        syncState.withLock { synced in
+            state.withLock { state in
+                guard !state.isClosed else { return }
+                state.replay.apply(.resolved(sequence: sequence, resolution: .discarded))
+                if state.length == start + length,
+                    (try? POSIXFile.truncate(state.fd, to: start, path: journalPath)) != nil
+                {
+                    state.length = start
+                    state.frames -= 1
+                    synced = min(synced, start)
+                } else {
+                    let frame = JournalCodec.frame(.resolved(sequence: sequence, resolution: .discarded))
+                    guard (try? POSIXFile.writeAll(state.fd, frame, path: journalPath)) != nil else {
+                        try? POSIXFile.truncate(state.fd, to: state.length, path: journalPath)
+                        state.lastBackgroundError = POSIXFile.failure(
+                            journalPath, "the withdrawal of job sequence \(sequence) was not written")
+                        return
+                    }
+                    state.length += frame.count
+                    state.frames += 1
+                }
+                _ = try? POSIXFile.syncData(state.fd, path: journalPath)
+            }
+        }
+    }
+
+    /// Compacts if needed; a failure leaves the journal as it was and is kept in ``lastBackgroundError``.
+    private func compactQuietly() {
+        do {
+            try compactIfNeeded()
+        } catch let error as JobStoreError {
+            state.withLock { $0.lastBackgroundError = error }
+        } catch {}
+    }
+
+    // MARK: - Recovery
+
+    /// Copies the intact jobs of a damaged journal into a new store, leaving the journal untouched.
+    ///
+    /// For a journal refused with ``JobStoreError/Code/notAJournal`` (a damaged header, say): every
+    /// frame that passes its checksum is read as the current format version, whatever the header
+    /// says, and the unresolved jobs they leave are written, with their progress, to a new store in
+    /// `directory`. Open that store afterwards (or move its journal into place while no store is
+    /// open). Frames that fail their checksum are skipped and listed in the result's issues.
+    ///
+    /// - Parameters:
+    ///   - journal: the damaged journal file.
+    ///   - directory: the directory of the new store; it must not hold a journal yet.
+    /// - Returns: the jobs written to the new store and the problems met reading the damaged one.
+    /// - Throws: ``JobStoreError`` when the journal cannot be read or the new store cannot be written.
+    public static func salvage(journal: String, into directory: String) throws -> JobStoreContents {
+        let fd = try POSIXFile.open(journal, O_RDONLY)
+        let bytes: [UInt8]
+        do {
+            bytes = try POSIXFile.readAll(fd, path: journal)
+            POSIXFile.closeDescriptor(fd)
+        } catch {
+            POSIXFile.closeDescriptor(fd)
+            throw error
+        }
+        let target = directory.hasSuffix("/") ? directory + "journal" : directory + "/journal"
+        if POSIXFile.exists(target) {
+            throw JobStoreError(
+                .invalidConfiguration, path: directory, cause: "salvage needs a directory without a journal")
+        }
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: journal) }
+        var replay = JournalReplay()
+        for record in scan.records { replay.apply(record) }
+        let jobs = replay.orderedJobs
+        let store = try FileJobStore(
+            directory: directory, configuration: Configuration(durability: .batched(window: .seconds(1))))
+        for job in jobs { try store.append(.submitted(job)) }
+        try store.close()
+        return JobStoreContents(jobs: jobs, highestSequence: replay.highestSequence, issues: scan.issues)
     }
 
     // MARK: - Maintenance
@@ -296,6 +427,7 @@ public final class FileJobStore: JobStore {
                 if !state.isClosed {
                     state.isClosed = true
                     POSIXFile.closeDescriptor(state.fd)
+                    _ = flock(directoryFD, LOCK_UN)
                     _ = flock(lockFD, LOCK_UN)
                 }
             }
@@ -311,7 +443,7 @@ public final class FileJobStore: JobStore {
         }
     }
 
-    /// The last error of a background sync, if any.
+    /// The last error of a background sync or of a compaction, if any.
     public var lastBackgroundError: JobStoreError? {
         state.withLock { $0.lastBackgroundError }
     }

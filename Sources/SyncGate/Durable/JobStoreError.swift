@@ -21,6 +21,8 @@ public struct JobStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case closed
         /// A configuration value is invalid; the cause names the field and the value.
         case invalidConfiguration
+        /// A record is larger than the journal reads back; the cause names its size and the limit.
+        case recordTooLarge
     }
 
     /// What went wrong.
@@ -49,6 +51,7 @@ public struct JobStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case .unsupportedVersion: "job journal \(path) cannot be read: \(cause)"
         case .closed: "job store \(path) is closed (\(cause))"
         case .invalidConfiguration: "invalid configuration for job store \(path): \(cause)"
+        case .recordTooLarge: "job store \(path) cannot take the record: \(cause)"
         }
     }
 }

@@ -36,8 +36,9 @@ enum JournalCodec {
     }
     static let magic: UInt32 = 0x5347_4A52
     static let frameOverhead = 12
-    /// Bodies longer than this are taken as corruption.
-    static let maximumBodyLength = 64 << 20
+    /// Bodies longer than this are taken as corruption, and never written: the largest payload a durable
+    /// job may have, plus room for its other fields.
+    static let maximumBodyLength = DurableScheduler.maximumPayloadSize + (1 << 20)
 
     private enum RecordType: UInt8 {
         case submitted = 1
@@ -48,7 +49,11 @@ enum JournalCodec {
 
     /// The record as a complete frame.
     static func frame(_ record: JobRecord) -> [UInt8] {
-        let body = encode(record)
+        frame(body: encode(record))
+    }
+
+    /// An encoded body as a complete frame.
+    static func frame(body: [UInt8]) -> [UInt8] {
         var frame = JournalWriter()
         frame.uint32(magic)
         frame.uint32(UInt32(body.count))

@@ -108,6 +108,11 @@ enum POSIXFile {
         if fsync(fd) != 0 { throw failure(path, "directory sync failed") }
     }
 
+    /// Removes a file if it exists; a failure is ignored.
+    static func remove(_ path: String) {
+        _ = unlink(path)
+    }
+
     static func truncate(_ fd: Int32, to length: Int, path: String) throws {
         if ftruncate(fd, off_t(length)) != 0 { throw failure(path, "truncate failed") }
     }
@@ -129,11 +134,18 @@ enum POSIXFile {
             try writeAll(fd, bytes, path: temporary)
             try syncData(fd, path: temporary)
         } catch {
+            // The partial file would hold the space a full disk needs for anything else.
             close(fd)
+            remove(temporary)
             throw error
         }
         close(fd)
-        try rename(temporary, path)
+        do {
+            try rename(temporary, path)
+        } catch {
+            remove(temporary)
+            throw error
+        }
         try syncDirectory(directory)
     }
 }

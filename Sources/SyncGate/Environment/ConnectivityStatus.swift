@@ -13,20 +13,27 @@ public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
     public let isConstrained: Bool
     /// How far the path is known to reach; ``ConnectivityReachability/unknown`` where no validator exists.
     public let reachability: ConnectivityReachability
+    /// Whether the connection in use is a mobile connection that is roaming (on Linux: ModemManager's
+    /// 3GPP registration state of the primary modem, while the path goes through a cellular interface);
+    /// `false` where nothing reports roaming.
+    public let isRoaming: Bool
 
-    /// Creates a status from its facts; `reachability` defaults to unknown (no validator).
+    /// Creates a status from its facts; `reachability` defaults to unknown (no validator), `isRoaming` to
+    /// `false`.
     public init(
         isConnected: Bool,
         interface: ConnectionInterface,
         isExpensive: Bool,
         isConstrained: Bool,
-        reachability: ConnectivityReachability = .unknown
+        reachability: ConnectivityReachability = .unknown,
+        isRoaming: Bool = false
     ) {
         self.isConnected = isConnected
         self.interface = interface
         self.isExpensive = isExpensive
         self.isConstrained = isConstrained
         self.reachability = reachability
+        self.isRoaming = isRoaming
     }
 
     /// No usable path: not connected, no interface, neither expensive nor constrained.
@@ -50,6 +57,7 @@ public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
         var flags: [String] = []
         if isExpensive { flags.append("expensive") }
         if isConstrained { flags.append("constrained") }
+        if isRoaming { flags.append("roaming") }
         if !isInternetValidatedOrUnknown { flags.append(reachability.description) }
         let suffix = flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"
         return "connected via \(interface)\(suffix)"
@@ -66,10 +74,20 @@ extension ConnectivityStatus {
         via interface: ConnectionInterface,
         isExpensive: Bool = false,
         isConstrained: Bool = false,
-        reachability: ConnectivityReachability = .unknown
+        reachability: ConnectivityReachability = .unknown,
+        isRoaming: Bool = false
     ) -> ConnectivityStatus {
         ConnectivityStatus(
             isConnected: true, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained,
-            reachability: reachability)
+            reachability: reachability, isRoaming: isRoaming)
+    }
+}
+
+extension ConnectivityStatus {
+    /// The same status with ``isRoaming`` replaced.
+    func with(isRoaming: Bool) -> ConnectivityStatus {
+        ConnectivityStatus(
+            isConnected: isConnected, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained,
+            reachability: reachability, isRoaming: isRoaming)
     }
 }

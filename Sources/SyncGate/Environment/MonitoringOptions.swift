@@ -22,13 +22,15 @@ public struct MonitoringOptions: OptionSet, Sendable, Hashable, CustomStringConv
     public static let cloudDrive = MonitoringOptions(rawValue: 1 << 3)
     /// Power: Low Power Mode, external power, battery (``PowerStatus``).
     public static let power = MonitoringOptions(rawValue: 1 << 4)
+    /// Free space on one volume (``StorageStatus``).
+    public static let storage = MonitoringOptions(rawValue: 1 << 5)
 
     /// Every part.
-    public static let all: MonitoringOptions = [.network, .power, .account, .syncEvent, .cloudDrive]
+    public static let all: MonitoringOptions = [.network, .power, .account, .syncEvent, .cloudDrive, .storage]
     /// Network and account only.
     public static let basic: MonitoringOptions = [.network, .account]
-    /// Network, power, account and cloud drive.
-    public static let `default`: MonitoringOptions = [.network, .power, .account, .cloudDrive]
+    /// Network, power, account, cloud drive and storage (storage costs nothing until a job needs it).
+    public static let `default`: MonitoringOptions = [.network, .power, .account, .cloudDrive, .storage]
     /// Network, power, account and sync events, for sync engines that do not use the cloud drive.
     public static let syncFocused: MonitoringOptions = [.network, .power, .account, .syncEvent]
 
@@ -39,6 +41,7 @@ public struct MonitoringOptions: OptionSet, Sendable, Hashable, CustomStringConv
         ("account", .account),
         ("sync-event", .syncEvent),
         ("cloud-drive", .cloudDrive),
+        ("storage", .storage),
     ]
 
     /// The spellings of the parts in this set.

@@ -6,15 +6,23 @@ public struct PowerStatus: Sendable, Hashable, CustomStringConvertible {
     public var isOnExternalPower: Bool
     /// The battery's charge from 0 to 1; `nil` when there is no battery or its level is unknown.
     public var batteryLevel: Double?
+    /// Whether nobody is using the device (on Linux: systemd-logind's `IdleHint`, which holds when every
+    /// session is idle); `true` where nothing reports idleness, so ``SyncRequirements/deviceIdle`` never
+    /// blocks there.
+    public var isDeviceIdle: Bool
 
     /// The level at or below which a battery counts as low while not on external power.
     public static let lowBatteryThreshold = 0.2
 
-    /// Creates a power status; the defaults describe a machine on external power without a battery.
-    public init(isLowPowerModeEnabled: Bool = false, isOnExternalPower: Bool = true, batteryLevel: Double? = nil) {
+    /// Creates a power status; the defaults describe an idle machine on external power without a battery.
+    public init(
+        isLowPowerModeEnabled: Bool = false, isOnExternalPower: Bool = true, batteryLevel: Double? = nil,
+        isDeviceIdle: Bool = true
+    ) {
         self.isLowPowerModeEnabled = isLowPowerModeEnabled
         self.isOnExternalPower = isOnExternalPower
         self.batteryLevel = batteryLevel
+        self.isDeviceIdle = isDeviceIdle
     }
 
     /// Whether the battery is low: its level is known, at most ``lowBatteryThreshold``, and the device
@@ -24,10 +32,11 @@ public struct PowerStatus: Sendable, Hashable, CustomStringConvertible {
         return batteryLevel <= Self.lowBatteryThreshold
     }
 
-    /// No restriction: Low Power Mode off, on external power, no battery level.
+    /// No restriction: Low Power Mode off, on external power, no battery level, idle.
     public static let unrestricted = PowerStatus()
 
-    /// A readable summary, such as `external power, battery 80%` or `battery 15% (low), low power mode`.
+    /// A readable summary, such as `external power, battery 80%` or
+    /// `battery 15% (low), low power mode, in use` (`in use` when the device is not idle).
     public var description: String {
         var parts: [String] = [isOnExternalPower ? "external power" : "on battery"]
         if let batteryLevel {
@@ -35,6 +44,7 @@ public struct PowerStatus: Sendable, Hashable, CustomStringConvertible {
             parts.append("battery \(percent)%" + (isBatteryLow ? " (low)" : ""))
         }
         if isLowPowerModeEnabled { parts.append("low power mode") }
+        if !isDeviceIdle { parts.append("in use") }
         return parts.joined(separator: ", ")
     }
 }

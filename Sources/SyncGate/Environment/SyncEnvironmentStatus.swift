@@ -14,6 +14,8 @@ public struct SyncEnvironmentStatus: Sendable, Hashable, CustomStringConvertible
     public var isCloudDriveAvailable: Bool
     /// What the sync engine is doing.
     public var syncEvent: SyncEvent
+    /// Free space on the watched volume.
+    public var storage: StorageStatus
     /// The app-defined conditions that hold now.
     public var conditions: Set<SyncCondition>
     /// The parts of the environment that have a source; the others read as satisfied.
@@ -27,8 +29,10 @@ public struct SyncEnvironmentStatus: Sendable, Hashable, CustomStringConvertible
         isCloudDriveAvailable: Bool = false,
         syncEvent: SyncEvent = .idle,
         conditions: Set<SyncCondition> = [],
-        monitoredParts: MonitoringOptions = .all
+        monitoredParts: MonitoringOptions = .all,
+        storage: StorageStatus = .unknown
     ) {
+        self.storage = storage
         self.connectivity = connectivity
         self.power = power
         self.account = account
@@ -51,6 +55,9 @@ public struct SyncEnvironmentStatus: Sendable, Hashable, CustomStringConvertible
         if !power.isBatteryLow { met.insert(.batteryNotLow) }
         if account == .available { met.insert(.accountReady) }
         if isCloudDriveAvailable { met.insert(.cloudDrive) }
+        if !storage.isLow { met.insert(.storageNotLow) }
+        if power.isDeviceIdle { met.insert(.deviceIdle) }
+        if connected && !connectivity.isRoaming { met.insert(.notRoaming) }
         return met
     }
 
@@ -97,6 +104,7 @@ public struct SyncEnvironmentStatus: Sendable, Hashable, CustomStringConvertible
             parts.append("cloud drive: \(isCloudDriveAvailable ? "available" : "unavailable")")
         }
         if monitored.contains(.syncEvent) { parts.append("sync: \(syncEvent)") }
+        if monitored.contains(.storage) { parts.append("storage: \(storage)") }
         let names = conditions.map(\.name).sorted()
         parts.append("conditions: [\(names.joined(separator: ", "))]")
         parts.append("met: \(satisfiedRequirements)")

@@ -76,6 +76,13 @@ extension SyncRequirements {
             "battery-not-low", .batteryNotLow, holdsWhen: "battery unknown, above 20 %, or on external power"),
         SyncRequirementName("account-ready", .accountReady, holdsWhen: "the sync account is available"),
         SyncRequirementName("cloud-drive", .cloudDrive, holdsWhen: "the cloud drive is available"),
+        SyncRequirementName(
+            "storage-not-low", .storageNotLow,
+            holdsWhen: "free space at least min(5 % of the volume, 500 MiB), or the set threshold"),
+        SyncRequirementName(
+            "device-idle", .deviceIdle, holdsWhen: "nobody uses the device (met when nothing reports idleness)"),
+        SyncRequirementName(
+            "not-roaming", .notRoaming, holdsWhen: "connected, and not over a roaming mobile connection"),
         SyncRequirementName("sync-ready", .syncReady),
         SyncRequirementName("cloud-drive-ready", .cloudDriveReady),
         SyncRequirementName("large-transfer", .largeTransfer),

@@ -38,6 +38,20 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     /// or ``ConnectivityReachability/unknown`` because no validator exists (no NetworkManager, its checks
     /// turned off, Apple platforms) — so it never blocks where nothing can tell.
     public static let validatedInternet = SyncRequirements(rawValue: 1 << 8)
+    /// Free space on the watched volume above the low-storage threshold (see ``StorageStatus/isLow``).
+    ///
+    /// Checked only while a job or a waiter needs it (see ``StorageObserver``).
+    public static let storageNotLow = SyncRequirements(rawValue: 1 << 9)
+    /// The device is idle: nobody is using it (on Linux, systemd-logind's `IdleHint`; met where nothing
+    /// reports idleness, see ``PowerStatus/isDeviceIdle``).
+    public static let deviceIdle = SyncRequirements(rawValue: 1 << 10)
+    /// Connected, and the connection in use is not a roaming mobile connection (see
+    /// ``ConnectivityStatus/isRoaming``).
+    public static let notRoaming = SyncRequirements(rawValue: 1 << 11)
+
+    /// The requirements whose source is consulted only while someone needs them: a job that requires one,
+    /// or a waiter waiting for one, registers its demand with the environment (``RequirementDemand``).
+    package static let demandDriven: SyncRequirements = [.storageNotLow]
 
     /// What ``SyncEnvironmentStatus/isSyncReady`` checks: network, account ready, not in Low Power Mode.
     public static let syncReady: SyncRequirements = [.network, .accountReady, .notLowPower]
@@ -67,10 +81,9 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     /// The part of the environment whose source decides these requirements.
     public var monitoredParts: MonitoringOptions {
         var parts: MonitoringOptions = []
-        if !intersection([.network, .unmetered, .unconstrained, .validatedInternet]).isEmpty { parts.insert(.network) }
-        if !intersection([.notLowPower, .externalPower, .batteryNotLow]).isEmpty { parts.insert(.power) }
-        if contains(.accountReady) { parts.insert(.account) }
-        if contains(.cloudDrive) { parts.insert(.cloudDrive) }
+        for part in MonitoringOptions.members where !intersection(Self.decided(by: part.part)).isEmpty {
+            parts.insert(part.part)
+        }
         return parts
     }
 
@@ -78,11 +91,14 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     public static func decided(by parts: MonitoringOptions) -> SyncRequirements {
         var requirements: SyncRequirements = []
         if parts.contains(.network) {
-            requirements.formUnion([.network, .unmetered, .unconstrained, .validatedInternet])
+            requirements.formUnion([.network, .unmetered, .unconstrained, .validatedInternet, .notRoaming])
         }
-        if parts.contains(.power) { requirements.formUnion([.notLowPower, .externalPower, .batteryNotLow]) }
+        if parts.contains(.power) {
+            requirements.formUnion([.notLowPower, .externalPower, .batteryNotLow, .deviceIdle])
+        }
         if parts.contains(.account) { requirements.insert(.accountReady) }
         if parts.contains(.cloudDrive) { requirements.insert(.cloudDrive) }
+        if parts.contains(.storage) { requirements.insert(.storageNotLow) }
         return requirements
     }
 

@@ -4,7 +4,7 @@
 /// ``SyncEnvironment/init(monitoring:cloudKit:)``); elsewhere, or for a sign-in of its own, an app feeds
 /// its state through a `StatusFeed<AccountStatus>`, which conforms and which ``SyncEnvironment``
 /// follows synchronously, and passes it to
-/// ``SyncEnvironment/init(connectivity:power:account:cloudDrive:syncEvents:clock:)``. Any other
+/// ``SyncEnvironment/init(connectivity:power:account:cloudDrive:syncEvents:storage:clock:)``. Any other
 /// conforming type is followed through ``statusStream``. Without a source, the account is not monitored
 /// and ``SyncRequirements/accountReady`` reads as met.
 public protocol AccountStatusProviding: Sendable {

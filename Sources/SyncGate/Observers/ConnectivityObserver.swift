@@ -11,7 +11,9 @@
 ///   its primary connection's kind and its connectivity check (``ConnectivityStatus/reachability``) win
 ///   over the heuristic, followed through `PropertiesChanged`; rtnetlink stays the source of "connected".
 ///   Without the bus or NetworkManager (or when it stops), the heuristic applies, and NetworkManager is
-///   picked up again when it returns. ``provenance`` tells which source decided each field.
+///   picked up again when it returns. ``ConnectivityStatus/isRoaming`` follows ModemManager on the system
+///   bus (the primary modem's 3GPP registration state, while the path is cellular) and is `false`
+///   without it. ``provenance`` tells which source decided each field.
 /// * **Apple platforms**: one `NWPathMonitor`.
 /// * **Elsewhere**: no backend; the status stays ``ConnectivityStatus/disconnected``.
 ///

@@ -15,6 +15,8 @@ public struct ConnectivityProvenance: Sendable, Hashable, CustomStringConvertibl
     public var isConstrained: StatusOrigin
     /// The source of ``ConnectivityStatus/reachability``.
     public var reachability: StatusOrigin
+    /// The source of ``ConnectivityStatus/isRoaming``.
+    public var isRoaming: StatusOrigin
     /// Why a better source is not used, and problems met with one (each once), such as
     /// `NetworkManager: org.freedesktop.NetworkManager has no owner on the system bus`.
     public var notes: [String]
@@ -26,8 +28,10 @@ public struct ConnectivityProvenance: Sendable, Hashable, CustomStringConvertibl
         isExpensive: StatusOrigin,
         isConstrained: StatusOrigin,
         reachability: StatusOrigin,
+        isRoaming: StatusOrigin = .defaultValue,
         notes: [String] = []
     ) {
+        self.isRoaming = isRoaming
         self.isConnected = isConnected
         self.interface = interface
         self.isExpensive = isExpensive
@@ -45,7 +49,7 @@ public struct ConnectivityProvenance: Sendable, Hashable, CustomStringConvertibl
     public var description: String {
         let fields = [
             "connected: \(isConnected)", "interface: \(interface)", "expensive: \(isExpensive)",
-            "constrained: \(isConstrained)", "reachability: \(reachability)",
+            "constrained: \(isConstrained)", "reachability: \(reachability)", "roaming: \(isRoaming)",
         ]
         return (fields + notes.map { "note: \($0)" }).joined(separator: "; ")
     }

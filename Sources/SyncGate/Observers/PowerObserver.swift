@@ -16,7 +16,8 @@
 ///   ``PowerStatus/isLowPowerModeEnabled`` follows power-profiles-daemon on the system bus
 ///   (`ActiveProfile == "power-saver"`, under `org.freedesktop.UPower.PowerProfiles` or the legacy
 ///   `net.hadess.PowerProfiles`), and is `false` without it. Where sysfs lists no supply at all, UPower's
-///   `OnBattery` decides ``PowerStatus/isOnExternalPower``. Both daemons are followed through
+///   `OnBattery` decides ``PowerStatus/isOnExternalPower``. ``PowerStatus/isDeviceIdle`` follows
+///   systemd-logind's `IdleHint`, and is `true` without logind. The daemons are followed through
 ///   `PropertiesChanged` and picked up again when they restart; ``provenance`` tells which source
 ///   decided each field.
 /// * **Apple platforms**: ``PowerStatus/isLowPowerModeEnabled`` follows

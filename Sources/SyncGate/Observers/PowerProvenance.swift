@@ -6,6 +6,8 @@ public struct PowerProvenance: Sendable, Hashable, CustomStringConvertible {
     public var isOnExternalPower: StatusOrigin
     /// The source of ``PowerStatus/batteryLevel``.
     public var batteryLevel: StatusOrigin
+    /// The source of ``PowerStatus/isDeviceIdle``.
+    public var isDeviceIdle: StatusOrigin
     /// Why a better source is not used, and problems met with one (each once).
     public var notes: [String]
 
@@ -14,8 +16,10 @@ public struct PowerProvenance: Sendable, Hashable, CustomStringConvertible {
         isLowPowerModeEnabled: StatusOrigin,
         isOnExternalPower: StatusOrigin,
         batteryLevel: StatusOrigin,
+        isDeviceIdle: StatusOrigin = .defaultValue,
         notes: [String] = []
     ) {
+        self.isDeviceIdle = isDeviceIdle
         self.isLowPowerModeEnabled = isLowPowerModeEnabled
         self.isOnExternalPower = isOnExternalPower
         self.batteryLevel = batteryLevel
@@ -26,11 +30,11 @@ public struct PowerProvenance: Sendable, Hashable, CustomStringConvertible {
     public static let none = PowerProvenance(
         isLowPowerModeEnabled: .defaultValue, isOnExternalPower: .defaultValue, batteryLevel: .defaultValue)
 
-    /// `low power mode: …; external power: …; battery level: …`, then the notes.
+    /// `low power mode: …; external power: …; battery level: …; device idle: …`, then the notes.
     public var description: String {
         let fields = [
             "low power mode: \(isLowPowerModeEnabled)", "external power: \(isOnExternalPower)",
-            "battery level: \(batteryLevel)",
+            "battery level: \(batteryLevel)", "device idle: \(isDeviceIdle)",
         ]
         return (fields + notes.map { "note: \($0)" }).joined(separator: "; ")
     }

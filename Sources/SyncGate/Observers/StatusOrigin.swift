@@ -27,6 +27,12 @@ public struct StatusOrigin: Sendable, Hashable, CustomStringConvertible {
     public static func powerProfiles(busName: String) -> StatusOrigin {
         StatusOrigin("power-profiles-daemon (\(busName))")
     }
+    /// systemd-logind over the system D-Bus.
+    public static let logind = StatusOrigin("systemd-logind")
+    /// ModemManager over the system D-Bus.
+    public static let modemManager = StatusOrigin("ModemManager")
+    /// `statvfs` on the watched path.
+    public static let statvfs = StatusOrigin("statvfs")
     /// Apple's `NWPathMonitor`.
     public static let networkPathMonitor = StatusOrigin("NWPathMonitor")
     /// Apple's `ProcessInfo`.

@@ -3,15 +3,17 @@ extension SyncEnvironment {
     ///
     /// A requested part gets a source only where the platform has one; the others stay unmonitored and
     /// read as satisfied (see ``MonitoringOptions``). Add sources the platform lacks, such as an account
-    /// provider on Linux, through ``init(connectivity:power:account:cloudDrive:syncEvents:clock:)``.
+    /// provider on Linux, through ``init(connectivity:power:account:cloudDrive:syncEvents:storage:clock:)``.
     ///
     /// * **Linux**: `.network` → ``ConnectivityObserver`` (rtnetlink and sysfs), `.power` →
-    ///   ``PowerObserver`` (sysfs power supplies and kernel uevents); account, cloud drive and sync events
+    ///   ``PowerObserver`` (sysfs power supplies and kernel uevents, systemd-logind's idle hint), `.storage` →
+    ///   ``StorageObserver`` on the working directory; account, cloud drive and sync events
     ///   have no system source and stay unmonitored.
     /// * **Apple platforms**: `.network` → ``ConnectivityObserver`` (`NWPathMonitor`), `.power` →
     ///   ``PowerObserver`` (Low Power Mode; the battery from `UIDevice` or IOKit), `.account` →
     ///   ``CloudAccountSource`` (the default `CKContainer`), `.cloudDrive` → ``CloudDriveSource``,
-    ///   `.syncEvent` → ``CloudKitSyncEventSource``; ``init(monitoring:cloudKit:)`` chooses the container.
+    ///   `.syncEvent` → ``CloudKitSyncEventSource``, `.storage` → ``StorageObserver`` on the working
+    ///   directory; ``init(monitoring:cloudKit:)`` chooses the container.
     /// * **Elsewhere**: `.power` → ``PowerObserver``, which reports ``PowerStatus/unrestricted`` there; the
     ///   network is not monitored.
     ///
@@ -33,9 +35,10 @@ extension SyncEnvironment {
     public convenience init(monitoring: MonitoringOptions, cloudKit: CloudKitMonitoringOptions) {
         #if !os(Linux) && canImport(Network) && canImport(CloudKit) && canImport(CoreData)
             let sources = AppleSources(monitoring: monitoring, cloudKit: cloudKit, factories: .system)
+            let storage: StorageObserver? = monitoring.contains(.storage) ? StorageObserver() : nil
             self.init(
                 connectivity: sources.connectivity, power: sources.power, account: sources.account,
-                cloudDrive: sources.cloudDrive, syncEvents: sources.syncEvents)
+                cloudDrive: sources.cloudDrive, syncEvents: sources.syncEvents, storage: storage)
         #else
             #if os(Linux) || canImport(Network)
                 let connectivity: ConnectivityObserver? =
@@ -44,7 +47,8 @@ extension SyncEnvironment {
                 let connectivity: ConnectivityObserver? = nil
             #endif
             let power: PowerObserver? = monitoring.contains(.power) ? PowerObserver() : nil
-            self.init(connectivity: connectivity, power: power)
+            let storage: StorageObserver? = monitoring.contains(.storage) ? StorageObserver() : nil
+            self.init(connectivity: connectivity, power: power, storage: storage)
         #endif
     }
 }

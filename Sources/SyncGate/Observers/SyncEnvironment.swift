@@ -37,6 +37,8 @@ public final class SyncEnvironment: Sendable {
     /// them only weakly, so that a source never keeps an environment alive).
     private let sources: [any Sendable]
     private let waiters = LockedState(WaiterRegistry<Waiter>())
+    /// Who needs the demand-driven requirements (``SyncRequirements/demandDriven``) now.
+    package let demand = RequirementDemand()
     private let clock: any Clock<Duration>
 
     /// Creates an environment that follows the given sources.
@@ -47,6 +49,8 @@ public final class SyncEnvironment: Sendable {
     ///   - account: the account source; without one the account is not monitored.
     ///   - cloudDrive: the cloud-drive source; without one the cloud drive is not monitored.
     ///   - syncEvents: the sync-engine activity source; without one sync events are not monitored.
+    ///   - storage: the free-space source; without one storage is not monitored. A ``StorageObserver``
+    ///     reads only while a job or waiter of this environment needs ``SyncRequirements/storageNotLow``.
     ///   - clock: the clock that times ``waitUntil(_:conditions:timeout:)``.
     public init(
         connectivity: (any ConnectivityObserving)? = nil,
@@ -54,6 +58,7 @@ public final class SyncEnvironment: Sendable {
         account: (any AccountStatusProviding)? = nil,
         cloudDrive: (any CloudDriveObserving)? = nil,
         syncEvents: (any SyncEventObserving)? = nil,
+        storage: (any StorageObserving)? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         var parts: MonitoringOptions = []
@@ -62,9 +67,10 @@ public final class SyncEnvironment: Sendable {
         if account != nil { parts.insert(.account) }
         if cloudDrive != nil { parts.insert(.cloudDrive) }
         if syncEvents != nil { parts.insert(.syncEvent) }
+        if storage != nil { parts.insert(.storage) }
         monitoredParts = parts
         self.clock = clock
-        let given: [(any Sendable)?] = [connectivity, power, account, cloudDrive, syncEvents]
+        let given: [(any Sendable)?] = [connectivity, power, account, cloudDrive, syncEvents, storage]
         sources = given.compactMap { $0 }
 
         let connectivitySource = connectivity.map {
@@ -76,6 +82,7 @@ public final class SyncEnvironment: Sendable {
             PartSource($0, current: { $0.isAvailable }, stream: { $0.availabilityStream })
         }
         let syncEventSource = syncEvents.map { PartSource($0, current: { $0.event }, stream: { $0.eventStream }) }
+        let storageSource = storage.map { PartSource($0, current: { $0.status }, stream: { $0.statusStream }) }
 
         let combined = StatusBroadcast(
             SyncEnvironmentStatus(
@@ -84,7 +91,8 @@ public final class SyncEnvironment: Sendable {
                 account: accountSource?.current() ?? .couldNotDetermine,
                 isCloudDriveAvailable: cloudDriveSource?.current() ?? false,
                 syncEvent: syncEventSource?.current() ?? .idle,
-                monitoredParts: parts
+                monitoredParts: parts,
+                storage: storageSource?.current() ?? .unknown
             )
         )
         self.combined = combined
@@ -99,10 +107,12 @@ public final class SyncEnvironment: Sendable {
             links.append(link)
         }
         if let link = syncEventSource?.follow(into: combined, assign: { $0.syncEvent = $1 }) { links.append(link) }
+        if let link = storageSource?.follow(into: combined, assign: { $0.storage = $1 }) { links.append(link) }
         self.links = LockedState(links)
 
         let waiterLink = combined.addObserver { [weak self] _ in self?.releaseWaiters() }
         self.links.withLock { $0.append(SourceLink(broadcast: combined, observer: waiterLink)) }
+        (storage as? StorageObserver)?.follow(demand)
     }
 
     deinit {
@@ -140,6 +150,11 @@ public final class SyncEnvironment: Sendable {
         combined.stream(retaining: self) { $0.isCloudDriveAvailable }
     }
 
+    /// A new multicast stream of the watched volume's free space (``StorageStatus/unknown`` if not monitored).
+    public var storageStream: AsyncStream<StorageStatus> {
+        combined.stream(retaining: self) { $0.storage }
+    }
+
     /// A new multicast stream of the sync engine's activity (``SyncEvent/idle`` if not monitored).
     public var syncEventStream: AsyncStream<SyncEvent> {
         combined.stream(retaining: self) { $0.syncEvent }
@@ -147,6 +162,11 @@ public final class SyncEnvironment: Sendable {
 
     /// The broadcast behind ``status``, for consumers in the package that follow it synchronously.
     package var statusBroadcast: StatusBroadcast<SyncEnvironmentStatus> { combined }
+
+    /// SyncGate's storage observer, when the environment was given one.
+    package var storageObserver: StorageObserver? {
+        sources.lazy.compactMap { $0 as? StorageObserver }.first
+    }
 
     /// The number of callers currently inside ``waitUntil(_:conditions:timeout:)``.
     package var waiterCount: Int { waiters.withLock { $0.count } }
@@ -217,6 +237,9 @@ public final class SyncEnvironment: Sendable {
             throw .invalidArgument(parameter: "conditions", message: "a condition's name is empty")
         }
         if Task.isCancelled { throw .cancelled }
+        // A demand-driven source reads while this wait lasts, and reads now, before the check below.
+        demand.retain(requirements)
+        defer { demand.release(requirements) }
         let current = status
         if current.satisfies(requirements, conditions: conditions) { return current }
         if let timeout, timeout <= .zero { throw .timedOut }

@@ -41,7 +41,7 @@ enum JobLifecycle {
     /// scheduler refused after it was stored.
     static func resolution(of event: SyncSchedulerEvent) -> JobRecord.Resolution? {
         switch event {
-        case .submitted, .started, .retryScheduled, .requeued: nil
+        case .submitted, .started, .retryScheduled, .requeued, .periodEnded: nil
         case .succeeded: .succeeded
         case .failed: .failed
         case .cancelled: .cancelled

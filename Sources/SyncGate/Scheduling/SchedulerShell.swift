@@ -87,13 +87,16 @@ final class SchedulerShell: Sendable {
         environment: SyncEnvironment,
         maxConcurrentJobs: Int,
         clock: any Clock<Duration>,
-        random: @escaping @Sendable () -> Double
+        random: @escaping @Sendable () -> Double,
+        history: SyncJobHistoryRetention = .init()
     ) {
         self.environment = environment
         self.timeline = ClockTimeline(clock)
         self.random = random
         self.state = LockedState(
-            State(machine: Machine(maxConcurrentJobs: maxConcurrentJobs, status: environment.status)))
+            State(
+                machine: Machine(
+                    maxConcurrentJobs: maxConcurrentJobs, status: environment.status, retention: history)))
         let token = environment.statusBroadcast.addObserver { [weak self] _ in self?.statusChanged() }
         observer.withLock { $0 = token }
         statusChanged()
@@ -124,6 +127,10 @@ final class SchedulerShell: Sendable {
             self?.input { machine, now in machine.cancel(key: key, now: now) }
         }
         let payload = Payload(operation: job.operation, handle: handle, attachment: attachment)
+        // A demand-driven source (free space) starts reading before the job is judged; the job's terminal
+        // state ends the demand (`complete`).
+        let demands = !job.requirements.isDisjoint(with: .demandDriven)
+        if demands { environment.demand.retain(job.requirements) }
         let now = timeline.now()
         let (result, deferred): (Machine.SubmitResult, Deferred) = locked { state in
             let result = state.machine.submit(job.spec, payload: payload, now: now, initialFailures: initialFailures)
@@ -134,8 +141,12 @@ final class SchedulerShell: Sendable {
         complete(deferred)
         switch result {
         case .accepted: return handle
-        case .existing(let existing): return existing.handle
-        case .rejected(let error): throw error
+        case .existing(let existing):
+            if demands { environment.demand.release(job.requirements) }
+            return existing.handle
+        case .rejected(let error):
+            if demands { environment.demand.release(job.requirements) }
+            throw error
         }
     }
 
@@ -149,6 +160,17 @@ final class SchedulerShell: Sendable {
 
     func cancelAll() {
         input { machine, now in machine.cancelAll(now: now) }
+    }
+
+    /// Cancels every unfinished job of the unique key.
+    func cancel(uniqueKey: String) {
+        input { machine, now in machine.cancel(uniqueKey: uniqueKey, now: now) }
+    }
+
+    /// The unfinished and kept jobs that match the query.
+    func jobs(matching query: SyncJobQuery) -> [SyncJobInfo] {
+        let now = timeline.now()
+        return locked { $0.machine.jobs(matching: query, now: now) { $0.handle.progress } }
     }
 
     /// Stops taking jobs and cancels every job not running; returns the handles of the running ones.
@@ -212,7 +234,7 @@ final class SchedulerShell: Sendable {
     }
 
     func snapshot() -> SyncSchedulerSnapshot {
-        locked { $0.machine.snapshot() }
+        locked { $0.machine.snapshot { $0.handle.progress } }
     }
 
     /// The number of queue entries dispatch has examined so far.
@@ -354,7 +376,10 @@ final class SchedulerShell: Sendable {
     /// it is empty.
     private func complete(_ deferred: Deferred) {
         for task in deferred.cancellations { task.cancel() }
-        for handle in deferred.finishedHandles { handle.finishStates() }
+        for handle in deferred.finishedHandles {
+            handle.finishStates()
+            if !handle.requirements.isDisjoint(with: .demandDriven) { environment.demand.release(handle.requirements) }
+        }
         guard var batch = deferred.delivery else { return }
         while true {
             deliver(batch)
@@ -403,8 +428,13 @@ final class SchedulerShell: Sendable {
                     startStatus: status,
                     requirements: payload.handle.requirements,
                     conditions: payload.handle.conditions,
-                    environment: environment
+                    environment: environment,
+                    inputs: state.machine.inputs(of: key).compactMap { input in
+                        input.payload.handle.output.map { (input.id, $0) }
+                    },
+                    handle: payload.handle
                 )
+                payload.handle.beginAttempt()
                 let next = Attempt(key: key, number: attempt, operation: payload.operation, context: context)
                 if let task = reusable {
                     reusable = nil

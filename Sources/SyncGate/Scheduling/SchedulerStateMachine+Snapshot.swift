@@ -1,6 +1,6 @@
 extension SchedulerStateMachine {
     /// The unfinished jobs as the public snapshot describes them, in submission order.
-    func snapshot() -> SyncSchedulerSnapshot {
+    func snapshot(progress: (Payload) -> SyncJobProgress? = { _ in nil }) -> SyncSchedulerSnapshot {
         let treatedAsMet = status.requirementsTreatedAsMet
         let jobs = self.jobs.values.sorted { $0.key < $1.key }.map { job -> SyncSchedulerSnapshot.Job in
             let unmet = status.unmetRequirements(job.spec.requirements)
@@ -26,7 +26,11 @@ extension SchedulerStateMachine {
                 uniqueKey: job.spec.uniqueKey,
                 isWaitingForTurn: job.phase == .parked,
                 isStopping: job.stop != nil,
-                isPastRunTimeout: job.isPastRunTimeout
+                isPastRunTimeout: job.isPastRunTimeout,
+                dependsOn: job.dependencyIDs,
+                pendingDependencies: job.pendingDependencies.compactMap { self.jobs[$0]?.spec.id },
+                periods: job.series?.counts,
+                progress: progress(job.payload)
             )
         }
         return SyncSchedulerSnapshot(

@@ -76,6 +76,19 @@ struct SchedulerStateMachine<Payload> {
         var hasStarted = false
         var isPastRunTimeout = false
         var lossSeenDuringBackoff = false
+        /// The unfinished dependencies it waits for (see `SchedulerStateMachine+Chains.swift`).
+        var pendingDependencies: [Key] = []
+        /// The jobs waiting for this one, and whether its failure fails them.
+        var dependents: [(key: Key, propagatesFailure: Bool)] = []
+        /// The payloads of the dependencies that succeeded, in order; their outputs become inputs.
+        var inputs: [(id: SyncJob.ID, payload: Payload)] = []
+        /// The dependencies: `dependsOn`, then the job it was appended to.
+        var dependencyIDs: [SyncJob.ID] = []
+        var attemptsStarted = 0
+        var firstStartedAt: Duration?
+        var lastStartedAt: Duration?
+        /// A periodic job's series (see `SchedulerStateMachine+Periods.swift`).
+        var series: Series?
 
         init(key: Key, spec: SyncJob.Spec, payload: Payload, conditionMask: ConditionMask, submittedAt: Duration) {
             self.key = key
@@ -106,6 +119,26 @@ struct SchedulerStateMachine<Payload> {
         var entries: Int { lanes.reduce(0) { $0 + $1.count } }
     }
 
+    /// Where a periodic job's series stands.
+    struct Series {
+        /// When the current period ends (its window closes).
+        var closesAt: Duration = .zero
+        /// When the current period's first attempt started; `nil` before it has.
+        var startedAt: Duration?
+        var counts = SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0)
+    }
+
+    /// A job that finished, kept for queries and for dependents submitted later: the job itself (a
+    /// reference, so keeping it allocates nothing) and how and when it ended.
+    struct FinishedJob {
+        var job: Job
+        var outcome: SyncJobOutcome
+        var finishedAt: Duration
+
+        var id: SyncJob.ID { job.spec.id }
+        var payload: Payload { job.payload }
+    }
+
     enum TimerKind { case delay, deadline, runTimeout }
 
     struct TimerEntry: Comparable {
@@ -117,6 +150,7 @@ struct SchedulerStateMachine<Payload> {
     }
 
     let maxConcurrentJobs: Int
+    let retention: SyncJobHistoryRetention
     private(set) var status: SyncEnvironmentStatus
     private var satisfied: UInt64
     private var heldConditions: ConditionMask
@@ -124,14 +158,19 @@ struct SchedulerStateMachine<Payload> {
 
     private(set) var jobs: [Key: Job] = [:]
     private var nextKey: Key = 0
-    private var ids: [SyncJob.ID: Key] = [:]
-    private var uniqueKeys: [String: Key] = [:]
+    var ids: [SyncJob.ID: Key] = [:]
+    var uniqueKeys: [String: Key] = [:]
+    /// The unfinished jobs of each unique key, oldest first (more than one only with appends).
+    var uniqueChains: [String: [Key]] = [:]
+    /// Finished jobs, oldest first, from `historyStart` on.
+    var history: [FinishedJob] = []
+    var historyStart = 0
     private var tagIndex: [String: Set<Key>] = [:]
     private var serialGroups: [String: [Key]] = [:]
     /// The running job of each unique key (possibly one being stopped after it was replaced).
-    private var runningUnique: [String: Key] = [:]
+    var runningUnique: [String: Key] = [:]
     /// The job of each unique key parked until that key's running job returns.
-    private var parkedUnique: [String: Key] = [:]
+    var parkedUnique: [String: Key] = [:]
     private var buckets: [BucketKey: Bucket] = [:]
     private(set) var running: Set<Key> = []
     private var resettable: Set<Key> = []
@@ -143,8 +182,9 @@ struct SchedulerStateMachine<Payload> {
     /// The number of queue entries dispatch has looked at, for asserting on the cost of a change.
     private(set) var jobsExamined = 0
 
-    init(maxConcurrentJobs: Int, status: SyncEnvironmentStatus) {
+    init(maxConcurrentJobs: Int, status: SyncEnvironmentStatus, retention: SyncJobHistoryRetention = .init()) {
         self.maxConcurrentJobs = maxConcurrentJobs
+        self.retention = retention
         self.status = status
         self.satisfied = status.satisfiedRequirements.rawValue
         self.heldConditions = ConditionMask()
@@ -177,13 +217,23 @@ struct SchedulerStateMachine<Payload> {
             return .rejected(.invalidJob("id \"\(spec.id)\" is already used by an unfinished job"))
         }
         var actions: [Action] = []
-        var replaced: Key?
+        var replaced: [Key] = []
+        var found: [Dependency]
+        switch dependencies(of: spec, now: now) {
+        case .success(let dependencies): found = dependencies
+        case .failure(let error): return .rejected(error)
+        }
         if let uniqueKey = spec.uniqueKey, let existing = existingPayload(uniqueKey: uniqueKey) {
             switch spec.onDuplicate {
             case .keepExisting:
                 return .existing(existing)
             case .replace:
-                replaced = uniqueKeys[uniqueKey]
+                replaced = uniqueChains[uniqueKey] ?? []
+            case .append, .appendOrReplace:
+                switch appendDependency(uniqueKey: uniqueKey, policy: spec.onDuplicate) {
+                case .success(let dependency): found.append(dependency)
+                case .failure(let error): return .rejected(error)
+                }
             }
         }
 
@@ -203,17 +253,26 @@ struct SchedulerStateMachine<Payload> {
         for tag in spec.tags { tagIndex[tag, default: []].insert(key) }
         actions.append(.emit(.submitted(id: spec.id), payload))
 
-        if let replaced {
+        for replaced in replaced.reversed() {
             cancelJob(replaced, now: now, actions: &actions)
         }
-        if let uniqueKey = spec.uniqueKey { uniqueKeys[uniqueKey] = key }
+        if let uniqueKey = spec.uniqueKey {
+            uniqueKeys[uniqueKey] = key
+            uniqueChains[uniqueKey, default: []].append(key)
+        }
+        if link(key, to: found, now: now, actions: &actions) {
+            rearm(&actions)
+            return .accepted(key, actions)
+        }
 
         var blocked = false
         if let group = spec.serialGroup {
             blocked = !(serialGroups[group]?.isEmpty ?? true)
             serialGroups[group, default: []].append(key)
         }
-        if let uniqueKey = spec.uniqueKey, runningUnique[uniqueKey] != nil {
+        if !job.pendingDependencies.isEmpty {
+            blocked = true
+        } else if let uniqueKey = spec.uniqueKey, runningUnique[uniqueKey] != nil {
             parkedUnique[uniqueKey] = key
             blocked = true
         }
@@ -281,7 +340,11 @@ struct SchedulerStateMachine<Payload> {
         case (.cancelled, _):
             resolve(key, .cancelled, now: now, actions: &actions)
         case (_, .success):
-            resolve(key, .succeeded, now: now, actions: &actions)
+            if job.series != nil && !isShutDown {
+                endPeriod(key, succeeded: true, now: now, actions: &actions)
+            } else {
+                resolve(key, .succeeded, now: now, actions: &actions)
+            }
         case (.requirementsLost(let lost), .failure):
             if isShutDown {
                 resolve(key, .cancelled, now: now, actions: &actions)
@@ -316,7 +379,11 @@ struct SchedulerStateMachine<Payload> {
             case .deadline:
                 guard job.deadlineTimer == top.id else { continue }
                 job.deadlineTimer = 0
-                if !job.hasStarted { resolve(top.key, .expired, now: now, actions: &actions) }
+                if job.series != nil {
+                    skipPeriod(top.key, now: now, actions: &actions)
+                } else if !job.hasStarted {
+                    resolve(top.key, .expired, now: now, actions: &actions)
+                }
             case .runTimeout:
                 guard job.runTimer == top.id else { continue }
                 job.runTimer = 0
@@ -362,7 +429,7 @@ struct SchedulerStateMachine<Payload> {
 
     // MARK: - Transitions
 
-    private mutating func cancel(keys: [Key], now: Duration) -> [Action] {
+    mutating func cancel(keys: [Key], now: Duration) -> [Action] {
         var actions: [Action] = []
         for key in keys { cancelJob(key, now: now, actions: &actions) }
         dispatch(now: now, actions: &actions)
@@ -392,12 +459,12 @@ struct SchedulerStateMachine<Payload> {
     ) {
         guard let job = jobs[key] else { return }
         if case SyncJobError.doNotRetry(let underlying) = error {
-            resolve(key, .failed(underlying), now: now, actions: &actions)
+            giveUp(key, error: underlying, now: now, actions: &actions)
             return
         }
         job.failures += 1
         guard job.failures < job.spec.retry.maxAttempts, !isShutDown else {
-            resolve(key, .failed(error), now: now, actions: &actions)
+            giveUp(key, error: error, now: now, actions: &actions)
             return
         }
         let delay = job.spec.retry.delay(
@@ -408,17 +475,28 @@ struct SchedulerStateMachine<Payload> {
         )
     }
 
+    /// Ends a job whose attempts are used up: it fails, or a periodic job's period counts as failed.
+    private mutating func giveUp(_ key: Key, error: any Error, now: Duration, actions: inout [Action]) {
+        if jobs[key]?.series != nil && !isShutDown {
+            endPeriod(key, succeeded: false, now: now, actions: &actions)
+        } else {
+            resolve(key, .failed(error), now: now, actions: &actions)
+        }
+    }
+
     /// Makes a job that has no blocker eligible: delayed while its initial delay lasts, else waiting.
-    private mutating func activate(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
+    mutating func activate(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
-        if let delay = job.spec.delay, job.submittedAt + delay > now, !job.hasStarted {
+        if job.spec.period != nil && job.series == nil {
+            beginSeries(key, now: now, startIfPossible: startIfPossible, actions: &actions)
+        } else if let delay = job.spec.delay, job.submittedAt + delay > now, !job.hasStarted {
             delayJob(key, until: job.submittedAt + delay, now: now, resettable: false, actions: &actions)
         } else {
             enterWaiting(key, now: now, startIfPossible: startIfPossible, actions: &actions)
         }
     }
 
-    private mutating func delayJob(
+    mutating func delayJob(
         _ key: Key, until: Duration, now: Duration, resettable reset: Bool, actions: inout [Action]
     ) {
         guard let job = jobs[key] else { return }
@@ -433,7 +511,7 @@ struct SchedulerStateMachine<Payload> {
     ///
     /// Starting at once is only right when nothing else may be runnable (a single submission): dispatch
     /// keeps the invariant that a free slot means no runnable job is waiting.
-    private mutating func enterWaiting(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
+    mutating func enterWaiting(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
         if startIfPossible && running.count < maxConcurrentJobs && isRunnable(job) {
             start(key, now: now, actions: &actions)
@@ -449,7 +527,7 @@ struct SchedulerStateMachine<Payload> {
     }
 
     /// Removes a waiting job from its bucket's live count; its heap entry goes stale.
-    private mutating func leaveBucket(_ job: Job) {
+    mutating func leaveBucket(_ job: Job) {
         let bucketKey = job.bucketKey
         guard var bucket = buckets[bucketKey] else { return }
         buckets[bucketKey] = nil
@@ -475,6 +553,10 @@ struct SchedulerStateMachine<Payload> {
         job.deadlineTimer = 0
         job.stop = nil
         job.isPastRunTimeout = false
+        job.attemptsStarted += 1
+        job.firstStartedAt = job.firstStartedAt ?? now
+        job.lastStartedAt = now
+        if job.series != nil, job.series?.startedAt == nil { job.series?.startedAt = now }
         if let runTimeout = job.spec.runTimeout {
             job.runTimer = addTimer(at: now + runTimeout, key: key, kind: .runTimeout)
         }
@@ -485,8 +567,20 @@ struct SchedulerStateMachine<Payload> {
         actions.append(.start(key, job.payload, attempt: job.attempt, status: status))
     }
 
-    private mutating func resolve(_ key: Key, _ outcome: SyncJobOutcome, now: Duration, actions: inout [Action]) {
-        guard let job = jobs.removeValue(forKey: key) else { return }
+    /// Ends a job, and then the dependents that its outcome fails (iteratively, so a long chain does not
+    /// deepen the stack).
+    mutating func resolve(_ key: Key, _ outcome: SyncJobOutcome, now: Duration, actions: inout [Action]) {
+        var pending = [(key, outcome)]
+        while let (next, nextOutcome) = pending.popLast() {
+            pending += resolveOne(next, nextOutcome, now: now, actions: &actions)
+        }
+    }
+
+    /// Ends one job; returns its dependents that its outcome fails.
+    private mutating func resolveOne(
+        _ key: Key, _ outcome: SyncJobOutcome, now: Duration, actions: inout [Action]
+    ) -> [(Key, SyncJobOutcome)] {
+        guard let job = jobs.removeValue(forKey: key) else { return [] }
         if job.phase == .waiting { leaveBucket(job) }
         running.remove(key)
         resettable.remove(key)
@@ -495,7 +589,12 @@ struct SchedulerStateMachine<Payload> {
             tagIndex[tag]?.remove(key)
             if tagIndex[tag]?.isEmpty == true { tagIndex[tag] = nil }
         }
-        if let uniqueKey = job.spec.uniqueKey, uniqueKeys[uniqueKey] == key { uniqueKeys[uniqueKey] = nil }
+        if let uniqueKey = job.spec.uniqueKey {
+            uniqueChains[uniqueKey]?.removeAll { $0 == key }
+            if uniqueChains[uniqueKey]?.isEmpty == true { uniqueChains[uniqueKey] = nil }
+            if uniqueKeys[uniqueKey] == key { uniqueKeys[uniqueKey] = uniqueChains[uniqueKey]?.last }
+        }
+        record(job, outcome: outcome, now: now)
 
         actions.append(.setState(job.payload, JobLifecycle.state(of: outcome)))
         actions.append(.emit(JobLifecycle.event(for: outcome, id: job.spec.id), job.payload))
@@ -511,12 +610,14 @@ struct SchedulerStateMachine<Payload> {
         for successor in successors where jobs[successor]?.phase == .parked && !isBlocked(successor) {
             activate(successor, now: now, startIfPossible: false, actions: &actions)
         }
+        return releaseDependents(of: job, outcome: outcome, now: now, actions: &actions)
     }
 
     /// Whether a job must stay parked: behind its serial group's head, or behind a running job with its
     /// unique key.
-    private func isBlocked(_ key: Key) -> Bool {
+    func isBlocked(_ key: Key) -> Bool {
         guard let job = jobs[key] else { return false }
+        if !job.pendingDependencies.isEmpty { return true }
         if let group = job.spec.serialGroup, serialGroups[group]?.first != key { return true }
         if let uniqueKey = job.spec.uniqueKey, let runner = runningUnique[uniqueKey], runner != key { return true }
         return false
@@ -583,7 +684,7 @@ struct SchedulerStateMachine<Payload> {
 
     // MARK: - Timers
 
-    private mutating func addTimer(at: Duration, key: Key, kind: TimerKind) -> UInt64 {
+    mutating func addTimer(at: Duration, key: Key, kind: TimerKind) -> UInt64 {
         nextTimerID += 1
         timers.insert(TimerEntry(at: at, id: nextTimerID, key: key, kind: kind))
         return nextTimerID

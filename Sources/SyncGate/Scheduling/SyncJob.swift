@@ -52,6 +52,8 @@ public struct SyncJob: Sendable, Identifiable {
     ///   - onDuplicate: what happens when an unfinished job already has the key.
     ///   - serialGroup: a group whose jobs run one at a time, in submission order.
     ///   - tags: labels for cancellation and display.
+    ///   - dependsOn: the jobs that must succeed before this one starts.
+    ///   - period: how the job repeats; `nil` for a one-off job.
     ///   - operation: the work.
     public init(
         id: ID = SyncJob.makeID(),
@@ -67,6 +69,8 @@ public struct SyncJob: Sendable, Identifiable {
         onDuplicate: DuplicatePolicy = .keepExisting,
         serialGroup: String? = nil,
         tags: Set<String> = [],
+        dependsOn: [SyncJob.ID] = [],
+        period: SyncJobPeriod? = nil,
         operation: @escaping Operation
     ) {
         self.init(
@@ -75,7 +79,7 @@ public struct SyncJob: Sendable, Identifiable {
                 requires: requires, conditions: conditions, priority: priority, delay: delay,
                 startDeadline: startDeadline, runTimeout: runTimeout, retry: retry,
                 onRequirementsLost: onRequirementsLost, uniqueKey: uniqueKey, onDuplicate: onDuplicate,
-                serialGroup: serialGroup, tags: tags),
+                serialGroup: serialGroup, tags: tags, dependsOn: dependsOn, period: period),
             operation: operation)
     }
 

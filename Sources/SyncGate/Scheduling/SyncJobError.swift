@@ -6,6 +6,9 @@ public enum SyncJobError: Error, Sendable, CustomStringConvertible {
     case doNotRetry(any Error)
     /// A job run through `SyncScheduler.run(requiring:…)` did not start before its start deadline.
     case expired
+    /// A job this one depends on (directly or through others) did not succeed: `id` names that job and
+    /// `outcome` says how it ended. The job never started.
+    case dependencyDidNotSucceed(id: SyncJob.ID, outcome: SyncJobOutcome)
 
     /// A one-line explanation.
     public var description: String {
@@ -13,6 +16,7 @@ public enum SyncJobError: Error, Sendable, CustomStringConvertible {
         case .runTimedOut: "the attempt ran past its run timeout"
         case .doNotRetry(let error): "failed without retry: \(error)"
         case .expired: "the job did not start before its start deadline"
+        case .dependencyDidNotSucceed(let id, let outcome): "its dependency \(id) did not succeed: \(outcome)"
         }
     }
 }

@@ -23,6 +23,10 @@ public final class SyncJobHandle: Sendable {
         var outcome: SyncJobOutcome?
         var waiters: [Waiter] = []
         var states: StatusBroadcast<SyncJobState>?
+        var progress: SyncJobProgress?
+        var progressStreams: [UInt64: AsyncStream<SyncJobProgress>.Continuation] = [:]
+        var output: (any Sendable)?
+        var isFinished = false
     }
 
     /// The job's identifier.
@@ -202,9 +206,70 @@ public final class SyncJobHandle: Sendable {
         }
     }
 
-    /// Ends the state stream after the terminal state.
+    /// Ends the state and progress streams after the terminal state.
     func finishStates() {
-        mutable.withLock { $0.states }?.finish()
+        let (states, progressStreams) = mutable.withLock { mutable in
+            mutable.isFinished = true
+            defer { mutable.progressStreams = [:] }
+            return (mutable.states, Array(mutable.progressStreams.values))
+        }
+        states?.finish()
+        for stream in progressStreams { stream.finish() }
+    }
+
+    // MARK: - Progress and output
+
+    /// The progress the running attempt last reported; `nil` before the first report of an attempt.
+    public var progress: SyncJobProgress? {
+        mutable.withLock { $0.progress }
+    }
+
+    /// A new stream of the job's progress reports: the latest one first (if any), then each new one; a
+    /// slow reader gets the newest. It ends when the job finishes.
+    public var progressUpdates: AsyncStream<SyncJobProgress> {
+        let (stream, continuation) = AsyncStream.makeStream(
+            of: SyncJobProgress.self, bufferingPolicy: .bufferingNewest(1))
+        let token = Self.waiterTokens.add(1, ordering: .relaxed).newValue
+        let isFinished = mutable.withLock { mutable in
+            if let progress = mutable.progress { continuation.yield(progress) }
+            guard !mutable.isFinished else { return true }
+            mutable.progressStreams[token] = continuation
+            return false
+        }
+        if isFinished {
+            continuation.finish()
+        } else {
+            continuation.onTermination = { [weak self] _ in
+                self?.mutable.withLock { _ = $0.progressStreams.removeValue(forKey: token) }
+            }
+        }
+        return stream
+    }
+
+    /// Records a progress report and hands it to the open streams.
+    func setProgress(_ progress: SyncJobProgress) {
+        mutable.withLock { mutable in
+            mutable.progress = progress
+            for stream in mutable.progressStreams.values { stream.yield(progress) }
+        }
+    }
+
+    /// The output the job set (``SyncJobContext/setOutput(_:)``), if any.
+    var output: (any Sendable)? {
+        mutable.withLock { $0.output }
+    }
+
+    /// Records the job's output.
+    func setOutput(_ value: any Sendable) {
+        mutable.withLock { $0.output = value }
+    }
+
+    /// Forgets the previous attempt's output and progress; called when an attempt starts.
+    func beginAttempt() {
+        mutable.withLock { mutable in
+            mutable.output = nil
+            mutable.progress = nil
+        }
     }
 
     /// The state broadcast, created on first use with the current state.

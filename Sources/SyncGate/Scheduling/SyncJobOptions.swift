@@ -8,7 +8,7 @@
 /// let job = SyncJob(options: options) { context in try await upload(idempotencyKey: context.jobID) }
 /// ```
 ///
-/// An option is added in one place: a field here (with its default in ``init(requires:conditions:priority:delay:startDeadline:runTimeout:retry:onRequirementsLost:uniqueKey:onDuplicate:serialGroup:tags:)``),
+/// An option is added in one place: a field here (with its default in ``init(requires:conditions:priority:delay:startDeadline:runTimeout:retry:onRequirementsLost:uniqueKey:onDuplicate:serialGroup:tags:dependsOn:period:)``),
 /// its rule in ``validationError``, its entry in the journal codec's options encoding, and its tests.
 public struct SyncJobOptions: Sendable, Hashable {
     /// What must hold before an attempt starts.
@@ -36,6 +36,15 @@ public struct SyncJobOptions: Sendable, Hashable {
     public var serialGroup: String?
     /// Labels for ``SyncScheduler/cancel(tag:)`` and for display.
     public var tags: Set<String>
+    /// The jobs that must succeed before this one starts, by identifier, in the order their outputs
+    /// reach ``SyncJobContext/inputs``. Each must be unfinished, or finished and kept in the history, when
+    /// this job is submitted (``SyncScheduler/submit(chain:)`` submits a chain in order), so a cycle can
+    /// only be a job naming itself, which is rejected like an unknown id. When one fails, is cancelled or
+    /// expires, this job fails with ``SyncJobError/dependencyDidNotSucceed(id:outcome:)`` naming it, and
+    /// so do the jobs that depend on this one.
+    public var dependsOn: [SyncJob.ID]
+    /// Makes the job periodic: it runs once per period until it is cancelled; `nil` for a one-off job.
+    public var period: SyncJobPeriod?
 
     /// Creates options; every parameter has the default a job gets when it does not mention it.
     ///
@@ -52,6 +61,8 @@ public struct SyncJobOptions: Sendable, Hashable {
     ///   - onDuplicate: what happens when an unfinished job already has the key.
     ///   - serialGroup: a group whose jobs run one at a time, in submission order.
     ///   - tags: labels for cancellation and display.
+    ///   - dependsOn: the jobs that must succeed before this one starts.
+    ///   - period: how the job repeats; `nil` for a one-off job.
     public init(
         requires: SyncRequirements = .network,
         conditions: Set<SyncCondition> = [],
@@ -64,7 +75,9 @@ public struct SyncJobOptions: Sendable, Hashable {
         uniqueKey: String? = nil,
         onDuplicate: DuplicatePolicy = .keepExisting,
         serialGroup: String? = nil,
-        tags: Set<String> = []
+        tags: Set<String> = [],
+        dependsOn: [SyncJob.ID] = [],
+        period: SyncJobPeriod? = nil
     ) {
         self.requirements = requires
         self.conditions = conditions
@@ -78,6 +91,8 @@ public struct SyncJobOptions: Sendable, Hashable {
         self.onDuplicate = onDuplicate
         self.serialGroup = serialGroup
         self.tags = tags
+        self.dependsOn = dependsOn
+        self.period = period
     }
 
     /// The first problem with the options, naming the field and its value, or `nil` when they are valid.
@@ -93,6 +108,26 @@ public struct SyncJobOptions: Sendable, Hashable {
         if let uniqueKey, uniqueKey.isEmpty { return "uniqueKey must not be empty" }
         if let serialGroup, serialGroup.isEmpty { return "serialGroup must not be empty" }
         if tags.contains("") { return "tags must not contain an empty tag" }
+        if dependsOn.contains("") { return "dependsOn must not contain an empty id" }
+        if let repeated = Self.firstRepeated(dependsOn) { return "dependsOn names \"\(repeated)\" twice" }
+        if let period {
+            if let reason = period.validationError { return reason }
+            if let startDeadline {
+                return "startDeadline must be nil for a periodic job (each period has its window), got \(startDeadline)"
+            }
+            if let serialGroup {
+                return
+                    "serialGroup must be nil for a periodic job (a series would hold its turn), got \"\(serialGroup)\""
+            }
+            if onDuplicate == .append || onDuplicate == .appendOrReplace {
+                return "onDuplicate must not be \(onDuplicate) for a periodic job (a series never succeeds)"
+            }
+        }
         return nil
+    }
+
+    private static func firstRepeated(_ ids: [SyncJob.ID]) -> SyncJob.ID? {
+        var seen: Set<SyncJob.ID> = []
+        return ids.first { !seen.insert($0).inserted }
     }
 }

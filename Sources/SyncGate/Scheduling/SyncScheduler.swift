@@ -23,13 +23,17 @@ public actor SyncScheduler {
         public var maxConcurrentJobs: Int = 4
         /// The random source for retry jitter, returning numbers in `0..<1`; inject a fixed one in tests.
         public var randomSource: @Sendable () -> Double = { Double.random(in: 0..<1) }
+        /// How many finished jobs are kept for ``SyncScheduler/jobs(matching:)`` and for dependencies.
+        public var history = SyncJobHistoryRetention()
 
         /// Creates a configuration.
         public init(
-            maxConcurrentJobs: Int = 4, randomSource: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) }
+            maxConcurrentJobs: Int = 4, randomSource: @escaping @Sendable () -> Double = { Double.random(in: 0..<1) },
+            history: SyncJobHistoryRetention = SyncJobHistoryRetention()
         ) {
             self.maxConcurrentJobs = maxConcurrentJobs
             self.randomSource = randomSource
+            self.history = history
         }
 
         /// Throws ``SyncSchedulerError/invalidConfiguration(_:)`` naming the first invalid field.
@@ -37,6 +41,7 @@ public actor SyncScheduler {
             if maxConcurrentJobs < 1 {
                 throw .invalidConfiguration("maxConcurrentJobs must be at least 1, got \(maxConcurrentJobs)")
             }
+            if let reason = history.validationError { throw .invalidConfiguration(reason) }
         }
     }
 
@@ -77,7 +82,8 @@ public actor SyncScheduler {
             environment: environment,
             maxConcurrentJobs: configuration.maxConcurrentJobs,
             clock: clock,
-            random: configuration.randomSource
+            random: configuration.randomSource,
+            history: configuration.history
         )
     }
 
@@ -139,6 +145,47 @@ public actor SyncScheduler {
     /// Cancels every unfinished job with the given tag.
     public nonisolated func cancel(tag: String) {
         core.cancel(tag: tag)
+    }
+
+    /// Submits jobs that run one after another: each depends on the one before it (in addition to its
+    /// own `dependsOn`), gets its output as an input, and fails with
+    /// ``SyncJobError/dependencyDidNotSucceed(id:outcome:)`` when an earlier one does not succeed.
+    ///
+    /// Every job is checked before any is submitted.
+    /// - Returns: the jobs' handles, in order.
+    /// - Throws: ``SyncSchedulerError/invalidJob(_:)`` naming the job and field; a job rejected by the
+    ///   scheduler (its id in use) leaves the earlier ones submitted.
+    @discardableResult
+    public nonisolated func submit(chain: [SyncJob]) throws(SyncSchedulerError) -> [SyncJobHandle] {
+        var linked: [SyncJob] = []
+        for job in chain {
+            var job = job
+            if let previous = linked.last, !job.dependsOn.contains(previous.id) { job.dependsOn.append(previous.id) }
+            if let reason = job.validationError { throw .invalidJob("job \"\(job.id)\": \(reason)") }
+            linked.append(job)
+        }
+        return try linked.map { job throws(SyncSchedulerError) in try core.submit(job) }
+    }
+
+    /// Cancels every unfinished job with the unique key (all of them, when jobs were appended).
+    public nonisolated func cancel(uniqueKey: String) {
+        core.cancel(uniqueKey: uniqueKey)
+    }
+
+    /// The unfinished jobs (in submission order) and then the finished ones the history keeps (oldest
+    /// first) that match the query, with their state, outcome, attempts, timings and progress.
+    ///
+    /// ```swift
+    /// for job in scheduler.jobs(matching: SyncJobQuery(uniqueKeys: ["sync-inbox"])) { print(job) }
+    /// ```
+    public nonisolated func jobs(matching query: SyncJobQuery = .all) -> [SyncJobInfo] {
+        core.jobs(matching: query)
+    }
+
+    /// The job with the identifier: the unfinished one, else the latest kept in the history.
+    public nonisolated func job(id: SyncJob.ID) -> SyncJobInfo? {
+        let found = core.jobs(matching: SyncJobQuery(ids: [id]))
+        return found.first { !$0.state.isTerminal } ?? found.last
     }
 
     /// Cancels every unfinished job.

@@ -19,12 +19,16 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
     case cancelled(id: SyncJob.ID)
     /// The job did not start before its start deadline.
     case expired(id: SyncJob.ID)
+    /// A period of a periodic job ended: its run succeeded or failed, or its window closed before a run
+    /// could start (a skip); `periods` counts the series so far. The job goes on to its next period.
+    case periodEnded(id: SyncJob.ID, periods: SyncJobInfo.Periods)
 
     /// The job the event is about.
     public var jobID: SyncJob.ID {
         switch self {
         case .submitted(let id), .started(let id, _), .succeeded(let id), .failed(let id, _),
-            .retryScheduled(let id, _, _), .requeued(let id, _), .cancelled(let id), .expired(let id):
+            .retryScheduled(let id, _, _), .requeued(let id, _), .cancelled(let id), .expired(let id),
+            .periodEnded(let id, _):
             id
         }
     }
@@ -46,6 +50,8 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
         case .requeued(let id, let lost): "requeued \(id), lost \(lost)"
         case .cancelled(let id): "cancelled \(id)"
         case .expired(let id): "expired \(id)"
+        case .periodEnded(let id, let periods):
+            "period ended \(id) (\(periods.succeeded) succeeded, \(periods.failed) failed, \(periods.skipped) skipped)"
         }
     }
 
@@ -61,6 +67,7 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
         case (.retryScheduled(let lid, let la, let ld), .retryScheduled(let rid, let ra, let rd)):
             lid == rid && la == ra && ld == rd
         case (.requeued(let lid, let ll), .requeued(let rid, let rl)): lid == rid && ll == rl
+        case (.periodEnded(let lid, let lp), .periodEnded(let rid, let rp)): lid == rid && lp == rp
         default: false
         }
     }
@@ -97,6 +104,10 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
         case .expired(let id):
             hasher.combine(7)
             hasher.combine(id)
+        case .periodEnded(let id, let periods):
+            hasher.combine(8)
+            hasher.combine(id)
+            hasher.combine(periods)
         }
     }
 }

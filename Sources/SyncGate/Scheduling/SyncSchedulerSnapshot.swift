@@ -32,11 +32,24 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
         public var isStopping: Bool
         /// Whether the running attempt has run past its run timeout and has not returned yet.
         public var isPastRunTimeout: Bool
+        /// The jobs this one runs after (its `dependsOn`, then the job it was appended to).
+        public var dependsOn: [SyncJob.ID] = []
+        /// Those of ``dependsOn`` that have not finished yet.
+        public var pendingDependencies: [SyncJob.ID] = []
+        /// For a periodic job, how its series has gone; `nil` for other jobs.
+        public var periods: SyncJobInfo.Periods?
+        /// The progress the running attempt last reported.
+        public var progress: SyncJobProgress?
 
         /// A line such as `upload-1: waiting for [unmetered] (account-ready not monitored, treated as met)`.
         public var summary: String {
             var line = "\(id): \(state)"
-            if isWaitingForTurn { line += " (waiting for its turn)" }
+            if !pendingDependencies.isEmpty {
+                line += " (after \(pendingDependencies.joined(separator: ", ")))"
+            } else if isWaitingForTurn {
+                line += " (waiting for its turn)"
+            }
+            if let progress, case .running = state { line += " [\(progress)]" }
             if isPastRunTimeout { line += " (past its run timeout)" }
             if !requirementsTreatedAsMet.isEmpty {
                 let names = requirementsTreatedAsMet.names.joined(separator: ", ")

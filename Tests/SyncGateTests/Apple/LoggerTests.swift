@@ -78,4 +78,31 @@ struct LoggerTests {
                 == true)
         source.stop()
     }
+
+    @Test("a durable journal write that fails is logged as an error, and a closed store is not retried")
+    func durableWriteFailureLogged() async throws {
+        let logger = RecordingLogger()
+        SyncGateLog.install(logger)
+        defer { SyncGateLog.install(nil) }
+        let directory = TemporaryDirectory()
+        let store = try FileJobStore(directory: directory.path)
+        let durable = DurableScheduler(scheduler: SyncScheduler(environment: SyncEnvironment()), store: store)
+        // The body waits until it is cancelled (an open stream ends its loop on cancellation).
+        let (open, keepOpen) = AsyncStream.makeStream(of: Int.self)
+        try durable.register("logged-upload", payload: UploadRequest.self) { _, _ in
+            for await _ in open {}
+            try Task.checkCancellation()
+        }
+        defer { keepOpen.finish() }
+        try durable.restoreJobs()
+        let handle = try durable.submit(
+            DurableJob(id: "logged-1", kind: "logged-upload", payload: UploadRequest(photo: 7)))
+        try store.close()
+        handle.cancel()
+        _ = try await handle.outcome()
+        let logged = logger.messages(containing: "durable job logged-1")
+        #expect(logged.map(\.level).contains(.error))
+        #expect(logged.first?.message.contains("closed") == true)
+        #expect(durable.snapshot().pendingWrites >= 1)
+    }
 }

@@ -1,6 +1,7 @@
 #if os(Linux)
     /// The connectivity backend on Linux: rtnetlink and sysfs (``LinuxConnectivityReader``), merged with
-    /// NetworkManager's facts from the system bus (``LinuxConnectivityMerger``, ``NetworkManagerFollower``).
+    /// NetworkManager's and ModemManager's facts from the system bus (``LinuxConnectivityMerger``,
+    /// ``NetworkManagerFollower``, ``ModemManagerFollower``).
     final class LinuxConnectivityBackend: PlatformBackend {
         /// The broadcast that holds the merged status (the merger's).
         let broadcast: StatusBroadcast<ConnectivityStatus>
@@ -9,20 +10,26 @@
         private let link: StatusBroadcast<ConnectivityStatus>
         private let linkObserver: UInt64
         private let networkManager: NetworkManagerFollower?
+        private let modemManager: ModemManagerFollower?
 
         /// Creates a backend on `reader` (or on a link status that stays disconnected without one).
-        convenience init(reader: LinuxConnectivityReader?, networkManager: DBusFollowerConfiguration?) {
+        convenience init(
+            reader: LinuxConnectivityReader?, networkManager: DBusFollowerConfiguration?,
+            modemManager: DBusFollowerConfiguration?
+        ) {
             self.init(
                 reader: reader, link: reader?.broadcast ?? StatusBroadcast(.disconnected),
-                networkManager: networkManager)
+                networkManager: networkManager, modemManager: modemManager)
         }
 
         /// Creates a backend whose link status comes from `link`, merged with NetworkManager's facts when
-        /// `networkManager` is given; waits up to its `initialWait` for NetworkManager's first answer.
+        /// `networkManager` is given and with ModemManager's when `modemManager` is; waits up to each
+        /// configuration's `initialWait` for that service's first answer.
         init(
             reader: LinuxConnectivityReader?,
             link: StatusBroadcast<ConnectivityStatus>,
-            networkManager configuration: DBusFollowerConfiguration?
+            networkManager configuration: DBusFollowerConfiguration?,
+            modemManager modemConfiguration: DBusFollowerConfiguration?
         ) {
             self.reader = reader
             self.link = link
@@ -43,6 +50,15 @@
             } else {
                 networkManager = nil
             }
+            if let modemConfiguration {
+                let source = ModemManagerFollower(configuration: modemConfiguration) { [weak merger] facts in
+                    merger?.update(modemManager: facts)
+                }
+                source.start(waitingUpTo: modemConfiguration.initialWait)
+                modemManager = source
+            } else {
+                modemManager = nil
+            }
         }
 
         /// The descriptors the reader holds open (empty without one).
@@ -51,16 +67,20 @@
         /// How many evaluations and link-cache resyncs (after overflow) have happened.
         var counters: (evaluations: Int, resyncs: Int) { reader?.counters ?? (0, 0) }
 
-        /// rtnetlink, the sysfs heuristic or NetworkManager per field, with NetworkManager's notes.
+        /// rtnetlink, the sysfs heuristic, NetworkManager or ModemManager per field, with their notes.
         var provenance: ConnectivityProvenance {
-            var provenance = reader == nil && networkManager == nil ? ConnectivityProvenance.none : merger.provenance
+            var provenance =
+                reader == nil && networkManager == nil && modemManager == nil
+                ? ConnectivityProvenance.none : merger.provenance
             provenance.notes += networkManager?.notes ?? ["NetworkManager: not consulted"]
+            provenance.notes += modemManager?.notes ?? ["ModemManager: not consulted"]
             return provenance
         }
 
-        /// Stops NetworkManager's source, unhooks the merger and stops the reader thread.
+        /// Stops NetworkManager's and ModemManager's sources, unhooks the merger and stops the reader thread.
         func stop() {
             networkManager?.stop()
+            modemManager?.stop()
             link.removeObserver(linkObserver)
             reader?.stop()
         }
@@ -76,7 +96,7 @@
             self.init(
                 backend: LinuxConnectivityBackend(
                     reader: try? LinuxConnectivityReader(configuration: ConnectivityReaderConfiguration()),
-                    networkManager: DBusFollowerConfiguration()))
+                    networkManager: DBusFollowerConfiguration(), modemManager: DBusFollowerConfiguration()))
         }
 
         /// Creates an observer on rtnetlink and sysfs (and NetworkManager on the system bus) with explicit options.
@@ -96,30 +116,39 @@
         ) throws(ConnectivityObserverError) {
             try self.init(
                 configuration: ConnectivityReaderConfiguration(debounce: debounce, sysfsRoot: sysfsRoot, clock: clock),
-                networkManager: DBusFollowerConfiguration()
+                networkManager: DBusFollowerConfiguration(), modemManager: DBusFollowerConfiguration()
             )
         }
 
         /// Creates an observer with every setting of the backend, for tests and tools in the package.
         ///
-        /// - Parameter networkManager: where to follow NetworkManager; `nil` (the default) uses rtnetlink
-        ///   and sysfs alone.
+        /// - Parameters:
+        ///   - configuration: the rtnetlink reader's settings.
+        ///   - networkManager: where to follow NetworkManager; `nil` (the default) uses rtnetlink and sysfs
+        ///     alone.
+        ///   - modemManager: where to follow ModemManager for roaming; `nil` (the default) reports no roaming.
         package convenience init(
             configuration: ConnectivityReaderConfiguration,
-            networkManager: DBusFollowerConfiguration? = nil
+            networkManager: DBusFollowerConfiguration? = nil,
+            modemManager: DBusFollowerConfiguration? = nil
         ) throws(ConnectivityObserverError) {
             self.init(
                 backend: LinuxConnectivityBackend(
-                    reader: try LinuxConnectivityReader(configuration: configuration), networkManager: networkManager)
+                    reader: try LinuxConnectivityReader(configuration: configuration), networkManager: networkManager,
+                    modemManager: modemManager)
             )
         }
 
         /// Creates an observer whose link status comes from `linkStatus` instead of rtnetlink, merged with
-        /// NetworkManager's facts from the given bus; for tests of the D-Bus source.
+        /// NetworkManager's (and, when `modemManager` is given, ModemManager's) facts from the given buses;
+        /// for tests of the D-Bus sources.
         package convenience init(
-            linkStatus: StatusBroadcast<ConnectivityStatus>, networkManager: DBusFollowerConfiguration?
+            linkStatus: StatusBroadcast<ConnectivityStatus>, networkManager: DBusFollowerConfiguration?,
+            modemManager: DBusFollowerConfiguration? = nil
         ) {
-            self.init(backend: LinuxConnectivityBackend(reader: nil, link: linkStatus, networkManager: networkManager))
+            self.init(
+                backend: LinuxConnectivityBackend(
+                    reader: nil, link: linkStatus, networkManager: networkManager, modemManager: modemManager))
         }
 
         /// The descriptors the backend holds open (empty without a backend), for tests.

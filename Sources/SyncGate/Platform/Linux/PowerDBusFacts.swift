@@ -1,4 +1,5 @@
-/// What the power daemons on D-Bus say: power-profiles-daemon's active profile and UPower's `OnBattery`.
+/// What the power daemons on D-Bus say: power-profiles-daemon's active profile, UPower's `OnBattery` and
+/// systemd-logind's `IdleHint`.
 struct PowerDBusFacts: Sendable, Hashable {
     /// `ActiveProfile` (`power-saver`, `balanced`, `performance`), when a profiles daemon is present.
     var activeProfile: String?
@@ -6,6 +7,8 @@ struct PowerDBusFacts: Sendable, Hashable {
     var profilesBusName: String?
     /// UPower's `OnBattery`, when UPower is present.
     var onBattery: Bool?
+    /// systemd-logind's `IdleHint` (every session idle), when logind is present.
+    var idleHint: Bool?
 
     /// Nothing known: no daemon present.
     static let none = PowerDBusFacts()

@@ -1,11 +1,12 @@
 #if os(Linux)
-    /// Follows power-profiles-daemon (current and legacy bus names) and UPower over D-Bus.
+    /// Follows power-profiles-daemon (current and legacy bus names), UPower and systemd-logind's manager
+    /// (its `IdleHint`) over D-Bus.
     ///
     /// The current name `org.freedesktop.UPower.PowerProfiles` is preferred; the legacy
     /// `net.hadess.PowerProfiles` is used when only it is present. Both are watched, so either may come
     /// and go.
     final class PowerDaemonFollower: DBusServiceFollower {
-        /// The watched objects: current profiles name, legacy profiles name, UPower.
+        /// The watched objects: current profiles name, legacy profiles name, UPower, logind's manager.
         static let targets: [DBusPropertyStateMachine.Target] = [
             .init(
                 busName: "org.freedesktop.UPower.PowerProfiles", path: "/org/freedesktop/UPower/PowerProfiles",
@@ -15,6 +16,9 @@
                 interface: "net.hadess.PowerProfiles"),
             .init(
                 busName: "org.freedesktop.UPower", path: "/org/freedesktop/UPower", interface: "org.freedesktop.UPower"),
+            .init(
+                busName: "org.freedesktop.login1", path: "/org/freedesktop/login1",
+                interface: "org.freedesktop.login1.Manager"),
         ]
 
         /// The properties this follower watches, on one bus connection.
@@ -42,6 +46,9 @@
                 if snapshot.properties[2] == nil {
                     notes.append("UPower is not available on \(properties.address)")
                 }
+                if snapshot.properties.count <= 3 || snapshot.properties[3] == nil {
+                    notes.append("systemd-logind is not available on \(properties.address)")
+                }
                 return notes
             }
         }
@@ -68,6 +75,14 @@
                     facts.onBattery = onBattery
                 } else {
                     log("UPower OnBattery has type \(raw.type) (value \(raw)), expected b; ignored")
+                }
+            }
+            if snapshot.properties.count > 3, let properties = snapshot.properties[3], let raw = properties["IdleHint"]
+            {
+                if let idle = raw.bool {
+                    facts.idleHint = idle
+                } else {
+                    log("systemd-logind IdleHint has type \(raw.type) (value \(raw)), expected b; ignored")
                 }
             }
             return facts

@@ -4,6 +4,7 @@
 /// * External power: sysfs when it lists a supply; where it lists none (containers, some VMs), UPower's
 ///   `OnBattery` when UPower is present; otherwise sysfs's "no supply means external power".
 /// * Battery level: sysfs only.
+/// * Device idle: systemd-logind's `IdleHint`; idle (so `.deviceIdle` is met) without logind.
 enum PowerMapping {
     /// The status to publish and where each field came from.
     static func merge(sysfs: PowerStatus, sysfsHasSupplies: Bool, dbus: PowerDBusFacts) -> (
@@ -17,6 +18,12 @@ enum PowerMapping {
             provenance.isLowPowerModeEnabled = .powerProfiles(busName: dbus.profilesBusName ?? "?")
         } else {
             status.isLowPowerModeEnabled = false
+        }
+        if let idleHint = dbus.idleHint {
+            status.isDeviceIdle = idleHint
+            provenance.isDeviceIdle = .logind
+        } else {
+            status.isDeviceIdle = true
         }
         if !sysfsHasSupplies, let onBattery = dbus.onBattery {
             status.isOnExternalPower = !onBattery

@@ -46,17 +46,29 @@
         private let configuration: DBusFollowerConfiguration
         private let state: LockedState<State>
         private let onUpdate: @Sendable (Snapshot) -> Void
+        private let extraMatchRules: [String]
+        private let onOtherSignal: (@Sendable (DBusMessage) -> Void)?
 
         /// Creates the follower; nothing happens until ``start()``.
+        ///
+        /// - Parameters:
+        ///   - extraMatchRules: match rules added on each connection besides the targets' own, for signals
+        ///     of objects whose paths are not known in advance (ModemManager's modems).
+        ///   - onOtherSignal: called on the queue with every signal other than `NameOwnerChanged`, after
+        ///     the targets' properties are updated from it.
         init(
             targets: [DBusPropertyStateMachine.Target],
             configuration: DBusFollowerConfiguration,
             label: String,
+            extraMatchRules: [String] = [],
+            onOtherSignal: (@Sendable (DBusMessage) -> Void)? = nil,
             onUpdate: @escaping @Sendable (Snapshot) -> Void
         ) {
             queue = DispatchQueue(label: label)
             self.configuration = configuration
             state = LockedState(State(tracker: DBusPropertyStateMachine(targets: targets)))
+            self.extraMatchRules = extraMatchRules
+            self.onOtherSignal = onOtherSignal
             self.onUpdate = onUpdate
         }
 
@@ -160,6 +172,32 @@
             }
         }
 
+        /// Calls a method of a present service; `completion` runs on the queue with the reply's body, or `nil`
+        /// when the call failed (the failure is logged).
+        func call(
+            destination: String,
+            path: String,
+            interface: String,
+            member: String,
+            body: [DBusValue] = [],
+            completion: @escaping @Sendable ([DBusValue]?) -> Void
+        ) {
+            guard let connection = state.withLock({ $0.connection }) else {
+                queue.async { completion(nil) }
+                return
+            }
+            let message = DBusMessage.methodCall(
+                destination: destination, path: path, interface: interface, member: member, body: body)
+            connection.call(message) { [weak self] result in
+                switch result {
+                case .success(let reply): completion(reply.body)
+                case .failure(let error):
+                    self?.log("\(interface).\(member) on \(path) failed: \(error)")
+                    completion(nil)
+                }
+            }
+        }
+
         private func connect() {
             guard !state.withLock({ $0.isStopped || $0.connection != nil }) else { return }
             let address = self.address
@@ -179,7 +217,7 @@
                 guard !state.isStopped else { return nil }
                 state.connection = connection
                 state.busProblem = nil
-                return state.tracker.connected()
+                return extraMatchRules.map { .addMatch($0) } + state.tracker.connected()
             }
             guard let actions else {
                 connection.close()
@@ -244,6 +282,9 @@
                     $0.propertiesChanged(
                         sender: sender, path: path, interface: interface, changed: changed, invalidated: invalidated)
                 }
+                onOtherSignal?(message)
+            } else {
+                onOtherSignal?(message)
             }
         }
 

@@ -1,0 +1,88 @@
+/// Queries and the history of finished jobs, kept within the retention (docs/ARCHITECTURE.md §4).
+///
+/// The history is an array, oldest first, from `historyStart` on; a resolved job is appended and the
+/// oldest are dropped past `maxCount` or `maxAge`, so keeping it costs O(1) amortized per finished
+/// job. A query reads every unfinished job and every kept one: O(jobs + kept).
+extension SchedulerStateMachine {
+    /// Keeps a job that just ended.
+    mutating func record(_ job: Job, outcome: SyncJobOutcome, now: Duration) {
+        job.inputs = []  // a finished job's inputs are read no more; keep no dependency alive through it
+        guard retention.maxCount > 0 else { return }
+        history.append(FinishedJob(job: job, outcome: outcome, finishedAt: now))
+        prune(now: now)
+    }
+
+    /// Drops the finished jobs past the retention.
+    mutating func prune(now: Duration) {
+        while history.count - historyStart > retention.maxCount { historyStart += 1 }
+        if let maxAge = retention.maxAge {
+            while historyStart < history.count, history[historyStart].finishedAt + maxAge <= now {
+                historyStart += 1
+            }
+        }
+        if historyStart > 64 && historyStart * 2 > history.count {
+            history.removeFirst(historyStart)
+            historyStart = 0
+        }
+    }
+
+    /// The most recent kept job with the identifier, if it is still within the retention.
+    func finishedJob(id: SyncJob.ID, now: Duration) -> FinishedJob? {
+        guard let index = history[historyStart...].lastIndex(where: { $0.id == id }) else { return nil }
+        let finished = history[index]
+        if let maxAge = retention.maxAge, finished.finishedAt + maxAge <= now { return nil }
+        return finished
+    }
+
+    /// The unfinished jobs in submission order, then the kept ones oldest first, that match `query`.
+    func jobs(
+        matching query: SyncJobQuery, now: Duration, progress: (Payload) -> SyncJobProgress? = { _ in nil }
+    ) -> [SyncJobInfo] {
+        var found: [SyncJobInfo] = []
+        for job in jobs.values.sorted(by: { $0.key < $1.key }) {
+            if let ids = query.ids, !ids.contains(job.spec.id) { continue }
+            let info = info(of: job, state: state(of: job), progress: progress(job.payload))
+            if query.matches(info) { found.append(info) }
+        }
+        let oldestKept = retention.maxAge.map { now - $0 }
+        for finished in history[historyStart...] {
+            if let oldestKept, finished.finishedAt <= oldestKept { continue }
+            if let ids = query.ids, !ids.contains(finished.id) { continue }
+            var info = info(of: finished.job, state: JobLifecycle.state(of: finished.outcome), progress: nil)
+            info.outcome = finished.outcome
+            info.finishedAt = finished.finishedAt
+            if query.matches(info) { found.append(info) }
+        }
+        return found
+    }
+
+    /// The state a handle shows for an unfinished job (a waiting job with its blockers now).
+    func state(of job: Job) -> SyncJobState {
+        switch job.phase {
+        case .waiting, .parked:
+            .waiting(
+                unmet: status.unmetRequirements(job.spec.requirements),
+                conditions: status.unmetConditions(job.spec.conditions))
+        case .delayed: .delayed(attempt: job.nextAttempt)
+        case .running: .running(attempt: job.attempt)
+        }
+    }
+
+    private func info(of job: Job, state: SyncJobState, progress: SyncJobProgress?) -> SyncJobInfo {
+        SyncJobInfo(
+            id: job.spec.id,
+            state: state,
+            outcome: nil,
+            tags: job.spec.tags,
+            uniqueKey: job.spec.uniqueKey,
+            dependsOn: job.dependencyIDs,
+            attempts: job.attemptsStarted,
+            submittedAt: job.submittedAt,
+            firstStartedAt: job.firstStartedAt,
+            lastStartedAt: job.lastStartedAt,
+            finishedAt: nil,
+            periods: job.series?.counts,
+            progress: progress
+        )
+    }
+}

@@ -1,0 +1,84 @@
+/// Periodic jobs: a series of periods, each with a window at its end (docs/ARCHITECTURE.md §4).
+///
+/// A period reuses the job's timers: the delay timer opens the window, the deadline timer closes it.
+/// A window that closes before an attempt started skips the period; the end of a period's run (its
+/// success, or its failure after its retries) plans the next period from the run's start. Nothing is
+/// planned while a run is in progress, so two runs of one series never overlap.
+extension SchedulerStateMachine {
+    /// Starts the series of a periodic job that just became eligible: its first period begins now, or
+    /// at the end of its initial delay.
+    mutating func beginSeries(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
+        guard let job = jobs[key] else { return }
+        job.series = Series()
+        let anchor = max(now, job.submittedAt + (job.spec.delay ?? .zero))
+        planPeriod(key, beginning: anchor, now: now, startIfPossible: startIfPossible, actions: &actions)
+    }
+
+    /// Plans the period that begins at `anchor`, skipping (and counting) every period whose window has
+    /// closed by `now`.
+    mutating func planPeriod(
+        _ key: Key, beginning anchor: Duration, now: Duration, startIfPossible: Bool, actions: inout [Action]
+    ) {
+        guard let job = jobs[key], let period = job.spec.period, job.series != nil else { return }
+        let (begins, missed) = Self.firstOpenPeriod(from: anchor, interval: period.interval, now: now)
+        job.series?.counts.skipped += missed
+        job.series?.startedAt = nil
+        job.series?.closesAt = begins + period.interval
+        job.failures = 0
+        job.deadlineTimer = addTimer(at: begins + period.interval, key: key, kind: .deadline)
+        let opens = begins + period.interval - period.flex
+        if opens > now {
+            delayJob(key, until: opens, now: now, resettable: false, actions: &actions)
+        } else {
+            enterWaiting(key, now: now, startIfPossible: startIfPossible, actions: &actions)
+        }
+    }
+
+    /// The start of the first period, from `anchor` on in steps of `interval`, whose end is after
+    /// `now`, and how many periods before it ended by `now`.
+    static func firstOpenPeriod(from anchor: Duration, interval: Duration, now: Duration) -> (Duration, Int) {
+        guard anchor + interval <= now else { return (anchor, 0) }
+        var missed = Int(((now - anchor) / interval).rounded(.down))
+        var begins = anchor + interval * missed
+        while begins + interval <= now {
+            begins += interval
+            missed += 1
+        }
+        while missed > 0 && begins > now {
+            begins -= interval
+            missed -= 1
+        }
+        return (begins, missed)
+    }
+
+    /// The window of a periodic job's period closed before an attempt started: the period is skipped
+    /// and the next one begins where it ended.
+    mutating func skipPeriod(_ key: Key, now: Duration, actions: inout [Action]) {
+        guard let job = jobs[key], let series = job.series, job.phase != .running else { return }
+        switch job.phase {
+        case .waiting: leaveBucket(job)
+        case .delayed: job.delayTimer = 0
+        case .parked, .running: break
+        }
+        job.series?.counts.skipped += 1
+        planPeriod(key, beginning: series.closesAt, now: now, startIfPossible: false, actions: &actions)
+        if let counts = job.series?.counts {
+            actions.append(.emit(.periodEnded(id: job.spec.id, periods: counts), job.payload))
+        }
+    }
+
+    /// A period's run ended (succeeded, or failed after its retries): counts it and plans the next
+    /// period from the run's start.
+    mutating func endPeriod(_ key: Key, succeeded: Bool, now: Duration, actions: inout [Action]) {
+        guard let job = jobs[key], let series = job.series else { return }
+        if succeeded {
+            job.series?.counts.succeeded += 1
+        } else {
+            job.series?.counts.failed += 1
+        }
+        planPeriod(key, beginning: series.startedAt ?? now, now: now, startIfPossible: false, actions: &actions)
+        if let counts = job.series?.counts {
+            actions.append(.emit(.periodEnded(id: job.spec.id, periods: counts), job.payload))
+        }
+    }
+}

@@ -1,0 +1,64 @@
+/// One job as a query finds it: unfinished, or finished and still kept by the history's retention.
+///
+/// Times are offsets on the scheduler's clock from the moment the scheduler was created.
+public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
+    /// How a periodic job's series has gone so far.
+    public struct Periods: Sendable, Hashable {
+        /// Periods whose run succeeded.
+        public var succeeded: Int
+        /// Periods whose run failed after its retries.
+        public var failed: Int
+        /// Periods skipped because their window closed before the requirements let a run start.
+        public var skipped: Int
+
+        /// Creates counts.
+        ///
+        /// - Parameters:
+        ///   - succeeded: periods whose run succeeded.
+        ///   - failed: periods whose run failed after its retries.
+        ///   - skipped: periods skipped because their window closed first.
+        public init(succeeded: Int, failed: Int, skipped: Int) {
+            self.succeeded = succeeded
+            self.failed = failed
+            self.skipped = skipped
+        }
+    }
+
+    /// The job's identifier.
+    public var id: SyncJob.ID
+    /// The job's state; a terminal state for a finished job.
+    public var state: SyncJobState
+    /// How the job ended; `nil` while it is unfinished.
+    public var outcome: SyncJobOutcome?
+    /// The job's tags.
+    public var tags: Set<String>
+    /// The job's unique key.
+    public var uniqueKey: String?
+    /// The jobs this one runs after (its own list, plus the job it was appended to).
+    public var dependsOn: [SyncJob.ID]
+    /// The number of attempts started (over all periods, for a periodic job).
+    public var attempts: Int
+    /// When the job was submitted.
+    public var submittedAt: Duration
+    /// When its first attempt started; `nil` if none has.
+    public var firstStartedAt: Duration?
+    /// When its latest attempt started; `nil` if none has.
+    public var lastStartedAt: Duration?
+    /// When it finished; `nil` while it is unfinished.
+    public var finishedAt: Duration?
+    /// For a periodic job, how its series has gone; `nil` for other jobs.
+    public var periods: Periods?
+    /// The progress its running attempt last reported; `nil` when none has been reported or after it finished.
+    public var progress: SyncJobProgress?
+
+    /// A line such as `upload-1: succeeded after 2 attempts`.
+    public var description: String {
+        var line = "\(id): \(state)"
+        if attempts > 0 { line += " after \(attempts) attempt\(attempts == 1 ? "" : "s")" }
+        if let periods {
+            line += " (periods: \(periods.succeeded) succeeded, \(periods.failed) failed, \(periods.skipped) skipped)"
+        }
+        if let progress, !state.isTerminal { line += " [\(progress)]" }
+        return line
+    }
+}

@@ -1,0 +1,24 @@
+/// How far a running job has come, as it last reported through ``SyncJobContext/reportProgress(_:message:)``.
+public struct SyncJobProgress: Sendable, Hashable, CustomStringConvertible {
+    /// The fraction done, from 0 to 1.
+    public var fraction: Double
+    /// A short message for display, such as `"12 of 40 photos"`.
+    public var message: String?
+
+    /// Creates a progress value; `fraction` is clamped to `0...1`, and NaN counts as 0.
+    ///
+    /// - Parameters:
+    ///   - fraction: the fraction done.
+    ///   - message: a short message for display.
+    public init(fraction: Double, message: String? = nil) {
+        self.fraction = fraction.isNaN ? 0 : min(max(fraction, 0), 1)
+        self.message = message
+    }
+
+    /// A summary such as `42% (12 of 40 photos)`.
+    public var description: String {
+        let percent = "\(Int((fraction * 100).rounded(.down)))%"
+        guard let message else { return percent }
+        return "\(percent) (\(message))"
+    }
+}

@@ -1,0 +1,44 @@
+import SyncGate
+import SyncGateTesting
+import Testing
+
+/// The recipe's scheduler check for the requirements added with their own sources: a job that needs
+/// one waits while it is unmet, and starts the moment it holds.
+@Suite("Requirement gating", .timeLimit(.minutes(1)))
+struct RequirementGatingTests {
+    /// A requirement, a change that breaks it and a change that restores it.
+    struct Row: Sendable, CustomTestStringConvertible {
+        var requirement: SyncRequirements
+        var unmet: @Sendable (ManualSyncEnvironment) -> Void
+        var met: @Sendable (ManualSyncEnvironment) -> Void
+        var testDescription: String { requirement.description }
+    }
+
+    static let rows: [Row] = [
+        Row(
+            requirement: .storageNotLow,
+            unmet: { $0.setStorage(StorageStatus(path: "/data", availableBytes: 1 << 20, capacityBytes: 1 << 30)) },
+            met: { $0.setStorage(StorageStatus(path: "/data", availableBytes: 1 << 29, capacityBytes: 1 << 30)) }),
+        Row(
+            requirement: .deviceIdle,
+            unmet: { $0.setPower(PowerStatus(isDeviceIdle: false)) },
+            met: { $0.setPower(PowerStatus(isDeviceIdle: true)) }),
+        Row(
+            requirement: .notRoaming,
+            unmet: { $0.setConnectivity(.connected(via: .cellular, isExpensive: true, isRoaming: true)) },
+            met: { $0.setConnectivity(.connected(via: .cellular, isExpensive: true)) }),
+    ]
+
+    @Test("a job waits while its requirement is unmet and starts when it holds", arguments: rows)
+    func waitsThenStarts(row: Row) async throws {
+        let clock = ManualClock()
+        let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi), clock: clock)
+        row.unmet(manual)
+        let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
+        let handle = try scheduler.submit(SyncJob(requires: row.requirement) { _ in })
+        #expect(handle.state == .waiting(unmet: row.requirement, conditions: []))
+        row.met(manual)
+        #expect(try await handle.outcome() == .succeeded)
+    }
+
+}

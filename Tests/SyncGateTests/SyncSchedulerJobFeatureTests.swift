@@ -1,0 +1,161 @@
+import SyncGate
+import SyncGateTesting
+import Testing
+
+/// Chains with data, periodic jobs, progress and queries through the public scheduler, on a
+/// ManualClock and a ManualSyncEnvironment; nothing sleeps.
+@Suite("SyncScheduler job features", .timeLimit(.minutes(1)))
+struct SyncSchedulerJobFeatureTests {
+    struct Failure: Error {}
+
+    let clock = ManualClock()
+    let manual: ManualSyncEnvironment
+    let scheduler: SyncScheduler
+
+    init() throws {
+        manual = ManualSyncEnvironment(account: .available, clock: clock)
+        manual.setConnectivity(.connected(via: .wifi))
+        scheduler = try SyncScheduler(
+            environment: manual.environment,
+            configuration: .init(maxConcurrentJobs: 2, randomSource: { 0.5 }, history: .init(maxCount: 10)),
+            clock: clock
+        )
+    }
+
+    @Test("a chain hands each job's output to the next as its input")
+    func chainWithData() async throws {
+        let seen = LockedState<[Int?]>([])
+        let handles = try scheduler.submit(chain: [
+            SyncJob(id: "fetch") { context in context.setOutput(20) },
+            SyncJob(id: "double") { context in
+                let value = context.input(Int.self, from: "fetch")
+                seen.withLock { $0.append(value) }
+                context.setOutput((value ?? 0) * 2)
+            },
+            SyncJob(id: "store") { context in
+                let value: Int? = context.input()
+                seen.withLock { $0.append(value) }
+            },
+        ])
+        for handle in handles { #expect(try await handle.outcome() == .succeeded) }
+        #expect(seen.withLock { $0 } == [20, 40])
+        #expect(scheduler.job(id: "store")?.dependsOn == ["double"])
+    }
+
+    @Test("a failed link fails the rest of the chain, naming it")
+    func chainFailure() async throws {
+        let handles = try scheduler.submit(chain: [
+            SyncJob(id: "first") { _ in throw Failure() },
+            SyncJob(id: "second") { _ in },
+        ])
+        #expect(
+            try await handles[1].outcome()
+                == .failed(SyncJobError.dependencyDidNotSucceed(id: "first", outcome: .failed(Failure()))))
+    }
+
+    @Test("an invalid link rejects the chain before any job is submitted, naming the job and field")
+    func chainValidation() throws {
+        #expect(throws: SyncSchedulerError.invalidJob("job \"b\": tags must not contain an empty tag")) {
+            try scheduler.submit(chain: [SyncJob(id: "a") { _ in }, SyncJob(id: "b", tags: [""]) { _ in }])
+        }
+        #expect(scheduler.jobs().isEmpty)
+    }
+
+    @Test("an appended job reads the output of the job it follows; appendOrReplace after a failure reads none")
+    func appendedInputs() async throws {
+        let seen = LockedState<[String?]>([])
+        let gate = ControlledOperation()
+        let first = try scheduler.submit(
+            SyncJob(id: "first", uniqueKey: "k") { context in
+                context.setOutput("from first")
+                try await gate.operation(context)
+            })
+        let appended = try scheduler.submit(
+            SyncJob(id: "appended", uniqueKey: "k", onDuplicate: .append) { context in
+                seen.withLock { $0.append(context.input(String.self, from: "first")) }
+                throw Failure()
+            })
+        let replacing = try scheduler.submit(
+            SyncJob(id: "replacing", uniqueKey: "k", onDuplicate: .appendOrReplace) { context in
+                seen.withLock { $0.append(context.input(String.self)) }
+            })
+        await gate.waitForStarts(1)
+        #expect(scheduler.snapshot().job("replacing")?.pendingDependencies == ["appended"])
+        gate.finish()
+        #expect(try await first.outcome() == .succeeded)
+        #expect(try await appended.outcome().isFailed)
+        #expect(try await replacing.outcome() == .succeeded)
+        #expect(seen.withLock { $0 } == ["from first", nil])
+    }
+
+    @Test("progress reports reach the handle's stream and the snapshot; a new attempt starts without any")
+    func progress() async throws {
+        let operation = ControlledOperation()
+        let reported = ControlledOperation()
+        let handle = try scheduler.submit(
+            SyncJob(id: "upload") { context in
+                for item in 1...4 { context.reportProgress(Double(item) / 4, message: "\(item) of 4") }
+                try await reported.operation(context)
+                try await operation.operation(context)
+            })
+        var updates = handle.progressUpdates.makeAsyncIterator()
+        await reported.waitForStarts(1)
+        #expect(handle.progress == SyncJobProgress(fraction: 1, message: "4 of 4"))
+        #expect(await updates.next() == SyncJobProgress(fraction: 1, message: "4 of 4"))
+        #expect(scheduler.snapshot().job("upload")?.summary == "upload: running attempt 1 [100% (4 of 4)]")
+        #expect(scheduler.job(id: "upload")?.progress?.fraction == 1)
+        reported.finish()
+        await operation.waitForStarts(1)
+        operation.finish()
+        #expect(try await handle.outcome() == .succeeded)
+        #expect(await updates.next() == nil)
+    }
+
+    @Test("progress values are clamped and NaN counts as zero")
+    func progressClamped() {
+        #expect(SyncJobProgress(fraction: 1.5).fraction == 1)
+        #expect(SyncJobProgress(fraction: -1).fraction == 0)
+        #expect(SyncJobProgress(fraction: .nan).fraction == 0)
+        #expect(SyncJobProgress(fraction: 0.426, message: "3 of 7").description == "42% (3 of 7)")
+    }
+
+    @Test("a periodic job runs once per period on the clock until cancelled")
+    func periodicOnClock() async throws {
+        let operation = ControlledOperation()
+        var options = SyncJobOptions()
+        options.period = SyncJobPeriod(every: .seconds(60), flex: .seconds(10))
+        let handle = try scheduler.submit(SyncJob(id: "tick", options: options, operation: operation.operation))
+        #expect(handle.state == .delayed(attempt: 1))
+        clock.advance(by: .seconds(50))
+        await operation.waitForStarts(1)
+        operation.finish()
+        for await state in handle.states where state == .delayed(attempt: 1) { break }
+        #expect(scheduler.job(id: "tick")?.periods == .init(succeeded: 1, failed: 0, skipped: 0))
+        // The next period began at the run's start (50 s): its window is 100–110 s.
+        clock.advance(by: .seconds(50))
+        await operation.waitForStarts(2)
+        handle.cancel()
+        #expect(try await handle.outcome() == .cancelled)
+        #expect(scheduler.job(id: "tick")?.periods?.succeeded == 1)
+    }
+
+    @Test("queries find finished jobs by tag and state, and cancel(uniqueKey:) ends an appended chain")
+    func queriesAndCancelByKey() async throws {
+        let done = try scheduler.submit(SyncJob(id: "done", tags: ["photos"]) { _ in })
+        #expect(try await done.outcome() == .succeeded)
+        manual.setConnectivity(.disconnected)
+        let first = try scheduler.submit(SyncJob(id: "first", uniqueKey: "inbox") { _ in })
+        let second = try scheduler.submit(
+            SyncJob(id: "second", uniqueKey: "inbox", onDuplicate: .append) { _ in })
+        #expect(second !== first)
+        let found = scheduler.jobs(matching: SyncJobQuery(uniqueKeys: ["inbox"])).map(\.id)
+        #expect(found == ["first", "second"])
+        let finished = scheduler.jobs(matching: SyncJobQuery(tags: ["photos"], states: [.succeeded]))
+        #expect(finished.map(\.id) == ["done"])
+        #expect(finished.first?.attempts == 1)
+        scheduler.cancel(uniqueKey: "inbox")
+        #expect(try await first.outcome() == .cancelled)
+        #expect(try await second.outcome() == .cancelled)
+        #expect(scheduler.jobs(matching: SyncJobQuery(states: [.cancelled])).map(\.id) == ["second", "first"])
+    }
+}
