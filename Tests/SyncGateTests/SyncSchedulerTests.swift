@@ -319,6 +319,39 @@ struct SyncSchedulerTests {
         #expect(operations.map(\.cancellations.value) == (0..<40).map { $0 % 3 == 1 ? 1 : 0 })
     }
 
+    @Test(
+        "with one slot, jobs submitted one at a time see only their own cancellation",
+        arguments: [false, true])
+    func oneAtATimeJobsKeepTheirOwnCancellation(byUniqueKey: Bool) async throws {
+        let scheduler = try SyncScheduler(
+            environment: manual.environment, configuration: .init(maxConcurrentJobs: 1), clock: clock)
+        var cancellations: [Int] = []
+        for index in 0..<30 {
+            let operation = ControlledOperation()
+            let key = "key\(index)"
+            let handle = try scheduler.submit(
+                SyncJob(id: "job\(index)", requires: [], uniqueKey: key, operation: operation.operation))
+            await operation.waitForStarts(1)
+            let cancelled = index % 3 == 1
+            if cancelled {
+                if byUniqueKey {
+                    let replacement = try scheduler.submit(
+                        SyncJob(id: "replacement\(index)", requires: [], uniqueKey: key, onDuplicate: .replace) { _ in }
+                    )
+                    #expect(try await replacement.outcome().state == .succeeded)
+                } else {
+                    handle.cancel()
+                }
+                await operation.waitForCancellations(1)
+            } else {
+                operation.finish()
+            }
+            #expect(try await handle.outcome().state == (cancelled ? .cancelled : .succeeded))
+            cancellations.append(operation.cancellations.value)
+        }
+        #expect(cancellations == (0..<30).map { $0 % 3 == 1 ? 1 : 0 })
+    }
+
     @Test("a scheduler that goes away cancels its waiting and running jobs")
     func releaseCancels() async throws {
         let operation = ControlledOperation()
