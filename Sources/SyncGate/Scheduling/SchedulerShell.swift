@@ -122,10 +122,9 @@ final class SchedulerShell: Sendable {
             id: job.id,
             requirements: job.requirements,
             conditions: job.conditions,
-            environment: environment
-        ) { [weak self] key in
-            self?.input { machine, now in machine.cancel(key: key, now: now) }
-        }
+            environment: environment,
+            scheduler: self
+        )
         let payload = Payload(operation: job.operation, handle: handle, attachment: attachment)
         // A demand-driven source (free space) starts reading before the job is judged; the job's terminal
         // state ends the demand (`complete`).
@@ -152,6 +151,11 @@ final class SchedulerShell: Sendable {
 
     func cancel(id: SyncJob.ID) {
         input { machine, now in machine.cancel(id: id, now: now) }
+    }
+
+    /// Cancels the job with the key; what a handle's `cancel()` calls.
+    func cancel(key: Machine.Key) {
+        input { machine, now in machine.cancel(key: key, now: now) }
     }
 
     func cancel(tag: String) {

@@ -58,37 +58,33 @@ struct SchedulerStateMachine<Payload> {
     /// One unfinished job. A class, so the dictionary of jobs holds a pointer per entry rather than the
     /// whole record (a dictionary is 50–75 % full, and a million queued jobs made that count); the
     /// machine mutates jobs in place and is never copied while it runs.
+    ///
+    /// A queued job is kept small: the counters are 32-bit, the start times are nanoseconds, and what only
+    /// chains and periodic jobs use lives in ``Extras``, allocated the first time one of its fields is set
+    /// to something other than its empty value. Every field still reads and writes as a property.
     final class Job {
         let key: Key
         let spec: SyncJob.Spec
         let payload: Payload
         let conditionMask: ConditionMask
         let submittedAt: Duration
-        var failures = 0
-        var attempt = 0
         var waitGeneration: UInt64 = 0
         /// The ids of the job's live timers; 0 when none is armed (timer ids start at 1).
         var delayTimer: UInt64 = 0
         var deadlineTimer: UInt64 = 0
         var runTimer: UInt64 = 0
-        var stop: StopReason?
+        private var storedFailures: Int32 = 0
+        private var storedAttempt: Int32 = 0
+        private var storedAttemptsStarted: Int32 = 0
         var phase: Phase = .parked
         var hasStarted = false
         var isPastRunTimeout = false
         var lossSeenDuringBackoff = false
-        /// The unfinished dependencies it waits for (see `SchedulerStateMachine+Chains.swift`).
-        var pendingDependencies: [Key] = []
-        /// The jobs waiting for this one, and whether its failure fails them.
-        var dependents: [(key: Key, propagatesFailure: Bool)] = []
-        /// The payloads of the dependencies that succeeded, in order; their outputs become inputs.
-        var inputs: [(id: SyncJob.ID, payload: Payload)] = []
-        /// The dependencies: `dependsOn`, then the job it was appended to.
-        var dependencyIDs: [SyncJob.ID] = []
-        var attemptsStarted = 0
-        var firstStartedAt: Duration?
-        var lastStartedAt: Duration?
-        /// A periodic job's series (see `SchedulerStateMachine+Periods.swift`).
-        var series: Series?
+        var stop: StopReason?
+        private var extras: Extras?
+        /// The start times in nanoseconds from the scheduler's origin; `Int64.min` when there was none.
+        private var firstStartedNanoseconds = Int64.min
+        private var lastStartedNanoseconds = Int64.min
 
         init(key: Key, spec: SyncJob.Spec, payload: Payload, conditionMask: ConditionMask, submittedAt: Duration) {
             self.key = key
@@ -100,6 +96,81 @@ struct SchedulerStateMachine<Payload> {
 
         var bucketKey: BucketKey { BucketKey(requirements: spec.requirements.rawValue, conditions: conditionMask) }
         var nextAttempt: Int { failures + 1 }
+
+        /// The attempts that failed (including those consumed before a restart).
+        var failures: Int {
+            get { Int(storedFailures) }
+            set { storedFailures = Int32(clamping: newValue) }
+        }
+        /// The number of the running or last attempt.
+        var attempt: Int {
+            get { Int(storedAttempt) }
+            set { storedAttempt = Int32(clamping: newValue) }
+        }
+        var attemptsStarted: Int {
+            get { Int(storedAttemptsStarted) }
+            set { storedAttemptsStarted = Int32(clamping: newValue) }
+        }
+        var firstStartedAt: Duration? {
+            get { Self.duration(firstStartedNanoseconds) }
+            set { firstStartedNanoseconds = Self.nanoseconds(newValue) }
+        }
+        var lastStartedAt: Duration? {
+            get { Self.duration(lastStartedNanoseconds) }
+            set { lastStartedNanoseconds = Self.nanoseconds(newValue) }
+        }
+
+        /// The unfinished dependencies it waits for (see `SchedulerStateMachine+Chains.swift`).
+        var pendingDependencies: [Key] {
+            get { extras?.pendingDependencies ?? [] }
+            set { if extras != nil || !newValue.isEmpty { madeExtras().pendingDependencies = newValue } }
+        }
+        /// The jobs waiting for this one, and whether its failure fails them.
+        var dependents: [(key: Key, propagatesFailure: Bool)] {
+            get { extras?.dependents ?? [] }
+            set { if extras != nil || !newValue.isEmpty { madeExtras().dependents = newValue } }
+        }
+        /// The payloads of the dependencies that succeeded, in order; their outputs become inputs.
+        var inputs: [(id: SyncJob.ID, payload: Payload)] {
+            get { extras?.inputs ?? [] }
+            set { if extras != nil || !newValue.isEmpty { madeExtras().inputs = newValue } }
+        }
+        /// The dependencies: `dependsOn`, then the job it was appended to.
+        var dependencyIDs: [SyncJob.ID] {
+            get { extras?.dependencyIDs ?? [] }
+            set { if extras != nil || !newValue.isEmpty { madeExtras().dependencyIDs = newValue } }
+        }
+        /// A periodic job's series (see `SchedulerStateMachine+Periods.swift`).
+        var series: Series? {
+            get { extras?.series }
+            set { if extras != nil || newValue != nil { madeExtras().series = newValue } }
+        }
+
+        private func madeExtras() -> Extras {
+            if let extras { return extras }
+            let made = Extras()
+            extras = made
+            return made
+        }
+
+        private static func duration(_ nanoseconds: Int64) -> Duration? {
+            nanoseconds == .min ? nil : .nanoseconds(nanoseconds)
+        }
+
+        private static func nanoseconds(_ duration: Duration?) -> Int64 {
+            guard let duration else { return .min }
+            let (seconds, attoseconds) = duration.components
+            return seconds &* 1_000_000_000 &+ attoseconds / 1_000_000_000
+        }
+
+        /// What only jobs in chains and periodic jobs use.
+        final class Extras {
+            var pendingDependencies: [Key] = []
+            var dependents: [(key: Key, propagatesFailure: Bool)] = []
+            var inputs: [(id: SyncJob.ID, payload: Payload)] = []
+            var dependencyIDs: [SyncJob.ID] = []
+            var series: Series?
+        }
     }
 
     struct BucketKey: Hashable {

@@ -16,17 +16,47 @@ public final class SyncJobHandle: Sendable {
     typealias Waiter = (token: UInt64, continuation: CheckedContinuation<SyncJobOutcome?, Never>)
 
     /// Everything that changes, behind one lock: the state as the scheduler set it, the outcome and its
-    /// waiters, and the state broadcast, which exists only once someone has asked for ``states``.
+    /// waiters, and what only some jobs use (the state broadcast, which exists only once someone has
+    /// asked for ``states``, progress and output) in ``Extras``, allocated when one of them is first set.
     private struct Mutable {
         var state = JobLifecycle.waiting
         var key: UInt64?
         var outcome: SyncJobOutcome?
         var waiters: [Waiter] = []
+        var extras: Extras?
+        var isFinished = false
+
+        var states: StatusBroadcast<SyncJobState>? {
+            get { extras?.states }
+            set { if extras != nil || newValue != nil { madeExtras().states = newValue } }
+        }
+        var progress: SyncJobProgress? {
+            get { extras?.progress }
+            set { if extras != nil || newValue != nil { madeExtras().progress = newValue } }
+        }
+        var progressStreams: [UInt64: AsyncStream<SyncJobProgress>.Continuation] {
+            get { extras?.progressStreams ?? [:] }
+            set { if extras != nil || !newValue.isEmpty { madeExtras().progressStreams = newValue } }
+        }
+        var output: (any Sendable)? {
+            get { extras?.output }
+            set { if extras != nil || newValue != nil { madeExtras().output = newValue } }
+        }
+
+        private mutating func madeExtras() -> Extras {
+            if let extras { return extras }
+            let made = Extras()
+            extras = made
+            return made
+        }
+    }
+
+    /// The rarely used part of ``Mutable``; only ever touched under the handle's lock.
+    private final class Extras {
         var states: StatusBroadcast<SyncJobState>?
         var progress: SyncJobProgress?
         var progressStreams: [UInt64: AsyncStream<SyncJobProgress>.Continuation] = [:]
         var output: (any Sendable)?
-        var isFinished = false
     }
 
     /// The job's identifier.
@@ -37,20 +67,21 @@ public final class SyncJobHandle: Sendable {
     public let conditions: Set<SyncCondition>
     private let mutable = LockedState(Mutable())
     private let environment: SyncEnvironment
-    private let cancelAction: @Sendable (UInt64) -> Void
+    /// The scheduler that cancels the job; weak, so a handle kept after its scheduler does not keep it.
+    private weak let scheduler: SchedulerShell?
 
     init(
         id: SyncJob.ID,
         requirements: SyncRequirements,
         conditions: Set<SyncCondition>,
         environment: SyncEnvironment,
-        cancel: @escaping @Sendable (UInt64) -> Void
+        scheduler: SchedulerShell?
     ) {
         self.id = id
         self.requirements = requirements
         self.conditions = conditions
         self.environment = environment
-        self.cancelAction = cancel
+        self.scheduler = scheduler
     }
 
     /// The job's state now; for a waiting job, what blocks it according to the environment's status now.
@@ -106,7 +137,7 @@ public final class SyncJobHandle: Sendable {
     /// Cancels the job: a waiting job ends at once; a running one has its task cancelled and ends when
     /// its operation returns. Cancelling a finished job does nothing.
     public func cancel() {
-        if let key = mutable.withLock({ $0.key }) { cancelAction(key) }
+        if let key = mutable.withLock({ $0.key }) { scheduler?.cancel(key: key) }
     }
 
     /// Waits until the job has finished and returns how it ended; any number of callers may wait.
