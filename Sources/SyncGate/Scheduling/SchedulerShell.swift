@@ -50,6 +50,8 @@ final class SchedulerShell: Sendable {
         var delivery: [Outgoing]?
         /// The attempt that the finishing attempt's task runs next, instead of a new task being created.
         var next: Attempt?
+        /// Whether the machine stopped at its batch size with more attempts to start.
+        var moreToStart = false
     }
 
     /// One attempt to run: what an attempt's task needs to call the job's body and report its end.
@@ -59,6 +61,11 @@ final class SchedulerShell: Sendable {
         let operation: SyncJob.Operation
         let context: SyncJobContext
     }
+
+    /// The most attempts one critical section starts. A change that releases many jobs starts them in
+    /// batches of this size, releasing the lock in between, so the first ones run (and finishing ones
+    /// report) while later ones are still being started.
+    static let startsPerCriticalSection = 256
 
     /// How many attempts one task runs back to back before it yields its thread to other tasks.
     private static let attemptsPerYield = 16
@@ -96,7 +103,8 @@ final class SchedulerShell: Sendable {
         self.state = LockedState(
             State(
                 machine: Machine(
-                    maxConcurrentJobs: maxConcurrentJobs, status: environment.status, retention: history)))
+                    maxConcurrentJobs: maxConcurrentJobs, status: environment.status, retention: history,
+                    startsPerInput: Self.startsPerCriticalSection)))
         let token = environment.statusBroadcast.addObserver { [weak self] _ in self?.statusChanged() }
         observer.withLock { $0 = token }
         statusChanged()
@@ -378,7 +386,22 @@ final class SchedulerShell: Sendable {
     /// Does the work of a critical section after the lock is released: cancels tasks, ends phase
     /// streams, and, on the thread that became the one delivering, hands out the outbox in order until
     /// it is empty.
+    ///
+    /// When the critical section left attempts to start (a batch of a large release), this thread starts
+    /// the next batches, one critical section each, until none is left.
     private func complete(_ deferred: Deferred) {
+        var more = deferred.moreToStart
+        completeOne(deferred)
+        while more {
+            let next = locked { state in
+                perform(state.machine.continueStarting(now: timeline.now()), in: &state)
+            }
+            more = next.moreToStart
+            completeOne(next)
+        }
+    }
+
+    private func completeOne(_ deferred: Deferred) {
         for task in deferred.cancellations { task.cancel() }
         for handle in deferred.finishedHandles {
             handle.finishStates()
@@ -474,6 +497,7 @@ final class SchedulerShell: Sendable {
             state.outbox.append(.idle(state.shutdownWaiters))
             state.shutdownWaiters = []
         }
+        deferred.moreToStart = state.machine.hasMoreToStart
         if !state.isDelivering && !state.outbox.isEmpty {
             state.isDelivering = true
             deferred.delivery = state.outbox

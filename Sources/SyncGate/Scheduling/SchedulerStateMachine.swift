@@ -253,8 +253,21 @@ struct SchedulerStateMachine<Payload> {
     /// The number of queue entries dispatch has looked at, for asserting on the cost of a change.
     private(set) var jobsExamined = 0
 
-    init(maxConcurrentJobs: Int, status: SyncEnvironmentStatus, retention: SyncJobHistoryRetention = .init()) {
+    /// The most attempts one input starts; when an input could start more, it stops there and sets
+    /// ``hasMoreToStart``, and the shell feeds ``continueStarting(now:)`` until it is clear, releasing
+    /// its lock in between so that finishing attempts and other inputs are not held up by a long release.
+    /// Each batch picks the best runnable jobs at that moment, so the order of starts (priority, then
+    /// submission) and `maxConcurrentJobs` hold across batches exactly as within one.
+    var startsPerInput = Int.max
+    /// Whether the last dispatch stopped at ``startsPerInput`` with more jobs it could start.
+    private(set) var hasMoreToStart = false
+
+    init(
+        maxConcurrentJobs: Int, status: SyncEnvironmentStatus, retention: SyncJobHistoryRetention = .init(),
+        startsPerInput: Int = .max
+    ) {
         self.maxConcurrentJobs = maxConcurrentJobs
+        self.startsPerInput = max(1, startsPerInput)
         self.retention = retention
         self.status = status
         self.satisfied = status.satisfiedRequirements.rawValue
@@ -500,6 +513,15 @@ struct SchedulerStateMachine<Payload> {
 
     // MARK: - Transitions
 
+    /// Starts the next batch of the jobs that the last input could not start within ``startsPerInput``.
+    mutating func continueStarting(now: Duration) -> [Action] {
+        guard hasMoreToStart else { return [] }
+        var actions: [Action] = []
+        dispatch(now: now, actions: &actions)
+        rearm(&actions)
+        return actions
+    }
+
     mutating func cancel(keys: [Key], now: Duration) -> [Action] {
         var actions: [Action] = []
         for key in keys { cancelJob(key, now: now, actions: &actions) }
@@ -721,12 +743,19 @@ struct SchedulerStateMachine<Payload> {
     /// Starts the best runnable waiting jobs while slots are free: highest priority first, then
     /// submission order, looking only at buckets the current status satisfies.
     private mutating func dispatch(now: Duration, actions: inout [Action]) {
+        hasMoreToStart = false
         guard running.count < maxConcurrentJobs, !buckets.isEmpty else { return }
         let runnable = buckets.keys.filter { key in
             key.requirements & ~satisfied == 0 && key.conditions.isSubset(of: heldConditions)
         }
         guard !runnable.isEmpty else { return }
+        var started = 0
         while running.count < maxConcurrentJobs {
+            if started == startsPerInput {
+                hasMoreToStart = true
+                return
+            }
+            started += 1
             var best: (bucket: BucketKey, lane: Int, entry: QueueEntry)?
             for bucketKey in runnable {
                 for lane in 0..<3 {

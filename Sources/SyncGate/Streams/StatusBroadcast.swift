@@ -26,11 +26,24 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
         let finish: @Sendable () -> Void
     }
 
+    /// A registered observer. A struct rather than a tuple: the runtime looks a generic tuple type's
+    /// metadata up on every use, and ``update(_:)`` runs on every status change.
+    private struct ObserverEntry {
+        let id: UInt64
+        let handler: Observer
+    }
+
+    /// What a change hands out after the critical section; a struct for the same reason.
+    private struct Change {
+        let value: Value
+        let observers: [ObserverEntry]
+    }
+
     private struct State {
         var current: Value
         var nextID: UInt64 = 0
         var subscribers: [UInt64: Subscriber] = [:]
-        var observers: [(id: UInt64, handler: Observer)] = []
+        var observers: [ObserverEntry] = []
         var isFinished = false
         var countWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
 
@@ -150,7 +163,7 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     /// - Returns: `true` when the value changed and was delivered.
     @discardableResult
     public func update(_ body: (inout Value) -> Void) -> Bool {
-        let change: (value: Value, observers: [(id: UInt64, handler: Observer)])? = state.withLock { state in
+        let change: Change? = state.withLock { state in
             guard !state.isFinished else { return nil }
             let previous = state.current
             var next = previous
@@ -160,7 +173,7 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
             for subscriber in state.subscribers.values {
                 subscriber.deliver(previous, next)
             }
-            return (next, state.observers)
+            return Change(value: next, observers: state.observers)
         }
         guard let change else { return false }
         for observer in change.observers {
@@ -193,7 +206,7 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     package func addObserver(_ handler: @escaping Observer) -> UInt64 {
         state.withLock { state in
             state.nextID += 1
-            state.observers.append((state.nextID, handler))
+            state.observers.append(ObserverEntry(id: state.nextID, handler: handler))
             return state.nextID
         }
     }
