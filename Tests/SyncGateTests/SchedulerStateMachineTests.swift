@@ -23,8 +23,8 @@ struct SchedulerStateMachineTests {
         var keys: [String: Machine.Key] = [:]
         var lastArmed: Duration?
 
-        init(max: Int = 4, status: SyncEnvironmentStatus = SchedulerStateMachineTests.online) {
-            machine = Machine(maxConcurrentJobs: max, status: status)
+        init(max: Int = 4, status: SyncEnvironmentStatus = SchedulerStateMachineTests.online, batch: Int = .max) {
+            machine = Machine(maxConcurrentJobs: max, status: status, startsPerInput: batch)
         }
 
         @discardableResult
@@ -131,6 +131,56 @@ struct SchedulerStateMachineTests {
             order += harness.finish(last).started
         }
         #expect(order == ["high-1", "high-2", "normal-1", "normal-2", "low-1"])
+    }
+
+    /// A release larger than one batch, with slots for all but two of the jobs.
+    static let batchCases: [(batch: Int, slots: Int)] = [(1, 8), (3, 8), (4, 8), (7, 8), (10, 8), (3, 20)]
+
+    @Test("a release in batches starts the same jobs in the same order as one without batches", arguments: batchCases)
+    func batchedRelease(batch: Int, slots: Int) {
+        func release(batch: Int) -> (order: [String], batches: [Int], running: Set<String>) {
+            var harness = Harness(max: slots, status: Self.offline, batch: batch)
+            for index in 0..<(slots + 2) {
+                let priority: SyncJobPriority = [.low, .normal, .high][index % 3]
+                harness.submit("job-\(index)") { $0.priority = priority }
+            }
+            var first = harness.status(Self.online).started
+            var batches = [first.count]
+            while harness.machine.hasMoreToStart {
+                let next = harness.machine.continueStarting(now: harness.now).started
+                batches.append(next.count)
+                first += next
+            }
+            #expect(harness.machine.running.count <= slots)
+            #expect(harness.machine.continueStarting(now: harness.now).isEmpty)
+            return (first, batches, harness.runningIDs)
+        }
+        let whole = release(batch: .max)
+        let batched = release(batch: batch)
+        #expect(batched.order == whole.order)
+        #expect(batched.running == whole.running)
+        #expect(batched.batches.allSatisfy { $0 <= batch })
+        #expect(whole.order.count == slots)
+    }
+
+    @Test(
+        "a job submitted between two batches waits for the next batch and takes its place there by priority",
+        arguments: [SyncJobPriority.high, .normal, .low])
+    func submissionBetweenBatches(priority: SyncJobPriority) {
+        var harness = Harness(max: 10, status: Self.offline, batch: 2)
+        for index in 0..<4 { harness.submit("normal-\(index)") }
+        #expect(harness.status(Self.online).started == ["normal-0", "normal-1"])
+        #expect(harness.machine.hasMoreToStart)
+        #expect(harness.submit("new") { $0.priority = priority }.started.isEmpty)
+        var rest: [String] = []
+        while harness.machine.hasMoreToStart { rest += harness.machine.continueStarting(now: harness.now).started }
+        let expected: [String] =
+            switch priority {
+            case .high: ["new", "normal-2", "normal-3"]
+            case .normal: ["normal-2", "normal-3", "new"]
+            case .low: ["normal-2", "normal-3", "new"]
+            }
+        #expect(rest == expected)
     }
 
     // MARK: - Rule 3: cost

@@ -111,6 +111,44 @@ struct SyncSchedulerTests {
         #expect(peak.value >= 1)
     }
 
+    @Test(
+        "a change that releases more jobs than one critical section starts has started all of them when it returns, in order"
+    )
+    func largeReleaseInBatches() async throws {
+        let count = 700  // more than two batches of the shell
+        let scheduler = try SyncScheduler(
+            environment: manual.environment, configuration: .init(maxConcurrentJobs: count - 50), clock: clock)
+        let events = scheduler.events
+        let open = StatusBroadcast(false)
+        let operation: SyncJob.Operation = { _ in
+            for await isOpen in open.stream() where isOpen { return }
+        }
+        var handles: [SyncJobHandle] = []
+        var expected: [[String]] = [[], [], []]
+        for index in 0..<count {
+            let lane = index % 3
+            let id = "job-\(index)"
+            expected[lane].append(id)
+            handles.append(
+                try scheduler.submit(
+                    SyncJob(id: id, priority: [.high, .normal, .low][lane], operation: operation)))
+        }
+        manual.setConnectivity(.connected(via: .wifi))
+        let order = Array(expected.joined())
+        for (index, handle) in handles.enumerated() {
+            let started = order.firstIndex(of: handle.id)! < count - 50
+            #expect(handle.state == (started ? .running(attempt: 1) : .waiting(unmet: [], conditions: [])), "\(index)")
+        }
+        var startedIDs: [String] = []
+        for await event in events {
+            if case .started(let id, _) = event { startedIDs.append(id) }
+            if startedIDs.count == count - 50 { break }
+        }
+        #expect(startedIDs == Array(order.prefix(count - 50)))
+        open.send(true)
+        for handle in handles { #expect(try await handle.outcome().state == .succeeded) }
+    }
+
     @Test("run(requiring:) waits, runs in a slot and returns the operation's value")
     func runReturnsValue() async throws {
         let scheduler = scheduler

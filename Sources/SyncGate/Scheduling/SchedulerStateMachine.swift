@@ -606,7 +606,8 @@ struct SchedulerStateMachine<Payload> {
     /// keeps the invariant that a free slot means no runnable job is waiting.
     mutating func enterWaiting(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
-        if startIfPossible && running.count < maxConcurrentJobs && isRunnable(job) {
+        // While a batched release is unfinished, jobs it has not reached may outrank this one: it queues.
+        if startIfPossible && !hasMoreToStart && running.count < maxConcurrentJobs && isRunnable(job) {
             start(key, now: now, actions: &actions)
             return
         }
