@@ -62,37 +62,43 @@ struct SchedulerStateMachine<Payload> {
     /// A queued job is kept small: the counters are 32-bit, the start times are nanoseconds, and what only
     /// chains and periodic jobs use lives in ``Extras``, allocated the first time one of its fields is set
     /// to something other than its empty value. Every field still reads and writes as a property.
+    ///
+    /// The fields are declared in an order that leaves no padding between them (the 8-byte ones, then the
+    /// spec, whose last field is one byte, then the small ones), so the record fits a 208-byte block.
     final class Job {
         let key: Key
-        let spec: SyncJob.Spec
         let payload: Payload
         let conditionMask: ConditionMask
-        let submittedAt: Duration
         var waitGeneration: UInt64 = 0
         /// The ids of the job's live timers; 0 when none is armed (timer ids start at 1).
         var delayTimer: UInt64 = 0
         var deadlineTimer: UInt64 = 0
         var runTimer: UInt64 = 0
-        private var storedFailures: Int32 = 0
-        private var storedAttempt: Int32 = 0
-        private var storedAttemptsStarted: Int32 = 0
+        private var extras: Extras?
+        /// The submission and start times in nanoseconds from the scheduler's origin; `Int64.min` for none.
+        private let submittedNanoseconds: Int64
+        private var firstStartedNanoseconds = Int64.min
+        private var lastStartedNanoseconds = Int64.min
+        let spec: SyncJob.Spec
         var phase: Phase = .parked
         var hasStarted = false
         var isPastRunTimeout = false
         var lossSeenDuringBackoff = false
         var stop: StopReason?
-        private var extras: Extras?
-        /// The start times in nanoseconds from the scheduler's origin; `Int64.min` when there was none.
-        private var firstStartedNanoseconds = Int64.min
-        private var lastStartedNanoseconds = Int64.min
+        private var storedFailures: Int32 = 0
+        private var storedAttempt: Int32 = 0
+        private var storedAttemptsStarted: Int32 = 0
 
         init(key: Key, spec: SyncJob.Spec, payload: Payload, conditionMask: ConditionMask, submittedAt: Duration) {
             self.key = key
             self.spec = spec
             self.payload = payload
             self.conditionMask = conditionMask
-            self.submittedAt = submittedAt
+            self.submittedNanoseconds = Self.nanoseconds(submittedAt)
         }
+
+        /// When the job was submitted, from the scheduler's origin.
+        var submittedAt: Duration { .nanoseconds(submittedNanoseconds) }
 
         var bucketKey: BucketKey { BucketKey(requirements: spec.requirements.rawValue, conditions: conditionMask) }
         var nextAttempt: Int { failures + 1 }

@@ -9,8 +9,9 @@ extension SyncJob {
         var id: ID
         var requirements: SyncRequirements
         var conditions: Set<SyncCondition>
-        var priority: SyncJobPriority
         private let box: OptionsBox
+        /// Last, so the one-byte fields that follow a spec in a record can share its tail.
+        var priority: SyncJobPriority
 
         init(id: ID, options: SyncJobOptions) {
             self.id = id
