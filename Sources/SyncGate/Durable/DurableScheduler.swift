@@ -26,6 +26,13 @@ import Foundation
 /// beginning of the period the series goes on from and its counts; restore skips (and counts) the
 /// windows that closed while the app was not running and goes on with the open one. Cancelling ends
 /// the series for good; shutting down keeps it.
+///
+/// A durable job may depend on unfinished durable jobs (`dependsOn`) and append to a durable job's
+/// unique key (`.append`, `.appendOrReplace`). Before a job leaves the store, its result (with its
+/// output, which must be `Encodable`) is recorded for each dependent; after a restart a dependent runs
+/// with the outputs of the dependencies that succeeded (read them with ``SyncJobContext/input(_:from:)``),
+/// fails with ``SyncJobError/dependencyDidNotSucceed(id:outcome:)`` naming the ancestor that did not
+/// succeed, or waits for those still pending, and an appended job waits for the key's earlier job again.
 public final class DurableScheduler: Sendable {
     /// A registered kind, its payload type erased.
     private struct Kind: Sendable {
