@@ -340,9 +340,6 @@ public enum CommandLineParser {
                 submission[keyPath: keyPath] = text
             }
         }
-        if submission.every != nil, try duration(values, "--every") == .zero {
-            throw UsageError("invalid duration '0s' for --every: a period must be longer than 0s")
-        }
         if submission.flex != nil && submission.every == nil { throw UsageError("option '--flex' needs --every") }
         submission.retries = try retries(values) ?? 0
         if submission.backoff != nil && submission.retries == 0 {

@@ -174,8 +174,10 @@ public enum HelpText {
                                      ~/.local/state/syncgate; root: /var/lib/syncgate)
                   --socket PATH      the socket (default $SYNCGATE_SOCKET, else
                                      $XDG_RUNTIME_DIR/syncgate/socket; root: /run/syncgate/socket)
-                  --grace DUR        on SIGTERM, how long running commands may go on (default 10s)
-                  --kill-grace DUR   then the time between their SIGTERM and SIGKILL (default 5s)
+                  --grace DUR        on SIGTERM, how long running commands may go on (default 10s);
+                                     0s stops them at once
+                  --kill-grace DUR   then the time between their SIGTERM and SIGKILL (default 5s); 0s
+                                     kills at once
                 \(durations)
                 """
         case .submit:
@@ -193,12 +195,14 @@ public enum HelpText {
                   --tag TAG              a tag for 'cancel --tag' (repeatable)
                   --unique KEY           at most one unfinished job per KEY, with --on-duplicate:
                   --on-duplicate POLICY  keep (default: the existing job stays), replace, append
-                  --delay DUR            do not start before DUR has passed
-                  --deadline DUR         give up (expired) if it has not started within DUR
-                  --timeout DUR          stop a run that takes longer than DUR
+                  --delay DUR            do not start before DUR has passed; 0s is no delay
+                  --deadline DUR         expire if not started within DUR; 0s expires unless it starts now
+                  --timeout DUR          stop a run that takes longer than DUR; 0s stops runs at once
                   --retries N            retry a failing run up to N times (0...1000)
-                  --backoff DUR          the first retry's delay, doubling (default 1s)
-                  --every DUR            run every DUR, within --flex DUR before the period's end
+                  --backoff DUR          the first retry's delay, doubling (default 1s); 0s retries at once
+                  --every DUR            run every DUR (0s is refused by the daemon: a period needs a length)
+                  --flex DUR             the window at the end of each period in which a run may start
+                                         (default a quarter of --every; 0s is refused: it must be positive)
                   --stop-on-loss         stop the command when the requirements go; run it again later
                   --wait                 wait for the outcome and exit with the command's status
                 \(durations)

@@ -26,7 +26,7 @@ public enum DaemonProtocol {
         }
         let object: Any
         do {
-            object = try JSONSerialization.jsonObject(with: Data(bytes))
+            object = try JSONSerialization.jsonObject(with: Data(bytes), options: .fragmentsAllowed)
         } catch {
             throw DaemonProtocolError("request is not JSON")
         }

@@ -107,7 +107,7 @@ final class DaemonService: Sendable {
                     jitter: 0)
         }
         if let every = try duration(submission.every, "--every") {
-            options.period = SyncJobPeriod(every: every, flex: try duration(submission.flex, "--flex") ?? .zero)
+            options.period = SyncJobPeriod(every: every, flex: try duration(submission.flex, "--flex") ?? every / 4)
         } else if submission.flex != nil {
             throw DaemonProtocolError("--flex needs --every")
         }
