@@ -63,8 +63,8 @@ public enum ClientCommands {
         _ submission: DaemonRequest.Submission, client: DaemonClient, signals: AsyncStream<Int32>
     ) async throws(DaemonClient.Failure) -> Int32 {
         let (connection, first) = try client.send(DaemonRequest(type: .submit, submission: submission))
-        guard first.ok, let id = first.id else {
-            close(connection)
+        guard first.ok, let id = first.id, connection >= 0 else {
+            if connection >= 0 { close(connection) }
             throw DaemonClient.Failure(description: first.error ?? "the daemon refused the job")
         }
         Output.line(id)

@@ -26,7 +26,8 @@ public struct DaemonClient: Sendable {
         self.socketPath = socketPath
     }
 
-    /// Connects, sends `request` and returns the connection and the first response.
+    /// Connects, sends `request` and returns the connection (-1 when the daemon refused and closed it) and
+    /// the first response.
     func send(_ request: DaemonRequest) throws(Failure) -> (connection: Int32, response: DaemonResponse) {
         let connection: Int32
         do {
@@ -39,7 +40,13 @@ public struct DaemonClient: Sendable {
         }
         let deadline = ContinuousClock.now + Self.answerDeadline
         guard DaemonSocket.writeAll(connection, DaemonProtocol.encodeLine(request), until: deadline) else {
-            close(connection)
+            // A daemon that refuses the client answers and closes before reading: read the refusal.
+            defer { close(connection) }
+            if let line = try? DaemonSocket.readLine(connection, limit: 1 << 20, until: deadline),
+                let response = try? DaemonProtocol.decodeResponse(line)
+            {
+                return (-1, response)
+            }
             throw Failure(description: "the daemon on \(socketPath) did not take the request")
         }
         do {
@@ -54,7 +61,7 @@ public struct DaemonClient: Sendable {
     /// Sends `request` and returns the response.
     public func request(_ request: DaemonRequest) throws(Failure) -> DaemonResponse {
         let (connection, response) = try send(request)
-        close(connection)
+        if connection >= 0 { close(connection) }
         return response
     }
 
