@@ -196,6 +196,9 @@ public final class DurableScheduler: Sendable {
         var interrupted: [SyncJob.ID] = []
         var expired: [SyncJob.ID] = []
         var discarded: [SyncJob.ID] = []
+        // The ids this pass handed to the scheduler, by sequence: a second stored job with one of them is
+        // kept whether or not the first has already finished (the scheduler alone would take it then).
+        var restoredIDs: [SyncJob.ID: UInt64] = [:]
         for stored in contents.jobs {
             let (isActive, kind) = state.withLock { ($0.active[stored.sequence] != nil, $0.kinds[stored.kind]) }
             if isActive { continue }
@@ -218,6 +221,11 @@ public final class DurableScheduler: Sendable {
             }
             if let reason = keptHolder(id: stored.id, uniqueKey: stored.options.uniqueKey, excluding: stored.sequence) {
                 // A kept job holds the id or the unique key: this one waits with it.
+                keep(stored, reason: .rejected(reason))
+                continue
+            }
+            if let first = restoredIDs[stored.id] {
+                let reason = "id \"\(stored.id)\" is used by the stored job \(first), restored first"
                 keep(stored, reason: .rejected(reason))
                 continue
             }
@@ -245,6 +253,7 @@ public final class DurableScheduler: Sendable {
                 continue
             }
             restored.append(handle)
+            restoredIDs[stored.id] = stored.sequence
             if stored.isRunning { interrupted.append(stored.id) }
         }
         let kept = state.withLock { state in
