@@ -242,6 +242,13 @@
                 #expect(after[id]?["attempts"] as? Int == 0)
                 let again = try harness.client(["submit", "--unique", "keep", "--", "true"])
                 #expect(again.stdout == queued.stdout)
+                // Durable jobs cannot append to a key yet: the daemon says so, naming the policy.
+                let append = try harness.client([
+                    "submit", "--unique", "keep", "--on-duplicate", "append", "--", "true",
+                ])
+                #expect(append.status == 1)
+                #expect(append.stderr.contains("--on-duplicate append cannot be used with the daemon yet"), "\(append)")
+                #expect(try Array(harness.jobs().keys) == [id])
                 #expect(try harness.stopDaemon() == 0)
             }
         }
