@@ -190,3 +190,26 @@
         }
     }
 #endif
+
+#if os(Linux)
+    import Foundation
+
+    /// A job's `runs.jsonl` as the daemon wrote it, read without the daemon.
+    struct RunLogFiles {
+        struct Ended: Decodable {
+            var run: Int
+            var exitStatus: Int32?
+            var interrupted: Bool?
+        }
+
+        /// The end lines, in order.
+        let ended: [Ended]
+
+        init(directory: String) throws {
+            let text = try String(contentsOfFile: directory + "/runs.jsonl", encoding: .utf8)
+            ended = text.split(separator: "\n").filter { $0.contains("\"ended\"") }.compactMap {
+                try? JSONDecoder().decode(Ended.self, from: Data($0.utf8))
+            }
+        }
+    }
+#endif

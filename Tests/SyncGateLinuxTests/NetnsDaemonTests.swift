@@ -252,5 +252,67 @@
                 #expect(try harness.stopDaemon() == 0)
             }
         }
+        /// SIGTERM: running commands get the grace period, then SIGTERM, then SIGKILL (this one ignores
+        /// SIGTERM); the run is recorded as interrupted and the job runs again after the restart.
+        @Test func sigtermStopsCommandsAfterTheGraceAndTheJobRunsAgainAfterARestart() throws {
+            try withDaemon { topology, harness in
+                try topology.configureIPv4(defaultRoute: true)
+                try harness.startDaemon()
+                let counter = harness.directory + "/counter"
+                let submitted = try harness.client([
+                    "submit", "--require", "network", "--", "sh", "-c",
+                    "trap '' TERM; echo run >> \(counter); if [ \"$(wc -l < \(counter))\" -eq 1 ]; then sleep 30; fi",
+                ])
+                let id = submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                try harness.eventually("the first run started") {
+                    (try? String(contentsOfFile: counter, encoding: .utf8)) == "run\n"
+                }
+                let stopping = ContinuousClock.now
+                #expect(try harness.stopDaemon() == 0)
+                // --grace 1s, then SIGTERM (ignored), then SIGKILL after --kill-grace 1s.
+                #expect(ContinuousClock.now - stopping >= .seconds(2))
+                let first = try #require(try RunLogFiles(directory: harness.state + "/runs/" + id).ended.first)
+                #expect(first.interrupted == true)
+                #expect(first.exitStatus == 128 + SIGKILL)
+                #expect(harness.logText.contains("signal 15: stopping"))
+
+                try harness.startDaemon()
+                try harness.eventually("the job ran again and succeeded") {
+                    try harness.job(id)["state"] as? String == "succeeded"
+                }
+                #expect(try String(contentsOfFile: counter, encoding: .utf8) == "run\nrun\n")
+                #expect(try harness.stopDaemon() == 0)
+            }
+        }
+
+        /// A command's output is kept up to the cap, and it sees the clean environment, none of the
+        /// daemon's own variables.
+        @Test func outputIsCappedAndCommandsGetACleanEnvironment() throws {
+            try withDaemon { topology, harness in
+                try topology.configureIPv4(defaultRoute: false)
+                try harness.startDaemon()
+                let result = try harness.client([
+                    "submit", "--require", "none", "--wait", "--", "sh", "-c",
+                    "head -c 1100000 /dev/zero | tr '\\0' a; env >&2",
+                ])
+                #expect(result.status == 0, "\(result)")
+                let id = result.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let run = try #require(try harness.runs(id).first)
+                let stdout = try #require(run["stdout"] as? String)
+                let note = "\n[syncgate: output cut at 1048576 bytes]\n"
+                #expect(stdout.utf8.count == 1_048_576 + note.utf8.count)
+                #expect(stdout.hasSuffix(note))
+                let names = Set(
+                    (run["stderr"] as? String ?? "").split(separator: "\n").map { String($0.prefix { $0 != "=" }) })
+                #expect(names.isSuperset(of: ["PATH", "LANG", "SYNCGATE_JOB_ID", "SYNCGATE_ATTEMPT"]), "\(names)")
+                // What sh adds itself, and what the clean environment may pass on from the daemon's.
+                let allowed: Set<String> = [
+                    "PATH", "LANG", "SYNCGATE_JOB_ID", "SYNCGATE_ATTEMPT", "HOME", "USER", "LOGNAME",
+                    "XDG_RUNTIME_DIR", "PWD", "SHLVL", "_", "OLDPWD",
+                ]
+                #expect(names.isSubset(of: allowed), "\(names.subtracting(allowed))")
+                #expect(try harness.stopDaemon() == 0)
+            }
+        }
     }
 #endif

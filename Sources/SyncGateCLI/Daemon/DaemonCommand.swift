@@ -53,6 +53,9 @@ public enum DaemonCommand {
             }
             let report = try durable.restoreJobs()
             log("restored \(report.restored.count) job(s) from \(stateDirectory)")
+            let pending = Set(report.restored.map(\.id) + report.kept.map(\.id))
+            let pruned = runLog.prune(keeping: pending)
+            if pruned > 0 { log("removed the run logs of \(pruned) job(s) that ended over 30 days ago") }
             for issue in report.storeIssues { log("store: \(issue)") }
         } catch {
             return fail("cannot restore the jobs: \(error)")

@@ -27,6 +27,9 @@ public struct RunLog: Sendable {
         var interrupted: Bool?
     }
 
+    /// How long the record of a job that is no longer in the store is kept: 30 days.
+    public static let retention = Duration.seconds(30 * 86_400)
+
     /// The `runs` directory.
     public let directory: String
 
@@ -111,6 +114,25 @@ public struct RunLog: Sendable {
             }
         }
         return count
+    }
+
+    /// Removes the records of jobs not in `pending` that have not changed for ``retention``; returns how
+    /// many.
+    @discardableResult
+    public func prune(keeping pending: Set<String>, now: Date = Date()) -> Int {
+        let ids = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let limit = now.addingTimeInterval(-Double(Self.retention.components.seconds))
+        var removed = 0
+        for id in ids where Self.isSafe(id) && !pending.contains(id) {
+            let path = jobDirectory(id)
+            let changed = [path, path + "/runs.jsonl"].compactMap {
+                (try? FileManager.default.attributesOfItem(atPath: $0))?[.modificationDate] as? Date
+            }.max()
+            if let changed, changed < limit, (try? FileManager.default.removeItem(atPath: path)) != nil {
+                removed += 1
+            }
+        }
+        return removed
     }
 
     /// The last ended run's exit status.
