@@ -314,5 +314,34 @@
                 #expect(try harness.stopDaemon() == 0)
             }
         }
+        /// `set-condition` releases a job waiting for an app condition; `cancel --tag` and `cancel --unique`
+        /// cancel what they select, and say when nothing matched.
+        @Test func conditionsAndCancelSelectors() throws {
+            try withDaemon { topology, harness in
+                try topology.configureIPv4(defaultRoute: false)
+                try harness.startDaemon()
+                let waiter = try harness.startClient([
+                    "submit", "--require", "none", "--condition", "window", "--wait", "--", "true",
+                ])
+                let id = try waiter.nextLine(within: .seconds(5))
+                #expect(try harness.job(id)["waitingFor"] as? [String] == ["condition window"])
+                #expect(try harness.client(["set-condition", "window", "on"]).status == 0)
+                let (_, status) = try waiter.finish(before: .now + .seconds(5))
+                #expect(status == 0, "\(waiter.stderrText)")
+
+                let tagged = try harness.client(["submit", "--tag", "photos", "--", "true"])
+                let keyed = try harness.client(["submit", "--unique", "nightly", "--", "true"])
+                #expect(try harness.client(["cancel", "--tag", "photos"]).stdout == "cancelled 1 job\n")
+                #expect(try harness.client(["cancel", "--unique", "nightly"]).stdout == "cancelled 1 job\n")
+                let none = try harness.client(["cancel", "--tag", "photos"])
+                #expect(none.status == 1)
+                #expect(none.stdout == "cancelled 0 jobs\n")
+                for result in [tagged, keyed] {
+                    let job = try harness.job(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+                    #expect(job["state"] as? String == "cancelled")
+                }
+                #expect(try harness.stopDaemon() == 0)
+            }
+        }
     }
 #endif
