@@ -125,9 +125,13 @@
                 try topology.configureIPv4(defaultRoute: true)
                 try harness.startDaemon()
                 let counter = harness.directory + "/counter"
+                let release = harness.directory + "/release"
+                // Each run blocks until the test releases it, so the kill lands mid-run however slow the
+                // machine. (The first run's process outlives the killed daemon, as documented, and ends
+                // on the release too.)
                 let submitted = try harness.client([
                     "submit", "--require", "network", "--name", "count", "--", "sh", "-c",
-                    "echo run >> \(counter); sleep 1; echo done",
+                    "echo run >> \(counter); while [ ! -e \(release) ]; do sleep 0.02; done; echo done",
                 ])
                 let id = submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 try harness.eventually("the first run started") {
@@ -135,6 +139,10 @@
                 }
                 try harness.killDaemon()
                 try harness.startDaemon()
+                try harness.eventually("the second run started", within: .seconds(10)) {
+                    (try? String(contentsOfFile: counter, encoding: .utf8)) == "run\nrun\n"
+                }
+                #expect(FileManager.default.createFile(atPath: release, contents: nil))
                 try harness.eventually("the job succeeded after the restart", within: .seconds(10)) {
                     try harness.job(id)["state"] as? String == "succeeded"
                 }
