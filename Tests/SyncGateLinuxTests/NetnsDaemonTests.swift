@@ -275,8 +275,17 @@
                 try harness.eventually("the first run started") {
                     (try? String(contentsOfFile: counter, encoding: .utf8)) == "run\n"
                 }
+                // A client waiting for the job hears that the daemon stopped, not that the job was cancelled.
+                let waiter = try harness.startClient(["submit", "--unique", "stuck", "--wait", "--", "sleep", "30"])
+                let waited = try waiter.nextLine(within: .seconds(5))
                 let stopping = ContinuousClock.now
                 #expect(try harness.stopDaemon() == 0)
+                let (_, waiterStatus) = try waiter.finish(before: .now + .seconds(5))
+                #expect(waiterStatus == 1)
+                #expect(
+                    waiter.stderrText
+                        == "syncgate: the daemon stopped before job \(waited) ended; it runs again when the daemon starts\n"
+                )
                 // --grace 1s, then SIGTERM (ignored), then SIGKILL after --kill-grace 1s.
                 #expect(ContinuousClock.now - stopping >= .seconds(2))
                 let first = try #require(try RunLogFiles(directory: harness.state + "/runs/" + id).ended.first)
@@ -288,6 +297,7 @@
                 try harness.eventually("the job ran again and succeeded") {
                     try harness.job(id)["state"] as? String == "succeeded"
                 }
+                #expect(try harness.client(["cancel", "--unique", "stuck"]).stdout == "cancelled 1 job\n")
                 #expect(try String(contentsOfFile: counter, encoding: .utf8) == "run\nrun\n")
                 #expect(try harness.stopDaemon() == 0)
             }

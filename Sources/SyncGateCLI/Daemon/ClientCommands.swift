@@ -79,6 +79,10 @@ public enum ClientCommands {
                     Output.error("the daemon stopped before job \(id) ended; it runs again when the daemon restarts")
                     return ExitCode.failure
                 }
+                guard outcome.ok else {
+                    Output.error(outcome.error ?? "the daemon stopped before job \(id) ended")
+                    return ExitCode.failure
+                }
                 if outcome.outcome != "succeeded" {
                     Output.error("job \(id) \(outcome.outcome ?? "ended")\(outcome.error.map { ": \($0)" } ?? "")")
                 }

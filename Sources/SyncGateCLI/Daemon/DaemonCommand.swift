@@ -77,6 +77,7 @@ public enum DaemonCommand {
         }
         log("signal \(received): stopping; running commands get \(DurationParser.format(options.gracePeriod))")
         server.stop()
+        service.beginStopping()
         await scheduler.shutdown(gracePeriod: options.gracePeriod)
         try? store.close()
         log("stopped")

@@ -8,6 +8,12 @@ final class DaemonService: Sendable {
     let environment: SyncEnvironment
     let runLog: RunLog
     let log: @Sendable (String) -> Void
+    private let stopping = LockedState(false)
+
+    /// Marks the daemon as stopping: jobs cancelled from now on were cancelled by the shutdown.
+    func beginStopping() {
+        stopping.withLock { $0 = true }
+    }
 
     init(
         durable: DurableScheduler, environment: SyncEnvironment, runLog: RunLog,
@@ -59,6 +65,11 @@ final class DaemonService: Sendable {
         case .failed(let error):
             return DaemonResponse(
                 ok: true, error: "\(error)", id: handle.id, outcome: "failed", exitStatus: status ?? ExitCode.failure)
+        case .cancelled where stopping.withLock({ $0 }):
+            return DaemonResponse(
+                ok: false,
+                error: "the daemon stopped before job \(handle.id) ended; it runs again when the daemon starts",
+                id: handle.id)
         case .cancelled:
             return DaemonResponse(ok: true, id: handle.id, outcome: "cancelled", exitStatus: status)
         case .expired:
