@@ -8,6 +8,8 @@
     /// The durable-job crash test: `syncgate-durable-probe` restores, submits and runs durable jobs while
     /// this test kills it with SIGKILL after a seeded random number of progress lines, more than 100
     /// times; after each kill the journal is opened and checked, and the next process goes on from it.
+    /// Across the kills, no dependent starts before its dependencies finished, and each reads their
+    /// outputs.
     @Suite("Durable crash", .serialized, .timeLimit(.minutes(2)))
     struct DurableCrashTests {
         /// The probe: `$SYNCGATE_DURABLE_PROBE`, else next to the test binary in the build folder.
@@ -33,6 +35,9 @@
             var resolved: Set<String> = []
             /// The periodic series whose run is under way in the current process.
             var runningSeries: Set<String> = []
+            /// The jobs each job depends on, from the probe's `depends` lines.
+            var dependencies: [String: [String]] = [:]
+            var dependentStarts = 0
             var periodicRuns = 0
             var starts = 0
             var violations: [String] = []
@@ -44,9 +49,19 @@
                 case "submitted":
                     submitted.insert(parts[1])
                     known.insert(parts[1])
+                case "depends":
+                    dependencies[parts[1], default: []].append(parts[2])
                 case "start":
                     starts += 1
                     known.insert(parts[1])
+                    for dependency in dependencies[parts[1]] ?? [] {
+                        dependentStarts += 1
+                        if !finished.contains(dependency) {
+                            violations.append(
+                                "generation \(generation): \(parts[1]) started before its dependency \(dependency) finished"
+                            )
+                        }
+                    }
                     if resolved.contains(parts[1]) {
                         violations.append("generation \(generation): \(parts[1]) started after it was resolved")
                     }
@@ -190,12 +205,14 @@
             let remaining = try FileJobStore(directory: directory.path).load().jobs.map(\.id)
             #expect(remaining.isEmpty, "jobs left after the final run: \(remaining)")
             #expect(ledger.periodicRuns > 0, "seed \(seed): no periodic job ran")
+            #expect(ledger.dependentStarts > 0, "seed \(seed): no dependent job ran")
             #expect(ledger.known.subtracting(ledger.finished).isEmpty)
             #expect(ledger.violations.isEmpty, "seed \(seed): \(ledger.violations.prefix(10))")
             #expect(kills >= min(wantedKills, 100), "seed \(seed): only \(kills) kills")
             print(
                 "durable crash test: \(kills) kills over \(generation + 1) processes, \(ledger.known.count) jobs, "
-                    + "\(ledger.starts) attempt starts (\(ledger.periodicRuns) periodic runs), seed \(seed)")
+                    + "\(ledger.starts) attempt starts (\(ledger.periodicRuns) periodic runs, "
+                    + "\(ledger.dependentStarts) dependent starts), seed \(seed)")
         }
 
         @Test("a read-only store directory gives an error naming the path and the cause")

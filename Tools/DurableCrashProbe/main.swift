@@ -4,8 +4,12 @@
 // happened before the kill.
 //
 //   syncgate-durable-probe run <directory> <generation> <jobs> <seed> [sync|batched]
-//       prints: open <issues> | restored <n> interrupted <k> | submitted <id> | start <id> <attempt>
-//               | finish <id> | cancelling <id> | resolved <id> <outcome> | done
+//       prints: open <issues> | restored <n> interrupted <k> | depends <id> <dependency> | submitted <id>
+//               | start <id> <attempt> | finish <id> | cancelling <id> | resolved <id> <outcome> | done
+//       About a third of the jobs depend on an earlier job of their generation (`depends` comes before
+//       the submission) and read its output, its number; a missing or wrong input prints
+//       `error input <id> …`. The jobs wait for the condition `go`, set once all are submitted, so that
+//       every dependency is unfinished when its dependents are submitted.
 //       Most generations also submit a periodic job `p<generation>` (every 40 ms, flex 30 ms), whose
 //       runs print `start` and `finish` too; a run that finds three periods of its series ended
 //       (run or skipped, across restarts) prints `cancelling <id>` and cancels the series.
@@ -33,9 +37,16 @@ import SyncGateTesting
 #endif
 
 struct WorkItem: Codable, Sendable {
+    /// A job this one depends on, and the output it sets (its number).
+    struct Dependency: Codable, Sendable {
+        var id: String
+        var number: Int
+    }
+
     var number: Int
     var failsFirstAttempt: Bool
     var workMicroseconds: Int
+    var dependsOn: [Dependency] = []
 }
 
 /// Writes one line with a single write(2), so it reaches the pipe before a kill that follows it.
@@ -77,8 +88,15 @@ func run(directory: String, generation: Int, jobCount: Int, seed: UInt64, batche
     }
     try durable.register("work", payload: WorkItem.self) { item, context in
         emit("start \(context.jobID) \(context.attempt)")
+        for dependency in item.dependsOn {
+            let input = context.input(Int.self, from: dependency.id)
+            if input != dependency.number {
+                emit("error input \(context.jobID) from \(dependency.id): \(String(describing: input))")
+            }
+        }
         if item.workMicroseconds > 0 { try await Task.sleep(for: .microseconds(item.workMicroseconds)) }
         if item.failsFirstAttempt && context.attempt == 1 { throw CancellationError() }
+        context.setOutput(item.number)
         emit("finish \(context.jobID)")
     }
     let report = try durable.restoreJobs()
@@ -88,14 +106,20 @@ func run(directory: String, generation: Int, jobCount: Int, seed: UInt64, batche
     var random = SeededRandom(seed: seed ^ UInt64(generation) &* 0x1000_0000_01B3)
     var handles = report.restored
     for index in 0..<jobCount {
-        let item = WorkItem(
+        var item = WorkItem(
             number: index, failsFirstAttempt: random.next(below: 4) == 0, workMicroseconds: random.next(below: 3000))
         let id = "g\(generation)-\(index)"
-        let handle = try durable.submit(
-            DurableJob(
-                id: id, kind: "work", payload: item, requires: [],
-                retry: .fixed(delay: .milliseconds(1), maxAttempts: 3),
-                serialGroup: random.next(below: 3) == 0 ? "serial" : nil))
+        if index > 0 && random.next(below: 3) == 0 {
+            let dependency = random.next(below: index)
+            item.dependsOn = [WorkItem.Dependency(id: "g\(generation)-\(dependency)", number: dependency)]
+            emit("depends \(id) g\(generation)-\(dependency)")
+        }
+        var job = DurableJob(
+            id: id, kind: "work", payload: item, requires: [], conditions: ["go"],
+            retry: .fixed(delay: .milliseconds(1), maxAttempts: 3),
+            serialGroup: random.next(below: 3) == 0 ? "serial" : nil)
+        job.dependsOn = item.dependsOn.map(\.id)
+        let handle = try durable.submit(job)
         emit("submitted \(id)")
         handles.append(handle)
     }
@@ -108,6 +132,7 @@ func run(directory: String, generation: Int, jobCount: Int, seed: UInt64, batche
         handles.append(try durable.submit(job))
         emit("submitted \(id)")
     }
+    try scheduler.environment.setCondition("go", isMet: true)
     await withTaskGroup(of: Void.self) { group in
         for handle in handles {
             group.addTask {

@@ -18,6 +18,9 @@ public enum DurableJobError: Error, Sendable, Hashable, CustomStringConvertible 
     case rejected(SyncSchedulerError)
     /// The store could not be read or written; a submission that throws this was not stored.
     case storeFailed(JobStoreError)
+    /// A durable job's attempt set an output that is not `Encodable`, or that did not encode: the
+    /// journal keeps outputs as JSON, so the attempt fails with this error.
+    case outputEncodingFailed(jobID: SyncJob.ID, type: String, reason: String)
 
     /// A one-line explanation.
     public var description: String {
@@ -33,6 +36,8 @@ public enum DurableJobError: Error, Sendable, Hashable, CustomStringConvertible 
             "the payload of job \(id) is \(size) bytes, over the limit of \(limit) bytes"
         case .rejected(let error): "\(error)"
         case .storeFailed(let error): "\(error)"
+        case .outputEncodingFailed(let id, let type, let reason):
+            "the output of durable job \(id), of type \(type), did not encode: \(reason)"
         }
     }
 }

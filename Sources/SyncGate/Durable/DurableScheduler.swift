@@ -26,6 +26,13 @@ import Foundation
 /// beginning of the period the series goes on from and its counts; restore skips (and counts) the
 /// windows that closed while the app was not running and goes on with the open one. Cancelling ends
 /// the series for good; shutting down keeps it.
+///
+/// A durable job may depend on unfinished durable jobs (`dependsOn`) and append to a durable job's
+/// unique key (`.append`, `.appendOrReplace`). Before a job leaves the store, its result (with its
+/// output, which must be `Encodable`) is recorded for each dependent; after a restart a dependent runs
+/// with the outputs of the dependencies that succeeded (read them with ``SyncJobContext/input(_:from:)``),
+/// fails with ``SyncJobError/dependencyDidNotSucceed(id:outcome:)`` naming the ancestor that did not
+/// succeed, or waits for those still pending, and an appended job waits for the key's earlier job again.
 public final class DurableScheduler: Sendable {
     /// A registered kind, its payload type erased.
     private struct Kind: Sendable {
@@ -70,9 +77,22 @@ public final class DurableScheduler: Sendable {
         }
     }
 
+    /// A dependency of an active or kept durable job, whose end the journal records for it.
+    private struct Edge: Sendable {
+        let id: SyncJob.ID
+        /// False for the edge of an `appendOrReplace` job to the job it was appended to.
+        let propagatesFailure: Bool
+    }
+
     private struct State {
         var kinds: [String: Kind] = [:]
         var active: [UInt64: Active] = [:]
+        /// The durable dependencies of active and kept jobs, by sequence number.
+        var edges: [UInt64: [Edge]] = [:]
+        /// The encoded output of an active job's attempt that succeeded, until its resolution is written.
+        var outputs: [UInt64: Data] = [:]
+        /// Results written for stored jobs that are not active (kept, or not restored yet), for restore.
+        var lateResults: [UInt64: [StoredJob.DependencyResult]] = [:]
         var isRestored = false
         var nextSequence: UInt64 = 1
         var kept: [UInt64: KeptDurableJob] = [:]
@@ -199,7 +219,10 @@ public final class DurableScheduler: Sendable {
         // The ids this pass handed to the scheduler, by sequence: a second stored job with one of them is
         // kept whether or not the first has already finished (the scheduler alone would take it then).
         var restoredIDs: [SyncJob.ID: UInt64] = [:]
-        for stored in contents.jobs {
+        // A dependency restored first may end before its dependents are restored: their edges are known
+        // from the start, so its end is recorded for them.
+        for stored in contents.jobs { registerEdges(of: stored) }
+        for var stored in contents.jobs {
             let (isActive, kind) = state.withLock { ($0.active[stored.sequence] != nil, $0.kinds[stored.kind]) }
             if isActive { continue }
             guard let kind else {
@@ -215,6 +238,11 @@ public final class DurableScheduler: Sendable {
             }
             if !stored.hasStarted, let deadline = stored.startDeadlineAt, deadline <= now {
                 unkeep(stored.sequence)
+                let results = state.withLock { state in
+                    Self.dependencyRecords(
+                        of: stored.id, event: .expired(id: stored.id), .expired, nil, in: &state)
+                }
+                for (record, id) in results { write(record, jobID: id) }
                 write(.resolved(sequence: stored.sequence, resolution: .expired), jobID: stored.id)
                 expired.append(stored.id)
                 continue
@@ -229,20 +257,34 @@ public final class DurableScheduler: Sendable {
                 keep(stored, reason: .rejected(reason))
                 continue
             }
-            let run = kind.run
-            let job = Self.continuation(of: stored, now: now) { context in try await run(payload, context) }
+            for result in state.withLock({ $0.lateResults.removeValue(forKey: stored.sequence) }) ?? [] {
+                stored.dependencyResults.removeAll { $0.id == result.id }
+                stored.dependencyResults.append(result)
+            }
+            let dependencies = Self.restoredDependencies(of: stored)
+            let operation = operation(
+                sequence: stored.sequence, payload: payload, run: kind.run, restoredInputs: dependencies.inputs,
+                order: stored.options.dependsOn)
+            var job = Self.continuation(of: stored, now: now, operation: operation)
+            job.options.dependsOn = dependencies.dependsOn
+            job.options.restoredDependencyFailure = dependencies.failure
             activate(
                 stored.sequence,
                 Active(
                     id: stored.id, attempt: stored.lastStartedAttempt, maxAttempts: stored.options.retry.maxAttempts,
-                    series: Self.series(of: stored, now: now))
+                    series: Self.series(of: stored, now: now)),
+                edges: dependencies.failure == nil
+                    ? edges(dependsOn: dependencies.dependsOn, options: stored.options) : []
             )
             let handle: SyncJobHandle
             do {
                 handle = try scheduler.schedulerCore.submit(
                     job, attachment: ticket(stored.sequence), initialFailures: stored.failures)
             } catch {
-                state.withLock { _ = $0.active.removeValue(forKey: stored.sequence) }
+                state.withLock { state in
+                    state.active[stored.sequence] = nil
+                    state.edges[stored.sequence] = nil
+                }
                 keep(stored, reason: .rejected("\(error)"))
                 continue
             }
@@ -289,10 +331,9 @@ public final class DurableScheduler: Sendable {
             throw .payloadTypeMismatch(
                 kind: job.kind, registered: kind.typeName, submitted: String(reflecting: Payload.self))
         }
-        let run = kind.run
         let payload = job.payload
-        let syncJob = SyncJob(id: job.id, options: job.options) { context in try await run(payload, context) }
-        if let reason = syncJob.validationError ?? Self.rangeError(job.options) ?? job.options.durableLimitation {
+        let validated = SyncJob(id: job.id, options: job.options) { _ in }
+        if let reason = validated.validationError ?? Self.rangeError(job.options) ?? dependencyError(job.options) {
             throw .rejected(.invalidJob(reason))
         }
         if let reason = keptHolder(id: job.id, uniqueKey: job.options.uniqueKey) {
@@ -331,7 +372,11 @@ public final class DurableScheduler: Sendable {
         }
         activate(
             sequence,
-            Active(id: job.id, attempt: 0, maxAttempts: job.options.retry.maxAttempts, series: Self.series(of: stored)))
+            Active(id: job.id, attempt: 0, maxAttempts: job.options.retry.maxAttempts, series: Self.series(of: stored)),
+            edges: edges(dependsOn: job.options.dependsOn, options: job.options))
+        let syncJob = SyncJob(
+            id: job.id, options: job.options,
+            operation: operation(sequence: sequence, payload: payload, run: kind.run, restoredInputs: [], order: []))
         let handle: SyncJobHandle
         do {
             handle = try core.submit(syncJob, attachment: ticket(sequence))
@@ -393,13 +438,54 @@ public final class DurableScheduler: Sendable {
     private func record(_ delivery: SchedulerEventDelivery) {
         guard let ticket = delivery.attachment as? Ticket, ticket.owner == ObjectIdentifier(self) else { return }
         let sequence = ticket.sequence
-        let record: (JobRecord, SyncJob.ID)? = state.withLock { state in
-            guard var job = state.active[sequence] else { return nil }
-            return Self.record(of: delivery, for: &job, sequence: sequence, in: &state, now: wallClock).map {
-                ($0, job.id)
+        let records: [(JobRecord, SyncJob.ID)] = state.withLock { state in
+            guard var job = state.active[sequence] else { return [] }
+            let record = Self.record(of: delivery, for: &job, sequence: sequence, in: &state, now: wallClock)
+            var records: [(JobRecord, SyncJob.ID)] = []
+            if case .resolved(_, let resolution)? = record {
+                // The dependents learn how it ended (and its output) before it leaves the store.
+                let output = state.outputs[sequence]
+                for result in Self.dependencyRecords(of: job.id, event: delivery.event, resolution, output, in: &state)
+                {
+                    records.append(result)
+                }
+            }
+            if state.active[sequence] == nil {
+                state.edges[sequence] = nil
+                state.outputs[sequence] = nil
+            }
+            return records + (record.map { [($0, job.id)] } ?? [])
+        }
+        for (record, id) in records { write(record, jobID: id) }
+    }
+
+    /// The `dependencyEnded` records for the active and kept dependents of the job `id` that just
+    /// resolved, in their submission order.
+    private static func dependencyRecords(
+        of id: SyncJob.ID, event: SyncSchedulerEvent, _ resolution: JobRecord.Resolution, _ output: Data?,
+        in state: inout State
+    ) -> [(JobRecord, SyncJob.ID)] {
+        var result = StoredJob.DependencyResult(id: id, resolution: resolution)
+        if resolution == .succeeded {
+            result.output = output
+        } else if case .failed(_, let error) = event {
+            result.detail = "\(error)"
+            if case SyncJobError.dependencyDidNotSucceed(let ancestor, let outcome) = error {
+                // Passed on from further up the chain: the dependents name the job that did not succeed.
+                result.ancestor = ancestor
+                result.resolution = JobRecord.Resolution(outcome: outcome)
+                if case .failed(let cause) = outcome { result.detail = "\(cause)" } else { result.detail = "" }
             }
         }
-        if let (record, id) = record { write(record, jobID: id) }
+        var records: [(JobRecord, SyncJob.ID)] = []
+        for (dependent, edges) in state.edges.sorted(by: { $0.key < $1.key }) {
+            guard let edge = edges.first(where: { $0.id == id }) else { continue }
+            if resolution != .succeeded && !edge.propagatesFailure { continue }
+            let dependentID = state.active[dependent]?.id ?? state.kept[dependent]?.id ?? id
+            records.append((.dependencyEnded(sequence: dependent, result: result), dependentID))
+            if state.active[dependent] == nil { state.lateResults[dependent, default: []].append(result) }
+        }
+        return records
     }
 
     /// The record of one event of an active job, updating the layer's state.
@@ -450,9 +536,10 @@ public final class DurableScheduler: Sendable {
         Ticket(owner: ObjectIdentifier(self), sequence: sequence)
     }
 
-    private func activate(_ sequence: UInt64, _ job: Active) {
+    private func activate(_ sequence: UInt64, _ job: Active, edges: [Edge]) {
         state.withLock { state in
             state.active[sequence] = job
+            state.edges[sequence] = edges.isEmpty ? nil : edges
             state.kept[sequence] = nil
             state.keptUniqueKeys[sequence] = nil
         }
@@ -464,12 +551,27 @@ public final class DurableScheduler: Sendable {
             state.kept[stored.sequence] = kept
             state.keptUniqueKeys[stored.sequence] = stored.options.uniqueKey
         }
+        registerEdges(of: stored)
+    }
+
+    /// Records the dependencies of a stored job that is not active, which have not ended yet.
+    private func registerEdges(of stored: StoredJob) {
+        let ended = Set(stored.dependencyResults.map(\.id))
+        let edges = stored.options.dependsOn.filter { !ended.contains($0) }.map {
+            Edge(id: $0, propagatesFailure: true)
+        }
+        state.withLock { state in
+            guard state.active[stored.sequence] == nil else { return }
+            state.edges[stored.sequence] = edges.isEmpty ? nil : edges
+        }
     }
 
     private func unkeep(_ sequence: UInt64) {
         state.withLock { state in
             state.kept[sequence] = nil
             state.keptUniqueKeys[sequence] = nil
+            state.edges[sequence] = nil
+            state.lateResults[sequence] = nil
         }
     }
 
@@ -488,6 +590,102 @@ public final class DurableScheduler: Sendable {
             }
             return nil
         }
+    }
+
+    // MARK: - Dependencies
+
+    /// The operation of a durable job: runs the handler with the inputs restored from the journal, and
+    /// keeps the encoded output of an attempt that succeeded for the journal.
+    private func operation(
+        sequence: UInt64, payload: any Sendable,
+        run: @escaping @Sendable (any Sendable, SyncJobContext) async throws -> Void,
+        restoredInputs: [(id: SyncJob.ID, value: any Sendable)], order: [SyncJob.ID]
+    ) -> SyncJob.Operation {
+        { [weak self] context in
+            let context = restoredInputs.isEmpty ? context : context.adding(inputs: restoredInputs, order: order)
+            try await run(payload, context)
+            try self?.keepOutput(of: context, sequence: sequence)
+        }
+    }
+
+    /// Encodes the output an attempt set and keeps it until the job's resolution is written.
+    private func keepOutput(of context: SyncJobContext, sequence: UInt64) throws(DurableJobError) {
+        var data: Data?
+        if let output = context.output {
+            let typeName = String(reflecting: type(of: output))
+            if let stored = output as? DurableOutput {
+                data = stored.json
+            } else if let encodable = output as? any Encodable {
+                do {
+                    data = try JSONEncoder().encode(encodable)
+                } catch {
+                    throw .outputEncodingFailed(jobID: context.jobID, type: typeName, reason: "\(error)")
+                }
+            } else {
+                throw .outputEncodingFailed(jobID: context.jobID, type: typeName, reason: "the type is not Encodable")
+            }
+            if let data, data.count > Self.maximumPayloadSize {
+                throw .outputEncodingFailed(
+                    jobID: context.jobID, type: typeName,
+                    reason: "\(data.count) bytes encoded, more than the limit of \(Self.maximumPayloadSize)")
+            }
+        }
+        state.withLock { $0.outputs[sequence] = data }
+    }
+
+    /// The durable dependencies of a job about to be handed to the scheduler: its `dependsOn`, and for
+    /// an append the job of its unique key that it will follow.
+    private func edges(dependsOn: [SyncJob.ID], options: SyncJobOptions) -> [Edge] {
+        var edges = dependsOn.map { Edge(id: $0, propagatesFailure: true) }
+        if let uniqueKey = options.uniqueKey, options.onDuplicate == .append || options.onDuplicate == .appendOrReplace,
+            let previous = scheduler.schedulerCore.existingHandle(uniqueKey: uniqueKey)
+        {
+            edges.append(Edge(id: previous.id, propagatesFailure: options.onDuplicate == .append))
+        }
+        return edges
+    }
+
+    /// Why a new durable job may not have its dependencies, naming the field and the value: each job it
+    /// depends on (or is appended to) must be an unfinished durable job of this layer, so that a restart
+    /// finds it in the store.
+    private func dependencyError(_ options: SyncJobOptions) -> String? {
+        let activeIDs = state.withLock { Set($0.active.values.map(\.id)) }
+        if let id = options.dependsOn.first(where: { !activeIDs.contains($0) }) {
+            return "dependsOn names \"\(id)\", which is not an unfinished durable job of this scheduler: a durable "
+                + "job may depend only on those, so that a restart finds them"
+        }
+        if let uniqueKey = options.uniqueKey, options.onDuplicate == .append || options.onDuplicate == .appendOrReplace,
+            let previous = scheduler.schedulerCore.existingHandle(uniqueKey: uniqueKey),
+            !activeIDs.contains(previous.id)
+        {
+            return
+                "onDuplicate \(options.onDuplicate) would follow job \"\(previous.id)\" of uniqueKey \"\(uniqueKey)\", "
+                + "which is not a durable job"
+        }
+        return nil
+    }
+
+    /// What a restored job keeps of its dependencies: those still to end, the outputs of those that
+    /// succeeded, and the first that did not succeed (the job then fails at once, naming it).
+    private static func restoredDependencies(
+        of stored: StoredJob
+    ) -> (dependsOn: [SyncJob.ID], inputs: [(id: SyncJob.ID, value: any Sendable)], failure: RestoredDependencyFailure?)
+    {
+        var inputs: [(id: SyncJob.ID, value: any Sendable)] = []
+        var succeeded: Set<SyncJob.ID> = []
+        var failure: RestoredDependencyFailure?
+        let appendPropagates = stored.options.uniqueKey != nil && stored.options.onDuplicate == .append
+        for result in stored.dependencyResults {
+            if result.resolution == .succeeded {
+                succeeded.insert(result.id)
+                if let output = result.output { inputs.append((result.id, DurableOutput(json: output))) }
+            } else if failure == nil && (stored.options.dependsOn.contains(result.id) || appendPropagates) {
+                failure = RestoredDependencyFailure(
+                    id: result.culprit, resolution: result.resolution, detail: result.detail)
+            }
+        }
+        if failure != nil { return ([], [], failure) }
+        return (stored.options.dependsOn.filter { !succeeded.contains($0) }, inputs, nil)
     }
 
     /// The first duration option longer than ``maximumDuration``, naming the field and the value.
@@ -509,7 +707,11 @@ public final class DurableScheduler: Sendable {
 
     /// Forgets a job that the scheduler did not take, and writes that it left the store.
     private func discard(_ sequence: UInt64, jobID: SyncJob.ID) {
-        state.withLock { _ = $0.active.removeValue(forKey: sequence) }
+        state.withLock { state in
+            state.active[sequence] = nil
+            state.edges[sequence] = nil
+            state.outputs[sequence] = nil
+        }
         write(.resolved(sequence: sequence, resolution: .discarded), jobID: jobID)
     }
 
@@ -583,6 +785,7 @@ public final class DurableScheduler: Sendable {
         case .attemptFinished(_, let failures, _): "attempt finished (\(failures) failures)"
         case .resolved(_, let resolution): "resolved (\(resolution))"
         case .periodEnded(_, _, let periods): "period ended (\(periods))"
+        case .dependencyEnded(_, let result): "dependency \(result.id) ended (\(result.resolution))"
         }
     }
 

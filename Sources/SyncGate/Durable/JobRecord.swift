@@ -28,13 +28,17 @@ public enum JobRecord: Sendable, Hashable {
     /// A period of a periodic job ended (its run returned, or its window closed): the series goes on
     /// from the period that begins at `anchor`, with the counts so far. Written from format version 2.
     case periodEnded(sequence: UInt64, anchor: Date, periods: SyncJobInfo.Periods)
+    /// A job that the job with the given sequence number depends on (or was appended to) ended: its
+    /// result, with its output when it succeeded. Written before the dependency's own `resolved`
+    /// record, so a restart never loses an output a dependent needs. Written from format version 3.
+    case dependencyEnded(sequence: UInt64, result: StoredJob.DependencyResult)
 
     /// The sequence number of the job the record is about.
     public var sequence: UInt64 {
         switch self {
         case .submitted(let job): job.sequence
         case .attemptStarted(let sequence, _), .attemptFinished(let sequence, _, _), .resolved(let sequence, _),
-            .periodEnded(let sequence, _, _):
+            .periodEnded(let sequence, _, _), .dependencyEnded(let sequence, _):
             sequence
         }
     }

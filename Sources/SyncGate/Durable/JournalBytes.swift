@@ -93,6 +93,9 @@ struct JournalReader {
 
     var isAtEnd: Bool { offset == buffer.count }
 
+    /// The number of bytes left to read.
+    var remaining: Int { buffer.count - offset }
+
     mutating func byte() throws -> UInt8 {
         guard offset < buffer.count else { throw Malformed(description: "record ends early at byte \(offset)") }
         defer { offset += 1 }

@@ -14,8 +14,11 @@ enum JournalCodec {
     /// The version this code writes.
     ///
     /// Version 2 added the periodic, chain and append options (``JournalCodec`` + Options), a periodic
-    /// job's series (its anchor and counts) in a job's record, and the `periodEnded` record.
-    static let currentVersion = 2
+    /// job's series (its anchor and counts) in a job's record, and the `periodEnded` record. Version 3
+    /// added the `dependencyEnded` record (a dependency's result and output) and a job's dependency
+    /// results in its record: a version 2 reader would skip such a record as unreadable and lose the
+    /// output, so it must refuse the file instead.
+    static let currentVersion = 3
     /// The versions this code reads.
     static let readableVersions = 1...currentVersion
     /// The header of a journal this code writes.
@@ -50,6 +53,8 @@ enum JournalCodec {
         case resolved = 4
         /// From version 2.
         case periodEnded = 5
+        /// From version 3.
+        case dependencyEnded = 6
     }
 
     /// The record as a complete frame.
@@ -93,6 +98,10 @@ enum JournalCodec {
             writer.varint(sequence)
             writer.date(anchor)
             encode(periods, into: &writer)
+        case .dependencyEnded(let sequence, let result):
+            writer.byte(RecordType.dependencyEnded.rawValue)
+            writer.varint(sequence)
+            encode(result, into: &writer)
         }
         return writer.bytes
     }
@@ -100,13 +109,14 @@ enum JournalCodec {
     /// Decodes a record body with the decoder of the file's format version.
     static func decode(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         switch version {
-        case 1, 2: return try decodeRecord(body, version: version)
+        case 1, 2, 3: return try decodeRecord(body, version: version)
         default: throw JournalReader.Malformed(description: "no decoder for journal format version \(version)")
         }
     }
 
-    /// Version 1, the first format, and version 2, which appends the new options and a series' state
-    /// to a job's record and adds the `periodEnded` record.
+    /// Version 1, the first format; version 2, which appends the new options and a series' state to a
+    /// job's record and adds the `periodEnded` record; version 3, which appends the dependency results
+    /// to a job's record and adds the `dependencyEnded` record.
     private static func decodeRecord(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         var reader = JournalReader(body)
         let type = try reader.byte()
@@ -129,7 +139,9 @@ enum JournalCodec {
         case .periodEnded where version >= 2:
             record = .periodEnded(
                 sequence: try reader.varint(), anchor: try reader.date(), periods: try decodePeriods(&reader))
-        case .periodEnded, nil:
+        case .dependencyEnded where version >= 3:
+            record = .dependencyEnded(sequence: try reader.varint(), result: try decodeResult(&reader))
+        case .periodEnded, .dependencyEnded, nil:
             throw JournalReader.Malformed(description: "unknown record type \(type)")
         }
         guard reader.isAtEnd else { throw JournalReader.Malformed(description: "extra bytes after the record") }
@@ -152,6 +164,29 @@ enum JournalCodec {
         writer.optionalDate(job.periodAnchor)
         writer.bool(job.periods != nil)
         if let periods = job.periods { encode(periods, into: &writer) }
+        writer.varint(UInt64(job.dependencyResults.count))
+        for result in job.dependencyResults { encode(result, into: &writer) }
+    }
+
+    private static func encode(_ result: StoredJob.DependencyResult, into writer: inout JournalWriter) {
+        writer.string(result.id)
+        writer.byte(result.resolution.rawValue)
+        writer.bool(result.output != nil)
+        if let output = result.output { writer.byteArray(Array(output)) }
+        writer.optionalString(result.ancestor)
+        writer.string(result.detail)
+    }
+
+    private static func decodeResult(_ reader: inout JournalReader) throws -> StoredJob.DependencyResult {
+        let id = try reader.string()
+        let raw = try reader.byte()
+        guard let resolution = JobRecord.Resolution(rawValue: raw) else {
+            throw JournalReader.Malformed(description: "unknown resolution \(raw)")
+        }
+        let output = try reader.bool() ? Data(try reader.byteArray()) : nil
+        let ancestor = try reader.optionalString()
+        return StoredJob.DependencyResult(
+            id: id, resolution: resolution, output: output, ancestor: ancestor, detail: try reader.string())
     }
 
     private static func encode(_ periods: SyncJobInfo.Periods, into writer: inout JournalWriter) {
@@ -180,6 +215,14 @@ enum JournalCodec {
         if version >= 2 {
             job.periodAnchor = try reader.optionalDate()
             job.periods = try reader.bool() ? try decodePeriods(&reader) : nil
+        }
+        if version >= 3 {
+            let count = try reader.varint()
+            // Each result takes at least five bytes: a count past the body's end is corruption.
+            guard count <= UInt64(reader.remaining) else {
+                throw JournalReader.Malformed(description: "\(count) dependency results in a short record")
+            }
+            for _ in 0..<count { job.dependencyResults.append(try decodeResult(&reader)) }
         }
         return job
     }

@@ -29,6 +29,10 @@ struct JournalReplay {
             jobs[sequence]?.failures = 0
             jobs[sequence]?.isRunning = false
             jobs[sequence]?.retryAt = nil
+        case .dependencyEnded(let sequence, let result):
+            // A dependency that ran again after a restart replaces its earlier result.
+            jobs[sequence]?.dependencyResults.removeAll { $0.id == result.id }
+            jobs[sequence]?.dependencyResults.append(result)
         }
     }
 

@@ -33,6 +33,9 @@ public struct StoredJob: Sendable, Hashable {
     public var periodAnchor: Date?
     /// For a periodic job: the counts of its series so far; `nil` before the first period ended.
     public var periods: SyncJobInfo.Periods?
+    /// The results of the jobs this one depends on (or was appended to) that ended, in the order they
+    /// ended; restore hands their outputs to the job, or fails it when one did not succeed.
+    public var dependencyResults: [DependencyResult] = []
 
     /// Creates a stored job; the progress fields start at "never started".
     public init(

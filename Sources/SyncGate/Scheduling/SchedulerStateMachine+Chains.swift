@@ -12,10 +12,15 @@ extension SchedulerStateMachine {
         case unfinished(Key, propagatesFailure: Bool)
         /// A finished job kept in the history.
         case finished(FinishedJob)
+        /// A job that did not succeed in an earlier run of the app (a restored durable job's).
+        case failedEarlier(id: SyncJob.ID, outcome: SyncJobOutcome)
     }
 
     /// The dependencies named by `spec.dependsOn`, or the error naming the ids that are not usable.
     func dependencies(of spec: SyncJob.Spec, now: Duration) -> Result<[Dependency], SyncSchedulerError> {
+        if let failure = spec.restoredDependencyFailure {
+            return .success([.failedEarlier(id: failure.id, outcome: failure.outcome)])
+        }
         let names = spec.dependsOn
         guard !names.isEmpty else { return .success([]) }
         if names.contains(spec.id) {
@@ -75,6 +80,10 @@ extension SchedulerStateMachine {
                     return true
                 }
                 job.inputs.append((finished.id, finished.payload))
+            case .failedEarlier(let id, let outcome):
+                job.dependencyIDs.append(id)
+                resolve(key, Self.dependencyOutcome(id: id, outcome: outcome), now: now, actions: &actions)
+                return true
             }
         }
         return false

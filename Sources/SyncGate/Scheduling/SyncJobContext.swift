@@ -13,8 +13,8 @@ public struct SyncJobContext: Sendable {
     /// The outputs of the jobs this one depends on that set one (``setOutput(_:)``), by their
     /// identifiers, in the order of its `dependsOn` (the job it was appended to last).
     public let inputs: [(id: SyncJob.ID, value: any Sendable)]
-    private let environment: SyncEnvironment
-    private let handle: SyncJobHandle?
+    let environment: SyncEnvironment
+    let handle: SyncJobHandle?
 
     init(
         jobID: SyncJob.ID,

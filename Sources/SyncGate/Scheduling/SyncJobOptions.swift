@@ -48,6 +48,9 @@ public struct SyncJobOptions: Sendable, Hashable {
     /// Where a restored periodic job's series continues; `nil` for a new series (set by the durable
     /// layer only).
     var periodResume: SyncJobPeriod.Resume?
+    /// A dependency of a restored job that did not succeed in an earlier run: the job fails at once,
+    /// naming it (set by the durable layer only).
+    var restoredDependencyFailure: RestoredDependencyFailure?
 
     /// Creates options; every parameter has the default a job gets when it does not mention it.
     ///

@@ -118,6 +118,37 @@ enum GoldenJournal {
                 sequence: 11, anchor: retryAt, periods: SyncJobInfo.Periods(succeeded: 4, failed: 1, skipped: 3)),
         ]
 
+    /// The records of `v3-records.journal`: those of version 2, then what version 3 added: a dependent
+    /// with dependency results (as compaction writes it) and `dependencyEnded` records, one with an
+    /// output, one passing on a failure from further up the chain.
+    static let version3Records: [JobRecord] =
+        version2Records + [
+            // 14: depends on 12 and 13, one of which ended, as compaction writes it.
+            .submitted(dependent),
+            // 12's dependency plain-1 succeeded with an output; upload-2 failed, passing on 0's failure.
+            .dependencyEnded(sequence: 12, result: StoredJob.DependencyResult(id: "plain-1", resolution: .succeeded)),
+            .dependencyEnded(
+                sequence: 12,
+                result: StoredJob.DependencyResult(
+                    id: "upload-2", resolution: .cancelled, ancestor: "root-0", detail: "")),
+            .dependencyEnded(
+                sequence: 14,
+                result: StoredJob.DependencyResult(
+                    id: "appended-13", resolution: .succeeded, output: Data("{\"photos\":[1,2]}".utf8))),
+        ]
+
+    /// Job 14: a dependent, one of whose dependencies ended.
+    static var dependent: StoredJob {
+        var job = StoredJob(
+            sequence: 14, id: "dependent-14", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: SyncJobOptions(dependsOn: ["chained-12", "appended-13"]))
+        job.dependencyResults = [
+            StoredJob.DependencyResult(
+                id: "chained-12", resolution: .failed, output: nil, ancestor: nil, detail: "disk full")
+        ]
+        return job
+    }
+
     /// Job 11: a periodic job with a series under way.
     static var periodic: StoredJob {
         var job = StoredJob(
@@ -132,7 +163,11 @@ enum GoldenJournal {
 
     /// The records of the golden file of each version, by version.
     static func records(version: Int) -> [JobRecord] {
-        version == 1 ? records : version2Records
+        switch version {
+        case 1: records
+        case 2: version2Records
+        default: version3Records
+        }
     }
 
     /// The records of `v1-torn-tail.journal`: two whole records, then the first 9 bytes of a third.

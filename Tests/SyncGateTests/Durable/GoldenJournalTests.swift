@@ -72,7 +72,7 @@ struct GoldenJournalTests {
 
     @Test(
         "a journal of a newer format version is refused, naming the version; the file is left alone",
-        arguments: [3, 10, 99])
+        arguments: [4, 10, 99])
     func newerVersionRefused(version: Int) throws {
         let golden = try goldenBytes("v1-records.journal")
         let newer = JournalCodec.header(version: version) + golden.dropFirst(JournalCodec.headerLength)
@@ -129,17 +129,68 @@ struct GoldenJournalTests {
         #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
     }
 
-    @Test("a v1 journal is rewritten in version 2 when opened, and reads back the same jobs")
-    func version1Upgraded() throws {
-        let first = try openCopy("v1-records.journal")
+    @Test(
+        "a v1 or v2 journal is rewritten in version 3 when opened, and reads back the same jobs",
+        arguments: [("v1-records.journal", 5), ("v2-records.journal", 8)])
+    func olderVersionUpgraded(name: String, jobCount: Int) throws {
+        let first = try openCopy(name)
         let before = try first.load().jobs
         try first.close()
         let bytes = try directory.bytes(of: directory.journal)
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL02".utf8))
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL03".utf8))
         let reopened = try FileJobStore(directory: directory.path)
         #expect(try reopened.load().jobs == before)
         try reopened.close()
-        #expect(before.map(\.id) == ["plain-1", "upload-2", "fixed-3", "deadline-4", "retired-5"])
+        #expect(before.count == jobCount)
+        #expect(Array(before.map(\.id).prefix(5)) == ["plain-1", "upload-2", "fixed-3", "deadline-4", "retired-5"])
+    }
+
+    @Test("v3-records.journal: every record decodes to the expected value, field by field")
+    func version3Records() throws {
+        let bytes = try goldenBytes("v3-records.journal")
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL03".utf8))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 3) }
+        #expect(scan.issues.isEmpty)
+        #expect(scan.validLength == bytes.count)
+        try #require(scan.records.count == GoldenJournal.version3Records.count)
+        for (index, (decoded, expected)) in zip(scan.records, GoldenJournal.version3Records).enumerated() {
+            #expect(decoded == expected, "record \(index)")
+        }
+    }
+
+    @Test("v3-records.journal: the store replays the dependency results, a later one for an id replacing it")
+    func version3Replay() throws {
+        let store = try openCopy("v3-records.journal")
+        let contents = try store.load()
+        #expect(contents.issues.isEmpty)
+        #expect(contents.highestSequence == 14)
+        let jobs = Dictionary(uniqueKeysWithValues: contents.jobs.map { ($0.sequence, $0) })
+        #expect(jobs[12]?.dependencyResults.map(\.id) == ["plain-1", "upload-2"])
+        #expect(jobs[12]?.dependencyResults.last?.ancestor == "root-0")
+        #expect(jobs[14]?.dependencyResults.map(\.id) == ["chained-12", "appended-13"])
+        #expect(jobs[14]?.dependencyResults.first?.detail == "disk full")
+        #expect(jobs[14]?.dependencyResults.last?.output == Data("{\"photos\":[1,2]}".utf8))
+    }
+
+    @Test("v3-torn-tail.journal: the tail is cut and reported, the records before it are kept")
+    func version3TornTail() throws {
+        let bytes = try goldenBytes("v3-torn-tail.journal")
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL03".utf8))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 3) }
+        #expect(scan.records == GoldenJournal.tornTailRecords)
+        #expect(scan.issues.map(\.kind) == [.truncatedTail])
+        #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+    }
+
+    @Test("a v2 record of type 6 (dependencyEnded, from v3) is refused as malformed, not misread")
+    func version2RefusesNewRecordType() throws {
+        let body = JournalCodec.encode(
+            .dependencyEnded(sequence: 1, result: StoredJob.DependencyResult(id: "a", resolution: .succeeded)))
+        #expect(throws: JournalReader.Malformed.self) {
+            try body.withUnsafeBytes { try JournalCodec.decode($0, version: 2) }
+        }
+        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 3) }
+        #expect(decoded.sequence == 1)
     }
 
     @Test("a v1 record of type 5 (periodEnded, from v2) is refused as malformed, not misread")

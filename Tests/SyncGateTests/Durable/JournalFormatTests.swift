@@ -20,7 +20,24 @@ struct JournalFormatTests {
             .submitted(
                 plainJob(8, options: SyncJobOptions(uniqueKey: "k", onDuplicate: .append, dependsOn: ["b", "a"]))),
             .submitted(plainJob(9, options: SyncJobOptions(uniqueKey: "k", onDuplicate: .appendOrReplace))),
+            .dependencyEnded(
+                sequence: 8,
+                result: StoredJob.DependencyResult(id: "a", resolution: .succeeded, output: Data("[1]".utf8))),
+            .dependencyEnded(
+                sequence: 8,
+                result: StoredJob.DependencyResult(id: "b", resolution: .failed, ancestor: "c", detail: "lost: é")),
+            .submitted(dependentJob()),
         ] + JobRecord.Resolution.allCases.map { .resolved(sequence: 7, resolution: $0) }
+
+    /// A dependent with the results of its dependencies that ended, as compaction writes it.
+    static func dependentJob() -> StoredJob {
+        var job = plainJob(11, options: SyncJobOptions(dependsOn: ["a", "b"]))
+        job.dependencyResults = [
+            StoredJob.DependencyResult(id: "a", resolution: .succeeded, output: Data("{}".utf8)),
+            StoredJob.DependencyResult(id: "b", resolution: .expired),
+        ]
+        return job
+    }
 
     /// A periodic job with its series under way, as compaction writes it.
     static func periodicJob() -> StoredJob {
@@ -127,7 +144,7 @@ struct JournalFormatTests {
 
     @Test("the header written is that of the current version")
     func currentHeader() {
-        #expect(JournalCodec.header == Array("SGJRNL02".utf8))
+        #expect(JournalCodec.header == Array("SGJRNL03".utf8))
         #expect(JournalCodec.header(version: JournalCodec.currentVersion) == JournalCodec.header)
         #expect(JournalCodec.version(ofHeader: JournalCodec.header) == JournalCodec.currentVersion)
     }
