@@ -250,13 +250,15 @@
                 #expect(after[id]?["attempts"] as? Int == 0)
                 let again = try harness.client(["submit", "--unique", "keep", "--", "true"])
                 #expect(again.stdout == queued.stdout)
-                // Durable jobs cannot append to a key yet: the daemon says so, naming the policy.
+                // Appending to the key queues a second job, which runs after the first.
                 let append = try harness.client([
                     "submit", "--unique", "keep", "--on-duplicate", "append", "--", "true",
                 ])
-                #expect(append.status == 1)
-                #expect(append.stderr.contains("--on-duplicate append cannot be used with the daemon yet"), "\(append)")
-                #expect(try Array(harness.jobs().keys) == [id])
+                #expect(append.status == 0, "\(append)")
+                let appended = append.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                #expect(appended != id)
+                #expect(try Set(harness.jobs().keys) == [id, appended])
+                #expect(try harness.job(appended)["state"] as? String == "waiting")
                 #expect(try harness.stopDaemon() == 0)
             }
         }

@@ -142,9 +142,6 @@ final class DaemonService: Sendable {
             return handle
         } catch {
             try? FileManager.default.removeItem(atPath: runLog.directory + "/" + id)
-            if options.onDuplicate == .append {
-                throw DaemonProtocolError("--on-duplicate append cannot be used with the daemon yet: \(error)")
-            }
             throw DaemonProtocolError("\(error)")
         }
     }
