@@ -38,13 +38,55 @@ public final class ChildProcess: Sendable {
 
     /// The process id.
     public let pid: pid_t
+    /// Whether the process leads a process group of its own, which signals go to.
+    private let ownsGroup: Bool
     private let state = LockedState(State())
 
     /// Starts `arguments[0]` (looked up in `PATH`) with the remaining arguments.
     ///
     /// - Throws: ``SpawnError`` when the command cannot be started.
-    public init(arguments: [String]) throws(SpawnError) {
+    public convenience init(arguments: [String]) throws(SpawnError) {
+        try self.init(arguments: arguments, redirection: nil)
+    }
+
+    /// Where a command started by the daemon reads and writes, and what it sees.
+    public struct Redirection: Sendable {
+        /// The environment, replacing the tool's own.
+        public var environment: [String: String]
+        /// The working directory.
+        public var workingDirectory: String
+        /// The descriptor that becomes stdout.
+        public var standardOutput: Int32
+        /// The descriptor that becomes stderr.
+        public var standardError: Int32
+
+        /// Creates a redirection; stdin is `/dev/null`.
+        public init(
+            environment: [String: String], workingDirectory: String, standardOutput: Int32, standardError: Int32
+        ) {
+            self.environment = environment
+            self.workingDirectory = workingDirectory
+            self.standardOutput = standardOutput
+            self.standardError = standardError
+        }
+    }
+
+    /// Starts `arguments[0]` (looked up in the `PATH` of the redirection's environment, or the tool's)
+    /// with stdin `/dev/null`, stdout and stderr on the given descriptors, in the given directory, as the
+    /// leader of a process group of its own; without a redirection, as ``init(arguments:)``.
+    ///
+    /// - Throws: ``SpawnError`` when the command cannot be started.
+    public init(arguments: [String], redirection: Redirection?) throws(SpawnError) {
         precondition(!arguments.isEmpty, "ChildProcess needs a command")
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if let redirection {
+            posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
+            posix_spawn_file_actions_adddup2(&actions, redirection.standardOutput, 1)
+            posix_spawn_file_actions_adddup2(&actions, redirection.standardError, 2)
+            Self.addChangeDirectory(&actions, redirection.workingDirectory)
+        }
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -57,19 +99,60 @@ public final class ChildProcess: Sendable {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK))
+        var flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
+        if redirection != nil {
+            // Its own process group, so signals reach the processes it starts too.
+            posix_spawnattr_setpgroup(&attributes, 0)
+            flags |= POSIX_SPAWN_SETPGROUP
+        }
+        posix_spawnattr_setflags(&attributes, Int16(flags))
 
         let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var spawned: pid_t = 0
-        let result = posix_spawnp(&spawned, argv[0]!, nil, &attributes, argv, environ)
+        let environment: [UnsafeMutablePointer<CChar>?]? = redirection.map { redirection in
+            redirection.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+        }
+        defer { for pointer in environment ?? [] { free(pointer) } }
+        var path = arguments[0]
+        if let redirection, !path.contains("/") {
+            // posix_spawnp searches the tool's PATH; a command of the daemon searches its own.
+            let directories = (redirection.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
+            path = directories.map { "\($0)/\(path)" }.first { access($0, X_OK) == 0 } ?? path
+        }
+        let result =
+            if let environment {
+                posix_spawnp(&spawned, path, &actions, &attributes, argv, environment)
+            } else {
+                posix_spawnp(&spawned, argv[0]!, &actions, &attributes, argv, environ)
+            }
         guard result == 0 else { throw SpawnError(command: arguments[0], code: result) }
         let pid = spawned
         self.pid = pid
+        ownsGroup = redirection != nil
         let state = state
         Thread.detachNewThread {
             Self.reap(pid: pid, state: state)
         }
+    }
+
+    /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29+, macOS 10.15+), looked up at run time since
+    /// Glibc's Swift module does not export it.
+    private static func addChangeDirectory(_ actions: inout posix_spawn_file_actions_t, _ path: String) {
+        typealias AddChangeDirectory =
+            @convention(c) (
+                UnsafeMutablePointer<posix_spawn_file_actions_t>, UnsafePointer<CChar>
+            ) -> Int32
+        #if canImport(Glibc)
+            let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+        #else
+            let everywhere = UnsafeMutableRawPointer(bitPattern: -2)  // RTLD_DEFAULT
+        #endif
+        guard let symbol = dlsym(everywhere, "posix_spawn_file_actions_addchdir_np") else {
+            return
+        }
+        let function = unsafeBitCast(symbol, to: AddChangeDirectory.self)
+        _ = withUnsafeMutablePointer(to: &actions) { function($0, path) }
     }
 
     private static func reap(pid: pid_t, state: LockedState<State>) {
@@ -106,12 +189,14 @@ public final class ChildProcess: Sendable {
     /// Whether the process has ended.
     public var hasExited: Bool { state.withLock { $0.reaped } }
 
-    /// Sends `signal` unless the process has already ended; returns whether it was sent.
+    /// Sends `signal` unless the process has already ended (to its process group when it was started
+    /// with a ``Redirection``); returns whether it was sent.
     @discardableResult
     public func signal(_ signal: Int32) -> Bool {
         state.withLock { state in
             guard !state.reaped else { return false }
-            return kill(pid, signal) == 0
+            // The group's id stays taken while its leader is not reaped.
+            return kill(ownsGroup ? -pid : pid, signal) == 0
         }
     }
 

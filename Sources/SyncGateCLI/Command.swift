@@ -16,6 +16,18 @@ public enum Command: Sendable, Equatable {
     case run(RunOptions)
     /// Run the demonstration.
     case demo(DemoOptions)
+    /// Run the job service.
+    case daemon(DaemonOptions)
+    /// Queue a command with the daemon.
+    case submit(DaemonRequest.Submission)
+    /// List the daemon's jobs.
+    case jobs(json: Bool, all: Bool)
+    /// Cancel jobs: a ``DaemonRequest`` of type `cancel`.
+    case cancel(DaemonRequest)
+    /// Show a job's runs and output.
+    case logs(id: String, json: Bool)
+    /// Set an app condition in the daemon's environment.
+    case setCondition(name: String, on: Bool)
 
     /// The subcommands, spelled as on the command line.
     public enum Subcommand: String, Sendable, CaseIterable {
@@ -29,6 +41,47 @@ public enum Command: Sendable, Equatable {
         case run
         /// `syncgate demo`.
         case demo
+        /// `syncgate daemon`.
+        case daemon
+        /// `syncgate submit`.
+        case submit
+        /// `syncgate jobs`.
+        case jobs
+        /// `syncgate cancel`.
+        case cancel
+        /// `syncgate logs`.
+        case logs
+        /// `syncgate set-condition`.
+        case setCondition = "set-condition"
+    }
+
+    /// The options of `syncgate daemon`.
+    public struct DaemonOptions: Sendable, Equatable {
+        /// The default time running commands get to finish when the daemon stops.
+        public static let defaultGracePeriod: Duration = .seconds(10)
+        /// The default time between SIGTERM and SIGKILL.
+        public static let defaultKillGrace: Duration = .seconds(5)
+
+        /// The state directory; `nil` for ``DaemonPaths/stateDirectory(environment:)``.
+        public var stateDirectory: String?
+        /// The socket; `nil` for ``DaemonPaths/socketPath(environment:)``.
+        public var socketPath: String?
+        /// How long running commands may go on when the daemon stops, before SIGTERM.
+        public var gracePeriod: Duration
+        /// The time between SIGTERM and SIGKILL for a command the daemon stops.
+        public var killGrace: Duration
+
+        /// Creates the options.
+        public init(
+            stateDirectory: String? = nil, socketPath: String? = nil,
+            gracePeriod: Duration = DaemonOptions.defaultGracePeriod,
+            killGrace: Duration = DaemonOptions.defaultKillGrace
+        ) {
+            self.stateDirectory = stateDirectory
+            self.socketPath = socketPath
+            self.gracePeriod = gracePeriod
+            self.killGrace = killGrace
+        }
     }
 
     /// The options of `syncgate wait`.

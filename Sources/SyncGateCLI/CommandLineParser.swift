@@ -1,3 +1,4 @@
+import Foundation
 import SyncGate
 
 /// Turns the arguments of `syncgate` (without the program name) into a ``Command``.
@@ -53,6 +54,39 @@ public enum CommandLineParser {
                 OptionSpec(name: "--speed", value: .text),
                 OptionSpec(name: "--plain", value: .none),
             ]
+        case .daemon:
+            [
+                OptionSpec(name: "--state-dir", value: .text),
+                OptionSpec(name: "--socket", value: .text),
+                OptionSpec(name: "--grace", value: .duration),
+                OptionSpec(name: "--kill-grace", value: .duration),
+            ]
+        case .submit:
+            [
+                OptionSpec(name: "--require", value: .text),
+                OptionSpec(name: "--condition", value: .text, repeatable: true),
+                OptionSpec(name: "--tag", value: .text, repeatable: true),
+                OptionSpec(name: "--unique", value: .text),
+                OptionSpec(name: "--on-duplicate", value: .text),
+                OptionSpec(name: "--delay", value: .duration),
+                OptionSpec(name: "--deadline", value: .duration),
+                OptionSpec(name: "--timeout", value: .duration),
+                OptionSpec(name: "--retries", value: .text),
+                OptionSpec(name: "--backoff", value: .duration),
+                OptionSpec(name: "--every", value: .duration),
+                OptionSpec(name: "--flex", value: .duration),
+                OptionSpec(name: "--stop-on-loss", value: .none),
+                OptionSpec(name: "--name", value: .text),
+                OptionSpec(name: "--wait", value: .none),
+            ]
+        case .jobs:
+            [OptionSpec(name: "--json", value: .none), OptionSpec(name: "--all", value: .none)]
+        case .cancel:
+            [OptionSpec(name: "--tag", value: .text), OptionSpec(name: "--unique", value: .text)]
+        case .logs:
+            [OptionSpec(name: "--json", value: .none)]
+        case .setCondition:
+            []
         }
     }
 
@@ -118,16 +152,21 @@ public enum CommandLineParser {
     ) throws(UsageError) -> (values: [String: [String]], tail: [String])? {
         let specs = specs(for: subcommand)
         var values: [String: [String]] = [:]
+        var positional: [String] = []
         var index = 0
         while index < arguments.count {
             let argument = arguments[index]
             index += 1
-            if argument == "--" && subcommand == .run {
+            if argument == "--" && (subcommand == .run || subcommand == .submit) {
                 return (values, Array(arguments[index...]))
             }
             if argument == "-h" || argument == "--help" { return nil }
             guard argument.hasPrefix("-"), argument != "-" else {
-                if subcommand == .run { return (values, Array(arguments[(index - 1)...])) }
+                if subcommand == .run || subcommand == .submit { return (values, Array(arguments[(index - 1)...])) }
+                if [.cancel, .logs, .setCondition].contains(subcommand) {
+                    positional.append(argument)
+                    continue
+                }
                 throw UsageError("unexpected argument '\(argument)' for '\(subcommand.rawValue)'")
             }
             let name: String
@@ -156,7 +195,7 @@ public enum CommandLineParser {
                 values[name, default: []].append("")
             }
         }
-        return (values, [])
+        return (values, positional)
     }
 
     private static func build(
@@ -210,7 +249,108 @@ public enum CommandLineParser {
             }
             options.plain = values["--plain"] != nil
             return .demo(options)
+        case .daemon:
+            var options = Command.DaemonOptions()
+            options.stateDirectory = try path(values, "--state-dir")
+            options.socketPath = try path(values, "--socket")
+            options.gracePeriod = try duration(values, "--grace") ?? options.gracePeriod
+            options.killGrace = try duration(values, "--kill-grace") ?? options.killGrace
+            return .daemon(options)
+        case .submit:
+            return .submit(try submission(values, tail: tail))
+        case .jobs:
+            return .jobs(json: values["--json"] != nil, all: values["--all"] != nil)
+        case .cancel:
+            let selectors = [tail.first, values["--tag"]?.first, values["--unique"]?.first].compactMap { $0 }
+            if tail.count > 1 { throw UsageError("unexpected argument '\(tail[1])' for 'cancel'") }
+            guard selectors.count == 1 else {
+                throw UsageError("'cancel' needs exactly one of ID, --tag TAG, --unique KEY")
+            }
+            if selectors[0].isEmpty { throw UsageError("empty value for 'cancel'") }
+            return .cancel(
+                DaemonRequest(
+                    type: .cancel, id: tail.first, tag: values["--tag"]?.first, uniqueKey: values["--unique"]?.first))
+        case .logs:
+            guard let id = tail.first, !id.isEmpty else { throw UsageError("'logs' needs a job ID") }
+            if tail.count > 1 { throw UsageError("unexpected argument '\(tail[1])' for 'logs'") }
+            return .logs(id: id, json: values["--json"] != nil)
+        case .setCondition:
+            guard tail.count == 2 else { throw UsageError("'set-condition' needs NAME and on or off") }
+            guard !tail[0].trimmingSpaces.isEmpty else { throw UsageError("empty condition name for 'set-condition'") }
+            switch tail[1] {
+            case "on": return .setCondition(name: tail[0], on: true)
+            case "off": return .setCondition(name: tail[0], on: false)
+            default: throw UsageError("invalid state '\(tail[1])' for 'set-condition': expected on or off")
+            }
         }
+    }
+
+    /// The range of `submit --retries`, the same as `run`'s.
+    private static func retries(_ values: [String: [String]]) throws(UsageError) -> Int? {
+        guard let text = values["--retries"]?.first else { return nil }
+        guard let count = Int(text), retriesRange.contains(count) else {
+            throw UsageError(
+                "invalid count '\(text)' for --retries: expected a whole number from "
+                    + "\(retriesRange.lowerBound) to \(retriesRange.upperBound)"
+            )
+        }
+        return count
+    }
+
+    /// An absolute path given to `option`.
+    private static func path(_ values: [String: [String]], _ option: String) throws(UsageError) -> String? {
+        guard let text = values[option]?.first else { return nil }
+        guard text.hasPrefix("/") else { throw UsageError("invalid path '\(text)' for \(option): must be absolute") }
+        return text
+    }
+
+    /// The `submit` request: every value checked here, so mistakes exit 2 before the daemon is asked.
+    private static func submission(_ values: [String: [String]], tail: [String]) throws(UsageError)
+        -> DaemonRequest.Submission
+    {
+        guard !tail.isEmpty, !tail[0].isEmpty else { throw UsageError("'submit' needs a command after '--'") }
+        let require = values["--require"]?.first ?? "network"
+        _ = try RequirementListParser.parse(require, option: "--require")
+        var submission = DaemonRequest.Submission(
+            command: tail, workingDirectory: FileManager.default.currentDirectoryPath, require: require)
+        submission.conditions = try conditions(values).map(\.name).sorted()
+        submission.tags = values["--tag"] ?? []
+        if submission.tags.contains(where: \.isEmpty) { throw UsageError("empty tag for --tag") }
+        if let name = values["--name"]?.first {
+            guard !name.isEmpty else { throw UsageError("empty name for --name") }
+            submission.name = name
+        }
+        if let key = values["--unique"]?.first {
+            guard !key.isEmpty else { throw UsageError("empty key for --unique") }
+            submission.uniqueKey = key
+        }
+        if let policy = values["--on-duplicate"]?.first {
+            guard ["keep", "replace", "append"].contains(policy) else {
+                throw UsageError("invalid policy '\(policy)' for --on-duplicate: expected keep, replace or append")
+            }
+            guard submission.uniqueKey != nil else { throw UsageError("option '--on-duplicate' needs --unique KEY") }
+            submission.onDuplicate = policy
+        }
+        for (option, keyPath) in [
+            ("--delay", \DaemonRequest.Submission.delay), ("--deadline", \.deadline), ("--timeout", \.timeout),
+            ("--backoff", \.backoff), ("--every", \.every), ("--flex", \.flex),
+        ] {
+            if let text = values[option]?.first {
+                _ = try DurationParser.parse(text, option: option)
+                submission[keyPath: keyPath] = text
+            }
+        }
+        if submission.flex != nil && submission.every == nil { throw UsageError("option '--flex' needs --every") }
+        submission.retries = try retries(values) ?? 0
+        if submission.backoff != nil && submission.retries == 0 {
+            throw UsageError("option '--backoff' needs --retries N")
+        }
+        submission.stopOnLoss = values["--stop-on-loss"] != nil
+        submission.wait = values["--wait"] != nil
+        if submission.wait && submission.every != nil {
+            throw UsageError("option '--wait' cannot be used with --every (a periodic job has no last outcome)")
+        }
+        return submission
     }
 
     /// The duration given to `option`, or `nil` when it was not given.

@@ -43,6 +43,13 @@ public enum HelpText {
                   syncgate run --require LIST [options] -- COMMAND [ARGS...]
                                                                run a command when they hold
                   syncgate demo [--speed N] [--plain]          a dozen app jobs, live
+                  syncgate daemon [options]                    the job service (see 'syncgate daemon --help')
+                  syncgate submit [options] -- COMMAND [ARGS...]
+                                                               queue a command with the daemon
+                  syncgate jobs [--json] [--all]               the daemon's jobs
+                  syncgate cancel ID | --tag TAG | --unique KEY
+                  syncgate logs [--json] ID                    a job's runs and their output
+                  syncgate set-condition NAME on|off           set an app condition in the daemon
                   syncgate help [SUBCOMMAND] | SUBCOMMAND --help | --version
                   syncgate --verbose SUBCOMMAND ...            also log sources lost and regained to stderr
 
@@ -152,6 +159,83 @@ public enum HelpText {
 
                 EXAMPLE
                   syncgate demo
+                """
+        case .daemon:
+            return """
+                USAGE: syncgate daemon [--state-dir DIR] [--socket PATH] [--grace DUR] [--kill-grace DUR]
+
+                Runs the job service: a durable scheduler over this machine's network and power, served on
+                a Unix socket (mode 0600, in a 0700 directory) that only this user and root may use.
+                Pending jobs survive restarts; a command that was running when the daemon stopped runs
+                again when it starts (at least once). Logs to stderr.
+
+                OPTIONS
+                  --state-dir DIR    the jobs and run logs (default $XDG_STATE_HOME/syncgate, else
+                                     ~/.local/state/syncgate; root: /var/lib/syncgate)
+                  --socket PATH      the socket (default $SYNCGATE_SOCKET, else
+                                     $XDG_RUNTIME_DIR/syncgate/socket; root: /run/syncgate/socket)
+                  --grace DUR        on SIGTERM, how long running commands may go on (default 10s);
+                                     0s stops them at once
+                  --kill-grace DUR   then the time between their SIGTERM and SIGKILL (default 5s); 0s
+                                     kills at once
+                \(durations)
+                """
+        case .submit:
+            return """
+                USAGE: syncgate submit [options] -- COMMAND [ARGS...]
+
+                Queues COMMAND with the daemon and prints the job's id. The command runs in the current
+                directory, with stdin /dev/null, a clean environment (PATH, HOME, USER, LOGNAME, LANG,
+                XDG_RUNTIME_DIR, SYNCGATE_JOB_ID, SYNCGATE_ATTEMPT) and the daemon's user.
+
+                OPTIONS
+                  --require LIST         the requirements (default network; see 'syncgate help run')
+                  --condition NAME       also require an app condition (syncgate set-condition)
+                  --name NAME            the name in listings (default: the command)
+                  --tag TAG              a tag for 'cancel --tag' (repeatable)
+                  --unique KEY           at most one unfinished job per KEY, with --on-duplicate:
+                  --on-duplicate POLICY  keep (default: the existing job stays), replace, append
+                  --delay DUR            do not start before DUR has passed; 0s is no delay
+                  --deadline DUR         expire if not started within DUR; 0s expires unless it starts now
+                  --timeout DUR          stop a run that takes longer than DUR; 0s stops runs at once
+                  --retries N            retry a failing run up to N times (0...1000)
+                  --backoff DUR          the first retry's delay, doubling (default 1s); 0s retries at once
+                  --every DUR            run every DUR (0s is refused by the daemon: a period needs a length)
+                  --flex DUR             the window at the end of each period in which a run may start
+                                         (default a quarter of --every; 0s is refused: it must be positive)
+                  --stop-on-loss         stop the command when the requirements go; run it again later
+                  --wait                 wait for the outcome and exit with the command's status
+                \(durations)
+                EXAMPLE
+                  syncgate submit --require unmetered --unique backup --name backup -- ./backup.sh
+                """
+        case .jobs:
+            return """
+                USAGE: syncgate jobs [--json] [--all]
+
+                Lists the daemon's unfinished jobs (with --all, also those that finished since it started):
+                id, name, state, attempts, last exit status and what a waiting job waits for.
+                """
+        case .cancel:
+            return """
+                USAGE: syncgate cancel ID | --tag TAG | --unique KEY
+
+                Cancels a job, every job with TAG, or the unfinished job with KEY. A running command gets
+                SIGTERM, then SIGKILL. Exits 1 when nothing was cancelled.
+                """
+        case .logs:
+            return """
+                USAGE: syncgate logs [--json] ID
+
+                Prints every run of job ID: when it started, how it ended, its stdout and stderr (each
+                kept up to 1 MiB per run). Kept across daemon restarts.
+                """
+        case .setCondition:
+            return """
+                USAGE: syncgate set-condition NAME on|off
+
+                Sets an app condition in the daemon's environment; jobs submitted with --condition NAME
+                wait until it is on. Conditions are not kept across daemon restarts.
                 """
         }
     }

@@ -23,6 +23,11 @@ public enum Output {
         writeAll(STDERR_FILENO, "syncgate: " + message + "\n")
     }
 
+    /// Writes `line` and a newline to stderr, without the `syncgate: ` prefix.
+    public static func errorLine(_ line: String) {
+        writeAll(STDERR_FILENO, line + "\n")
+    }
+
     /// Writes every byte of `text` to `descriptor`, retrying after interruptions and short writes.
     private static func writeAll(_ descriptor: Int32, _ text: String) {
         var bytes = Array(text.utf8)

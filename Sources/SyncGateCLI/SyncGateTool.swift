@@ -41,6 +41,12 @@ public enum SyncGateTool {
             let signals = SignalWatcher()
             return await DemoCommand.execute(
                 options, style: Output.style, width: Output.terminalWidth, signals: signals.signals)
+        case .daemon(let options):
+            let signals = SignalWatcher()
+            return await DaemonCommand.execute(options, signals: signals.signals)
+        case .submit, .jobs, .cancel, .logs, .setCondition:
+            let signals = SignalWatcher()
+            return await ClientCommands.execute(command, client: DaemonClient(), signals: signals.signals)
         }
     }
 

@@ -58,10 +58,19 @@ struct CommandLineParserTests {
     }
 
     static let invalid: [([String], String)] = [
-        ([], "missing subcommand (one of status, watch, wait, run, demo)"),
-        (["stat"], "unknown subcommand 'stat' (one of status, watch, wait, run, demo)"),
+        (
+            [],
+            "missing subcommand (one of status, watch, wait, run, demo, daemon, submit, jobs, cancel, logs, set-condition)"
+        ),
+        (
+            ["stat"],
+            "unknown subcommand 'stat' (one of status, watch, wait, run, demo, daemon, submit, jobs, cancel, logs, set-condition)"
+        ),
         (["--json"], "unknown option '--json' (a subcommand comes first)"),
-        (["help", "nope"], "unknown subcommand 'nope' for help (one of status, watch, wait, run, demo)"),
+        (
+            ["help", "nope"],
+            "unknown subcommand 'nope' for help (one of status, watch, wait, run, demo, daemon, submit, jobs, cancel, logs, set-condition)"
+        ),
         (["help", "run", "x"], "unexpected argument 'x' for 'help'"),
         (["status", "--verbose"], "unknown option '--verbose' for 'status'"),
         (["status", "now"], "unexpected argument 'now' for 'status'"),

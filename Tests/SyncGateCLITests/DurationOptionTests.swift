@@ -48,6 +48,70 @@ struct DurationOptionTests {
                 return options.gracePeriod
             }
         ),
+        Option(
+            subcommand: .daemon, name: "--grace",
+            arguments: { ["daemon", "--grace", $0] },
+            value: { command in
+                guard case .daemon(let options) = command else { return nil }
+                return options.gracePeriod
+            }
+        ),
+        Option(
+            subcommand: .daemon, name: "--kill-grace",
+            arguments: { ["daemon", "--kill-grace", $0] },
+            value: { command in
+                guard case .daemon(let options) = command else { return nil }
+                return options.killGrace
+            }
+        ),
+        Option(
+            subcommand: .submit, name: "--delay",
+            arguments: { ["submit", "--delay", $0, "--", "true"] },
+            value: { command in
+                guard case .submit(let submission) = command, let text = submission.delay else { return nil }
+                return try? DurationParser.parse(text, option: "--delay")
+            }
+        ),
+        Option(
+            subcommand: .submit, name: "--deadline",
+            arguments: { ["submit", "--deadline", $0, "--", "true"] },
+            value: { command in
+                guard case .submit(let submission) = command, let text = submission.deadline else { return nil }
+                return try? DurationParser.parse(text, option: "--deadline")
+            }
+        ),
+        Option(
+            subcommand: .submit, name: "--timeout",
+            arguments: { ["submit", "--timeout", $0, "--", "true"] },
+            value: { command in
+                guard case .submit(let submission) = command, let text = submission.timeout else { return nil }
+                return try? DurationParser.parse(text, option: "--timeout")
+            }
+        ),
+        Option(
+            subcommand: .submit, name: "--backoff",
+            arguments: { ["submit", "--retries", "1", "--backoff", $0, "--", "true"] },
+            value: { command in
+                guard case .submit(let submission) = command, let text = submission.backoff else { return nil }
+                return try? DurationParser.parse(text, option: "--backoff")
+            }
+        ),
+        Option(
+            subcommand: .submit, name: "--every",
+            arguments: { ["submit", "--every", $0, "--", "true"] },
+            value: { command in
+                guard case .submit(let submission) = command, let text = submission.every else { return nil }
+                return try? DurationParser.parse(text, option: "--every")
+            }
+        ),
+        Option(
+            subcommand: .submit, name: "--flex",
+            arguments: { ["submit", "--every", "1h", "--flex", $0, "--", "true"] },
+            value: { command in
+                guard case .submit(let submission) = command, let text = submission.flex else { return nil }
+                return try? DurationParser.parse(text, option: "--flex")
+            }
+        ),
     ]
 
     @Test func theTableHasEveryDurationOptionOfEverySubcommand() {

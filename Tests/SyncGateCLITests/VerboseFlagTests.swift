@@ -22,7 +22,11 @@ struct VerboseFlagTests {
     static let badArguments: [([String], String)] = [
         (["--verbose", "--verbose", "status"], "option '--verbose' given more than once"),
         (["status", "--verbose"], "unknown option '--verbose' for 'status'"),
-        (["--verbose"], "missing subcommand (one of status, watch, wait, run, demo)"),
+        (
+            ["--verbose"],
+            "missing subcommand (one of status, watch, wait, run, demo, daemon, submit, jobs, cancel, logs, "
+                + "set-condition)"
+        ),
     ]
 
     @Test("misplaced or repeated --verbose is a usage error naming it", arguments: badArguments)

@@ -1,0 +1,79 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The client side of `syncgate submit`, `jobs`, `cancel`, `logs` and `set-condition`: one request on
+/// one connection to the daemon's socket.
+public struct DaemonClient: Sendable {
+    /// How long the daemon has to answer a request.
+    public static let answerDeadline = Duration.seconds(10)
+
+    /// Why a request could not be carried out, as one line for stderr.
+    public struct Failure: Error, Sendable, CustomStringConvertible {
+        /// The message.
+        public var description: String
+    }
+
+    /// The socket's path.
+    public let socketPath: String
+
+    /// A client of the daemon listening on `socketPath`.
+    public init(socketPath: String = DaemonPaths.socketPath()) {
+        self.socketPath = socketPath
+    }
+
+    /// Connects, sends `request` and returns the connection (-1 when the daemon refused and closed it) and
+    /// the first response.
+    func send(_ request: DaemonRequest) throws(Failure) -> (connection: Int32, response: DaemonResponse) {
+        let connection: Int32
+        do {
+            connection = try DaemonSocket.connect(to: socketPath)
+        } catch {
+            throw Failure(
+                description:
+                    "no daemon is running on \(socketPath) (\(error)); start one with 'syncgate daemon' "
+                    + "or 'systemctl --user start syncgate'")
+        }
+        let deadline = ContinuousClock.now + Self.answerDeadline
+        guard DaemonSocket.writeAll(connection, DaemonProtocol.encodeLine(request), until: deadline) else {
+            // A daemon that refuses the client answers and closes before reading: read the refusal.
+            defer { close(connection) }
+            if let line = try? DaemonSocket.readLine(connection, limit: 1 << 20, until: deadline),
+                let response = try? DaemonProtocol.decodeResponse(line)
+            {
+                return (-1, response)
+            }
+            throw Failure(description: "the daemon on \(socketPath) did not take the request")
+        }
+        do {
+            let line = try DaemonSocket.readLine(connection, limit: 1 << 30, until: deadline)
+            return (connection, try DaemonProtocol.decodeResponse(line))
+        } catch {
+            close(connection)
+            throw Failure(description: "no answer from the daemon on \(socketPath): \(error)")
+        }
+    }
+
+    /// Sends `request` and returns the response.
+    public func request(_ request: DaemonRequest) throws(Failure) -> DaemonResponse {
+        let (connection, response) = try send(request)
+        if connection >= 0 { close(connection) }
+        return response
+    }
+
+    /// Reads the second line of `submit --wait` on `connection`, without a deadline; `nil` when the
+    /// connection ends first.
+    static func readOutcome(_ connection: Int32) async -> DaemonResponse? {
+        await withCheckedContinuation { continuation in
+            Thread.detachNewThread {
+                SignalWatcher.blockWatchedSignals()
+                let line = try? DaemonSocket.readLine(connection, limit: 1 << 20, until: .now + .seconds(366 * 86_400))
+                continuation.resume(returning: line.flatMap { try? DaemonProtocol.decodeResponse($0) })
+            }
+        }
+    }
+}

@@ -1,0 +1,84 @@
+/// One response of the daemon's wire format (``DaemonProtocol``).
+public struct DaemonResponse: Codable, Sendable, Equatable {
+    /// One job as `syncgate jobs` lists it.
+    public struct Job: Codable, Sendable, Equatable {
+        /// The job's id.
+        public var id: String
+        /// The name given with `--name`, else the command's first word.
+        public var name: String
+        /// The command and its arguments.
+        public var command: [String]
+        /// `waiting`, `delayed`, `running`, `succeeded`, `failed`, `cancelled` or `expired`.
+        public var state: String
+        /// What a waiting job waits for: requirement names and `condition NAME`.
+        public var waitingFor: [String]
+        /// The attempts started so far.
+        public var attempts: Int
+        /// The last run's exit status (128 + N for a signal), if a run ended.
+        public var lastExitStatus: Int32?
+        /// The unique key.
+        public var uniqueKey: String?
+        /// The tags.
+        public var tags: [String]
+    }
+
+    /// One run of a job as `syncgate logs` shows it.
+    public struct Run: Codable, Sendable, Equatable {
+        /// The run's number for this job, from 1.
+        public var run: Int
+        /// The scheduler's attempt number.
+        public var attempt: Int
+        /// When it started (ISO 8601).
+        public var startedAt: String
+        /// When it ended, if it did.
+        public var endedAt: String?
+        /// Its exit status (128 + N for a signal), if it ended.
+        public var exitStatus: Int32?
+        /// Whether the daemon stopped it (requirements lost, cancelled, shut down or killed).
+        public var interrupted: Bool
+        /// Its stdout, at most the run-log cap.
+        public var stdout: String
+        /// Its stderr, at most the run-log cap.
+        public var stderr: String
+    }
+
+    /// Always ``DaemonProtocol/version``.
+    public var version: Int
+    /// Whether the request was carried out.
+    public var ok: Bool
+    /// Why not, when `ok` is false.
+    public var error: String?
+    /// The job id of `submit`.
+    public var id: String?
+    /// The jobs of `jobs`.
+    public var jobs: [Job]?
+    /// The runs of `logs`.
+    public var runs: [Run]?
+    /// How many jobs `cancel` cancelled.
+    public var cancelled: Int?
+    /// The outcome on the second line of `submit --wait`: `succeeded`, `failed`, `cancelled`, `expired`.
+    public var outcome: String?
+    /// The last run's exit status on that line.
+    public var exitStatus: Int32?
+
+    /// Creates a response of the current version.
+    public init(
+        ok: Bool, error: String? = nil, id: String? = nil, jobs: [Job]? = nil, runs: [Run]? = nil,
+        cancelled: Int? = nil, outcome: String? = nil, exitStatus: Int32? = nil
+    ) {
+        self.version = DaemonProtocol.version
+        self.ok = ok
+        self.error = error
+        self.id = id
+        self.jobs = jobs
+        self.runs = runs
+        self.cancelled = cancelled
+        self.outcome = outcome
+        self.exitStatus = exitStatus
+    }
+
+    /// A refusal.
+    public static func failure(_ message: String) -> DaemonResponse {
+        DaemonResponse(ok: false, error: message)
+    }
+}

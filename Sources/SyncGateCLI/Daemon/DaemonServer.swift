@@ -1,0 +1,188 @@
+import Foundation
+import SyncGate
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The daemon's Unix socket: accepts connections on a thread of its own and serves each on its own
+/// thread, so a client that stalls holds only its own connection, for at most ``requestDeadline``.
+///
+/// The socket is created with mode 0600 in a directory of mode 0700 owned by the daemon's user; a
+/// connection whose peer (`SO_PEERCRED`) is neither that user nor root is refused with an error line.
+/// At most ``maximumConnections`` connections are served at once; more are refused the same way.
+final class DaemonServer: Sendable {
+    /// How long a client has to send its whole request line.
+    static let requestDeadline = Duration.seconds(5)
+    /// How long a client has to take a response.
+    static let responseDeadline = Duration.seconds(5)
+    /// The most connections served at once.
+    static let maximumConnections = 64
+
+    let path: String
+    private let listener: Int32
+    private let service: DaemonService
+    private let connections = LockedState(0)
+    private let stopped = LockedState(false)
+
+    /// Creates the directory and the socket, refusing when another daemon answers on it.
+    init(path: String, service: DaemonService) throws {
+        self.path = path
+        self.service = service
+        let directory = (path as NSString).deletingLastPathComponent
+        try Self.prepareDirectory(directory)
+        if let existing = try? DaemonSocket.connect(to: path) {
+            close(existing)
+            throw DaemonSocket.Failure(description: "another daemon is listening on \(path)")
+        }
+        unlink(path)
+        guard var address = DaemonSocket.address(path) else {
+            throw DaemonSocket.Failure(description: "socket path too long: \(path)")
+        }
+        let descriptor = try DaemonSocket.makeSocket()
+        let previous = umask(0o177)
+        let bound = withUnsafePointer(to: &address) {
+            $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {
+                bind(descriptor, $0, socklen_t(MemoryLayout<sockaddr_un>.size))
+            }
+        }
+        umask(previous)
+        guard bound == 0, chmod(path, 0o600) == 0, listen(descriptor, 64) == 0 else {
+            let reason = String(cString: strerror(errno))
+            close(descriptor)
+            throw DaemonSocket.Failure(description: "cannot listen on \(path): \(reason)")
+        }
+        listener = descriptor
+    }
+
+    /// Creates `directory` with mode 0700, or checks that an existing one is ours and closed to others.
+    static func prepareDirectory(_ directory: String) throws {
+        if mkdir(directory, 0o700) != 0 && errno != EEXIST {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        }
+        var info = stat()
+        guard stat(directory, &info) == 0 else {
+            throw DaemonSocket.Failure(description: "cannot read \(directory): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_uid == getuid() else {
+            throw DaemonSocket.Failure(description: "\(directory) belongs to uid \(info.st_uid), not \(getuid())")
+        }
+        if info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
+    }
+
+    /// Starts accepting connections on a thread of its own.
+    func start() {
+        Thread.detachNewThread { [self] in
+            SignalWatcher.blockWatchedSignals()
+            acceptLoop()
+        }
+    }
+
+    /// Stops accepting and removes the socket; connections being served finish on their own.
+    func stop() {
+        stopped.withLock { $0 = true }
+        unlink(path)
+        shutdown(listener, Int32(SHUT_RDWR))
+    }
+
+    private func acceptLoop() {
+        while !stopped.withLock({ $0 }) {
+            let connection = accept(listener, nil, nil)
+            if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
+            if connection < 0 {
+                if errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE { continue }
+                return
+            }
+            let admitted = connections.withLock { count -> Bool in
+                guard count < Self.maximumConnections else { return false }
+                count += 1
+                return true
+            }
+            guard admitted else {
+                refuse(connection, "too many connections; try again")
+                continue
+            }
+            Thread.detachNewThread { [self] in
+                SignalWatcher.blockWatchedSignals()
+                serve(connection)
+                connections.withLock { $0 -= 1 }
+            }
+        }
+    }
+
+    private func refuse(_ connection: Int32, _ message: String) {
+        DaemonSocket.writeAll(
+            connection, DaemonProtocol.encodeLine(DaemonResponse.failure(message)), until: .now + .milliseconds(200))
+        close(connection)
+    }
+
+    #if canImport(Glibc)
+        /// SO_PEERCRED of <asm-generic/socket.h> (not exported to Swift without _GNU_SOURCE).
+        private static let peerCredentialsOption: Int32 = 17
+    #endif
+
+    /// The user id of the peer, or `nil` when the kernel does not say.
+    static func peerUID(_ connection: Int32) -> uid_t? {
+        #if canImport(Glibc)
+            // struct ucred of <sys/socket.h> (not exported to Swift without _GNU_SOURCE).
+            var credentials: (pid: pid_t, uid: uid_t, gid: gid_t) = (0, 0, 0)
+            var length = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
+            guard getsockopt(connection, SOL_SOCKET, peerCredentialsOption, &credentials, &length) == 0 else {
+                return nil
+            }
+            return credentials.uid
+        #else
+            var uid: uid_t = 0
+            var gid: gid_t = 0
+            guard getpeereid(connection, &uid, &gid) == 0 else { return nil }
+            return uid
+        #endif
+    }
+
+    private func serve(_ connection: Int32) {
+        defer { close(connection) }
+        let own = getuid()
+        guard let uid = Self.peerUID(connection), uid == own || uid == 0 else {
+            let uid = Self.peerUID(connection).map(String.init) ?? "unknown"
+            service.log("refused a client with uid \(uid) (only uid \(own) and root may connect)")
+            DaemonSocket.writeAll(
+                connection,
+                DaemonProtocol.encodeLine(
+                    DaemonResponse.failure("permission denied: uid \(uid) may not use the daemon of uid \(own)")),
+                until: .now + Self.responseDeadline)
+            return
+        }
+        let request: DaemonRequest
+        do {
+            let line = try DaemonSocket.readLine(
+                connection, limit: DaemonProtocol.maximumRequestSize, until: .now + Self.requestDeadline)
+            request = try DaemonProtocol.decodeRequest(line)
+        } catch {
+            service.log("refused a request: \(error)")
+            DaemonSocket.writeAll(
+                connection, DaemonProtocol.encodeLine(DaemonResponse.failure("\(error)")),
+                until: .now + Self.responseDeadline)
+            return
+        }
+        let (response, waitFor) = service.handle(request)
+        guard
+            DaemonSocket.writeAll(connection, DaemonProtocol.encodeLine(response), until: .now + Self.responseDeadline)
+        else { return }
+        guard let handle = waitFor else { return }
+        let done = DispatchSemaphore(value: 0)
+        let outcome = LockedState<DaemonResponse?>(nil)
+        let service = service
+        Task {
+            let response = await service.outcome(of: handle)
+            outcome.withLock { $0 = response }
+            done.signal()
+        }
+        done.wait()
+        if let response = outcome.withLock({ $0 }) {
+            DaemonSocket.writeAll(connection, DaemonProtocol.encodeLine(response), until: .now + Self.responseDeadline)
+        }
+    }
+}

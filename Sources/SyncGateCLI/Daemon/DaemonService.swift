@@ -1,0 +1,192 @@
+import Foundation
+import SyncGate
+
+/// What `syncgate daemon` does with each request: the durable scheduler, the environment it follows
+/// and the run log, behind the wire format's requests.
+final class DaemonService: Sendable {
+    let durable: DurableScheduler
+    let environment: SyncEnvironment
+    let runLog: RunLog
+    let log: @Sendable (String) -> Void
+    private let stopping = LockedState(false)
+
+    /// Marks the daemon as stopping: jobs cancelled from now on were cancelled by the shutdown.
+    func beginStopping() {
+        stopping.withLock { $0 = true }
+    }
+
+    init(
+        durable: DurableScheduler, environment: SyncEnvironment, runLog: RunLog,
+        log: @escaping @Sendable (String) -> Void
+    ) {
+        self.durable = durable
+        self.environment = environment
+        self.runLog = runLog
+        self.log = log
+    }
+
+    /// Carries out a request; `submit --wait` also needs ``outcome(of:)``.
+    func handle(_ request: DaemonRequest) -> (DaemonResponse, SyncJobHandle?) {
+        do throws(DaemonProtocolError) {
+            switch request.type {
+            case .submit:
+                guard let submission = request.submission else { return (.failure("no submission"), nil) }
+                let handle = try submit(submission)
+                return (DaemonResponse(ok: true, id: handle.id), submission.wait ? handle : nil)
+            case .jobs:
+                return (DaemonResponse(ok: true, jobs: jobs(all: request.all ?? false)), nil)
+            case .cancel:
+                return (DaemonResponse(ok: true, cancelled: cancel(request)), nil)
+            case .logs:
+                let id = request.id ?? ""
+                guard let runs = runLog.runs(id: id) else { throw DaemonProtocolError("no job with id '\(id)'") }
+                return (DaemonResponse(ok: true, id: id, runs: runs), nil)
+            case .setCondition:
+                do {
+                    try environment.setCondition(SyncCondition(request.name ?? ""), isMet: request.on ?? false)
+                } catch {
+                    throw DaemonProtocolError("\(error)")
+                }
+                log("condition \(request.name ?? "") \(request.on == true ? "on" : "off")")
+                return (DaemonResponse(ok: true), nil)
+            }
+        } catch {
+            return (.failure(error.message), nil)
+        }
+    }
+
+    /// The second line of `submit --wait`: the outcome and the last run's exit status.
+    func outcome(of handle: SyncJobHandle) async -> DaemonResponse {
+        let outcome = (try? await handle.outcome()) ?? .cancelled
+        let status = runLog.lastExitStatus(id: handle.id)
+        switch outcome {
+        case .succeeded:
+            return DaemonResponse(ok: true, id: handle.id, outcome: "succeeded", exitStatus: 0)
+        case .failed(let error):
+            return DaemonResponse(
+                ok: true, error: "\(error)", id: handle.id, outcome: "failed", exitStatus: status ?? ExitCode.failure)
+        case .cancelled where stopping.withLock({ $0 }):
+            return DaemonResponse(
+                ok: false,
+                error: "the daemon stopped before job \(handle.id) ended; it runs again when the daemon starts",
+                id: handle.id)
+        case .cancelled:
+            return DaemonResponse(ok: true, id: handle.id, outcome: "cancelled", exitStatus: status)
+        case .expired:
+            return DaemonResponse(ok: true, id: handle.id, outcome: "expired", exitStatus: ExitCode.timedOut)
+        }
+    }
+
+    private func duration(_ text: String?, _ field: String) throws(DaemonProtocolError) -> Duration? {
+        guard let text else { return nil }
+        do {
+            return try DurationParser.parse(text, option: field)
+        } catch {
+            throw DaemonProtocolError(error.message)
+        }
+    }
+
+    /// Turns a submission into a durable job and submits it.
+    func submit(_ submission: DaemonRequest.Submission) throws(DaemonProtocolError) -> SyncJobHandle {
+        let requirements: SyncRequirements
+        do {
+            requirements = try RequirementListParser.parse(submission.require, option: "--require")
+        } catch {
+            throw DaemonProtocolError(error.message)
+        }
+        var options = SyncJobOptions(requires: requirements)
+        options.conditions = Set(submission.conditions.map { SyncCondition($0) })
+        options.tags = Set(submission.tags)
+        options.uniqueKey = submission.uniqueKey
+        switch submission.onDuplicate ?? "keep" {
+        case "keep": options.onDuplicate = .keepExisting
+        case "replace": options.onDuplicate = .replace
+        case "append": options.onDuplicate = .append
+        case let other:
+            throw DaemonProtocolError("invalid policy '\(other)' for --on-duplicate: expected keep, replace or append")
+        }
+        options.delay = try duration(submission.delay, "--delay")
+        options.startDeadline = try duration(submission.deadline, "--deadline")
+        options.runTimeout = try duration(submission.timeout, "--timeout")
+        let backoff = try duration(submission.backoff, "--backoff") ?? .seconds(1)
+        if submission.retries > 0 {
+            options.retry =
+                backoff == .zero
+                ? .fixed(delay: .zero, maxAttempts: submission.retries + 1)
+                : .exponential(
+                    initial: backoff, multiplier: 2, maxDelay: backoff * 32, maxAttempts: submission.retries + 1,
+                    jitter: 0)
+        }
+        if let every = try duration(submission.every, "--every") {
+            options.period = SyncJobPeriod(every: every, flex: try duration(submission.flex, "--flex") ?? every / 4)
+        } else if submission.flex != nil {
+            throw DaemonProtocolError("--flex needs --every")
+        }
+        options.onRequirementsLost = submission.stopOnLoss ? .cancelAndRequeue : .keepRunning
+        let id = SyncJob.makeID()
+        let job = ShellJob(
+            command: submission.command, workingDirectory: submission.workingDirectory,
+            name: submission.name ?? submission.command[0])
+        do {
+            try runLog.recordJob(id: id, job)
+        } catch {
+            throw DaemonProtocolError("cannot record the job: \(error)")
+        }
+        do {
+            let handle = try durable.submit(DurableJob(id: id, kind: ShellJob.kind, payload: job, options: options))
+            if handle.id == id {
+                log("job \(id) (\(job.name)) queued")
+            } else {
+                try? FileManager.default.removeItem(atPath: runLog.directory + "/" + id)
+            }
+            return handle
+        } catch {
+            try? FileManager.default.removeItem(atPath: runLog.directory + "/" + id)
+            throw DaemonProtocolError("\(error)")
+        }
+    }
+
+    private func cancel(_ request: DaemonRequest) -> Int {
+        let scheduler = durable.scheduler
+        let before = scheduler.jobs(matching: .all).filter { !$0.state.isTerminal }
+        let chosen: [SyncJobInfo]
+        if let id = request.id {
+            chosen = before.filter { $0.id == id }
+            scheduler.cancel(jobID: id)
+        } else if let tag = request.tag {
+            chosen = before.filter { $0.tags.contains(tag) }
+            scheduler.cancel(tag: tag)
+        } else if let key = request.uniqueKey {
+            chosen = before.filter { $0.uniqueKey == key }
+            scheduler.cancel(uniqueKey: key)
+        } else {
+            chosen = []
+        }
+        if !chosen.isEmpty { log("cancelled \(chosen.map(\.id).joined(separator: ", "))") }
+        return chosen.count
+    }
+
+    /// The jobs of this daemon: unfinished ones, and with `all` those that finished since it started.
+    func jobs(all: Bool) -> [DaemonResponse.Job] {
+        durable.scheduler.jobs(matching: .all).filter { all || !$0.state.isTerminal }.map { info in
+            let job = runLog.job(id: info.id)
+            var waitingFor: [String] = []
+            let state: String
+            switch info.state {
+            case .waiting(let unmet, let conditions):
+                state = "waiting"
+                waitingFor = unmet.names + conditions.map { "condition \($0.name)" }.sorted()
+            case .delayed: state = "delayed"
+            case .running: state = "running"
+            case .succeeded: state = "succeeded"
+            case .failed: state = "failed"
+            case .cancelled: state = "cancelled"
+            case .expired: state = "expired"
+            }
+            return DaemonResponse.Job(
+                id: info.id, name: job?.name ?? "?", command: job?.command ?? [], state: state,
+                waitingFor: waitingFor, attempts: info.attempts, lastExitStatus: runLog.lastExitStatus(id: info.id),
+                uniqueKey: info.uniqueKey, tags: info.tags.sorted())
+        }
+    }
+}

@@ -1,0 +1,140 @@
+import Foundation
+import SyncGate
+import SyncGateCLI
+import Testing
+
+/// The command lines of `syncgate daemon` and its clients: what they parse to, and usage errors that
+/// name the option and the value (exit status 2).
+struct DaemonCommandLineTests {
+    private static let here = FileManager.default.currentDirectoryPath
+
+    private static func submission(_ command: [String], _ change: (inout DaemonRequest.Submission) -> Void = { _ in })
+        -> Command
+    {
+        var submission = DaemonRequest.Submission(command: command, workingDirectory: here)
+        change(&submission)
+        return .submit(submission)
+    }
+
+    static let valid: [([String], Command)] = [
+        (["daemon"], .daemon(.init())),
+        (
+            ["daemon", "--state-dir", "/s", "--socket=/r/socket", "--grace", "0s", "--kill-grace", "2s"],
+            .daemon(.init(stateDirectory: "/s", socketPath: "/r/socket", gracePeriod: .zero, killGrace: .seconds(2)))
+        ),
+        (["submit", "--", "./backup.sh"], submission(["./backup.sh"])),
+        (["submit", "ls", "-l"], submission(["ls", "-l"])),
+        (
+            [
+                "submit", "--require", "unmetered,external-power", "--condition", "c", "--tag", "t", "--tag", "u",
+                "--unique", "backup", "--on-duplicate", "replace", "--delay", "1s", "--deadline", "1h", "--timeout",
+                "10m", "--retries", "3", "--backoff", "2s", "--stop-on-loss", "--name", "nightly", "--wait", "--",
+                "rsync", "-a", "--delete", "src/", "dest:",
+            ],
+            submission(["rsync", "-a", "--delete", "src/", "dest:"]) {
+                $0.require = "unmetered,external-power"
+                $0.conditions = ["c"]
+                $0.tags = ["t", "u"]
+                $0.uniqueKey = "backup"
+                $0.onDuplicate = "replace"
+                $0.delay = "1s"
+                $0.deadline = "1h"
+                $0.timeout = "10m"
+                $0.retries = 3
+                $0.backoff = "2s"
+                $0.stopOnLoss = true
+                $0.name = "nightly"
+                $0.wait = true
+            }
+        ),
+        (
+            ["submit", "--every", "1h", "--flex", "10m", "--", "true"],
+            submission(["true"]) {
+                $0.every = "1h"
+                $0.flex = "10m"
+            }
+        ),
+        (["submit", "--help"], .help(.submit)),
+        (["jobs"], .jobs(json: false, all: false)),
+        (["jobs", "--json", "--all"], .jobs(json: true, all: true)),
+        (["cancel", "abc#1"], .cancel(DaemonRequest(type: .cancel, id: "abc#1"))),
+        (["cancel", "--tag", "photos"], .cancel(DaemonRequest(type: .cancel, tag: "photos"))),
+        (["cancel", "--unique=backup"], .cancel(DaemonRequest(type: .cancel, uniqueKey: "backup"))),
+        (["logs", "abc#1"], .logs(id: "abc#1", json: false)),
+        (["logs", "--json", "abc#1"], .logs(id: "abc#1", json: true)),
+        (["set-condition", "window", "on"], .setCondition(name: "window", on: true)),
+        (["set-condition", "window", "off"], .setCondition(name: "window", on: false)),
+        (["help", "set-condition"], .help(.setCondition)),
+    ]
+
+    @Test(arguments: valid)
+    func parsesValidCommandLines(arguments: [String], expected: Command) throws {
+        #expect(try CommandLineParser.parse(arguments) == expected)
+    }
+
+    static let invalid: [([String], String)] = [
+        (["daemon", "--state-dir", "state"], "invalid path 'state' for --state-dir: must be absolute"),
+        (["daemon", "--socket", "s"], "invalid path 's' for --socket: must be absolute"),
+        (["daemon", "--grace", "-1s"], "invalid duration '-1s' for --grace: must not be negative"),
+        (["daemon", "extra"], "unexpected argument 'extra' for 'daemon'"),
+        (["submit"], "'submit' needs a command after '--'"),
+        (["submit", "--"], "'submit' needs a command after '--'"),
+        (
+            ["submit", "--on-duplicate", "merge", "--unique", "k", "--", "true"],
+            "invalid policy 'merge' for --on-duplicate: expected keep, replace or append"
+        ),
+        (["submit", "--on-duplicate", "keep", "--", "true"], "option '--on-duplicate' needs --unique KEY"),
+        (["submit", "--unique", "", "--", "true"], "empty key for --unique"),
+        (["submit", "--name", "", "--", "true"], "empty name for --name"),
+        (["submit", "--tag", "", "--", "true"], "empty tag for --tag"),
+        (
+            ["submit", "--retries", "many", "--", "true"],
+            "invalid count 'many' for --retries: expected a whole number from 0 to 1000"
+        ),
+        (
+            ["submit", "--retries", "1001", "--", "true"],
+            "invalid count '1001' for --retries: expected a whole number from 0 to 1000"
+        ),
+        (["submit", "--backoff", "1s", "--", "true"], "option '--backoff' needs --retries N"),
+        (["submit", "--flex", "1m", "--", "true"], "option '--flex' needs --every"),
+        (
+            ["submit", "--every", "1h", "--wait", "--", "true"],
+            "option '--wait' cannot be used with --every (a periodic job has no last outcome)"
+        ),
+        (["submit", "--delay", "-5s", "--", "true"], "invalid duration '-5s' for --delay: must not be negative"),
+        (["submit", "--wait=yes", "--", "true"], "option '--wait' takes no value"),
+        (["submit", "--stop-on-loss", "--stop-on-loss", "--", "true"], "option '--stop-on-loss' given more than once"),
+        (["submit", "--grace", "1s", "--", "true"], "unknown option '--grace' for 'submit'"),
+        (["jobs", "--all", "x"], "unexpected argument 'x' for 'jobs'"),
+        (["cancel"], "'cancel' needs exactly one of ID, --tag TAG, --unique KEY"),
+        (["cancel", "a", "--tag", "t"], "'cancel' needs exactly one of ID, --tag TAG, --unique KEY"),
+        (["cancel", "a", "b"], "unexpected argument 'b' for 'cancel'"),
+        (["logs"], "'logs' needs a job ID"),
+        (["logs", "a", "b"], "unexpected argument 'b' for 'logs'"),
+        (["set-condition", "x"], "'set-condition' needs NAME and on or off"),
+        (["set-condition", "x", "yes"], "invalid state 'yes' for 'set-condition': expected on or off"),
+        (["set-condition", " ", "on"], "empty condition name for 'set-condition'"),
+    ]
+
+    @Test(arguments: invalid)
+    func rejectsInvalidCommandLinesNamingTheOptionAndTheValue(arguments: [String], message: String) {
+        #expect(throws: UsageError(message)) { try CommandLineParser.parse(arguments) }
+    }
+
+    /// The built tool exits 2 with the one-line message on stderr.
+    @Test(.timeLimit(.minutes(1)), arguments: [invalid[2], invalid[6], invalid[11], invalid[27]])
+    func theToolExitsTwoWithTheMessage(arguments: [String], message: String) async throws {
+        let result = try await ToolProcess.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("syncgate: \(message) (see 'syncgate \(arguments[0]) --help')"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    /// A client with no daemon behind its socket says so and exits 1.
+    @Test(.timeLimit(.minutes(1))) func clientsSayWhenNoDaemonRuns() async throws {
+        let socket = NSTemporaryDirectory() + "syncgate-no-daemon-\(getpid())/socket"
+        let result = try await ToolProcess.run(["jobs"], environment: ["SYNCGATE_SOCKET": socket])
+        #expect(result.status == 1)
+        #expect(result.stderr.contains("no daemon is running on \(socket)"))
+    }
+}
