@@ -370,10 +370,18 @@ public final class DurableScheduler: Sendable {
         } catch {
             throw .storeFailed(storeError(error))
         }
-        activate(
-            sequence,
-            Active(id: job.id, attempt: 0, maxAttempts: job.options.retry.maxAttempts, series: Self.series(of: stored)),
-            edges: edges(dependsOn: job.options.dependsOn, options: job.options))
+        let active = Active(
+            id: job.id, attempt: 0, maxAttempts: job.options.retry.maxAttempts, series: Self.series(of: stored))
+        let jobEdges = edges(dependsOn: job.options.dependsOn, options: job.options)
+        if let ended = activate(sequence, active, ifActive: jobEdges) {
+            // A dependency ended after the check above and before its dependents could be known to it: no
+            // record of how it ended would reach this job's, so the job is withdrawn, as if checked late.
+            discard(sequence, jobID: job.id)
+            throw .rejected(
+                .invalidJob(
+                    "dependsOn names \"\(ended)\", which ended while this job was submitted: a durable job may "
+                        + "depend only on unfinished durable jobs of this scheduler"))
+        }
         let syncJob = SyncJob(
             id: job.id, options: job.options,
             operation: operation(sequence: sequence, payload: payload, run: kind.run, restoredInputs: [], order: []))
@@ -534,6 +542,22 @@ public final class DurableScheduler: Sendable {
 
     private func ticket(_ sequence: UInt64) -> Ticket {
         Ticket(owner: ObjectIdentifier(self), sequence: sequence)
+    }
+
+    /// Activates a new job with its dependency edges only if every job they name is still active, in one
+    /// critical section with the event hook's lookup of dependents; returns the first that is not.
+    private func activate(_ sequence: UInt64, _ job: Active, ifActive edges: [Edge]) -> SyncJob.ID? {
+        state.withLock { state in
+            if !edges.isEmpty {
+                let activeIDs = Set(state.active.values.map(\.id))
+                if let ended = edges.first(where: { !activeIDs.contains($0.id) }) { return ended.id }
+            }
+            state.active[sequence] = job
+            state.edges[sequence] = edges.isEmpty ? nil : edges
+            state.kept[sequence] = nil
+            state.keptUniqueKeys[sequence] = nil
+            return nil
+        }
     }
 
     private func activate(_ sequence: UInt64, _ job: Active, edges: [Edge]) {

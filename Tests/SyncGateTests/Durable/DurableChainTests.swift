@@ -75,11 +75,14 @@ struct DurableChainTests {
     @Test("a dependent restored after its dependency succeeded runs with the dependency's output as input")
     func restoredInput() async throws {
         let (first, _) = try start()
+        // a is held until b is submitted: a durable job may depend only on an unfinished one.
         let dependency = try first.durable.submit(
-            DurableJob(id: "a", kind: "step", payload: ChainStep(output: 42), requires: []))
+            DurableJob(id: "a", kind: "held", payload: ChainStep(output: 42), requires: []))
         var dependent = DurableJob(id: "b", kind: "step", payload: ChainStep(output: 7))
         dependent.dependsOn = ["a"]
         try first.durable.submit(dependent)
+        await first.operation.waitForStarts(1)
+        first.operation.finish()
         #expect(try await dependency.outcome().state == .succeeded)
         // b waits for the network: the journal holds it with a's result, written before a's resolution.
         let records = try journal()
