@@ -26,6 +26,8 @@
         private var kinds: [Int32: LinuxInterfaceKind] = [:]
         private var debounce: ConnectivityDebounce
         private var needsLinkDump = true
+        /// The two probe lookups, IPv4 then IPv6, sent together in one datagram.
+        private var probes: RouteLookupBatch?
 
         /// Opens the sockets (events first, so nothing is missed between dump and subscription), dumps the
         /// links and evaluates the first status.
@@ -40,6 +42,7 @@
             queries = try NetlinkQueryClient()
             signal = try ConnectivityReaderSignal()
             status = .disconnected
+            probes = RouteLookupBatch(destinations: [configuration.ipv4Probe, configuration.ipv6Probe])
             guard refreshLinks() else {
                 signal.requestStop()
                 closeDescriptors()
@@ -178,8 +181,7 @@
         private func evaluate() -> ConnectivityStatus {
             let resynced = needsLinkDump && refreshLinks()
             signal.count(resynced: resynced)
-            let ipv4 = queries.lookupRoute(to: configuration.ipv4Probe)
-            let ipv6 = queries.lookupRoute(to: configuration.ipv6Probe)
+            let (ipv4, ipv6) = lookupProbes()
             for index in (ipv4.route?.candidateInterfaces ?? []) + (ipv6.route?.candidateInterfaces ?? [])
             where links[index] == nil {
                 links[index] = queries.link(index: index)
@@ -187,6 +189,17 @@
             return ConnectivityEvaluator.status(ipv4: ipv4, ipv6: ipv6, links: links) { link in
                 kind(of: link)
             }
+        }
+
+        /// Looks up both probes in one exchange; a probe of a bad length gets no answer.
+        private func lookupProbes() -> (ipv4: RouteLookupResult, ipv6: RouteLookupResult) {
+            guard var batch = probes else {
+                return (queries.lookupRoute(to: configuration.ipv4Probe), queries.lookupRoute(to: configuration.ipv6Probe))
+            }
+            probes = nil  // keeps the batch's bytes uniquely referenced while they are renumbered
+            defer { probes = batch }
+            let results = queries.lookupRoutes(&batch)
+            return (results[0], results[1])
         }
 
         private func kind(of link: NetlinkLink) -> LinuxInterfaceKind {

@@ -9,6 +9,8 @@
         private let socket: NetlinkSocket
         private var sequence: UInt32 = 0
         private let timeoutMilliseconds: Int32
+        /// Whether an earlier exchange may have left replies behind (it failed or timed out).
+        private var mayHoldStaleReplies = false
 
         /// Opens the request socket.
         init(timeoutMilliseconds: Int32 = 2_000) throws(ConnectivityObserverError) {
@@ -63,19 +65,31 @@
 
         /// Looks up the FIB entry for `destination` (4 or 16 bytes, network order).
         func lookupRoute(to destination: [UInt8]) -> RouteLookupResult {
-            let sequence = nextSequence()
-            guard let request = NetlinkRequest.routeLookup(destination: destination, sequence: sequence) else {
-                return .noAnswer
+            guard var batch = RouteLookupBatch(destinations: [destination]) else { return .noAnswer }
+            return lookupRoutes(&batch)[0]
+        }
+
+        /// Looks up the FIB entries of every destination of `batch` with one request datagram.
+        ///
+        /// The kernel answers a route lookup while handling the `sendto`, so the replies are normally
+        /// queued by the time it returns: they are read at once, and `poll` is only entered when one is
+        /// missing. Returns one result per destination, in order (``RouteLookupResult/noAnswer`` for
+        /// those that got none).
+        func lookupRoutes(_ batch: inout RouteLookupBatch) -> [RouteLookupResult] {
+            batch.renumber { nextSequence() }
+            var results = [RouteLookupResult](repeating: .noAnswer, count: batch.count)
+            var missing = batch.count
+            let sequences = batch.sequences
+            _ = exchange(batch.bytes, sequences: sequences) { message in
+                guard let position = sequences.firstIndex(of: message.sequence),
+                    case .noAnswer = results[position],
+                    let answer = RouteLookupResult.answer(in: [message], sequence: message.sequence)
+                else { return false }
+                results[position] = answer
+                missing -= 1
+                return missing == 0
             }
-            var result = RouteLookupResult.noAnswer
-            _ = exchange(request) { message in
-                if let answer = RouteLookupResult.answer(in: [message], sequence: sequence) {
-                    result = answer
-                    return true
-                }
-                return message.type == Netlink.MessageType.done
-            }
-            return result
+            return results
         }
 
         private func nextSequence() -> UInt32 {
@@ -84,26 +98,48 @@
             return sequence
         }
 
-        /// Sends `request` and feeds each reply message carrying its sequence number to `handle` until it
-        /// returns `true`. Returns `false` when sending failed or the replies stopped before that.
+        /// Sends the one request in `request` and feeds each reply message carrying its sequence number to
+        /// `handle` until it returns `true`. Returns `false` when sending failed or the replies stopped
+        /// before that.
         private func exchange(_ request: [UInt8], handle: (NetlinkMessage) -> Bool) -> Bool {
             guard let sequence = NetlinkBytes.load(UInt32.self, from: request, at: 8) else { return false }
-            // Drop anything left over from an earlier exchange that timed out.
-            while case .datagram = socket.receive() {}
-            guard socket.send(request) == nil else { return false }
-            while socket.waitReadable(milliseconds: timeoutMilliseconds) {
+            return exchange(request, sequences: [sequence], handle: handle)
+        }
+
+        /// Sends `request` (one or more requests) and feeds each reply message carrying one of `sequences`
+        /// to `handle` until it returns `true`. Returns `false` when sending failed or the replies stopped
+        /// before that.
+        ///
+        /// Replies are read without waiting first; `poll` bounds each wait for a reply that is not there yet.
+        private func exchange(_ request: [UInt8], sequences: [UInt32], handle: (NetlinkMessage) -> Bool) -> Bool {
+            if mayHoldStaleReplies {
+                // Drop anything left over from an earlier exchange that failed or timed out.
+                while case .datagram = socket.receive() {}
+                mayHoldStaleReplies = false
+            }
+            guard socket.send(request) == nil else {
+                mayHoldStaleReplies = true
+                return false
+            }
+            while true {
                 switch socket.receive() {
                 case .datagram(let bytes):
-                    for message in NetlinkMessage.parse(bytes).messages where message.sequence == sequence {
-                        if handle(message) { return true }
+                    for message in NetlinkMessage.parse(bytes).messages
+                    where sequences.contains(message.sequence) && handle(message) {
+                        return true
                     }
-                case .ignored, .wouldBlock:
+                case .ignored:
                     continue
+                case .wouldBlock:
+                    guard socket.waitReadable(milliseconds: timeoutMilliseconds) else {
+                        mayHoldStaleReplies = true
+                        return false
+                    }
                 case .overflow, .failed:
+                    mayHoldStaleReplies = true
                     return false
                 }
             }
-            return false
         }
     }
 #endif
