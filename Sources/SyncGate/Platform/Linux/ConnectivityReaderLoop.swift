@@ -10,7 +10,10 @@
     ///
     /// Built on the caller's thread (which computes the first status), then handed to the reader thread,
     /// which alone touches it afterwards. Every netlink message is only a hint that something changed;
-    /// the answer always comes from fresh route lookups (`RTM_F_FIB_MATCH`) plus the link cache.
+    /// the answer always comes from fresh route lookups (`RTM_F_FIB_MATCH`) plus the link cache. A route
+    /// message makes only its own family's probe stale (the IPv4 and IPv6 FIBs are separate); a link
+    /// message, a lost or malformed datagram, and a lookup that got no answer make both stale, and only
+    /// stale probes are looked up again.
     final class ConnectivityReaderLoop {
         /// The mailbox shared with the owner and the timer tasks.
         let signal: ConnectivityReaderSignal
@@ -26,8 +29,16 @@
         private var kinds: [Int32: LinuxInterfaceKind] = [:]
         private var debounce: ConnectivityDebounce
         private var needsLinkDump = true
-        /// The two probe lookups, IPv4 then IPv6, sent together in one datagram.
-        private var probes: RouteLookupBatch?
+        /// Both probe lookups, IPv4 then IPv6, prepared once to be sent in one datagram.
+        private var bothProbes: RouteLookupBatch?
+        /// The IPv4 probe lookup alone.
+        private var ipv4Probe: RouteLookupBatch?
+        /// The IPv6 probe lookup alone.
+        private var ipv6Probe: RouteLookupBatch?
+        /// The latest answer of each probe lookup.
+        private var lookups = (ipv4: RouteLookupResult.noAnswer, ipv6: RouteLookupResult.noAnswer)
+        /// Which probes must be looked up again at the next evaluation.
+        private var stale = (ipv4: true, ipv6: true)
 
         /// Opens the sockets (events first, so nothing is missed between dump and subscription), dumps the
         /// links and evaluates the first status.
@@ -42,7 +53,9 @@
             queries = try NetlinkQueryClient()
             signal = try ConnectivityReaderSignal()
             status = .disconnected
-            probes = RouteLookupBatch(destinations: [configuration.ipv4Probe, configuration.ipv6Probe])
+            bothProbes = RouteLookupBatch(destinations: [configuration.ipv4Probe, configuration.ipv6Probe])
+            ipv4Probe = RouteLookupBatch(destinations: [configuration.ipv4Probe])
+            ipv6Probe = RouteLookupBatch(destinations: [configuration.ipv6Probe])
             guard refreshLinks() else {
                 signal.requestStop()
                 closeDescriptors()
@@ -104,6 +117,7 @@
                     let datagram = NetlinkMessage.parse(bytes)
                     if datagram.isMalformed {
                         needsLinkDump = true
+                        stale = (true, true)
                         sawHint = true
                     }
                     for message in datagram.messages where apply(message) {
@@ -111,6 +125,7 @@
                     }
                 case .overflow:
                     needsLinkDump = true
+                    stale = (true, true)
                     sawHint = true
                 case .ignored:
                     continue
@@ -118,6 +133,7 @@
                     return sawHint
                 case .failed:
                     needsLinkDump = true
+                    stale = (true, true)
                     return true
                 }
             }
@@ -128,6 +144,7 @@
         private func apply(_ message: NetlinkMessage) -> Bool {
             if message.reportsOverflow {
                 needsLinkDump = true
+                stale = (true, true)
                 return true
             }
             switch message.type {
@@ -135,13 +152,21 @@
                 guard let link = NetlinkLink.decode(message), !link.isWirelessChatter else { return false }
                 links[link.index] = link
                 kinds[link.index] = nil
+                stale = (true, true)
                 return true
             case Netlink.MessageType.deleteLink:
                 guard let link = NetlinkLink.decode(message) else { return false }
                 links[link.index] = nil
                 kinds[link.index] = nil
+                stale = (true, true)
                 return true
             case Netlink.MessageType.newRoute, Netlink.MessageType.deleteRoute:
+                // `rtm_family`, the payload's first byte, says which FIB changed.
+                switch message.payload.first {
+                case Netlink.familyIPv4: stale.ipv4 = true
+                case Netlink.familyIPv6: stale.ipv6 = true
+                default: stale = (true, true)
+                }
                 return true
             default:
                 return false
@@ -181,7 +206,7 @@
         private func evaluate() -> ConnectivityStatus {
             let resynced = needsLinkDump && refreshLinks()
             signal.count(resynced: resynced)
-            let (ipv4, ipv6) = lookupProbes()
+            let (ipv4, ipv6) = lookupStaleProbes()
             for index in (ipv4.route?.candidateInterfaces ?? []) + (ipv6.route?.candidateInterfaces ?? [])
             where links[index] == nil {
                 links[index] = queries.link(index: index)
@@ -191,15 +216,41 @@
             }
         }
 
-        /// Looks up both probes in one exchange; a probe of a bad length gets no answer.
-        private func lookupProbes() -> (ipv4: RouteLookupResult, ipv6: RouteLookupResult) {
-            guard var batch = probes else {
-                return (queries.lookupRoute(to: configuration.ipv4Probe), queries.lookupRoute(to: configuration.ipv6Probe))
+        /// Looks up the stale probes (both in one exchange when both are) and returns the latest answers;
+        /// a probe that got no answer stays stale.
+        private func lookupStaleProbes() -> (ipv4: RouteLookupResult, ipv6: RouteLookupResult) {
+            switch stale {
+            case (true, true):
+                if let results = Self.lookup(&bothProbes, queries) {
+                    lookups = (results[0], results[1])
+                } else {
+                    lookups.ipv4 = Self.lookup(&ipv4Probe, queries)?[0] ?? .noAnswer
+                    lookups.ipv6 = Self.lookup(&ipv6Probe, queries)?[0] ?? .noAnswer
+                }
+            case (true, false):
+                lookups.ipv4 = Self.lookup(&ipv4Probe, queries)?[0] ?? .noAnswer
+            case (false, true):
+                lookups.ipv6 = Self.lookup(&ipv6Probe, queries)?[0] ?? .noAnswer
+            case (false, false):
+                break
             }
-            probes = nil  // keeps the batch's bytes uniquely referenced while they are renumbered
-            defer { probes = batch }
-            let results = queries.lookupRoutes(&batch)
-            return (results[0], results[1])
+            stale = (Self.isMissing(lookups.ipv4), Self.isMissing(lookups.ipv6))
+            return lookups
+        }
+
+        /// Runs a prepared batch on `queries`; `nil` when there is none (a probe of a bad length).
+        private static func lookup(_ batch: inout RouteLookupBatch?, _ queries: NetlinkQueryClient)
+            -> [RouteLookupResult]?
+        {
+            guard var prepared = batch else { return nil }
+            batch = nil  // keeps the prepared bytes uniquely referenced while they are renumbered
+            defer { batch = prepared }
+            return queries.lookupRoutes(&prepared)
+        }
+
+        private static func isMissing(_ result: RouteLookupResult) -> Bool {
+            if case .noAnswer = result { return true }
+            return false
         }
 
         private func kind(of link: NetlinkLink) -> LinuxInterfaceKind {
