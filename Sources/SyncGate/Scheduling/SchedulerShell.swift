@@ -52,6 +52,9 @@ final class SchedulerShell: Sendable {
         var next: Attempt?
         /// Whether the machine stopped at its batch size with more attempts to start.
         var moreToStart = false
+        /// What left the machine in the critical section: released with this value, after the lock, so
+        /// that a deinitializer among a job's captures may call the scheduler.
+        var retired: Machine.Retired?
     }
 
     /// One attempt to run: what an attempt's task needs to call the job's body and report its end.
@@ -498,6 +501,7 @@ final class SchedulerShell: Sendable {
             state.shutdownWaiters = []
         }
         deferred.moreToStart = state.machine.hasMoreToStart
+        deferred.retired = state.machine.takeRetired()
         if !state.isDelivering && !state.outbox.isEmpty {
             state.isDelivering = true
             deferred.delivery = state.outbox

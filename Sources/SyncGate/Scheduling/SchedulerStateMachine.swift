@@ -259,6 +259,18 @@ struct SchedulerStateMachine<Payload> {
     /// The number of queue entries dispatch has looked at, for asserting on the cost of a change.
     private(set) var jobsExamined = 0
 
+    /// What left the machine since the shell last took it (``takeRetired()``): jobs that ended or were
+    /// dropped from the history, and payloads that a finished job no longer keeps. The shell releases
+    /// them after its lock, so no deinitializer of a job's captures (which may call the scheduler) runs
+    /// inside the critical section.
+    var retired = Retired()
+
+    /// What left the machine; see ``retired``.
+    struct Retired {
+        var jobs: [Job] = []
+        var payloads: [Payload] = []
+    }
+
     /// The most attempts one input starts; when an input could start more, it stops there and sets
     /// ``hasMoreToStart``, and the shell feeds ``continueStarting(now:)`` until it is clear, releasing
     /// its lock in between so that finishing attempts and other inputs are not held up by a long release.
@@ -282,6 +294,12 @@ struct SchedulerStateMachine<Payload> {
 
     /// The number of unfinished jobs.
     var jobCount: Int { jobs.count }
+
+    /// Hands over what left the machine since the last call (see ``retired``).
+    mutating func takeRetired() -> Retired {
+        defer { retired = Retired() }
+        return retired
+    }
 
     /// Whether an unfinished job has the identifier.
     func hasUnfinishedJob(id: SyncJob.ID) -> Bool { ids[id] != nil }
@@ -681,6 +699,7 @@ struct SchedulerStateMachine<Payload> {
         _ key: Key, _ outcome: SyncJobOutcome, now: Duration, actions: inout [Action]
     ) -> [(Key, SyncJobOutcome)] {
         guard let job = jobs.removeValue(forKey: key) else { return [] }
+        retired.jobs.append(job)
         if job.phase == .waiting { leaveBucket(job) }
         running.remove(key)
         resettable.remove(key)
