@@ -464,7 +464,6 @@ final class SchedulerShell: Sendable {
                     },
                     handle: payload.handle
                 )
-                payload.handle.beginAttempt()
                 let next = Attempt(key: key, number: attempt, operation: payload.operation, context: context)
                 if let task = reusable {
                     reusable = nil

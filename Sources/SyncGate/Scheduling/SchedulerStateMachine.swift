@@ -646,20 +646,23 @@ struct SchedulerStateMachine<Payload> {
 
     /// Removes a waiting job from its bucket's live count; its heap entry goes stale.
     mutating func leaveBucket(_ job: Job) {
-        let bucketKey = job.bucketKey
-        guard var bucket = buckets[bucketKey] else { return }
-        buckets[bucketKey] = nil
-        bucket.live -= 1
-        if bucket.live == 0 { return }
-        if bucket.entries > 2 * bucket.live + 64 {
-            for lane in bucket.lanes.indices {
-                bucket.lanes[lane].filter { entry in
-                    guard let waiting = jobs[entry.key], entry.key != job.key else { return false }
-                    return waiting.phase == .waiting && waiting.waitGeneration == entry.generation
-                }
+        // In place: one lookup, and no removal and reinsertion of the bucket on every start.
+        guard let index = buckets.index(forKey: job.bucketKey) else { return }
+        buckets.values[index].live -= 1
+        let live = buckets.values[index].live
+        if live == 0 {
+            buckets.remove(at: index)
+            return
+        }
+        guard buckets.values[index].entries > 2 * live + 64 else { return }
+        let jobs = jobs
+        let leaving = job.key
+        for lane in 0..<3 {
+            buckets.values[index].lanes[lane].filter { entry in
+                guard let waiting = jobs[entry.key], entry.key != leaving else { return false }
+                return waiting.phase == .waiting && waiting.waitGeneration == entry.generation
             }
         }
-        buckets[bucketKey] = bucket
     }
 
     private mutating func start(_ key: Key, now: Duration, actions: inout [Action]) {

@@ -83,8 +83,8 @@ public final class SyncJobHandle: @unchecked Sendable {
     public let requirements: SyncRequirements
     /// The app-defined conditions the job requires.
     public let conditions: Set<SyncCondition>
-    /// Only inside ``withLock(_:)``.
-    private var mutable = Mutable()
+    /// Only inside ``withLock(_:)``, which makes every access exclusive (so the runtime need not check).
+    @exclusivity(unchecked) private var mutable = Mutable()
     private let environment: SyncEnvironment
     /// The scheduler that cancels the job; weak, so a handle kept after its scheduler does not keep it.
     private weak let scheduler: SchedulerShell?
@@ -238,9 +238,16 @@ public final class SyncJobHandle: @unchecked Sendable {
     }
 
     /// Publishes a new state; called by the scheduler inside its critical section, so states are in order.
+    ///
+    /// A running state begins an attempt: the previous attempt's output and progress are forgotten in the
+    /// same critical section.
     func setState(_ newState: SyncJobState) {
         let states = withLock { mutable in
             mutable.state = newState
+            if case .running = newState, mutable.extras != nil {
+                mutable.output = nil
+                mutable.progress = nil
+            }
             return mutable.states
         }
         states?.send(newState)
@@ -312,14 +319,6 @@ public final class SyncJobHandle: @unchecked Sendable {
     /// Records the job's output.
     func setOutput(_ value: any Sendable) {
         withLock { $0.output = value }
-    }
-
-    /// Forgets the previous attempt's output and progress; called when an attempt starts.
-    func beginAttempt() {
-        withLock { mutable in
-            mutable.output = nil
-            mutable.progress = nil
-        }
     }
 
     /// Runs `body` with exclusive access to the mutable part, under the handle's mutex of the shared pool.
