@@ -195,7 +195,9 @@
         /// The next line of stdout within `timeout`; throws when none comes.
         package func nextLine(within timeout: Duration) throws -> String {
             guard let line = try nextLine(before: .now + timeout) else {
-                throw Failure(message: "\(commandLine): no line within \(timeout); lines so far: \(lines)\(stderrNote)")
+                throw Failure(
+                    message: "\(commandLine): no line within \(timeout); lines so far: \(lines)\(stderrNote)"
+                        + threadDump())
             }
             return line
         }
@@ -219,10 +221,12 @@
                     pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
                 ]
                 guard try poll(&entries, before: deadline) else {
+                    let threads = threadDump()
                     stop()
                     throw Failure(
                         message: "\(commandLine) did not end before the deadline; lines so far: \(lines)"
-                            + ", then \(String(decoding: pending, as: UTF8.self).debugDescription)\(stderrNote)")
+                            + ", then \(String(decoding: pending, as: UTF8.self).debugDescription)\(stderrNote)"
+                            + threads)
                 }
                 if entries[0].revents != 0 { drain(&output, into: &pending) }
                 if entries[1].revents != 0 { drain(&errors, into: &errorBytes) }
@@ -295,6 +299,24 @@
                 close(descriptor)
                 descriptor = -1
             }
+        }
+
+        /// Every thread's stack of the child, for the message of a missed deadline: a child that stalls
+        /// is gone once the test kills it, and its stacks are what tells a deadlock from a slow machine.
+        ///
+        /// Empty when `gdb` is not installed, the child has exited, or the dump fails; bounded to 20 s.
+        private func threadDump() -> String {
+            guard waitStatus == nil,
+                let gdb = ["/usr/bin/gdb", "/usr/local/bin/gdb"].first(where: {
+                    FileManager.default.isExecutableFile(atPath: $0)
+                })
+            else { return "" }
+            let dump = try? Self.run(
+                gdb, ["-p", "\(pid)", "--batch", "-ex", "set pagination off", "-ex", "thread apply all bt"],
+                timeout: .seconds(20))
+            guard let dump else { return "" }
+            let stacks = dump.split(separator: "\n").filter { $0.hasPrefix("Thread ") || $0.hasPrefix("#") }
+            return "\nthreads of \(pid) at the deadline:\n" + stacks.joined(separator: "\n")
         }
 
         /// Reaps the child if it has exited (or waits for it when `blocking`); returns its wait status.
