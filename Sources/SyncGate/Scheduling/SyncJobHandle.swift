@@ -24,15 +24,55 @@ public final class SyncJobHandle: @unchecked Sendable {
     /// what only some jobs use: the outcome's waiters, the state broadcast (which exists only once someone
     /// has asked for ``states``), progress and output.
     ///
-    /// The fields are ordered so that they need no padding. Code holding the handle's lock never takes
+    /// The state is stored in five bytes (see ``Mutable/state``), so a handle fits a 112-byte block.
+    /// Code holding the handle's lock never takes
     /// another handle's lock (two handles may share a mutex).
     private struct Mutable {
-        var state = JobLifecycle.waiting
-        var isFinished = false
         /// The scheduler's key for the job; `UInt64.max` until the scheduler has accepted it.
         var storedKey = UInt64.max
         var outcome: SyncJobOutcome?
         var extras: Extras?
+        /// The state, compactly: its case (``Phase``) and its attempt number; a failed state's error is
+        /// in ``Extras``. A waiting state is stored without blockers (`JobLifecycle.waiting`).
+        private var storedAttempt: Int32 = 0
+        private var phase = Phase.waiting
+        var isFinished = false
+
+        private enum Phase: UInt8 {
+            case waiting, delayed, running, succeeded, failed, cancelled, expired
+        }
+
+        /// The state as the scheduler last set it (a waiting one as `JobLifecycle.waiting`).
+        var state: SyncJobState {
+            get {
+                switch phase {
+                case .waiting: JobLifecycle.waiting
+                case .delayed: .delayed(attempt: Int(storedAttempt))
+                case .running: .running(attempt: Int(storedAttempt))
+                case .succeeded: .succeeded
+                case .failed: .failed(extras?.failure ?? CancellationError())
+                case .cancelled: .cancelled
+                case .expired: .expired
+                }
+            }
+            set {
+                switch newValue {
+                case .waiting: phase = .waiting
+                case .delayed(let attempt):
+                    phase = .delayed
+                    storedAttempt = Int32(clamping: attempt)
+                case .running(let attempt):
+                    phase = .running
+                    storedAttempt = Int32(clamping: attempt)
+                case .succeeded: phase = .succeeded
+                case .failed(let error):
+                    phase = .failed
+                    madeExtras().failure = error
+                case .cancelled: phase = .cancelled
+                case .expired: phase = .expired
+                }
+            }
+        }
 
         var key: UInt64? {
             get { storedKey == .max ? nil : storedKey }
@@ -70,6 +110,8 @@ public final class SyncJobHandle: @unchecked Sendable {
 
     /// The rarely used part of ``Mutable``; only ever touched under the handle's lock.
     private final class Extras {
+        /// The error of a failed state.
+        var failure: (any Error)?
         var waiters: [Waiter] = []
         var states: StatusBroadcast<SyncJobState>?
         var progress: SyncJobProgress?
