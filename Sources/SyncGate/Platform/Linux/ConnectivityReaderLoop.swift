@@ -11,6 +11,12 @@
     /// Built on the caller's thread (which computes the first status), then handed to the reader thread,
     /// which alone touches it afterwards. Every netlink message is only a hint that something changed;
     /// the answer always comes from fresh route lookups (`RTM_F_FIB_MATCH`) plus the link cache.
+    ///
+    /// One hint comes early: the kernel announces an IPv4 route's removal (`RTM_DELROUTE`) just before it
+    /// takes the entry out of its table, so a lookup made at once, on another CPU, can still find the
+    /// entry being removed. The loop remembers the entries announced as removed until a lookup no longer
+    /// answers with one of them: it looks again at once a few times, then on a short poll timeout, so the
+    /// status never stays on a route that is gone (``staleLookupLimit``).
     final class ConnectivityReaderLoop {
         /// The mailbox shared with the owner and the timer tasks.
         let signal: ConnectivityReaderSignal
@@ -26,6 +32,18 @@
         private var kinds: [Int32: LinuxInterfaceKind] = [:]
         private var debounce: ConnectivityDebounce
         private var needsLinkDump = true
+        /// Entries announced by `RTM_DELROUTE` that no lookup has confirmed gone yet.
+        private var removedEntries: Set<NetlinkRoute.EntryKey> = []
+        /// Whether the last evaluation still found a removed entry, so the loop evaluates again soon.
+        private var recheckPending = false
+        /// How many rechecks in a row have still found a removed entry.
+        private var rechecks = 0
+
+        /// Immediate lookups made again, in one evaluation, while a lookup answers with a removed entry.
+        static let immediateRetries = 8
+        /// Rechecks (one per millisecond of poll timeout) before the loop accepts what the lookups say: the
+        /// kernel takes an announced entry out within microseconds unless its thread is preempted.
+        static let staleLookupLimit = 1_000
 
         /// Opens the sockets (events first, so nothing is missed between dump and subscription), dumps the
         /// links and evaluates the first status.
@@ -71,10 +89,10 @@
             while !signal.isStopRequested {
                 descriptors[0].revents = 0
                 descriptors[1].revents = 0
-                let ready = poll(&descriptors, 2, -1)
+                let ready = poll(&descriptors, 2, recheckPending ? 1 : -1)
                 if ready < 0 && errno != EINTR { break }
-                guard ready > 0 else { continue }
-                var evaluateNow = false
+                var evaluateNow = recheckPending && ready == 0
+                guard ready > 0 || evaluateNow else { continue }
                 if descriptors[1].revents != 0 {
                     let mail = signal.take()
                     if mail.isStopRequested { return }
@@ -138,7 +156,13 @@
                 links[link.index] = nil
                 kinds[link.index] = nil
                 return true
-            case Netlink.MessageType.newRoute, Netlink.MessageType.deleteRoute:
+            case Netlink.MessageType.newRoute:
+                if !removedEntries.isEmpty, let route = NetlinkRoute.decode(message) {
+                    removedEntries.remove(route.entryKey)
+                }
+                return true
+            case Netlink.MessageType.deleteRoute:
+                if let route = NetlinkRoute.decode(message) { removedEntries.insert(route.entryKey) }
                 return true
             default:
                 return false
@@ -178,8 +202,24 @@
         private func evaluate() -> ConnectivityStatus {
             let resynced = needsLinkDump && refreshLinks()
             signal.count(resynced: resynced)
-            let ipv4 = queries.lookupRoute(to: configuration.ipv4Probe)
-            let ipv6 = queries.lookupRoute(to: configuration.ipv6Probe)
+            var ipv4 = queries.lookupRoute(to: configuration.ipv4Probe)
+            var ipv6 = queries.lookupRoute(to: configuration.ipv6Probe)
+            var stale = answersWithRemovedEntry(ipv4, ipv6)
+            for _ in 0..<Self.immediateRetries where stale {
+                sched_yield()
+                ipv4 = queries.lookupRoute(to: configuration.ipv4Probe)
+                ipv6 = queries.lookupRoute(to: configuration.ipv6Probe)
+                stale = answersWithRemovedEntry(ipv4, ipv6)
+            }
+            if stale {
+                signal.countStaleLookup()
+                rechecks += 1
+            }
+            if !stale || rechecks >= Self.staleLookupLimit {
+                removedEntries = []
+                rechecks = 0
+            }
+            recheckPending = !removedEntries.isEmpty
             for index in (ipv4.route?.candidateInterfaces ?? []) + (ipv6.route?.candidateInterfaces ?? [])
             where links[index] == nil {
                 links[index] = queries.link(index: index)
@@ -187,6 +227,12 @@
             return ConnectivityEvaluator.status(ipv4: ipv4, ipv6: ipv6, links: links) { link in
                 kind(of: link)
             }
+        }
+
+        /// Whether a lookup answered with an entry that `RTM_DELROUTE` announced as removed.
+        private func answersWithRemovedEntry(_ lookups: RouteLookupResult...) -> Bool {
+            guard !removedEntries.isEmpty else { return false }
+            return lookups.contains { lookup in lookup.route.map { removedEntries.contains($0.entryKey) } ?? false }
         }
 
         private func kind(of link: NetlinkLink) -> LinuxInterfaceKind {
