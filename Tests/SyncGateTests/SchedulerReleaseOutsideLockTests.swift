@@ -22,7 +22,9 @@ struct SchedulerReleaseOutsideLockTests {
         }
     }
 
-    /// How the job that holds the probe leaves the scheduler.
+    struct Failure: Error {}
+
+    /// How the job that holds the probe leaves the scheduler (or lets go of it).
     enum Ending: String, CaseIterable, Sendable, CustomTestStringConvertible {
         /// Cancelled while waiting, with no history kept.
         case cancelledWhileWaiting
@@ -30,6 +32,8 @@ struct SchedulerReleaseOutsideLockTests {
         case droppedFromHistory
         /// Cancelled because its scheduler went away, with no history kept.
         case schedulerReleased
+        /// Its first attempt set an output and failed; the retry's start forgets that output.
+        case outputForgottenByRetry
 
         var testDescription: String { rawValue }
     }
@@ -57,6 +61,19 @@ struct SchedulerReleaseOutsideLockTests {
             let handle = try Self.submitWaiting(to: try #require(scheduler), holding: Probe(log: log))
             scheduler = nil
             #expect(try await handle.outcome().state == .cancelled)
+        case .outputForgottenByRetry:
+            let clock = ManualClock()
+            let timed = ManualSyncEnvironment(connectivity: .connected(via: .wifi), clock: clock)
+            let scheduler = SyncScheduler(environment: timed.environment, clock: clock)
+            let handle = try scheduler.submit(
+                SyncJob(id: "retries", requires: [], retry: .fixed(delay: .seconds(1), maxAttempts: 2)) { context in
+                    guard context.attempt == 1 else { return }
+                    context.setOutput(Probe(log: log))
+                    throw Failure()
+                })
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(1))
+            #expect(try await handle.outcome().state == .succeeded)
         }
         let releases = log.withLock { $0 }
         #expect(!releases.isEmpty)

@@ -283,16 +283,23 @@ public final class SyncJobHandle: @unchecked Sendable {
     ///
     /// A running state begins an attempt: the previous attempt's output and progress are forgotten in the
     /// same critical section.
-    func setState(_ newState: SyncJobState) {
-        let states = withLock { mutable in
+    ///
+    /// Returns the output that a running state forgot, for the caller to release after its own lock: the
+    /// value's deinitializer may call the scheduler.
+    @discardableResult
+    func setState(_ newState: SyncJobState) -> (any Sendable)? {
+        let (states, forgotten) = withLock { mutable -> (StatusBroadcast<SyncJobState>?, (any Sendable)?) in
             mutable.state = newState
+            var forgotten: (any Sendable)?
             if case .running = newState, mutable.extras != nil {
+                forgotten = mutable.output
                 mutable.output = nil
                 mutable.progress = nil
             }
-            return mutable.states
+            return (mutable.states, forgotten)
         }
         states?.send(newState)
+        return forgotten
     }
 
     /// Records the outcome and returns the waiters to resume, outside any lock.
@@ -360,7 +367,12 @@ public final class SyncJobHandle: @unchecked Sendable {
 
     /// Records the job's output.
     func setOutput(_ value: any Sendable) {
-        withLock { $0.output = value }
+        // The replaced value is released after the lock: its deinitializer may take locks.
+        let replaced = withLock { mutable -> (any Sendable)? in
+            defer { mutable.output = value }
+            return mutable.output
+        }
+        withExtendedLifetime(replaced) {}
     }
 
     /// Runs `body` with exclusive access to the mutable part, under the handle's mutex of the shared pool.
