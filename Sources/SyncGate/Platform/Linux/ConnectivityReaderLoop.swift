@@ -32,6 +32,12 @@
         private var kinds: [Int32: LinuxInterfaceKind] = [:]
         private var debounce: ConnectivityDebounce
         private var needsLinkDump = true
+        /// The last answers of the two probe lookups, and whether a hint since may have changed them: a
+        /// route message changes only its own family's answer, a link message or a lost message both.
+        private var ipv4Lookup = RouteLookupResult.noAnswer
+        private var ipv6Lookup = RouteLookupResult.noAnswer
+        private var ipv4NeedsLookup = true
+        private var ipv6NeedsLookup = true
         /// Entries announced by `RTM_DELROUTE` that no lookup has confirmed gone yet.
         private var removedEntries: Set<NetlinkRoute.EntryKey> = []
         /// Whether the last evaluation still found a removed entry, so the loop evaluates again soon.
@@ -119,6 +125,7 @@
                     let datagram = NetlinkMessage.parse(bytes)
                     if datagram.isMalformed {
                         needsLinkDump = true
+                        lookUpBothFamilies()
                         sawHint = true
                     }
                     for message in datagram.messages where apply(message) {
@@ -126,6 +133,7 @@
                     }
                 case .overflow:
                     needsLinkDump = true
+                    lookUpBothFamilies()
                     sawHint = true
                 case .ignored:
                     continue
@@ -133,6 +141,7 @@
                     return sawHint
                 case .failed:
                     needsLinkDump = true
+                    lookUpBothFamilies()
                     return true
                 }
             }
@@ -143,6 +152,7 @@
         private func apply(_ message: NetlinkMessage) -> Bool {
             if message.reportsOverflow {
                 needsLinkDump = true
+                lookUpBothFamilies()
                 return true
             }
             switch message.type {
@@ -150,19 +160,29 @@
                 guard let link = NetlinkLink.decode(message), !link.isWirelessChatter else { return false }
                 links[link.index] = link
                 kinds[link.index] = nil
+                lookUpBothFamilies()
                 return true
             case Netlink.MessageType.deleteLink:
                 guard let link = NetlinkLink.decode(message) else { return false }
                 links[link.index] = nil
                 kinds[link.index] = nil
+                lookUpBothFamilies()
                 return true
-            case Netlink.MessageType.newRoute:
-                if !removedEntries.isEmpty, let route = NetlinkRoute.decode(message) {
+            case Netlink.MessageType.newRoute, Netlink.MessageType.deleteRoute:
+                guard let route = NetlinkRoute.decode(message) else {
+                    lookUpBothFamilies()
+                    return true
+                }
+                if message.type == Netlink.MessageType.deleteRoute {
+                    removedEntries.insert(route.entryKey)
+                } else if !removedEntries.isEmpty {
                     removedEntries.remove(route.entryKey)
                 }
-                return true
-            case Netlink.MessageType.deleteRoute:
-                if let route = NetlinkRoute.decode(message) { removedEntries.insert(route.entryKey) }
+                switch route.family {
+                case Netlink.familyIPv4: ipv4NeedsLookup = true
+                case Netlink.familyIPv6: ipv6NeedsLookup = true
+                default: lookUpBothFamilies()
+                }
                 return true
             default:
                 return false
@@ -202,19 +222,16 @@
         private func evaluate() -> ConnectivityStatus {
             let resynced = needsLinkDump && refreshLinks()
             signal.count(resynced: resynced)
-            var ipv4 = queries.lookupRoute(to: configuration.ipv4Probe)
-            var ipv6 = queries.lookupRoute(to: configuration.ipv6Probe)
-            var stale = answersWithRemovedEntry(ipv4, ipv6)
+            lookUpChangedFamilies()
+            var stale = markFamiliesAnsweringWithRemovedEntries()
+            if stale { signal.countStaleLookup() }
             for _ in 0..<Self.immediateRetries where stale {
                 sched_yield()
-                ipv4 = queries.lookupRoute(to: configuration.ipv4Probe)
-                ipv6 = queries.lookupRoute(to: configuration.ipv6Probe)
-                stale = answersWithRemovedEntry(ipv4, ipv6)
+                lookUpChangedFamilies()
+                stale = markFamiliesAnsweringWithRemovedEntries()
             }
-            if stale {
-                signal.countStaleLookup()
-                rechecks += 1
-            }
+            let (ipv4, ipv6) = (ipv4Lookup, ipv6Lookup)
+            if stale { rechecks += 1 }
             if !stale || rechecks >= Self.staleLookupLimit {
                 removedEntries = []
                 rechecks = 0
@@ -229,10 +246,34 @@
             }
         }
 
-        /// Whether a lookup answered with an entry that `RTM_DELROUTE` announced as removed.
-        private func answersWithRemovedEntry(_ lookups: RouteLookupResult...) -> Bool {
+        private func lookUpBothFamilies() {
+            ipv4NeedsLookup = true
+            ipv6NeedsLookup = true
+        }
+
+        /// Looks the probe routes up again for the families a hint may have changed; a family whose lookup
+        /// got no answer stays marked, so the next evaluation asks again.
+        private func lookUpChangedFamilies() {
+            if ipv4NeedsLookup {
+                ipv4Lookup = queries.lookupRoute(to: configuration.ipv4Probe)
+                ipv4NeedsLookup = ipv4Lookup == .noAnswer
+            }
+            if ipv6NeedsLookup {
+                ipv6Lookup = queries.lookupRoute(to: configuration.ipv6Probe)
+                ipv6NeedsLookup = ipv6Lookup == .noAnswer
+            }
+        }
+
+        /// Marks for another lookup each family whose answer is an entry that `RTM_DELROUTE` announced as
+        /// removed; returns whether there was one.
+        private func markFamiliesAnsweringWithRemovedEntries() -> Bool {
             guard !removedEntries.isEmpty else { return false }
-            return lookups.contains { lookup in lookup.route.map { removedEntries.contains($0.entryKey) } ?? false }
+            let isRemoved = { (lookup: RouteLookupResult) in
+                lookup.route.map { self.removedEntries.contains($0.entryKey) } ?? false
+            }
+            if isRemoved(ipv4Lookup) { ipv4NeedsLookup = true }
+            if isRemoved(ipv6Lookup) { ipv6NeedsLookup = true }
+            return isRemoved(ipv4Lookup) || isRemoved(ipv6Lookup)
         }
 
         private func kind(of link: NetlinkLink) -> LinuxInterfaceKind {
