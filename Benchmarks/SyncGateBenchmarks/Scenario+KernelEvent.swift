@@ -68,6 +68,10 @@ extension Scenario {
                     + "carrier flap soon after another reaches userspace up to 1 s late; the bare socket waits "
                     + "just as long, which is why the carrier figures are slow on both sides")
             result.notes.append(
+                "\(measured.staleLookups) of the observer's evaluations found the route the kernel had just "
+                    + "announced as removed (RTM_DELROUTE comes just before the entry leaves the table) and "
+                    + "looked again")
+            result.notes.append(
                 "observer thread \(measured.observerThread) was blocked in system call \(measured.idleSyscall) "
                     + "(7 = poll on x86_64) during the idle period")
         #else
@@ -92,6 +96,7 @@ extension Scenario {
         var idleVoluntary = 0
         var idleInvoluntary = 0
         var idleEvaluations = 0
+        var staleLookups = 0
         var idleSyscall = "?"
         var observerThread = 0
 
@@ -148,6 +153,7 @@ extension Scenario {
                 return .link(usable: up)
             }
             emissions = recorder.total
+            staleLookups = observer.counters.staleLookups
             listener.stop()
 
             usleep(500_000)

@@ -87,6 +87,14 @@ enum CapturedNetlink {
         """
     )
 
+    /// `RTM_DELROUTE` multicast for that default route (`ip route del default`).
+    static let ipv4RouteDeleted = bytes(
+        """
+        34000000190000002ac70d6b8928000002000000fe0300010000000008000f00fe000000080005000ac8000108000400
+        02000000
+        """
+    )
+
     /// The same lookup after the peer went down: `rtm_flags` carries `RTNH_F_LINKDOWN`.
     static let ipv4LinkDownRoute = bytes(
         """

@@ -57,6 +57,25 @@ struct NetlinkCodecTests {
         }
     }
 
+    /// The reader recognises a lookup that still answers with the entry `RTM_DELROUTE` announced (the
+    /// kernel announces a removal just before it takes the entry out): both name the same entry, whatever
+    /// its state flags, and another route does not.
+    @Test func deletedRouteAndLookupNameTheSameEntry() throws {
+        let decode = { (bytes: [UInt8]) throws -> NetlinkRoute in
+            try #require(NetlinkMessage.parse(bytes).messages.compactMap(NetlinkRoute.decode).first)
+        }
+        let deleted = try decode(CapturedNetlink.ipv4RouteDeleted)
+        let lookup = try decode(CapturedNetlink.ipv4Route)
+        #expect(deleted.gateway == [10, 200, 0, 1])
+        #expect(deleted.destination.isEmpty)
+        #expect(deleted.entryKey == lookup.entryKey)
+        #expect(try decode(CapturedNetlink.ipv4LinkDownRoute).entryKey == deleted.entryKey)
+        #expect(try decode(CapturedNetlink.ipv6Route).entryKey != deleted.entryKey)
+        var otherMetric = lookup
+        otherMetric.priority = 100
+        #expect(otherMetric.entryKey != deleted.entryKey)
+    }
+
     @Test func capturedIPv6Route() throws {
         let messages = NetlinkMessage.parse(CapturedNetlink.ipv6Route).messages
         let route = try #require(messages.compactMap(NetlinkRoute.decode).first)

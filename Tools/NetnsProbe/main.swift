@@ -51,7 +51,7 @@
         return arguments[index + 1]
     }
 
-    func json(_ status: ConnectivityStatus, sequence: Int, counters: (evaluations: Int, resyncs: Int)) -> String {
+    func json(_ status: ConnectivityStatus, sequence: Int, counters: ConnectivityReaderCounters) -> String {
         "{\"seq\":\(sequence),\"connected\":\(status.isConnected),\"interface\":\"\(status.interface)\","
             + "\"expensive\":\(status.isExpensive),\"constrained\":\(status.isConstrained),"
             + "\"monotonicNs\":\(monotonicNanoseconds()),\"evaluations\":\(counters.evaluations),"

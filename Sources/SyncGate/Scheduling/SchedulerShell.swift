@@ -52,6 +52,11 @@ final class SchedulerShell: Sendable {
         var next: Attempt?
         /// Whether the machine stopped at its batch size with more attempts to start.
         var moreToStart = false
+        /// What left the machine in the critical section: released with this value, after the lock, so
+        /// that a deinitializer among a job's captures may call the scheduler.
+        var retired: Machine.Retired?
+        /// Outputs of earlier attempts that a start made handles forget; released the same way.
+        var forgottenOutputs: [any Sendable] = []
     }
 
     /// One attempt to run: what an attempt's task needs to call the job's body and report its end.
@@ -461,7 +466,6 @@ final class SchedulerShell: Sendable {
                     },
                     handle: payload.handle
                 )
-                payload.handle.beginAttempt()
                 let next = Attempt(key: key, number: attempt, operation: payload.operation, context: context)
                 if let task = reusable {
                     reusable = nil
@@ -473,7 +477,7 @@ final class SchedulerShell: Sendable {
             case .cancelAttempt(let key):
                 if let task = state.attempts[key] { deferred.cancellations.append(task) }
             case .setState(let payload, let jobState):
-                payload.handle.setState(jobState)
+                if let forgotten = payload.handle.setState(jobState) { deferred.forgottenOutputs.append(forgotten) }
                 if jobState.isTerminal { deferred.finishedHandles.append(payload.handle) }
             case .resolve(let payload, let outcome):
                 state.outbox.append(.resolution(payload.handle, outcome))
@@ -498,6 +502,7 @@ final class SchedulerShell: Sendable {
             state.shutdownWaiters = []
         }
         deferred.moreToStart = state.machine.hasMoreToStart
+        deferred.retired = state.machine.takeRetired()
         if !state.isDelivering && !state.outbox.isEmpty {
             state.isDelivering = true
             deferred.delivery = state.outbox

@@ -6,7 +6,12 @@
 extension SchedulerStateMachine {
     /// Keeps a job that just ended.
     mutating func record(_ job: Job, outcome: SyncJobOutcome, now: Duration) {
-        job.inputs = []  // a finished job's inputs are read no more; keep no dependency alive through it
+        // A finished job's inputs are read no more: keep no dependency alive through it (released by the
+        // shell, after its lock).
+        if !job.inputs.isEmpty {
+            retired.payloads.append(contentsOf: job.inputs.lazy.map(\.payload))
+            job.inputs = []
+        }
         guard retention.maxCount > 0 else { return }
         history.append(FinishedJob(job: job, outcome: outcome, finishedAt: now))
         prune(now: now)
@@ -21,6 +26,7 @@ extension SchedulerStateMachine {
             }
         }
         if historyStart > 64 && historyStart * 2 > history.count {
+            retired.jobs.append(contentsOf: history[..<historyStart].lazy.map(\.job))
             history.removeFirst(historyStart)
             historyStart = 0
         }

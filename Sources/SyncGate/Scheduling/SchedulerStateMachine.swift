@@ -259,6 +259,18 @@ struct SchedulerStateMachine<Payload> {
     /// The number of queue entries dispatch has looked at, for asserting on the cost of a change.
     private(set) var jobsExamined = 0
 
+    /// What left the machine since the shell last took it (``takeRetired()``): jobs that ended or were
+    /// dropped from the history, and payloads that a finished job no longer keeps. The shell releases
+    /// them after its lock, so no deinitializer of a job's captures (which may call the scheduler) runs
+    /// inside the critical section.
+    var retired = Retired()
+
+    /// What left the machine; see ``retired``.
+    struct Retired {
+        var jobs: [Job] = []
+        var payloads: [Payload] = []
+    }
+
     /// The most attempts one input starts; when an input could start more, it stops there and sets
     /// ``hasMoreToStart``, and the shell feeds ``continueStarting(now:)`` until it is clear, releasing
     /// its lock in between so that finishing attempts and other inputs are not held up by a long release.
@@ -282,6 +294,12 @@ struct SchedulerStateMachine<Payload> {
 
     /// The number of unfinished jobs.
     var jobCount: Int { jobs.count }
+
+    /// Hands over what left the machine since the last call (see ``retired``).
+    mutating func takeRetired() -> Retired {
+        defer { retired = Retired() }
+        return retired
+    }
 
     /// Whether an unfinished job has the identifier.
     func hasUnfinishedJob(id: SyncJob.ID) -> Bool { ids[id] != nil }
@@ -628,20 +646,23 @@ struct SchedulerStateMachine<Payload> {
 
     /// Removes a waiting job from its bucket's live count; its heap entry goes stale.
     mutating func leaveBucket(_ job: Job) {
-        let bucketKey = job.bucketKey
-        guard var bucket = buckets[bucketKey] else { return }
-        buckets[bucketKey] = nil
-        bucket.live -= 1
-        if bucket.live == 0 { return }
-        if bucket.entries > 2 * bucket.live + 64 {
-            for lane in bucket.lanes.indices {
-                bucket.lanes[lane].filter { entry in
-                    guard let waiting = jobs[entry.key], entry.key != job.key else { return false }
-                    return waiting.phase == .waiting && waiting.waitGeneration == entry.generation
-                }
+        // In place: one lookup, and no removal and reinsertion of the bucket on every start.
+        guard let index = buckets.index(forKey: job.bucketKey) else { return }
+        buckets.values[index].live -= 1
+        let live = buckets.values[index].live
+        if live == 0 {
+            buckets.remove(at: index)
+            return
+        }
+        guard buckets.values[index].entries > 2 * live + 64 else { return }
+        let jobs = jobs
+        let leaving = job.key
+        for lane in 0..<3 {
+            buckets.values[index].lanes[lane].filter { entry in
+                guard let waiting = jobs[entry.key], entry.key != leaving else { return false }
+                return waiting.phase == .waiting && waiting.waitGeneration == entry.generation
             }
         }
-        buckets[bucketKey] = bucket
     }
 
     private mutating func start(_ key: Key, now: Duration, actions: inout [Action]) {
@@ -681,6 +702,7 @@ struct SchedulerStateMachine<Payload> {
         _ key: Key, _ outcome: SyncJobOutcome, now: Duration, actions: inout [Action]
     ) -> [(Key, SyncJobOutcome)] {
         guard let job = jobs.removeValue(forKey: key) else { return [] }
+        retired.jobs.append(job)
         if job.phase == .waiting { leaveBucket(job) }
         running.remove(key)
         resettable.remove(key)

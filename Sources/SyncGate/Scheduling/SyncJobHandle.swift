@@ -11,23 +11,68 @@ import Synchronization
 /// case .cancelled, .expired: break
 /// }
 /// ```
-public final class SyncJobHandle: Sendable {
+///
+/// A handle is safe to share between tasks and threads: its one mutable part is only read and written
+/// under its mutex (of a shared pool), which is why its `Sendable` conformance is unchecked.
+public final class SyncJobHandle: @unchecked Sendable {
     /// A caller of ``outcome()`` waiting for the job to end; resumed with `nil` when the caller is cancelled.
     typealias Waiter = (token: UInt64, continuation: CheckedContinuation<SyncJobOutcome?, Never>)
 
-    /// Everything that changes, behind one lock: the state as the scheduler set it and the outcome, and
-    /// in ``Extras``, allocated when one of them is first set, what only some jobs use: the outcome's
-    /// waiters, the state broadcast (which exists only once someone has asked for ``states``), progress
-    /// and output.
+    /// Everything that changes, stored inline in the handle and guarded by the handle's mutex of the
+    /// shared pool (``StripedLocks``), so a handle is one allocation without a mutex of its own: the state
+    /// as the scheduler set it and the outcome, and in ``Extras``, allocated when one of them is first set,
+    /// what only some jobs use: the outcome's waiters, the state broadcast (which exists only once someone
+    /// has asked for ``states``), progress and output.
     ///
-    /// The fields are ordered so that they need no padding: with the lock, one 112-byte block.
+    /// The state is stored in five bytes (see ``Mutable/state``), so a handle fits a 112-byte block.
+    /// Code holding the handle's lock never takes
+    /// another handle's lock (two handles may share a mutex).
     private struct Mutable {
-        var state = JobLifecycle.waiting
-        var isFinished = false
         /// The scheduler's key for the job; `UInt64.max` until the scheduler has accepted it.
         var storedKey = UInt64.max
         var outcome: SyncJobOutcome?
         var extras: Extras?
+        /// The state, compactly: its case (``Phase``) and its attempt number; a failed state's error is
+        /// in ``Extras``. A waiting state is stored without blockers (`JobLifecycle.waiting`).
+        private var storedAttempt: Int32 = 0
+        private var phase = Phase.waiting
+        var isFinished = false
+
+        private enum Phase: UInt8 {
+            case waiting, delayed, running, succeeded, failed, cancelled, expired
+        }
+
+        /// The state as the scheduler last set it (a waiting one as `JobLifecycle.waiting`).
+        var state: SyncJobState {
+            get {
+                switch phase {
+                case .waiting: JobLifecycle.waiting
+                case .delayed: .delayed(attempt: Int(storedAttempt))
+                case .running: .running(attempt: Int(storedAttempt))
+                case .succeeded: .succeeded
+                case .failed: .failed(extras?.failure ?? CancellationError())
+                case .cancelled: .cancelled
+                case .expired: .expired
+                }
+            }
+            set {
+                switch newValue {
+                case .waiting: phase = .waiting
+                case .delayed(let attempt):
+                    phase = .delayed
+                    storedAttempt = Int32(clamping: attempt)
+                case .running(let attempt):
+                    phase = .running
+                    storedAttempt = Int32(clamping: attempt)
+                case .succeeded: phase = .succeeded
+                case .failed(let error):
+                    phase = .failed
+                    madeExtras().failure = error
+                case .cancelled: phase = .cancelled
+                case .expired: phase = .expired
+                }
+            }
+        }
 
         var key: UInt64? {
             get { storedKey == .max ? nil : storedKey }
@@ -65,6 +110,8 @@ public final class SyncJobHandle: Sendable {
 
     /// The rarely used part of ``Mutable``; only ever touched under the handle's lock.
     private final class Extras {
+        /// The error of a failed state.
+        var failure: (any Error)?
         var waiters: [Waiter] = []
         var states: StatusBroadcast<SyncJobState>?
         var progress: SyncJobProgress?
@@ -78,7 +125,8 @@ public final class SyncJobHandle: Sendable {
     public let requirements: SyncRequirements
     /// The app-defined conditions the job requires.
     public let conditions: Set<SyncCondition>
-    private let mutable = LockedState(Mutable())
+    /// Only inside ``withLock(_:)``, which makes every access exclusive (so the runtime need not check).
+    @exclusivity(unchecked) private var mutable = Mutable()
     private let environment: SyncEnvironment
     /// The scheduler that cancels the job; weak, so a handle kept after its scheduler does not keep it.
     private weak let scheduler: SchedulerShell?
@@ -150,7 +198,7 @@ public final class SyncJobHandle: Sendable {
     /// Cancels the job: a waiting job ends at once; a running one has its task cancelled and ends when
     /// its operation returns. Cancelling a finished job does nothing.
     public func cancel() {
-        if let key = mutable.withLock({ $0.key }) { scheduler?.cancel(key: key) }
+        if let key = withLock({ $0.key }) { scheduler?.cancel(key: key) }
     }
 
     /// Waits until the job has finished and returns how it ended; any number of callers may wait.
@@ -190,7 +238,7 @@ public final class SyncJobHandle: Sendable {
             await withCheckedContinuation { (continuation: CheckedContinuation<SyncJobOutcome?, Never>) in
                 // Reading the cancellation flag inside the lock pairs with `stopWaiting`: the flag is set
                 // before the handler runs, so either the handler finds this waiter or this check sees it.
-                let answer = mutable.withLock { mutable -> SyncJobOutcome?? in
+                let answer = withLock { mutable -> SyncJobOutcome?? in
                     if let outcome = mutable.outcome { return .some(outcome) }
                     if cancellable && Task.isCancelled { return .some(nil) }
                     mutable.waiters.append((token, continuation))
@@ -205,7 +253,7 @@ public final class SyncJobHandle: Sendable {
 
     /// Resumes the waiter with the given token with `nil`, if it still waits.
     private func stopWaiting(_ token: UInt64) {
-        let continuation = mutable.withLock { mutable -> CheckedContinuation<SyncJobOutcome?, Never>? in
+        let continuation = withLock { mutable -> CheckedContinuation<SyncJobOutcome?, Never>? in
             guard let index = mutable.waiters.firstIndex(where: { $0.token == token }) else { return nil }
             return mutable.waiters.remove(at: index).continuation
         }
@@ -217,32 +265,46 @@ public final class SyncJobHandle: Sendable {
 
     /// The outcome if the job has finished.
     public var finalOutcome: SyncJobOutcome? {
-        mutable.withLock { $0.outcome }
+        withLock { $0.outcome }
     }
 
     /// The number of callers waiting in ``outcome()`` now; for tests of cancelled waits.
-    package var outcomeWaiterCount: Int { mutable.withLock { $0.waiters.count } }
+    package var outcomeWaiterCount: Int { withLock { $0.waiters.count } }
 
     /// The state as the scheduler last set it (a waiting job as `JobLifecycle.waiting`, without blockers).
-    var storedState: SyncJobState { mutable.withLock { $0.state } }
+    var storedState: SyncJobState { withLock { $0.state } }
 
     /// Records the scheduler's key for the job, so ``cancel()`` can name it.
     func setKey(_ key: UInt64) {
-        mutable.withLock { $0.key = key }
+        withLock { $0.key = key }
     }
 
     /// Publishes a new state; called by the scheduler inside its critical section, so states are in order.
-    func setState(_ newState: SyncJobState) {
-        let states = mutable.withLock { mutable in
+    ///
+    /// A running state begins an attempt: the previous attempt's output and progress are forgotten in the
+    /// same critical section.
+    ///
+    /// Returns the output that a running state forgot, for the caller to release after its own lock: the
+    /// value's deinitializer may call the scheduler.
+    @discardableResult
+    func setState(_ newState: SyncJobState) -> (any Sendable)? {
+        let (states, forgotten) = withLock { mutable -> (StatusBroadcast<SyncJobState>?, (any Sendable)?) in
             mutable.state = newState
-            return mutable.states
+            var forgotten: (any Sendable)?
+            if case .running = newState, mutable.extras != nil {
+                forgotten = mutable.output
+                mutable.output = nil
+                mutable.progress = nil
+            }
+            return (mutable.states, forgotten)
         }
         states?.send(newState)
+        return forgotten
     }
 
     /// Records the outcome and returns the waiters to resume, outside any lock.
     func resolve(_ outcome: SyncJobOutcome) -> [CheckedContinuation<SyncJobOutcome?, Never>] {
-        mutable.withLock { mutable -> [CheckedContinuation<SyncJobOutcome?, Never>] in
+        withLock { mutable -> [CheckedContinuation<SyncJobOutcome?, Never>] in
             guard mutable.outcome == nil else { return [] }
             mutable.outcome = outcome
             defer { mutable.waiters = [] }
@@ -252,7 +314,7 @@ public final class SyncJobHandle: Sendable {
 
     /// Ends the state and progress streams after the terminal state.
     func finishStates() {
-        let (states, progressStreams) = mutable.withLock { mutable in
+        let (states, progressStreams) = withLock { mutable in
             mutable.isFinished = true
             defer { mutable.progressStreams = [:] }
             return (mutable.states, Array(mutable.progressStreams.values))
@@ -265,7 +327,7 @@ public final class SyncJobHandle: Sendable {
 
     /// The progress the running attempt last reported; `nil` before the first report of an attempt.
     public var progress: SyncJobProgress? {
-        mutable.withLock { $0.progress }
+        withLock { $0.progress }
     }
 
     /// A new stream of the job's progress reports: the latest one first (if any), then each new one; a
@@ -274,7 +336,7 @@ public final class SyncJobHandle: Sendable {
         let (stream, continuation) = AsyncStream.makeStream(
             of: SyncJobProgress.self, bufferingPolicy: .bufferingNewest(1))
         let token = Self.waiterTokens.add(1, ordering: .relaxed).newValue
-        let isFinished = mutable.withLock { mutable in
+        let isFinished = withLock { mutable in
             if let progress = mutable.progress { continuation.yield(progress) }
             guard !mutable.isFinished else { return true }
             mutable.progressStreams[token] = continuation
@@ -284,7 +346,7 @@ public final class SyncJobHandle: Sendable {
             continuation.finish()
         } else {
             continuation.onTermination = { [weak self] _ in
-                self?.mutable.withLock { _ = $0.progressStreams.removeValue(forKey: token) }
+                self?.withLock { _ = $0.progressStreams.removeValue(forKey: token) }
             }
         }
         return stream
@@ -292,7 +354,7 @@ public final class SyncJobHandle: Sendable {
 
     /// Records a progress report and hands it to the open streams.
     func setProgress(_ progress: SyncJobProgress) {
-        mutable.withLock { mutable in
+        withLock { mutable in
             mutable.progress = progress
             for stream in mutable.progressStreams.values { stream.yield(progress) }
         }
@@ -300,25 +362,28 @@ public final class SyncJobHandle: Sendable {
 
     /// The output the job set (``SyncJobContext/setOutput(_:)``), if any.
     var output: (any Sendable)? {
-        mutable.withLock { $0.output }
+        withLock { $0.output }
     }
 
     /// Records the job's output.
     func setOutput(_ value: any Sendable) {
-        mutable.withLock { $0.output = value }
+        // The replaced value is released after the lock: its deinitializer may take locks.
+        let replaced = withLock { mutable -> (any Sendable)? in
+            defer { mutable.output = value }
+            return mutable.output
+        }
+        withExtendedLifetime(replaced) {}
     }
 
-    /// Forgets the previous attempt's output and progress; called when an attempt starts.
-    func beginAttempt() {
-        mutable.withLock { mutable in
-            mutable.output = nil
-            mutable.progress = nil
-        }
+    /// Runs `body` with exclusive access to the mutable part, under the handle's mutex of the shared pool.
+    @inline(__always)
+    private func withLock<Result>(_ body: (inout Mutable) throws -> Result) rethrows -> Result {
+        try StripedLocks.shared.withLock(for: self) { try body(&mutable) }
     }
 
     /// The state broadcast, created on first use with the current state.
     private func stateBroadcast() -> StatusBroadcast<SyncJobState> {
-        mutable.withLock { mutable in
+        withLock { mutable in
             if let states = mutable.states { return states }
             let states = StatusBroadcast(mutable.state)
             if mutable.state.isTerminal { states.finish() }

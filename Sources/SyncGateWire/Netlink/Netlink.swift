@@ -109,6 +109,8 @@ package enum Netlink {
         package static let outputInterface: UInt16 = 4
         /// `RTA_GATEWAY`.
         package static let gateway: UInt16 = 5
+        /// `RTA_PRIORITY`: `u32` metric.
+        package static let priority: UInt16 = 6
         /// `RTA_MULTIPATH`: a list of `rtnexthop`.
         package static let multipath: UInt16 = 9
         /// `RTA_TABLE`: `u32` table id.

@@ -1,4 +1,5 @@
-/// A route decoded from `RTM_NEWROUTE`: the fields that decide whether it carries traffic.
+/// A route decoded from `RTM_NEWROUTE` or `RTM_DELROUTE`: the fields that decide whether it carries traffic,
+/// and those that name its entry in the routing table.
 package struct NetlinkRoute: Sendable, Hashable {
     /// One next hop of a multipath route (`rtnexthop`).
     package struct NextHop: Sendable, Hashable {
@@ -28,6 +29,35 @@ package struct NetlinkRoute: Sendable, Hashable {
     package var outputInterface: Int32?
     /// The entries of `RTA_MULTIPATH`; empty for a single-path route.
     package var nextHops: [NextHop]
+    /// `RTA_DST`: the destination prefix's bytes; empty for a default route.
+    package var destination: [UInt8] = []
+    /// `RTA_GATEWAY`: the gateway's address bytes; empty when the route has none.
+    package var gateway: [UInt8] = []
+    /// `RTA_PRIORITY`: the route's metric, when present.
+    package var priority: UInt32?
+
+    /// What names one entry of the kernel's routing table: the same entry announced by `RTM_DELROUTE`
+    /// and answered by a lookup with `RTM_F_FIB_MATCH` has the same key (flags and next-hop states,
+    /// which describe the entry's condition rather than which entry it is, are left out).
+    package struct EntryKey: Sendable, Hashable {
+        let family: UInt8
+        let destination: [UInt8]
+        let destinationLength: UInt8
+        let table: UInt32
+        let type: UInt8
+        let priority: UInt32
+        let gateway: [UInt8]
+        let outputInterface: Int32?
+        let nextHopInterfaces: [Int32]
+    }
+
+    /// This route's entry key.
+    package var entryKey: EntryKey {
+        EntryKey(
+            family: family, destination: destination, destinationLength: destinationLength, table: table,
+            type: type, priority: priority ?? 0, gateway: gateway, outputInterface: outputInterface,
+            nextHopInterfaces: nextHops.map(\.interfaceIndex))
+    }
 
     /// Creates a route from its parts.
     package init(
@@ -82,6 +112,12 @@ package struct NetlinkRoute: Sendable, Hashable {
                 if let table = attribute.uint32 { route.table = table }
             case Netlink.RouteAttribute.multipath:
                 route.nextHops = parseNextHops(attribute.payload)
+            case Netlink.RouteAttribute.destination:
+                route.destination = attribute.payload
+            case Netlink.RouteAttribute.gateway:
+                route.gateway = attribute.payload
+            case Netlink.RouteAttribute.priority:
+                route.priority = attribute.uint32
             default:
                 break
             }

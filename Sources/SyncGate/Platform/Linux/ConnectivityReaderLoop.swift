@@ -10,10 +10,13 @@
     ///
     /// Built on the caller's thread (which computes the first status), then handed to the reader thread,
     /// which alone touches it afterwards. Every netlink message is only a hint that something changed;
-    /// the answer always comes from fresh route lookups (`RTM_F_FIB_MATCH`) plus the link cache. A route
-    /// message makes only its own family's probe stale (the IPv4 and IPv6 FIBs are separate); a link
-    /// message, a lost or malformed datagram, and a lookup that got no answer make both stale, and only
-    /// stale probes are looked up again.
+    /// the answer always comes from fresh route lookups (`RTM_F_FIB_MATCH`) plus the link cache.
+    ///
+    /// One hint comes early: the kernel announces an IPv4 route's removal (`RTM_DELROUTE`) just before it
+    /// takes the entry out of its table, so a lookup made at once, on another CPU, can still find the
+    /// entry being removed. The loop remembers the entries announced as removed until a lookup no longer
+    /// answers with one of them: it looks again at once a few times, then on a short poll timeout, so the
+    /// status never stays on a route that is gone (``staleLookupLimit``).
     final class ConnectivityReaderLoop {
         /// The mailbox shared with the owner and the timer tasks.
         let signal: ConnectivityReaderSignal
@@ -29,16 +32,30 @@
         private var kinds: [Int32: LinuxInterfaceKind] = [:]
         private var debounce: ConnectivityDebounce
         private var needsLinkDump = true
+        /// The last answers of the two probe lookups, and whether a hint since may have changed them: a
+        /// route message changes only its own family's answer, a link message or a lost message both.
+        private var ipv4Lookup = RouteLookupResult.noAnswer
+        private var ipv6Lookup = RouteLookupResult.noAnswer
+        private var ipv4NeedsLookup = true
+        private var ipv6NeedsLookup = true
+        /// Entries announced by `RTM_DELROUTE` that no lookup has confirmed gone yet.
+        private var removedEntries: Set<NetlinkRoute.EntryKey> = []
+        /// Whether the last evaluation still found a removed entry, so the loop evaluates again soon.
+        private var recheckPending = false
+        /// How many rechecks in a row have still found a removed entry.
+        private var rechecks = 0
         /// Both probe lookups, IPv4 then IPv6, prepared once to be sent in one datagram.
         private var bothProbes: RouteLookupBatch?
-        /// The IPv4 probe lookup alone.
+        /// The IPv4 probe lookup alone, prepared once.
         private var ipv4Probe: RouteLookupBatch?
-        /// The IPv6 probe lookup alone.
+        /// The IPv6 probe lookup alone, prepared once.
         private var ipv6Probe: RouteLookupBatch?
-        /// The latest answer of each probe lookup.
-        private var lookups = (ipv4: RouteLookupResult.noAnswer, ipv6: RouteLookupResult.noAnswer)
-        /// Which probes must be looked up again at the next evaluation.
-        private var stale = (ipv4: true, ipv6: true)
+
+        /// Immediate lookups made again, in one evaluation, while a lookup answers with a removed entry.
+        static let immediateRetries = 8
+        /// Rechecks (one per millisecond of poll timeout) before the loop accepts what the lookups say: the
+        /// kernel takes an announced entry out within microseconds unless its thread is preempted.
+        static let staleLookupLimit = 1_000
 
         /// Opens the sockets (events first, so nothing is missed between dump and subscription), dumps the
         /// links and evaluates the first status.
@@ -87,10 +104,10 @@
             while !signal.isStopRequested {
                 descriptors[0].revents = 0
                 descriptors[1].revents = 0
-                let ready = poll(&descriptors, 2, -1)
+                let ready = poll(&descriptors, 2, recheckPending ? 1 : -1)
                 if ready < 0 && errno != EINTR { break }
-                guard ready > 0 else { continue }
-                var evaluateNow = false
+                var evaluateNow = recheckPending && ready == 0
+                guard ready > 0 || evaluateNow else { continue }
                 if descriptors[1].revents != 0 {
                     let mail = signal.take()
                     if mail.isStopRequested { return }
@@ -117,7 +134,7 @@
                     let datagram = NetlinkMessage.parse(bytes)
                     if datagram.isMalformed {
                         needsLinkDump = true
-                        stale = (true, true)
+                        lookUpBothFamilies()
                         sawHint = true
                     }
                     for message in datagram.messages where apply(message) {
@@ -125,7 +142,7 @@
                     }
                 case .overflow:
                     needsLinkDump = true
-                    stale = (true, true)
+                    lookUpBothFamilies()
                     sawHint = true
                 case .ignored:
                     continue
@@ -133,7 +150,7 @@
                     return sawHint
                 case .failed:
                     needsLinkDump = true
-                    stale = (true, true)
+                    lookUpBothFamilies()
                     return true
                 }
             }
@@ -144,7 +161,7 @@
         private func apply(_ message: NetlinkMessage) -> Bool {
             if message.reportsOverflow {
                 needsLinkDump = true
-                stale = (true, true)
+                lookUpBothFamilies()
                 return true
             }
             switch message.type {
@@ -152,20 +169,28 @@
                 guard let link = NetlinkLink.decode(message), !link.isWirelessChatter else { return false }
                 links[link.index] = link
                 kinds[link.index] = nil
-                stale = (true, true)
+                lookUpBothFamilies()
                 return true
             case Netlink.MessageType.deleteLink:
                 guard let link = NetlinkLink.decode(message) else { return false }
                 links[link.index] = nil
                 kinds[link.index] = nil
-                stale = (true, true)
+                lookUpBothFamilies()
                 return true
             case Netlink.MessageType.newRoute, Netlink.MessageType.deleteRoute:
-                // `rtm_family`, the payload's first byte, says which FIB changed.
-                switch message.payload.first {
-                case Netlink.familyIPv4: stale.ipv4 = true
-                case Netlink.familyIPv6: stale.ipv6 = true
-                default: stale = (true, true)
+                guard let route = NetlinkRoute.decode(message) else {
+                    lookUpBothFamilies()
+                    return true
+                }
+                if message.type == Netlink.MessageType.deleteRoute {
+                    removedEntries.insert(route.entryKey)
+                } else if !removedEntries.isEmpty {
+                    removedEntries.remove(route.entryKey)
+                }
+                switch route.family {
+                case Netlink.familyIPv4: ipv4NeedsLookup = true
+                case Netlink.familyIPv6: ipv6NeedsLookup = true
+                default: lookUpBothFamilies()
                 }
                 return true
             default:
@@ -206,7 +231,21 @@
         private func evaluate() -> ConnectivityStatus {
             let resynced = needsLinkDump && refreshLinks()
             signal.count(resynced: resynced)
-            let (ipv4, ipv6) = lookupStaleProbes()
+            lookUpChangedFamilies()
+            var stale = markFamiliesAnsweringWithRemovedEntries()
+            if stale { signal.countStaleLookup() }
+            for _ in 0..<Self.immediateRetries where stale {
+                sched_yield()
+                lookUpChangedFamilies()
+                stale = markFamiliesAnsweringWithRemovedEntries()
+            }
+            let (ipv4, ipv6) = (ipv4Lookup, ipv6Lookup)
+            if stale { rechecks += 1 }
+            if !stale || rechecks >= Self.staleLookupLimit {
+                removedEntries = []
+                rechecks = 0
+            }
+            recheckPending = !removedEntries.isEmpty
             for index in (ipv4.route?.candidateInterfaces ?? []) + (ipv6.route?.candidateInterfaces ?? [])
             where links[index] == nil {
                 links[index] = queries.link(index: index)
@@ -216,26 +255,23 @@
             }
         }
 
-        /// Looks up the stale probes (both in one exchange when both are) and returns the latest answers;
-        /// a probe that got no answer stays stale.
-        private func lookupStaleProbes() -> (ipv4: RouteLookupResult, ipv6: RouteLookupResult) {
-            switch stale {
-            case (true, true):
-                if let results = Self.lookup(&bothProbes, queries) {
-                    lookups = (results[0], results[1])
-                } else {
-                    lookups.ipv4 = Self.lookup(&ipv4Probe, queries)?[0] ?? .noAnswer
-                    lookups.ipv6 = Self.lookup(&ipv6Probe, queries)?[0] ?? .noAnswer
-                }
-            case (true, false):
-                lookups.ipv4 = Self.lookup(&ipv4Probe, queries)?[0] ?? .noAnswer
-            case (false, true):
-                lookups.ipv6 = Self.lookup(&ipv6Probe, queries)?[0] ?? .noAnswer
-            case (false, false):
-                break
+        private func lookUpBothFamilies() {
+            ipv4NeedsLookup = true
+            ipv6NeedsLookup = true
+        }
+
+        /// Looks the probe routes up again for the families a hint may have changed (both in one request
+        /// datagram when both are); a family whose lookup got no answer stays marked, so the next
+        /// evaluation asks again.
+        private func lookUpChangedFamilies() {
+            if ipv4NeedsLookup && ipv6NeedsLookup, let results = Self.lookup(&bothProbes, queries) {
+                (ipv4Lookup, ipv6Lookup) = (results[0], results[1])
+            } else {
+                if ipv4NeedsLookup { ipv4Lookup = Self.lookup(&ipv4Probe, queries)?[0] ?? .noAnswer }
+                if ipv6NeedsLookup { ipv6Lookup = Self.lookup(&ipv6Probe, queries)?[0] ?? .noAnswer }
             }
-            stale = (Self.isMissing(lookups.ipv4), Self.isMissing(lookups.ipv6))
-            return lookups
+            if ipv4NeedsLookup { ipv4NeedsLookup = ipv4Lookup == .noAnswer }
+            if ipv6NeedsLookup { ipv6NeedsLookup = ipv6Lookup == .noAnswer }
         }
 
         /// Runs a prepared batch on `queries`; `nil` when there is none (a probe of a bad length).
@@ -248,9 +284,16 @@
             return queries.lookupRoutes(&prepared)
         }
 
-        private static func isMissing(_ result: RouteLookupResult) -> Bool {
-            if case .noAnswer = result { return true }
-            return false
+        /// Marks for another lookup each family whose answer is an entry that `RTM_DELROUTE` announced as
+        /// removed; returns whether there was one.
+        private func markFamiliesAnsweringWithRemovedEntries() -> Bool {
+            guard !removedEntries.isEmpty else { return false }
+            let isRemoved = { (lookup: RouteLookupResult) in
+                lookup.route.map { self.removedEntries.contains($0.entryKey) } ?? false
+            }
+            if isRemoved(ipv4Lookup) { ipv4NeedsLookup = true }
+            if isRemoved(ipv6Lookup) { ipv6NeedsLookup = true }
+            return isRemoved(ipv4Lookup) || isRemoved(ipv6Lookup)
         }
 
         private func kind(of link: NetlinkLink) -> LinuxInterfaceKind {

@@ -17,6 +17,7 @@
             var firedGenerations: [UInt64] = []
             var timer: Task<Void, Never>?
             var evaluations = 0
+            var staleLookups = 0
             var resyncs = 0
         }
 
@@ -104,9 +105,18 @@
             }
         }
 
-        /// How many evaluations and link-cache resyncs the reader has made so far.
-        var counters: (evaluations: Int, resyncs: Int) {
-            state.withLock { ($0.evaluations, $0.resyncs) }
+        /// Counts one evaluation whose lookups still answered with a route announced as removed.
+        func countStaleLookup() {
+            state.withLock { $0.staleLookups += 1 }
+        }
+
+        /// How many evaluations and link-cache resyncs the reader has made so far, and how many evaluations
+        /// found a route the kernel had announced as removed (and were made again).
+        var counters: ConnectivityReaderCounters {
+            state.withLock {
+                ConnectivityReaderCounters(
+                    evaluations: $0.evaluations, resyncs: $0.resyncs, staleLookups: $0.staleLookups)
+            }
         }
 
         private static func poke(_ descriptor: Int32?) {

@@ -65,7 +65,7 @@
         var fileDescriptors: [Int32] { reader?.fileDescriptors ?? [] }
 
         /// How many evaluations and link-cache resyncs (after overflow) have happened.
-        var counters: (evaluations: Int, resyncs: Int) { reader?.counters ?? (0, 0) }
+        var counters: ConnectivityReaderCounters { reader?.counters ?? ConnectivityReaderCounters() }
 
         /// rtnetlink, the sysfs heuristic, NetworkManager or ModemManager per field, with their notes.
         var provenance: ConnectivityProvenance {
@@ -154,7 +154,8 @@
         /// The descriptors the backend holds open (empty without a backend), for tests.
         package var fileDescriptors: [Int32] { backend.fileDescriptors }
 
-        /// How many evaluations and link-cache resyncs (after overflow) have happened, for tests and tools.
-        package var counters: (evaluations: Int, resyncs: Int) { backend.counters }
+        /// How many evaluations, link-cache resyncs (after overflow) and stale lookups have happened, for tests
+        /// and tools.
+        package var counters: ConnectivityReaderCounters { backend.counters }
     }
 #endif

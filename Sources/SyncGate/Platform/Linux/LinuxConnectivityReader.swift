@@ -49,7 +49,7 @@
         }
 
         /// How many evaluations and link-cache resyncs have happened.
-        var counters: (evaluations: Int, resyncs: Int) { signal.counters }
+        var counters: ConnectivityReaderCounters { signal.counters }
 
         /// Stops the reader thread and closes every descriptor before returning.
         ///
