@@ -14,9 +14,10 @@
         /// The sequence number each lookup carries now, in the order of the destinations.
         private(set) var sequences: [UInt32]
 
-        /// Prepares lookups of `destinations` (each 4 or 16 bytes, network order); `nil` when one of them
-        /// has another length.
+        /// Prepares lookups of `destinations` (each 4 or 16 bytes, network order); `nil` when there are
+        /// none or one of them has another length.
         init?(destinations: [[UInt8]]) {
+            guard !destinations.isEmpty else { return nil }
             var bytes: [UInt8] = []
             var offsets: [Int] = []
             for destination in destinations {
