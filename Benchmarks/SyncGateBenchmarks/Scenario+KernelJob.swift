@@ -163,6 +163,11 @@ extension Scenario {
                     }
                     let jobLatency = try stamp.latency(from: start, scenario: Self.scenario)
                     let rawLatency = try baseline.latency(from: start, scenario: Self.scenario)
+                    guard jobLatency > .zero else {
+                        throw Self.failure(
+                            "the job of flap \(flap) started \(Duration.zero - jobLatency) before its route was added: it ran while "
+                                + "the environment said disconnected")
+                    }
                     if flap >= sizes.kernelJobWarmup {
                         job.append(jobLatency.nanoseconds)
                         raw.append(rawLatency.nanoseconds)

@@ -33,6 +33,9 @@ final class SchedulerShell: Sendable {
         /// Whether a thread is handing out the outbox now.
         var isDelivering = false
         var eventCount: UInt64 = 0
+        /// The environment broadcast's generation that the machine's copy of the status is at least as new
+        /// as; `UInt64.max` before the first read.
+        var statusGeneration = UInt64.max
     }
 
     /// One item of the outbox.
@@ -145,10 +148,15 @@ final class SchedulerShell: Sendable {
         if demands { environment.demand.retain(job.requirements) }
         let now = timeline.now()
         let (result, deferred): (Machine.SubmitResult, Deferred) = locked { state in
+            // The environment may have changed while its observers (this scheduler's among them) are still
+            // being called: the job is judged on the status now, not on the last one this scheduler heard.
+            let refreshed = refreshStatus(&state, now: now)
             let result = state.machine.submit(job.spec, payload: payload, now: now, initialFailures: initialFailures)
-            guard case .accepted(let key, let actions) = result else { return (result, Deferred()) }
+            guard case .accepted(let key, let actions) = result else {
+                return (result, refreshed.isEmpty ? Deferred() : perform(refreshed, in: &state))
+            }
             handle.setKey(key)
-            return (result, perform(actions, in: &state))
+            return (result, perform(refreshed.isEmpty ? actions : refreshed + actions, in: &state))
         }
         complete(deferred)
         switch result {
@@ -314,7 +322,23 @@ final class SchedulerShell: Sendable {
     // MARK: - Plumbing
 
     private func statusChanged() {
-        input { machine, now in machine.statusChanged(self.environment.status, now: now) }
+        let deferred = locked { state in
+            perform(refreshStatus(&state, now: timeline.now()), in: &state)
+        }
+        complete(deferred)
+    }
+
+    /// Brings the machine's copy of the environment's status up to date, inside the critical section;
+    /// returns the machine's actions (none when no change happened since the last refresh).
+    ///
+    /// The generation is read before the status, so the status read is at least as new as the
+    /// generation recorded: a change that lands in between is read now and seen again next time.
+    private func refreshStatus(_ state: inout State, now: Duration) -> [Machine.Action] {
+        let broadcast = environment.statusBroadcast
+        let generation = broadcast.generation
+        guard generation != state.statusGeneration else { return [] }
+        state.statusGeneration = generation
+        return state.machine.statusChanged(broadcast.value, now: now)
     }
 
     private func timerFired() {

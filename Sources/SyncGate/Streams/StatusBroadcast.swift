@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A multicast current-value stream: the one way SyncGate publishes state that changes over time.
 ///
 /// Every access to ``stream()`` returns a new `AsyncStream` for one consumer. Its first element is the
@@ -62,6 +64,8 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     }
 
     private let state: LockedState<State>
+    /// Counts the changes of the current value; advanced inside the critical section that stores one.
+    private let changes = Atomic<UInt64>(0)
 
     /// Creates a broadcast whose current value is `initial`.
     public init(_ initial: Value) {
@@ -71,6 +75,14 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     /// The current value. Never blocks for longer than a short critical section.
     public var value: Value {
         state.withLock { $0.current }
+    }
+
+    /// How many times the current value has changed; a reader that saw generation `g` and then read
+    /// ``value`` has a value at least as new as change `g`.
+    ///
+    /// A cheap check (one atomic load) of whether a copy of the value kept elsewhere may be out of date.
+    package var generation: UInt64 {
+        changes.load(ordering: .acquiring)
     }
 
     /// Whether ``finish()`` has been called.
@@ -170,6 +182,7 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
             body(&next)
             guard next != previous else { return nil }
             state.current = next
+            changes.add(1, ordering: .releasing)
             for subscriber in state.subscribers.values {
                 subscriber.deliver(previous, next)
             }
