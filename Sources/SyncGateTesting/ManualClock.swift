@@ -47,7 +47,7 @@ public final class ManualClock: Clock, Sendable {
         case waiting(Instant, CheckedContinuation<Void, any Error>)
         /// The deadline passed before the continuation arrived.
         case fired
-        /// Cancelled before the continuation arrived.
+        /// Cancelled before the continuation arrived (or before the sleeper registered).
         case cancelled
     }
 
@@ -120,15 +120,31 @@ public final class ManualClock: Clock, Sendable {
     /// Sleeps until the clock reaches `deadline`; returns at once if it already has.
     public func sleep(until deadline: Instant, tolerance: Duration? = nil) async throws {
         try Task.checkCancellation()
-        let registration: (UInt64, [CheckedContinuation<Void, Never>])? = state.withLock { state in
-            guard deadline > state.now else { return nil }
+        // The sleeper is registered inside the cancellation handler's scope, so a cancellation from the
+        // moment it counts as sleeping takes it out at once, on the cancelling thread: a test that cancels
+        // a timer and then reads `sleeperCount` never sees it. A cancellation that comes before the
+        // registration leaves a tombstone (`.cancelled`) that the registration finds.
+        let id = state.withLock { state -> UInt64 in
             state.nextID += 1
-            state.sleepers[state.nextID] = .pending(deadline)
-            return (state.nextID, state.takeSatisfiedWaiters())
+            return state.nextID
         }
-        guard let (id, satisfied) = registration else { return }
-        for waiter in satisfied { waiter.resume() }
+        defer {
+            state.withLock { state in
+                if case .cancelled = state.sleepers[id] { state.sleepers[id] = nil }
+            }
+        }
         try await withTaskCancellationHandler {
+            let registration: Registration = state.withLock { state in
+                if case .cancelled = state.sleepers[id] { return .cancelled }
+                guard deadline > state.now else { return .due }
+                state.sleepers[id] = .pending(deadline)
+                return .registered(state.takeSatisfiedWaiters())
+            }
+            switch registration {
+            case .due: return
+            case .cancelled: throw CancellationError()
+            case .registered(let satisfied): for waiter in satisfied { waiter.resume() }
+            }
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let result: Result<Void, any Error>? = state.withLock { state in
                     switch state.sleepers[id] {
@@ -150,18 +166,30 @@ public final class ManualClock: Clock, Sendable {
         } onCancel: {
             let continuation: CheckedContinuation<Void, any Error>? = state.withLock { state in
                 switch state.sleepers[id] {
-                case .pending:
+                case .pending, nil:
+                    // Pending: it never suspends. Not registered yet: the registration finds the tombstone.
+                    // Already ended: the tombstone is removed when `sleep` returns.
                     state.sleepers[id] = .cancelled
                     return nil
                 case .waiting(_, let continuation):
                     state.sleepers[id] = nil
                     return continuation
-                case .fired, .cancelled, nil:
+                case .fired, .cancelled:
                     return nil
                 }
             }
             continuation?.resume(throwing: CancellationError())
         }
+    }
+
+    /// How a sleeper's registration went.
+    private enum Registration {
+        /// The deadline has already passed: return at once.
+        case due
+        /// Cancelled before it registered.
+        case cancelled
+        /// Registered; the waiters of `waitForSleepers` that it satisfies.
+        case registered([CheckedContinuation<Void, Never>])
     }
 
     /// Moves the clock forward by `duration` and wakes every sleeper whose deadline it reaches.

@@ -28,6 +28,21 @@ struct ManualClockTests {
         #expect(clock.now.offset == .seconds(3))
     }
 
+    /// `cancel()` takes a counted sleeper out before it returns, however soon after its registration it
+    /// comes: a test that cancels a timer and then reads `sleeperCount` must not see it (once seen as 1 in
+    /// a sanitizer run of `SyncEnvironment.waitUntil`'s test, whose timeout timer is cancelled that way).
+    @Test("a sleeper cancelled as soon as it counts no longer counts when cancel() returns")
+    func cancelledAtOnceNoLongerCounts() async {
+        let clock = ManualClock()
+        for _ in 0..<2_000 {
+            let task = Task { try await clock.sleep(for: .seconds(10)) }
+            await clock.waitForSleepers(1)
+            task.cancel()
+            #expect(clock.sleeperCount == 0)
+            _ = try? await task.value
+        }
+    }
+
     @Test("a cancelled sleeper is removed and throws CancellationError")
     func cancellation() async {
         let clock = ManualClock()
