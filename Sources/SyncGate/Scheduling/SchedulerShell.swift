@@ -1,3 +1,5 @@
+import Synchronization
+
 /// The scheduler's shell: the state machine behind a lock, and the code that performs its actions.
 ///
 /// Every input reaches the state machine on the thread that produced it: an environment change is
@@ -30,8 +32,6 @@ final class SchedulerShell: Sendable {
         var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
         /// What waits to be handed out after the critical sections that produced it, in order.
         var outbox: [Outgoing] = []
-        /// Whether a thread is handing out the outbox now.
-        var isDelivering = false
         var eventCount: UInt64 = 0
         /// The environment broadcast's generation that the machine's copy of the status is at least as new
         /// as; `UInt64.max` before the first read.
@@ -95,6 +95,11 @@ final class SchedulerShell: Sendable {
     let timeline: ClockTimeline
     private let random: @Sendable () -> Double
     private let state: LockedState<State>
+    /// Who hands the outbox out: bit 0 is set while a thread does, bit 1 when items were added to the
+    /// outbox since that thread last took it. Changed by appenders only under the lock; the delivering
+    /// thread clears it without the lock when nothing came meanwhile (``deliverAll(_:)``), so a critical
+    /// section that produced events costs one lock acquisition, not two.
+    private let delivery = Atomic<UInt8>(0)
     private let observer = LockedState<UInt64?>(nil)
     private let hooks = LockedState(Hooks())
 
@@ -275,17 +280,16 @@ final class SchedulerShell: Sendable {
     /// Waits until no job is left in the scheduler.
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let idle = locked { state in
+            let batch: [Outgoing]? = locked { state in
                 if state.machine.jobCount > 0 {
                     state.shutdownWaiters.append(continuation)
-                    return false
+                    return nil
                 }
-                // No job left; while the last events are handed out, resume after them.
-                guard state.isDelivering else { return true }
+                // No job left; resume after the events still being handed out, in their order.
                 state.outbox.append(.idle([continuation]))
-                return false
+                return takeOutboxIfIdle(&state)
             }
-            if idle { continuation.resume() }
+            if let batch { deliverAll(batch) }
         }
     }
 
@@ -436,19 +440,44 @@ final class SchedulerShell: Sendable {
             handle.finishStates()
             if !handle.requirements.isDisjoint(with: .demandDriven) { environment.demand.release(handle.requirements) }
         }
-        guard var batch = deferred.delivery else { return }
+        if let batch = deferred.delivery { deliverAll(batch) }
+    }
+
+    /// Hands out `batch` and then whatever was added to the outbox meanwhile, until nothing was; the
+    /// caller is the delivering thread (it took `batch` with ``takeOutboxIfIdle(_:)``).
+    private func deliverAll(_ first: [Outgoing]) {
+        var batch = first
         while true {
             deliver(batch)
-            let next: [Outgoing]? = locked { state in
-                if state.outbox.isEmpty {
-                    state.isDelivering = false
-                    return nil
-                }
+            // Nothing added since the last take: stop delivering, without the lock.
+            if delivery.compareExchange(expected: 1, desired: 0, ordering: .acquiringAndReleasing).exchanged {
+                return
+            }
+            batch = locked { state in
+                delivery.store(1, ordering: .releasing)
                 defer { state.outbox = [] }
                 return state.outbox
             }
-            guard let next else { return }
-            batch = next
+        }
+    }
+
+    /// Inside the critical section, after items were added to the outbox: takes the outbox when no thread
+    /// is handing it out (this thread then delivers it, after the lock), or tells the delivering thread
+    /// that more came.
+    private func takeOutboxIfIdle(_ state: inout State) -> [Outgoing]? {
+        guard !state.outbox.isEmpty else { return nil }
+        var current = delivery.load(ordering: .acquiring)
+        while true {
+            let desired: UInt8 = current & 1 == 0 ? 1 : current | 2
+            if desired == current { return nil }
+            let (exchanged, original) = delivery.compareExchange(
+                expected: current, desired: desired, ordering: .acquiringAndReleasing)
+            if exchanged {
+                guard current & 1 == 0 else { return nil }
+                defer { state.outbox = [] }
+                return state.outbox
+            }
+            current = original
         }
     }
 
@@ -527,11 +556,7 @@ final class SchedulerShell: Sendable {
         }
         deferred.moreToStart = state.machine.hasMoreToStart
         deferred.retired = state.machine.takeRetired()
-        if !state.isDelivering && !state.outbox.isEmpty {
-            state.isDelivering = true
-            deferred.delivery = state.outbox
-            state.outbox = []
-        }
+        deferred.delivery = takeOutboxIfIdle(&state)
         return deferred
     }
 }
