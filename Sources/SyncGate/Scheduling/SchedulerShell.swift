@@ -157,11 +157,9 @@ final class SchedulerShell: Sendable {
             // being called: the job is judged on the status now, not on the last one this scheduler heard.
             let refreshed = refreshStatus(&state, now: now)
             let result = state.machine.submit(job.spec, payload: payload, now: now, initialFailures: initialFailures)
-            guard case .accepted(let key, let actions) = result else {
-                return (result, refreshed.isEmpty ? Deferred() : perform(refreshed, in: &state))
-            }
+            guard case .accepted(let key, let actions) = result else { return (result, perform(refreshed, in: &state)) }
             handle.setKey(key)
-            return (result, perform(refreshed.isEmpty ? actions : refreshed + actions, in: &state))
+            return (result, perform(refreshed + actions, in: &state))
         }
         complete(deferred)
         switch result {

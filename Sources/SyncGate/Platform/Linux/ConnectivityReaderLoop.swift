@@ -133,24 +133,21 @@
                 case .datagram(let bytes):
                     let datagram = NetlinkMessage.parse(bytes)
                     if datagram.isMalformed {
-                        needsLinkDump = true
-                        lookUpBothFamilies()
+                        forgetEverything()
                         sawHint = true
                     }
                     for message in datagram.messages where apply(message) {
                         sawHint = true
                     }
                 case .overflow:
-                    needsLinkDump = true
-                    lookUpBothFamilies()
+                    forgetEverything()
                     sawHint = true
                 case .ignored:
                     continue
                 case .wouldBlock:
                     return sawHint
                 case .failed:
-                    needsLinkDump = true
-                    lookUpBothFamilies()
+                    forgetEverything()
                     return true
                 }
             }
@@ -160,8 +157,7 @@
         /// Applies one event message to the link cache. Returns whether it is a hint worth evaluating.
         private func apply(_ message: NetlinkMessage) -> Bool {
             if message.reportsOverflow {
-                needsLinkDump = true
-                lookUpBothFamilies()
+                forgetEverything()
                 return true
             }
             switch message.type {
@@ -260,6 +256,13 @@
             ipv6NeedsLookup = true
         }
 
+        /// After a lost or malformed message nothing cached can be trusted: the links are dumped again and
+        /// both probe routes looked up again at the next evaluation.
+        private func forgetEverything() {
+            needsLinkDump = true
+            lookUpBothFamilies()
+        }
+
         /// Looks the probe routes up again for the families a hint may have changed (both in one request
         /// datagram when both are); a family whose lookup got no answer stays marked, so the next
         /// evaluation asks again.
@@ -291,9 +294,10 @@
             let isRemoved = { (lookup: RouteLookupResult) in
                 lookup.route.map { self.removedEntries.contains($0.entryKey) } ?? false
             }
-            if isRemoved(ipv4Lookup) { ipv4NeedsLookup = true }
-            if isRemoved(ipv6Lookup) { ipv6NeedsLookup = true }
-            return isRemoved(ipv4Lookup) || isRemoved(ipv6Lookup)
+            let (ipv4Stale, ipv6Stale) = (isRemoved(ipv4Lookup), isRemoved(ipv6Lookup))
+            ipv4NeedsLookup = ipv4NeedsLookup || ipv4Stale
+            ipv6NeedsLookup = ipv6NeedsLookup || ipv6Stale
+            return ipv4Stale || ipv6Stale
         }
 
         private func kind(of link: NetlinkLink) -> LinuxInterfaceKind {
