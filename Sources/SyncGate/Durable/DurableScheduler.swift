@@ -18,7 +18,8 @@ import Foundation
 /// lock, and its `submit` writes the job before handing it to the scheduler. A job leaves the store
 /// when it resolves (succeeded, failed for good, cancelled, expired). Shutting the scheduler down does
 /// not remove jobs: those it cancels are restored by the next run. A job that was running when the
-/// process died runs again as the same attempt (at-least-once), so its handler must be idempotent: use
+/// process died (a handler runs only once its attempt's start is written) runs again as the same
+/// attempt and is reported as interrupted (at-least-once), so its handler must be idempotent: use
 /// `context.jobID` as the key. Keep the durable scheduler for as long as its jobs run: without it their
 /// progress is no longer written, and they run again after a restart.
 ///
@@ -50,6 +51,10 @@ public final class DurableScheduler: Sendable {
         let maxAttempts: Int
         /// A periodic job's series: where it stands, in wall-clock instants.
         var series: Series?
+        /// The `attemptStarted` records written for it by this process (see ``waitUntilStartRecorded(_:)``).
+        var startsRecorded = 0
+        /// The attempts whose operation began in this process.
+        var startsBegun = 0
     }
 
     /// Where a durable periodic job's series stands, as its `periodEnded` records say.
@@ -100,6 +105,8 @@ public final class DurableScheduler: Sendable {
         var keptUniqueKeys: [UInt64: String] = [:]
         var storeIssues: [JobStoreIssue] = []
         var writeErrors: [String] = []
+        /// An operation waiting for its `attemptStarted` record, by sequence number.
+        var startWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     }
 
     /// A record written after submission that did not reach the store yet.
@@ -465,6 +472,47 @@ public final class DurableScheduler: Sendable {
             return records + (record.map { [($0, job.id)] } ?? [])
         }
         for (record, id) in records { write(record, jobID: id) }
+        if case .started = delivery.event { startRecorded(sequence) }
+    }
+
+    /// Counts the `attemptStarted` record just written for the job `sequence`, and lets its operation
+    /// run if it was waiting for it.
+    private func startRecorded(_ sequence: UInt64) {
+        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+            guard var job = state.active[sequence] else { return state.startWaiters.removeValue(forKey: sequence) }
+            job.startsRecorded += 1
+            state.active[sequence] = job
+            guard job.startsRecorded >= job.startsBegun else { return nil }
+            return state.startWaiters.removeValue(forKey: sequence)
+        }
+        waiter?.resume()
+    }
+
+    /// Returns once the journal holds the `attemptStarted` record of the attempt that is about to run the
+    /// handler of job `sequence`, so that a process that dies while a handler runs always finds the job
+    /// marked as running (and reports it as interrupted).
+    ///
+    /// The scheduler creates an attempt's task before it hands the `started` event to this layer's hook,
+    /// outside its lock; the hook writes the record. Every `started` event of a job is followed by exactly
+    /// one run of its operation, so the operation's n-th run waits for the n-th record. The wait ends when
+    /// the hook has written it (or found the job gone); the hook always comes, since the scheduler
+    /// delivers every event, and this layer cannot go away meanwhile (the waiting operation holds it).
+    private func waitUntilStartRecorded(_ sequence: UInt64) async {
+        let isRecorded: Bool = state.withLock { state in
+            guard var job = state.active[sequence] else { return true }
+            job.startsBegun += 1
+            state.active[sequence] = job
+            return job.startsRecorded >= job.startsBegun
+        }
+        if isRecorded { return }
+        await withCheckedContinuation { continuation in
+            let isRecordedNow: Bool = state.withLock { state in
+                guard let job = state.active[sequence], job.startsRecorded < job.startsBegun else { return true }
+                state.startWaiters[sequence] = continuation
+                return false
+            }
+            if isRecordedNow { continuation.resume() }
+        }
     }
 
     /// The `dependencyEnded` records for the active and kept dependents of the job `id` that just
@@ -618,14 +666,16 @@ public final class DurableScheduler: Sendable {
 
     // MARK: - Dependencies
 
-    /// The operation of a durable job: runs the handler with the inputs restored from the journal, and
-    /// keeps the encoded output of an attempt that succeeded for the journal.
+    /// The operation of a durable job: once the attempt's start is in the journal, runs the handler with
+    /// the inputs restored from the journal, and keeps the encoded output of an attempt that succeeded
+    /// for the journal.
     private func operation(
         sequence: UInt64, payload: any Sendable,
         run: @escaping @Sendable (any Sendable, SyncJobContext) async throws -> Void,
         restoredInputs: [(id: SyncJob.ID, value: any Sendable)], order: [SyncJob.ID]
     ) -> SyncJob.Operation {
         { [weak self] context in
+            await self?.waitUntilStartRecorded(sequence)
             let context = restoredInputs.isEmpty ? context : context.adding(inputs: restoredInputs, order: order)
             try await run(payload, context)
             try self?.keepOutput(of: context, sequence: sequence)

@@ -1,5 +1,6 @@
 import Foundation
 import SyncGateTesting
+import Synchronization
 import Testing
 
 @testable import SyncGate
@@ -24,6 +25,34 @@ final class ProbingStore: JobStore {
     }
 }
 
+/// A store whose `attemptStarted` records are slow: each one is written only after the handler of its
+/// attempt began (at most `patience` yields of the writing thread), so a handler that does not wait for
+/// its start record sees the journal without it.
+final class SlowStartStore: JobStore {
+    let inner: FileJobStore
+    let handlersBegun = Atomic<Int>(0)
+    static let patience = 20_000
+
+    init(_ inner: FileJobStore) {
+        self.inner = inner
+    }
+
+    func load() throws -> JobStoreContents {
+        try inner.load()
+    }
+
+    func append(_ record: JobRecord) throws {
+        if case .attemptStarted(_, let attempt) = record {
+            var yields = 0
+            while handlersBegun.load(ordering: .acquiring) < attempt && yields < Self.patience {
+                sched_yield()
+                yields += 1
+            }
+        }
+        try inner.append(record)
+    }
+}
+
 /// Durability as a layer on the scheduler: its journal is written from the scheduler's ordered event
 /// hook, never under the scheduler's lock.
 @Suite("Durable layer", .timeLimit(.minutes(1)))
@@ -32,13 +61,20 @@ struct DurableLayerTests {
 
     struct Failure: Error {}
 
-    @Test("no journal write and no event hook runs under the scheduler's lock, through a job's whole life")
-    func noStoreCallUnderTheLock() async throws {
+    /// A durable layer on a scheduler whose environment is connected, with its store wrapped by `wrap`.
+    func connectedLayer<Store: JobStore>(
+        _ wrap: (FileJobStore) -> Store
+    ) throws -> (ManualClock, SyncScheduler, Store, DurableScheduler) {
         let clock = ManualClock()
         let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi), clock: clock)
         let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
-        let store = ProbingStore(try FileJobStore(directory: directory.path))
-        let durable = DurableScheduler(scheduler: scheduler, store: store)
+        let store = wrap(try FileJobStore(directory: directory.path))
+        return (clock, scheduler, store, DurableScheduler(scheduler: scheduler, store: store))
+    }
+
+    @Test("no journal write and no event hook runs under the scheduler's lock, through a job's whole life")
+    func noStoreCallUnderTheLock() async throws {
+        let (clock, scheduler, store, durable) = try connectedLayer(ProbingStore.init)
         let hookCalls = LockedState<[(sequence: UInt64, underSchedulerLock: Bool)]>([])
         let token = scheduler.schedulerCore.addEventHook { delivery in
             let held = SchedulerLockProbe.isHeld
@@ -88,5 +124,26 @@ struct DurableLayerTests {
         #expect(try plain(SyncJob(id: "a") { _ in }).id == "a")
         #expect(try stored(DurableJob(id: "b", kind: "work", payload: 1)).id == "b")
         scheduler.cancelAll()
+    }
+
+    @Test("a handler runs only once its attempt's start is in the journal, so a crash in it is never missed")
+    func handlerRunsAfterItsStartRecord() async throws {
+        let (clock, scheduler, store, durable) = try connectedLayer(SlowStartStore.init)
+        let seen = LockedState<[String]>([])
+        try durable.register("work", payload: Int.self) { _, context in
+            let stored = try store.load().jobs.first { $0.id == context.jobID }
+            let marked = stored?.isRunning == true && stored?.lastStartedAttempt == context.attempt
+            seen.withLock { $0.append("attempt \(context.attempt): \(marked ? "recorded" : "not recorded")") }
+            store.handlersBegun.add(1, ordering: .releasing)
+            if context.attempt == 1 { throw Failure() }
+        }
+        try durable.restoreJobs()
+        let handle = try durable.submit(
+            DurableJob(id: "one", kind: "work", payload: 1, retry: .fixed(delay: .seconds(1), maxAttempts: 2)))
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(1))
+        #expect(try await handle.outcome().state == .succeeded)
+        #expect(seen.withLock { $0 } == ["attempt 1: recorded", "attempt 2: recorded"])
+        await scheduler.shutdown(gracePeriod: .zero)
     }
 }
