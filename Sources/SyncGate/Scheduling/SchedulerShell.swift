@@ -504,11 +504,11 @@ final class SchedulerShell: Sendable {
         var reusable = reusing
         for action in actions {
             switch action {
-            case .start(let key, let payload, let attempt, let status):
+            case .start(let key, let payload, let attempt):
                 let context = SyncJobContext(
                     jobID: payload.handle.id,
                     attempt: attempt,
-                    startStatus: status,
+                    startStatus: state.machine.status,
                     requirements: payload.handle.requirements,
                     conditions: payload.handle.conditions,
                     environment: environment,

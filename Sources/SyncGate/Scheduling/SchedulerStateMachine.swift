@@ -13,8 +13,10 @@ struct SchedulerStateMachine<Payload> {
 
     /// What the shell must do.
     enum Action {
-        /// Start an attempt's task on the given status.
-        case start(Key, Payload, attempt: Int, status: SyncEnvironmentStatus)
+        /// Start an attempt's task on the machine's ``status`` (the shell performs the actions inside the
+        /// critical section of the input that produced them, so it is the status the start was decided
+        /// on; the action does not copy it, which keeps every action small).
+        case start(Key, Payload, attempt: Int)
         /// Cancel the task of the job's running attempt.
         case cancelAttempt(Key)
         /// Publish the job's new state on its handle (a waiting job as `JobLifecycle.waiting`).
@@ -685,7 +687,7 @@ struct SchedulerStateMachine<Payload> {
         if let uniqueKey = job.spec.uniqueKey { runningUnique[uniqueKey] = key }
         actions.append(.setState(job.payload, .running(attempt: job.attempt)))
         actions.append(.emit(.started(id: job.spec.id, attempt: job.attempt), job.payload))
-        actions.append(.start(key, job.payload, attempt: job.attempt, status: status))
+        actions.append(.start(key, job.payload, attempt: job.attempt))
     }
 
     /// Ends a job, and then the dependents that its outcome fails (iteratively, so a long chain does not
