@@ -39,16 +39,13 @@ extension Scenario {
         let manual = ManualSyncEnvironment(connectivity: .connected(via: .wiredEthernet))
         let scheduler = try SyncScheduler(
             environment: manual.environment, configuration: .init(maxConcurrentJobs: slots))
-        let ledger = RunLedger(count: count)
-        let start = ContinuousClock.now
-        for index in 0..<count {
-            try scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
+        return try await jobsPerSecond(count: count, scenario: scenario) { ledger in
+            for index in 0..<count {
+                try scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
+            }
+            try await ledger.waitForAll(scenario: scenario, limit: patience)
+            await scheduler.shutdown(gracePeriod: .seconds(5))
         }
-        try await ledger.waitForAll(scenario: scenario, limit: patience)
-        await scheduler.shutdown(gracePeriod: .seconds(5))
-        try ledger.verifyExactlyOnce(scenario: scenario)
-        let last = ledger.offsets(from: start).max() ?? 0
-        return Double(count) / (last / 1e9)
     }
 
     /// The same jobs on ``SkeletonScheduler``: what one lock, a handle, an index and reused runner tasks
@@ -57,26 +54,34 @@ extension Scenario {
         count: Int, slots: Int, patience: Duration, scenario: String
     ) async throws -> Double {
         let skeleton = SkeletonScheduler(slots: slots)
-        let ledger = RunLedger(count: count)
-        let start = ContinuousClock.now
-        for index in 0..<count {
-            skeleton.submit { ledger.record(index) }
+        return try await jobsPerSecond(count: count, scenario: scenario) { ledger in
+            for index in 0..<count {
+                skeleton.submit { ledger.record(index) }
+            }
+            try await ledger.waitForAll(scenario: scenario, limit: patience)
         }
-        try await ledger.waitForAll(scenario: scenario, limit: patience)
-        try ledger.verifyExactlyOnce(scenario: scenario)
-        let last = ledger.offsets(from: start).max() ?? 0
-        return Double(count) / (last / 1e9)
     }
 
     private static func taskGroupThroughput(count: Int, window: Int, scenario: String) async throws -> Double {
-        let ledger = RunLedger(count: count)
-        let start = ContinuousClock.now
-        await withTaskGroup(of: Void.self) { group in
-            for index in 0..<count {
-                if index >= window { await group.next() }
-                group.addTask { ledger.record(index) }
+        try await jobsPerSecond(count: count, scenario: scenario) { ledger in
+            await withTaskGroup(of: Void.self) { group in
+                for index in 0..<count {
+                    if index >= window { await group.next() }
+                    group.addTask { ledger.record(index) }
+                }
             }
         }
+    }
+
+    /// Times `run`, which must run `count` jobs whose bodies record themselves in the ledger it is given
+    /// and return once all have run; checks that each ran exactly once and returns jobs per second, from
+    /// just before `run` to the start of the last body.
+    private static func jobsPerSecond(
+        count: Int, scenario: String, _ run: (RunLedger) async throws -> Void
+    ) async throws -> Double {
+        let ledger = RunLedger(count: count)
+        let start = ContinuousClock.now
+        try await run(ledger)
         try ledger.verifyExactlyOnce(scenario: scenario)
         let last = ledger.offsets(from: start).max() ?? 0
         return Double(count) / (last / 1e9)

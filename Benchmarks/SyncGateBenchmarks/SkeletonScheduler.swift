@@ -13,6 +13,7 @@ final class SkeletonScheduler: Sendable {
     /// What a submission returns; the skeleton's stand-in for a job handle.
     final class Handle: Sendable {
         let key: UInt64
+        /// Set when the job ends: the one state change a handle must publish (nothing here reads it).
         let isFinished = Atomic<Bool>(false)
 
         init(key: UInt64) {
