@@ -27,7 +27,7 @@ final class SchedulerShell: Sendable {
 
     private struct State {
         var machine: Machine
-        var attempts: [Machine.Key: Task<Void, Never>] = [:]
+        var attempts = KeyTable<Task<Void, Never>>()
         var timer: Task<Void, Never>?
         var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
         /// What waits to be handed out after the critical sections that produced it, in order.
@@ -151,15 +151,17 @@ final class SchedulerShell: Sendable {
         // state ends the demand (`complete`).
         let demands = !job.requirements.isDisjoint(with: .demandDriven)
         if demands { environment.demand.retain(job.requirements) }
+        // Everything that needs no lock is done before it: the critical section is what limits throughput.
+        let spec = job.spec
         let now = timeline.now()
         let (result, deferred): (Machine.SubmitResult, Deferred) = locked { state in
             // The environment may have changed while its observers (this scheduler's among them) are still
             // being called: the job is judged on the status now, not on the last one this scheduler heard.
             let refreshed = refreshStatus(&state, now: now)
-            let result = state.machine.submit(job.spec, payload: payload, now: now, initialFailures: initialFailures)
+            let result = state.machine.submit(spec, payload: payload, now: now, initialFailures: initialFailures)
             guard case .accepted(let key, let actions) = result else { return (result, perform(refreshed, in: &state)) }
             handle.setKey(key)
-            return (result, perform(refreshed + actions, in: &state))
+            return (result, perform(refreshed.isEmpty ? actions : refreshed + actions, in: &state))
         }
         complete(deferred)
         switch result {

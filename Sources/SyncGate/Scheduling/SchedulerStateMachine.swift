@@ -193,7 +193,7 @@ struct SchedulerStateMachine<Payload> {
     }
 
     struct Bucket {
-        var lanes: [BinaryHeap<QueueEntry>] = [BinaryHeap(), BinaryHeap(), BinaryHeap()]
+        var lanes: [MostlyOrderedQueue<QueueEntry>] = [.init(), .init(), .init()]
         var live = 0
         var entries: Int { lanes.reduce(0) { $0 + $1.count } }
     }
@@ -235,7 +235,7 @@ struct SchedulerStateMachine<Payload> {
     private var heldConditions: ConditionMask
     private var interner = ConditionInterner()
 
-    private(set) var jobs: [Key: Job] = [:]
+    private(set) var jobs = KeyTable<Job>()
     private var nextKey: Key = 0
     var ids: [SyncJob.ID: Key] = [:]
     var uniqueKeys: [String: Key] = [:]
@@ -776,10 +776,6 @@ struct SchedulerStateMachine<Payload> {
     private mutating func dispatch(now: Duration, actions: inout [Action]) {
         hasMoreToStart = false
         guard running.count < maxConcurrentJobs, !buckets.isEmpty else { return }
-        let runnable = buckets.keys.filter { key in
-            key.requirements & ~satisfied == 0 && key.conditions.isSubset(of: heldConditions)
-        }
-        guard !runnable.isEmpty else { return }
         var started = 0
         while running.count < maxConcurrentJobs {
             if started == startsPerInput {
@@ -787,28 +783,36 @@ struct SchedulerStateMachine<Payload> {
                 return
             }
             started += 1
-            var best: (bucket: BucketKey, lane: Int, entry: QueueEntry)?
-            for bucketKey in runnable {
-                for lane in 0..<3 {
-                    guard let entry = liveTop(bucketKey, lane: lane) else { continue }
-                    if let current = best, (current.lane, current.entry.key) <= (lane, entry.key) { continue }
-                    best = (bucketKey, lane, entry)
+            // Buckets are visited by index (no hashing, no array of the runnable ones); a start may remove
+            // the bucket it starts from, so indices are not kept across starts.
+            var best: (bucket: Dictionary<BucketKey, Bucket>.Index, lane: Int, entry: QueueEntry)?
+            var index = buckets.startIndex
+            while index != buckets.endIndex {
+                let bucketKey = buckets.keys[index]
+                if bucketKey.requirements & ~satisfied == 0 && bucketKey.conditions.isSubset(of: heldConditions) {
+                    for lane in 0..<3 {
+                        guard let entry = liveTop(at: index, lane: lane) else { continue }
+                        if let current = best, (current.lane, current.entry.key) <= (lane, entry.key) { continue }
+                        best = (index, lane, entry)
+                    }
                 }
+                buckets.formIndex(after: &index)
             }
             guard let best else { break }
-            buckets[best.bucket]?.lanes[best.lane].popTop()
+            // Popping stale entries changed values only, so the index is still valid.
+            buckets.values[best.bucket].lanes[best.lane].popTop()
             start(best.entry.key, now: now, actions: &actions)
         }
     }
 
-    /// The live entry at the top of a lane, dropping stale entries on the way.
-    private mutating func liveTop(_ bucketKey: BucketKey, lane: Int) -> QueueEntry? {
-        while let entry = buckets[bucketKey]?.lanes[lane].top {
+    /// The live entry at the top of a lane of the bucket at `index`, dropping stale entries on the way.
+    private mutating func liveTop(at index: Dictionary<BucketKey, Bucket>.Index, lane: Int) -> QueueEntry? {
+        while let entry = buckets.values[index].lanes[lane].top {
             jobsExamined += 1
             if let job = jobs[entry.key], job.phase == .waiting, job.waitGeneration == entry.generation {
                 return entry
             }
-            buckets[bucketKey]?.lanes[lane].popTop()
+            buckets.values[index].lanes[lane].popTop()
         }
         return nil
     }

@@ -28,8 +28,6 @@ public final class SyncJobHandle: @unchecked Sendable {
     /// Code holding the handle's lock never takes
     /// another handle's lock (two handles may share a mutex).
     private struct Mutable {
-        /// The scheduler's key for the job; `UInt64.max` until the scheduler has accepted it.
-        var storedKey = UInt64.max
         var outcome: SyncJobOutcome?
         var extras: Extras?
         /// The state, compactly: its case (``Phase``) and its attempt number; a failed state's error is
@@ -74,10 +72,6 @@ public final class SyncJobHandle: @unchecked Sendable {
             }
         }
 
-        var key: UInt64? {
-            get { storedKey == .max ? nil : storedKey }
-            set { storedKey = newValue ?? .max }
-        }
         var waiters: [Waiter] {
             get { extras?.waiters ?? [] }
             set { if extras != nil || !newValue.isEmpty { madeExtras().waiters = newValue } }
@@ -127,6 +121,9 @@ public final class SyncJobHandle: @unchecked Sendable {
     public let conditions: Set<SyncCondition>
     /// Only inside ``withLock(_:)``, which makes every access exclusive (so the runtime need not check).
     @exclusivity(unchecked) private var mutable = Mutable()
+    /// The scheduler's key for the job; `UInt64.max` until the scheduler has accepted it. Atomic, so the
+    /// scheduler sets it inside its critical section without taking the handle's lock.
+    private let storedKey = Atomic<UInt64>(.max)
     private let environment: SyncEnvironment
     /// The scheduler that cancels the job; weak, so a handle kept after its scheduler does not keep it.
     private weak let scheduler: SchedulerShell?
@@ -198,7 +195,8 @@ public final class SyncJobHandle: @unchecked Sendable {
     /// Cancels the job: a waiting job ends at once; a running one has its task cancelled and ends when
     /// its operation returns. Cancelling a finished job does nothing.
     public func cancel() {
-        if let key = withLock({ $0.key }) { scheduler?.cancel(key: key) }
+        let key = storedKey.load(ordering: .acquiring)
+        if key != .max { scheduler?.cancel(key: key) }
     }
 
     /// Waits until the job has finished and returns how it ended; any number of callers may wait.
@@ -276,7 +274,7 @@ public final class SyncJobHandle: @unchecked Sendable {
 
     /// Records the scheduler's key for the job, so ``cancel()`` can name it.
     func setKey(_ key: UInt64) {
-        withLock { $0.key = key }
+        storedKey.store(key, ordering: .releasing)
     }
 
     /// Publishes a new state; called by the scheduler inside its critical section, so states are in order.

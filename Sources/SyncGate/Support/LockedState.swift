@@ -63,7 +63,7 @@ package struct LockedState<State>: @unchecked Sendable {
         @inline(__always)
         func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
             try withUnsafeMutablePointers { state, mutex in
-                pthread_mutex_lock(mutex)
+                SpinThenBlock.lock(mutex)
                 defer { pthread_mutex_unlock(mutex) }
                 return try body(&state.pointee)
             }

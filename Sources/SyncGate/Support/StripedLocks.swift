@@ -55,7 +55,7 @@ package struct StripedLocks: @unchecked Sendable {
         let address = UInt(bitPattern: Unmanaged.passUnretained(object).toOpaque())
         let index = Int(truncatingIfNeeded: ((address >> 4) &* 0x9E37_79B9_7F4A_7C15) >> 40) & Int(mask)
         let mutex = Self.mutex(stripes + index)
-        pthread_mutex_lock(mutex)
+        SpinThenBlock.lock(mutex)
         defer { pthread_mutex_unlock(mutex) }
         return try body()
     }
