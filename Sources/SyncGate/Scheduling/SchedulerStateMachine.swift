@@ -5,9 +5,10 @@
 /// the shell attaches to a job (its operation and handle); tests use plain values.
 ///
 /// Waiting jobs live in buckets keyed by their requirement mask and interned condition mask; each bucket
-/// keeps one FIFO heap per priority. A status change looks only at the buckets the new status satisfies,
-/// so jobs blocked on something else cost nothing (the cost rule of docs/ARCHITECTURE.md §4). Entries are
-/// removed lazily: a heap entry is live only while its job is waiting with the same wait generation.
+/// keeps one FIFO lane per priority (a `MostlyOrderedQueue` ordered by job key). A status change looks
+/// only at the buckets the new status satisfies, so jobs blocked on something else cost nothing (the cost
+/// rule of docs/ARCHITECTURE.md §4). Entries are removed lazily: a lane entry is live only while its job
+/// is waiting with the same wait generation.
 struct SchedulerStateMachine<Payload> {
     typealias Key = UInt64
 
@@ -646,7 +647,7 @@ struct SchedulerStateMachine<Payload> {
         actions.append(.setState(job.payload, JobLifecycle.waiting))
     }
 
-    /// Removes a waiting job from its bucket's live count; its heap entry goes stale.
+    /// Removes a waiting job from its bucket's live count; its lane entry goes stale.
     mutating func leaveBucket(_ job: Job) {
         // In place: one lookup, and no removal and reinsertion of the bucket on every start.
         guard let index = buckets.index(forKey: job.bucketKey) else { return }
