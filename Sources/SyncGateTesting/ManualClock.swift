@@ -49,38 +49,64 @@ public final class ManualClock: Clock, Sendable {
         case fired
         /// Cancelled before the continuation arrived (or before the sleeper registered).
         case cancelled
+
+        /// The deadline of an armed sleeper (pending or waiting); `nil` for the others.
+        var armedDeadline: Instant? {
+            switch self {
+            case .pending(let deadline), .waiting(let deadline, _): deadline
+            case .fired, .cancelled: nil
+            }
+        }
     }
 
     private struct State {
         var now = Instant(offset: .zero)
         var nextID: UInt64 = 0
-        var sleepers: [UInt64: Sleeper] = [:]
+        private(set) var sleepers: [UInt64: Sleeper] = [:]
         var sleeperWaiters: [(condition: WaitCondition, continuation: CheckedContinuation<Void, Never>)] = []
 
-        var armedDeadlines: [Instant] {
-            sleepers.values.compactMap { sleeper -> Instant? in
-                switch sleeper {
-                case .pending(let deadline), .waiting(let deadline, _): deadline
-                case .fired, .cancelled: nil
+        /// The number of armed sleepers (pending or waiting), and how many are armed at each deadline: kept
+        /// as sleepers change, so a registration checks the test's waiters in O(1), not O(sleepers).
+        private(set) var armedCount = 0
+        private var armedAt: [Instant: Int] = [:]
+
+        /// A sleeper's record; every change goes through here, which keeps the armed counts.
+        subscript(sleeper id: UInt64) -> Sleeper? {
+            get { sleepers[id] }
+            set {
+                if let old = sleepers[id]?.armedDeadline {
+                    armedCount -= 1
+                    armedAt[old, default: 0] -= 1
+                    if armedAt[old] == 0 { armedAt[old] = nil }
                 }
+                if let new = newValue?.armedDeadline {
+                    armedCount += 1
+                    armedAt[new, default: 0] += 1
+                }
+                sleepers[id] = newValue
             }
         }
 
-        var armedCount: Int { armedDeadlines.count }
+        var armedDeadlines: [Instant] { sleepers.values.compactMap(\.armedDeadline) }
 
         func isSatisfied(_ condition: WaitCondition) -> Bool {
-            condition.isSatisfied(by: armedDeadlines)
+            switch condition {
+            case .count(let count): armedCount >= count
+            case .deadline(let deadline): armedAt[deadline] != nil
+            }
         }
 
         mutating func takeSatisfiedWaiters() -> [CheckedContinuation<Void, Never>] {
             guard !sleeperWaiters.isEmpty else { return [] }
-            let armed = armedDeadlines
             var ready: [CheckedContinuation<Void, Never>] = []
-            sleeperWaiters.removeAll { waiter in
-                guard waiter.condition.isSatisfied(by: armed) else { return false }
+            var waiting = sleeperWaiters
+            sleeperWaiters = []
+            waiting.removeAll { waiter in
+                guard isSatisfied(waiter.condition) else { return false }
                 ready.append(waiter.continuation)
                 return true
             }
+            sleeperWaiters = waiting
             return ready
         }
     }
@@ -90,12 +116,6 @@ public final class ManualClock: Clock, Sendable {
         case count(Int)
         case deadline(Instant)
 
-        func isSatisfied(by armed: [Instant]) -> Bool {
-            switch self {
-            case .count(let count): armed.count >= count
-            case .deadline(let deadline): armed.contains(deadline)
-            }
-        }
     }
 
     private let state = LockedState(State())
@@ -130,14 +150,14 @@ public final class ManualClock: Clock, Sendable {
         }
         defer {
             state.withLock { state in
-                if case .cancelled = state.sleepers[id] { state.sleepers[id] = nil }
+                if case .cancelled = state[sleeper: id] { state[sleeper: id] = nil }
             }
         }
         try await withTaskCancellationHandler {
             let registration: Registration = state.withLock { state in
-                if case .cancelled = state.sleepers[id] { return .cancelled }
+                if case .cancelled = state[sleeper: id] { return .cancelled }
                 guard deadline > state.now else { return .due }
-                state.sleepers[id] = .pending(deadline)
+                state[sleeper: id] = .pending(deadline)
                 return .registered(state.takeSatisfiedWaiters())
             }
             switch registration {
@@ -147,15 +167,15 @@ public final class ManualClock: Clock, Sendable {
             }
             try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
                 let result: Result<Void, any Error>? = state.withLock { state in
-                    switch state.sleepers[id] {
+                    switch state[sleeper: id] {
                     case .pending(let deadline):
-                        state.sleepers[id] = .waiting(deadline, continuation)
+                        state[sleeper: id] = .waiting(deadline, continuation)
                         return nil
                     case .fired:
-                        state.sleepers[id] = nil
+                        state[sleeper: id] = nil
                         return .success(())
                     case .cancelled:
-                        state.sleepers[id] = nil
+                        state[sleeper: id] = nil
                         return .failure(CancellationError())
                     case .waiting, nil:
                         preconditionFailure("ManualClock sleeper \(id) suspended twice")
@@ -165,14 +185,14 @@ public final class ManualClock: Clock, Sendable {
             }
         } onCancel: {
             let continuation: CheckedContinuation<Void, any Error>? = state.withLock { state in
-                switch state.sleepers[id] {
+                switch state[sleeper: id] {
                 case .pending, nil:
                     // Pending: it never suspends. Not registered yet: the registration finds the tombstone.
                     // Already ended: the tombstone is removed when `sleep` returns.
-                    state.sleepers[id] = .cancelled
+                    state[sleeper: id] = .cancelled
                     return nil
                 case .waiting(_, let continuation):
-                    state.sleepers[id] = nil
+                    state[sleeper: id] = nil
                     return continuation
                 case .fired, .cancelled:
                     return nil
@@ -206,10 +226,10 @@ public final class ManualClock: Clock, Sendable {
             for (id, sleeper) in state.sleepers {
                 switch sleeper {
                 case .pending(let deadline) where deadline <= state.now:
-                    state.sleepers[id] = .fired
+                    state[sleeper: id] = .fired
                     due.append((deadline, id, nil))
                 case .waiting(let deadline, let continuation) where deadline <= state.now:
-                    state.sleepers[id] = nil
+                    state[sleeper: id] = nil
                     due.append((deadline, id, continuation))
                 default:
                     break

@@ -43,4 +43,30 @@ struct JobIDTests {
         // The longest identifier of the first 36⁵ − 1 jobs of a launch: a Swift small string holds 15 bytes.
         #expect("zzzzzzzzz#\(String(60_466_175, radix: 36))".utf8.count == 15)
     }
+
+    @Test(
+        "serial(of:) reads the counter back only from an id spelled exactly as the generator spells them",
+        arguments: [
+            ("k3f9x2ab0#1", 1), ("k3f9x2ab0#z", 35), ("k3f9x2ab0#10", 36),
+            ("k3f9x2ab0#3w5e11264sgsf", UInt64.max), ("k3f9x2ab0#3w5e11264sgsg", nil), ("k3f9x2ab0#01", nil),
+            ("k3f9x2ab0#0", nil), ("k3f9x2ab0#", nil), ("k3f9x2ab0#A", nil), ("k3f9x2ab0#1 ", nil),
+            ("k3f9x2ab1#1", nil), ("k3f9x2ab0x1", nil), ("xk3f9x2ab0#1", nil), ("k3f9x2ab0#10000000000000", nil),
+            ("k3f9x2ab0#1é", nil), ("", nil),
+        ] as [(String, UInt64?)]
+    )
+    func serial(id: String, expected: UInt64?) {
+        #expect(JobIDGenerator(prefix: "k3f9x2ab0").serial(of: id) == expected)
+    }
+
+    @Test("every counter reads back from the id it spells, large (not inline) strings included")
+    func serialRoundTrip() {
+        let launch = JobIDGenerator(prefix: "k3f9x2ab0")
+        var random = SeededRandom(seed: 5)
+        let counters = (0..<500).map { _ in random.next() >> (random.next() % 64) } + [1, 36, UInt64.max]
+        for counter in counters where counter > 0 {
+            #expect(launch.serial(of: "k3f9x2ab0#" + String(counter, radix: 36)) == counter)
+        }
+        #expect(launch.serial(of: launch.next()) == 1)
+        #expect(launch.serial(of: launch.next()) == 2)
+    }
 }

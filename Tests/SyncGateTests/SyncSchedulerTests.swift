@@ -476,6 +476,34 @@ struct SyncSchedulerTests {
         }
     }
 
+    @Test("an id spelled like a default one collides with the default id it equals, either way round")
+    func defaultIDCollisions() async throws {
+        // Default ids are indexed by their counter, other ids by their string: an app's id that equals a
+        // default one must still be found (the network is down here, so every job stays waiting).
+        manual.connectivity.send(.disconnected)
+        let generated = try scheduler.submit(SyncJob { _ in })
+        #expect(throws: SyncSchedulerError.invalidJob("id \"\(generated.id)\" is already used by an unfinished job")) {
+            try scheduler.submit(SyncJob(id: generated.id) { _ in })
+        }
+        let counter = try #require(JobIDGenerator.process.serial(of: SyncJob.makeID()))
+        let ahead = JobIDGenerator.process.prefix + "#" + String(counter + 100_000, radix: 36)
+        try scheduler.submit(SyncJob(id: ahead) { _ in })
+        #expect(throws: SyncSchedulerError.invalidJob("id \"\(ahead)\" is already used by an unfinished job")) {
+            try scheduler.submit(SyncJob(id: ahead) { _ in })
+        }
+        // Near misses are other ids: a leading zero, an upper-case digit, another prefix.
+        let digits = String(generated.id.split(separator: "#")[1])
+        for other in [
+            JobIDGenerator.process.prefix + "#0" + digits, JobIDGenerator.process.prefix + "#" + digits.uppercased(),
+            "x" + generated.id,
+        ] where other != generated.id {
+            try scheduler.submit(SyncJob(id: other) { _ in })
+        }
+        scheduler.cancel(jobID: generated.id)
+        #expect(try await generated.outcome() == .cancelled)
+        try scheduler.submit(SyncJob(id: generated.id) { _ in })
+    }
+
     @Test("an invalid configuration is rejected with the field and value")
     func invalidConfiguration() {
         #expect(throws: SyncSchedulerError.invalidConfiguration("maxConcurrentJobs must be at least 1, got 0")) {

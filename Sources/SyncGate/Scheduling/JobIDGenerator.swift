@@ -22,9 +22,13 @@ package final class JobIDGenerator: Sendable {
     /// The length of every prefix.
     package static let prefixLength = 9
 
+    /// The prefix's bytes followed by `#`, for ``serial(of:)``.
+    private let head: [UInt8]
+
     /// Creates a generator with the given prefix; for tests that need a known one.
     package init(prefix: String) {
         self.prefix = prefix
+        self.head = Array(prefix.utf8) + [UInt8(ascii: "#")]
     }
 
     /// Creates a generator with a prefix drawn from `generator`.
@@ -47,6 +51,37 @@ package final class JobIDGenerator: Sendable {
     /// Returns the next identifier of this launch.
     package func next() -> SyncJob.ID {
         prefix + "#" + String(counter.add(1, ordering: .relaxed).newValue, radix: 36)
+    }
+
+    /// The counter of `id` when `id` is spelled exactly as this generator spells its identifiers (the
+    /// prefix, `#`, the counter in lowercase base 36 without leading zeros), whoever made it; else `nil`.
+    ///
+    /// Two different identifiers never give the same counter, so the counter can stand for the
+    /// identifier in an index (the scheduler's, which then hashes an integer instead of a string).
+    package func serial(of id: SyncJob.ID) -> UInt64? {
+        if let parsed = id.utf8.withContiguousStorageIfAvailable({ serial(ofBytes: $0) }) { return parsed }
+        return serial(ofBytes: Array(id.utf8))
+    }
+
+    private func serial(ofBytes bytes: some RandomAccessCollection<UInt8>) -> UInt64? {
+        // At most 13 base-36 digits: 36¹³ is above UInt64.max, so the longest ones are checked for overflow.
+        guard bytes.count > head.count, bytes.count <= head.count + 13, bytes.starts(with: head) else { return nil }
+        let digits = bytes.dropFirst(head.count)
+        guard digits.first != UInt8(ascii: "0") else { return nil }
+        var value: UInt64 = 0
+        for byte in digits {
+            let digit: UInt64
+            switch byte {
+            case UInt8(ascii: "0")...UInt8(ascii: "9"): digit = UInt64(byte - UInt8(ascii: "0"))
+            case UInt8(ascii: "a")...UInt8(ascii: "z"): digit = UInt64(byte - UInt8(ascii: "a")) + 10
+            default: return nil
+            }
+            let (shifted, overflowShift) = value.multipliedReportingOverflow(by: 36)
+            let (sum, overflowAdd) = shifted.addingReportingOverflow(digit)
+            guard !overflowShift, !overflowAdd else { return nil }
+            value = sum
+        }
+        return value
     }
 
     /// The generator of this process, created on first use.

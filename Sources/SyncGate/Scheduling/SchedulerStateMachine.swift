@@ -238,7 +238,7 @@ struct SchedulerStateMachine<Payload> {
 
     private(set) var jobs = KeyTable<Job>()
     private var nextKey: Key = 0
-    var ids: [SyncJob.ID: Key] = [:]
+    var ids = JobIDIndex()
     var uniqueKeys: [String: Key] = [:]
     /// The unfinished jobs of each unique key, oldest first (more than one only with appends).
     var uniqueChains: [String: [Key]] = [:]
