@@ -31,7 +31,4 @@ struct JobIDIndex {
             }
         }
     }
-
-    /// The number of identifiers indexed.
-    var count: Int { generated.count + named.count }
 }
