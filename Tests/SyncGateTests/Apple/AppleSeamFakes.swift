@@ -57,10 +57,16 @@ final class FakePowerReader: PowerFactsReading {
 
 /// A CloudKit container a test answers for: each `accountStatus()` call takes the next queued answer,
 /// or waits until one is queued.
+///
+/// A waiting call ends with a failure when its task is cancelled, so a test that waits for an answer it
+/// never queues fails at its time limit instead of hanging the test process.
 final class FakeAccountChecker: AccountStatusChecking {
+    private typealias Answer = Result<CloudAccountStatusMirror, CloudKitAccountError>
+
     private struct State {
-        var answers: [Result<CloudAccountStatusMirror, CloudKitAccountError>] = []
-        var waiting: [CheckedContinuation<Result<CloudAccountStatusMirror, CloudKitAccountError>, Never>] = []
+        var answers: [Answer] = []
+        var waiting: [(id: Int, continuation: CheckedContinuation<Answer, Never>)] = []
+        var nextWaiter = 0
         var onChange: (@Sendable () -> Void)?
         var isObserving = false
     }
@@ -71,27 +77,40 @@ final class FakeAccountChecker: AccountStatusChecking {
 
     func accountStatus() async throws(CloudKitAccountError) -> CloudAccountStatusMirror {
         calls.update { $0 += 1 }
-        let result = await withCheckedContinuation { continuation in
-            let answer = state.withLock { state in
-                if state.answers.isEmpty {
-                    state.waiting.append(continuation)
-                    return nil as Result<CloudAccountStatusMirror, CloudKitAccountError>?
+        let id = state.withLock { state in
+            defer { state.nextWaiter += 1 }
+            return state.nextWaiter
+        }
+        let result = await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Answer, Never>) in
+                let answer = state.withLock { state -> Answer? in
+                    if Task.isCancelled { return .failure(Self.failure(nil)) }
+                    if state.answers.isEmpty {
+                        state.waiting.append((id, continuation))
+                        return nil
+                    }
+                    return state.answers.removeFirst()
                 }
-                return state.answers.removeFirst()
+                if let answer { continuation.resume(returning: answer) }
             }
-            if let answer { continuation.resume(returning: answer) }
+        } onCancel: {
+            let continuation = state.withLock { state -> CheckedContinuation<Answer, Never>? in
+                guard let index = state.waiting.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.waiting.remove(at: index).continuation
+            }
+            continuation?.resume(returning: .failure(Self.failure(nil)))
         }
         return try result.get()
     }
 
     /// Answers the oldest waiting check, or the next one.
     func answer(_ result: Result<CloudAccountStatusMirror, CloudKitAccountError>) {
-        let continuation = state.withLock { state in
+        let continuation = state.withLock { state -> CheckedContinuation<Answer, Never>? in
             if state.waiting.isEmpty {
                 state.answers.append(result)
-                return nil as CheckedContinuation<Result<CloudAccountStatusMirror, CloudKitAccountError>, Never>?
+                return nil
             }
-            return state.waiting.removeFirst()
+            return state.waiting.removeFirst().continuation
         }
         continuation?.resume(returning: result)
     }

@@ -17,6 +17,8 @@ struct CloudAccountSourceTests {
     func everyStatus(mirror: CloudAccountStatusMirror, status: AccountStatus) async throws {
         #expect(mirror.accountStatus == status)
         let checker = FakeAccountChecker()
+        // Two checks ask, in either order: the source's first one (a task of its own) and `refresh()`.
+        checker.answer(.success(mirror))
         checker.answer(.success(mirror))
         let source = CloudAccountSource(checker: checker, clock: ManualClock())
         #expect(try await source.refresh() == status)
@@ -84,6 +86,8 @@ struct CloudAccountSourceTests {
     func permanentErrorIsNotRetried() async throws {
         let clock = ManualClock()
         let checker = FakeAccountChecker()
+        // Two checks ask, in either order: the source's first one (a task of its own) and `refresh()`.
+        checker.answer(.failure(FakeAccountChecker.failure(.notAuthenticated)))
         checker.answer(.failure(FakeAccountChecker.failure(.notAuthenticated)))
         let source = CloudAccountSource(checker: checker, clock: clock)
         await #expect(throws: CloudKitAccountError.self) { try await source.refresh() }
