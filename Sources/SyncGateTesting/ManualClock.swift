@@ -63,7 +63,9 @@ public final class ManualClock: Clock, Sendable {
         var now = Instant(offset: .zero)
         var nextID: UInt64 = 0
         private(set) var sleepers: [UInt64: Sleeper] = [:]
-        var sleeperWaiters: [(condition: WaitCondition, continuation: CheckedContinuation<Void, Never>)] = []
+        var sleeperWaiters: [(id: UInt64, condition: WaitCondition, continuation: CheckedContinuation<Void, Never>)] =
+            []
+        var nextWaiterID: UInt64 = 0
 
         /// The number of armed sleepers (pending or waiting), and how many are armed at each deadline: kept
         /// as sleepers change, so a registration checks the test's waiters in O(1), not O(sleepers).
@@ -131,6 +133,10 @@ public final class ManualClock: Clock, Sendable {
 
     /// The number of tasks sleeping on the clock now.
     public var sleeperCount: Int { state.withLock { $0.armedCount } }
+
+    /// The number of calls of ``waitForSleepers(_:)`` and ``waitForSleeper(until:)`` suspended now (for the
+    /// clock's own tests).
+    var suspendedWaitCount: Int { state.withLock { $0.sleeperWaiters.count } }
 
     /// The deadlines of the tasks sleeping now, earliest first.
     public var sleeperDeadlines: [Instant] {
@@ -254,7 +260,9 @@ public final class ManualClock: Clock, Sendable {
     /// Waits until at least `count` tasks are sleeping on the clock.
     ///
     /// Any sleeper counts, including one about to be cancelled: when other timers may be armed, wait for
-    /// the one needed with ``waitForSleeper(until:)``.
+    /// the one needed with ``waitForSleeper(until:)``. Returns early when the calling task is cancelled (a
+    /// test past its time limit, say), so a wait for sleepers that never come fails that test instead of
+    /// hanging the test run.
     public func waitForSleepers(_ count: Int = 1) async {
         await wait(for: .count(count))
     }
@@ -262,19 +270,32 @@ public final class ManualClock: Clock, Sendable {
     /// Waits until a task is sleeping on the clock until exactly `deadline`.
     ///
     /// Timers with other deadlines do not count, so a test can wait for one specific timer (a retry, say)
-    /// while others (a call's timeout) come and go.
+    /// while others (a call's timeout) come and go. Returns early when the calling task is cancelled.
     public func waitForSleeper(until deadline: Instant) async {
         await wait(for: .deadline(deadline))
     }
 
     private func wait(for condition: WaitCondition) async {
-        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let ready = state.withLock { state in
-                if state.isSatisfied(condition) { return true }
-                state.sleeperWaiters.append((condition, continuation))
-                return false
+        let id = state.withLock { state in
+            defer { state.nextWaiterID += 1 }
+            return state.nextWaiterID
+        }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                let ready = state.withLock { state in
+                    // Checked under the lock: a cancellation either came before (seen here) or finds the waiter.
+                    if state.isSatisfied(condition) || Task.isCancelled { return true }
+                    state.sleeperWaiters.append((id, condition, continuation))
+                    return false
+                }
+                if ready { continuation.resume() }
             }
-            if ready { continuation.resume() }
+        } onCancel: {
+            let continuation = state.withLock { state -> CheckedContinuation<Void, Never>? in
+                guard let index = state.sleeperWaiters.firstIndex(where: { $0.id == id }) else { return nil }
+                return state.sleeperWaiters.remove(at: index).continuation
+            }
+            continuation?.resume()
         }
     }
 }

@@ -1,6 +1,7 @@
 import SyncGate
-import SyncGateTesting
 import Testing
+
+@testable import SyncGateTesting
 
 @Suite("ManualClock", .timeLimit(.minutes(1)))
 struct ManualClockTests {
@@ -103,6 +104,34 @@ struct ManualClockTests {
         clock.advance(to: retry)
         try await other.value
         try await wanted.value
+    }
+
+    /// A test that waits for a timer the code under test never arms must fail at its time limit (which
+    /// cancels it), not hang the whole run.
+    @Test("a wait for sleepers ends when its task is cancelled, before or during the wait")
+    func waitEndsOnCancellation() async {
+        let clock = ManualClock()
+        let waiting = Task { await clock.waitForSleepers(1) }
+        let waitingForDeadline = Task { await clock.waitForSleeper(until: ManualClock.Instant(offset: .seconds(9))) }
+        let cancelledFirst = Task {
+            withUnsafeCurrentTask { $0?.cancel() }
+            await clock.waitForSleepers(5)
+        }
+        // Cancel the first two while they are suspended (the third saw its cancellation before it waited).
+        while clock.suspendedWaitCount < 2 { await Task.yield() }
+        waiting.cancel()
+        waitingForDeadline.cancel()
+        await waiting.value
+        await waitingForDeadline.value
+        await cancelledFirst.value
+        #expect(clock.sleeperCount == 0)
+        #expect(clock.suspendedWaitCount == 0)
+        // The cancelled waits are gone: a sleeper that satisfies both must not resume them again (a second
+        // resume of their continuations would crash).
+        let sleeper = Task { try await clock.sleep(until: ManualClock.Instant(offset: .seconds(9))) }
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(9))
+        try? await sleeper.value
     }
 
     @Test("instants measure durations")
