@@ -65,7 +65,6 @@ public final class ManualClock: Clock, Sendable {
         private(set) var sleepers: [UInt64: Sleeper] = [:]
         var sleeperWaiters: [(id: UInt64, condition: WaitCondition, continuation: CheckedContinuation<Void, Never>)] =
             []
-        var nextWaiterID: UInt64 = 0
 
         /// The number of armed sleepers (pending or waiting), and how many are armed at each deadline: kept
         /// as sleepers change, so a registration checks the test's waiters in O(1), not O(sleepers).
@@ -277,8 +276,8 @@ public final class ManualClock: Clock, Sendable {
 
     private func wait(for condition: WaitCondition) async {
         let id = state.withLock { state in
-            defer { state.nextWaiterID += 1 }
-            return state.nextWaiterID
+            defer { state.nextID += 1 }
+            return state.nextID
         }
         await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
