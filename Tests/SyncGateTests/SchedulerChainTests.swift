@@ -17,6 +17,14 @@ struct SchedulerChainTests {
         return "\(error)"
     }
 
+    /// Configures a job of unique key "k" with the duplicate policy.
+    static func keyed(_ policy: DuplicatePolicy) -> (inout SyncJob) -> Void {
+        { job in
+            job.uniqueKey = "k"
+            job.onDuplicate = policy
+        }
+    }
+
     @Test("a dependent starts only after all its dependencies succeed, with their payloads as inputs in order")
     func dependentWaitsForAll() {
         var harness = Harness()
@@ -133,19 +141,46 @@ struct SchedulerChainTests {
     func appendOrReplaceBehindCancelledLink() {
         var harness = Harness()
         harness.submit("a") { $0.uniqueKey = "k" }
-        harness.submit("b") {
-            $0.uniqueKey = "k"
-            $0.onDuplicate = .append
-        }
-        harness.submit("c") {
-            $0.uniqueKey = "k"
-            $0.onDuplicate = .appendOrReplace
-        }
+        harness.submit("b", Self.keyed(.append))
+        harness.submit("c", Self.keyed(.appendOrReplace))
         let cancelled = harness.cancel("b")
         #expect(cancelled.outcomes == ["b: cancelled"])
         #expect(cancelled.started.isEmpty)
         #expect(harness.machine.snapshot().job("c")?.pendingDependencies == ["a"])
         #expect(harness.finish("a", .failure(Failure())).started == ["c"])
+    }
+
+    @Test(
+        "a job appended with appendOrReplace behind a link failed by its own dependency waits for the key's earlier job"
+    )
+    func appendOrReplaceBehindFailedLink() {
+        // Found by the model stress (seed 10463509076728137028): b expired while parked behind a, which
+        // failed c; d, released by c, ran beside a.
+        var harness = Harness(status: SchedulerStateMachineTests.offline)
+        harness.submit("a") { $0.uniqueKey = "k" }
+        for (id, policy) in [("b", DuplicatePolicy.append), ("c", .append), ("d", .appendOrReplace)] {
+            harness.submit(id, Self.keyed(policy))
+        }
+        let cancelled = harness.cancel("b")
+        #expect(cancelled.outcomes == ["b: cancelled", "c: failed: its dependency b did not succeed: cancelled"])
+        #expect(harness.machine.snapshot().job("d")?.pendingDependencies == ["a"])
+        #expect(harness.status(SchedulerStateMachineTests.online).started == ["a"])
+        #expect(harness.finish("a").started == ["d"])
+    }
+
+    @Test("a job appended behind a running job starts when it returns, after the key's parked job was cancelled")
+    func appendOrReplaceAfterCancelledParkedJob() {
+        // Found by the model stress's liveness check: the cancelled job stayed recorded as the key's
+        // parked job, so the key's release never started the job appended later, which waited forever.
+        var harness = Harness()
+        harness.submit("a") { $0.uniqueKey = "k" }
+        harness.submit("b", Self.keyed(.replace))
+        #expect(harness.phase("b") == .parked)
+        #expect(harness.cancel("b").outcomes == ["b: cancelled"])
+        #expect(harness.finish("a", .failure(CancellationError())).outcomes == ["a: cancelled"])
+        #expect(harness.submit("c") { $0.uniqueKey = "k" }.started == ["c"])
+        harness.submit("d", Self.keyed(.appendOrReplace))
+        #expect(harness.finish("c").started == ["d"])
     }
 
     @Test("replace and cancel(uniqueKey:) end the whole appended chain")

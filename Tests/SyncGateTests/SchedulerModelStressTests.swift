@@ -301,6 +301,31 @@ struct SchedulerModelStressTests {
             }
         }
 
+        /// Liveness: a parked job waits for something that will release it — unfinished dependencies, an
+        /// earlier job of its serial group, or the running job of its unique key, whose return activates
+        /// the one job the key has parked. A parked job held by none of these would never start.
+        mutating func checkParkedJobsWillStart() {
+            for job in machine.jobs.values where job.phase == .parked {
+                let id = job.spec.id
+                if !job.pendingDependencies.isEmpty {
+                    if job.pendingDependencies.contains(where: { machine.jobs[$0] == nil }) {
+                        violations.append("step \(steps): \(id) waits for a job that has ended")
+                    }
+                    continue
+                }
+                if let group = job.spec.serialGroup, machine.serialGroups[group]?.first != job.key { continue }
+                guard let uniqueKey = job.spec.uniqueKey, let runner = machine.runningUnique[uniqueKey],
+                    runner != job.key
+                else {
+                    violations.append("step \(steps): \(id) is parked behind nothing and never starts")
+                    continue
+                }
+                if machine.parkedUnique[uniqueKey] != job.key {
+                    violations.append("step \(steps): \(id) is parked behind key \(uniqueKey) but not released by it")
+                }
+            }
+        }
+
         mutating func checkInvariants() {
             let running = machine.running
             if running.count > maxConcurrentJobs { violations.append("step \(steps): \(running.count) running") }
@@ -328,6 +353,7 @@ struct SchedulerModelStressTests {
             if liveKeys.values.contains(where: { $0 > 1 }) {
                 violations.append("step \(steps): two live jobs share a key outside one chain")
             }
+            checkParkedJobsWillStart()
             let snapshot = machine.snapshot()
             if snapshot.jobs.count != machine.jobCount { violations.append("step \(steps): snapshot count differs") }
             for entry in snapshot.jobs {
@@ -373,7 +399,9 @@ struct SchedulerModelStressTests {
         let appended = accepted.filter { [.append, .appendOrReplace].contains($0.spec.onDuplicate) }.count
         let periods = accepted.map { $0.periodStarts.count }.reduce(0, +)
         #expect(
-            chained > 10 && appended > 10 && periods > 10,
+            // Across random seeds the fewest seen were 9 dependents started (a cancelAll every ~30 steps
+            // fails most chains), 559 appends and 19 periods; the floors leave room for that spread.
+            chained > 2 && appended > 100 && periods > 5,
             "seed \(seed): \(chained) dependents started, \(appended) appends, \(periods) periods")
     }
 }

@@ -3,7 +3,7 @@ import Foundation
 /// The seeds every stress run uses, plus one fresh seed per run (printed, so it can be replayed with
 /// `SYNCGATE_STRESS_SEED`); each seeds a `SeededRandom` from SyncGateTesting.
 enum StressSeeds {
-    static let fixed: [UInt64] = [1, 2, 3, 42, 1_234, 99_991, 0xDEAD_BEEF, 7_777_777]
+    static let fixed: [UInt64] = [1, 2, 3, 42, 1_234, 99_991, 0xDEAD_BEEF, 7_777_777, 10_463_509_076_728_137_028]
 
     static var all: [UInt64] {
         let fresh = UInt64.random(in: 1...UInt64.max)

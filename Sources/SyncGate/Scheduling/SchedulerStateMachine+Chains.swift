@@ -104,14 +104,21 @@ extension SchedulerStateMachine {
         let succeeded = outcome == .succeeded
         for (dependentKey, propagatesFailure) in job.dependents {
             guard let dependent = jobs[dependentKey] else { continue }
+            dependent.pendingDependencies.removeAll { $0 == job.key }
             if !succeeded && propagatesFailure {
+                // The dependent ends with this job; it takes over the job's unfinished dependencies
+                // first, so that an appendOrReplace job behind it still runs after them.
+                for inherited in job.pendingDependencies
+                where jobs[inherited] != nil && !dependent.pendingDependencies.contains(inherited) {
+                    dependent.pendingDependencies.append(inherited)
+                }
                 failed.append((dependentKey, Self.dependencyOutcome(id: job.spec.id, outcome: outcome)))
                 continue
             }
             if succeeded { dependent.inputs.append((job.spec.id, job.payload)) }
-            dependent.pendingDependencies.removeAll { $0 == job.key }
             // An appendOrReplace edge from a job that ended before its own dependencies (cancelled or
-            // expired while parked): the dependent still runs after them, without failing with them.
+            // expired while parked, or failed with one of them): the dependent still runs after them,
+            // without failing with them.
             for inherited in job.pendingDependencies where !dependent.pendingDependencies.contains(inherited) {
                 guard let ancestor = jobs[inherited] else { continue }
                 ancestor.dependents.append((dependentKey, false))
@@ -121,9 +128,7 @@ extension SchedulerStateMachine {
             guard dependent.pendingDependencies.isEmpty, dependent.phase == .parked else { continue }
             if !isBlocked(dependentKey) {
                 activate(dependentKey, now: now, startIfPossible: false, actions: &actions)
-            } else if let uniqueKey = dependent.spec.uniqueKey, runningUnique[uniqueKey] != nil,
-                parkedUnique[uniqueKey] == nil
-            {
+            } else if let uniqueKey = dependent.spec.uniqueKey, runningUnique[uniqueKey] != nil {
                 // Appended behind a job whose attempt is still returning: the key's release starts it.
                 parkedUnique[uniqueKey] = dependentKey
             }

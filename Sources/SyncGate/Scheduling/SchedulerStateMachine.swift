@@ -246,7 +246,7 @@ struct SchedulerStateMachine<Payload> {
     var history: [FinishedJob] = []
     var historyStart = 0
     private var tagIndex: [String: Set<Key>] = [:]
-    private var serialGroups: [String: [Key]] = [:]
+    private(set) var serialGroups: [String: [Key]] = [:]
     /// The running job of each unique key (possibly one being stopped after it was replaced).
     var runningUnique: [String: Key] = [:]
     /// The job of each unique key parked until that key's running job returns.
@@ -718,6 +718,7 @@ struct SchedulerStateMachine<Payload> {
             uniqueChains[uniqueKey]?.removeAll { $0 == key }
             if uniqueChains[uniqueKey]?.isEmpty == true { uniqueChains[uniqueKey] = nil }
             if uniqueKeys[uniqueKey] == key { uniqueKeys[uniqueKey] = uniqueChains[uniqueKey]?.last }
+            if parkedUnique[uniqueKey] == key { parkedUnique[uniqueKey] = nil }
         }
         record(job, outcome: outcome, now: now)
 
@@ -752,8 +753,11 @@ struct SchedulerStateMachine<Payload> {
     private mutating func releaseUniqueKey(of job: Job, now: Duration, actions: inout [Action]) {
         guard let uniqueKey = job.spec.uniqueKey, runningUnique[uniqueKey] == job.key else { return }
         runningUnique[uniqueKey] = nil
-        if let parked = parkedUnique[uniqueKey], jobs[parked]?.phase == .parked, !isBlocked(parked) {
-            parkedUnique[uniqueKey] = nil
+        // The entry goes in any case: a parked job still behind its serial group is activated by the
+        // group's release, which no longer finds the key held.
+        if let parked = parkedUnique.removeValue(forKey: uniqueKey), jobs[parked]?.phase == .parked,
+            !isBlocked(parked)
+        {
             activate(parked, now: now, startIfPossible: false, actions: &actions)
         }
     }
