@@ -301,10 +301,19 @@ struct SchedulerModelStressTests {
             }
         }
 
-        /// Liveness: a parked job waits for something that will release it — unfinished dependencies, an
-        /// earlier job of its serial group, or the running job of its unique key, whose return activates
-        /// the one job the key has parked. A parked job held by none of these would never start.
-        mutating func checkParkedJobsWillStart() {
+        /// Liveness: a waiting job waits only for its requirements or a free slot, and a parked job for
+        /// something whose end releases it — unfinished dependencies, an earlier job of its serial group,
+        /// or the running job of its unique key, whose return activates the one job the key has parked.
+        /// A job held by none of these would never start.
+        mutating func checkLiveness() {
+            // A waiting job waits only for its requirements or a slot.
+            if machine.running.count < maxConcurrentJobs && !machine.isShutDown {
+                for job in machine.jobs.values where job.phase == .waiting {
+                    if machine.status.satisfies(job.spec.requirements, conditions: job.spec.conditions) {
+                        violations.append("step \(steps): \(job.spec.id) can run, a slot is free, and it waits")
+                    }
+                }
+            }
             for job in machine.jobs.values where job.phase == .parked {
                 let id = job.spec.id
                 if !job.pendingDependencies.isEmpty {
@@ -353,7 +362,7 @@ struct SchedulerModelStressTests {
             if liveKeys.values.contains(where: { $0 > 1 }) {
                 violations.append("step \(steps): two live jobs share a key outside one chain")
             }
-            checkParkedJobsWillStart()
+            checkLiveness()
             let snapshot = machine.snapshot()
             if snapshot.jobs.count != machine.jobCount { violations.append("step \(steps): snapshot count differs") }
             for entry in snapshot.jobs {

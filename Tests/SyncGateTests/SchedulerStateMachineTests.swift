@@ -435,6 +435,27 @@ struct SchedulerStateMachineTests {
         #expect(finished.started == ["c"])
     }
 
+    @Test("a replace that cancels a serial group's head starts the group's next job when a slot is free")
+    func replaceReleasesSerialSuccessor() {
+        // Found by the model stress's liveness check: the next job of the group was made to wait for a
+        // slot, but nothing started it while the slot stayed free.
+        var harness = Harness()
+        harness.submit("a") {
+            $0.uniqueKey = "k"
+            $0.serialGroup = "g"
+            $0.conditions = ["never"]
+        }
+        harness.submit("b") { $0.serialGroup = "g" }
+        #expect(harness.phase("b") == .parked)
+        let replaced = harness.submit("c") {
+            $0.uniqueKey = "k"
+            $0.onDuplicate = .replace
+            $0.conditions = ["never"]
+        }
+        #expect(replaced.outcomes == ["a: cancelled"])
+        #expect(replaced.started == ["b"])
+    }
+
     @Test("a job cancelled while running does not count as the existing job of its key")
     func cancelledJobIsNotExisting() {
         var harness = Harness()

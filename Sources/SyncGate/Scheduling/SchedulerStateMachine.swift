@@ -367,6 +367,9 @@ struct SchedulerStateMachine<Payload> {
         for replaced in replaced.reversed() {
             cancelJob(replaced, now: now, actions: &actions)
         }
+        // The cancellations may have let other jobs wait for a slot (the next of a replaced job's serial
+        // group): they are older than this job, so they start first.
+        if !replaced.isEmpty { dispatch(now: now, actions: &actions) }
         if let uniqueKey = spec.uniqueKey {
             uniqueKeys[uniqueKey] = key
             uniqueChains[uniqueKey, default: []].append(key)
