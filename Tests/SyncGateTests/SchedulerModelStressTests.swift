@@ -301,10 +301,10 @@ struct SchedulerModelStressTests {
             }
         }
 
-        /// Liveness: a waiting job waits only for its requirements or a free slot, and a parked job for
-        /// something whose end releases it — unfinished dependencies, an earlier job of its serial group,
-        /// or the running job of its unique key, whose return activates the one job the key has parked.
-        /// A job held by none of these would never start.
+        /// Liveness: a waiting job waits only for its requirements or a free slot, a delayed job for an
+        /// armed timer, and a parked job for something whose end releases it — unfinished dependencies, an
+        /// earlier job of its serial group, or the running job of its unique key, whose return activates
+        /// the one job the key has parked. A job held by none of these would never start.
         mutating func checkLiveness() {
             // A waiting job waits only for its requirements or a slot.
             if machine.running.count < maxConcurrentJobs && !machine.isShutDown {
@@ -313,6 +313,13 @@ struct SchedulerModelStressTests {
                         violations.append("step \(steps): \(job.spec.id) can run, a slot is free, and it waits")
                     }
                 }
+            }
+            // A delayed job has a timer, and the earliest timer that counts is armed by the time it falls due.
+            for job in machine.jobs.values where job.phase == .delayed && job.delayTimer == 0 {
+                violations.append("step \(steps): \(job.spec.id) is delayed with no timer to end the delay")
+            }
+            if let due = machine.earliestLiveTimer, armedAt.map({ $0 > due }) ?? true {
+                violations.append("step \(steps): a timer falls due at \(due), but none is armed by then")
             }
             for job in machine.jobs.values where job.phase == .parked {
                 let id = job.spec.id

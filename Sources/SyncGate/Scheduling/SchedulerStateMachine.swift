@@ -833,6 +833,10 @@ struct SchedulerStateMachine<Payload> {
         return nextTimerID
     }
 
+    /// When the earliest timer that still counts falls due (the model stress checks that one is armed
+    /// by then).
+    var earliestLiveTimer: Duration? { timers.unordered.lazy.filter(isLive).map(\.at).min() }
+
     private func isLive(_ timer: TimerEntry) -> Bool {
         guard let job = jobs[timer.key] else { return false }
         switch timer.kind {

@@ -14,6 +14,9 @@ package struct BinaryHeap<Element: Comparable> {
     /// The smallest element, if any.
     package var top: Element? { storage.first }
 
+    /// Every element, in no particular order.
+    package var unordered: [Element] { storage }
+
     /// Adds an element in O(log n).
     package mutating func insert(_ element: Element) {
         storage.append(element)
