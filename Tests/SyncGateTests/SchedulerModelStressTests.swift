@@ -50,6 +50,8 @@ struct SchedulerModelStressTests {
         var attempts: [Machine.Key: Attempt] = [:]
         var violations: [String] = []
         var steps = 0
+        /// The batches fed through `continueStarting`.
+        var continuations = 0
 
         static let statuses: [SyncEnvironmentStatus] = {
             var statuses: [SyncEnvironmentStatus] = []
@@ -77,7 +79,13 @@ struct SchedulerModelStressTests {
             self.seed = seed
             random = SeededRandom(seed: seed)
             maxConcurrentJobs = 1 + Int(random.next() % 4)
-            machine = Machine(maxConcurrentJobs: maxConcurrentJobs, status: Self.statuses[0])
+            // Half the seeds start in batches, as the shell does (its batches are 256 starts): one input
+            // starts at most one job, and the rest follow through `continueStarting`, with other inputs
+            // possibly in between. A generator of its own keeps each seed's workload as it was.
+            var batching = SeededRandom(seed: seed ^ 0x5EED_BA7C)
+            let startsPerInput = batching.chance(0.5) ? 1 : Int.max
+            machine = Machine(
+                maxConcurrentJobs: maxConcurrentJobs, status: Self.statuses[0], startsPerInput: startsPerInput)
         }
 
         // MARK: Workload
@@ -121,6 +129,13 @@ struct SchedulerModelStressTests {
 
         mutating func step() {
             steps += 1
+            // The shell feeds the rest of a batched release before or after other inputs.
+            if machine.hasMoreToStart && random.chance(0.6) {
+                continuations += 1
+                apply(machine.continueStarting(now: now), cause: "continue starting")
+                checkInvariants()
+                return
+            }
             let roll = random.unit()
             if roll < 0.30 {
                 submit()
@@ -307,7 +322,7 @@ struct SchedulerModelStressTests {
         /// the one job the key has parked. A job held by none of these would never start.
         mutating func checkLiveness() {
             // A waiting job waits only for its requirements or a slot.
-            if machine.running.count < maxConcurrentJobs && !machine.isShutDown {
+            if machine.running.count < maxConcurrentJobs && !machine.isShutDown && !machine.hasMoreToStart {
                 for job in machine.jobs.values where job.phase == .waiting {
                     if machine.status.satisfies(job.spec.requirements, conditions: job.spec.conditions) {
                         violations.append("step \(steps): \(job.spec.id) can run, a slot is free, and it waits")
@@ -405,6 +420,10 @@ struct SchedulerModelStressTests {
         simulation.drain()
         #expect(simulation.violations.isEmpty, "seed \(seed): \(simulation.violations.prefix(5))")
         #expect(simulation.machine.jobCount == 0, "seed \(seed): jobs left after shutdown")
+        #expect(
+            simulation.machine.startsPerInput == .max || simulation.maxConcurrentJobs == 1
+                || simulation.continuations > 10,
+            "seed \(seed): \(simulation.continuations) batches continued")
         let accepted = simulation.jobs.filter { $0.key != nil }
         let unresolved = accepted.filter { $0.resolutions != 1 }.map(\.spec.id)
         #expect(unresolved.isEmpty, "seed \(seed): not resolved exactly once: \(unresolved.prefix(5))")
