@@ -11,7 +11,8 @@ import Testing
 /// The workload includes dependencies, appends to unique keys and periodic jobs; the invariants cover
 /// them: no job starts before its dependencies have succeeded (or, for an `appendOrReplace` edge,
 /// ended), the unfinished jobs of one unique key form one chain, and the periods of one series never
-/// run at once and start at least `interval - flex` apart.
+/// run at once and start at least `interval - flex` apart. Liveness is checked too: no unfinished job is
+/// left waiting for something that will never release it (``Simulation/checkLiveness()``).
 @Suite("Scheduler model stress")
 struct SchedulerModelStressTests {
     typealias Machine = SchedulerStateMachine<Int>
@@ -323,10 +324,11 @@ struct SchedulerModelStressTests {
         mutating func checkLiveness() {
             // A waiting job waits only for its requirements or a slot.
             if machine.running.count < maxConcurrentJobs && !machine.isShutDown && !machine.hasMoreToStart {
-                for job in machine.jobs.values where job.phase == .waiting {
-                    if machine.status.satisfies(job.spec.requirements, conditions: job.spec.conditions) {
-                        violations.append("step \(steps): \(job.spec.id) can run, a slot is free, and it waits")
-                    }
+                for job in machine.jobs.values
+                where job.phase == .waiting
+                    && machine.status.satisfies(job.spec.requirements, conditions: job.spec.conditions)
+                {
+                    violations.append("step \(steps): \(job.spec.id) can run, a slot is free, and it waits")
                 }
             }
             // A delayed job has a timer, and the earliest timer that counts is armed by the time it falls due.

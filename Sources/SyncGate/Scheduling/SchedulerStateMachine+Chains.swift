@@ -105,26 +105,23 @@ extension SchedulerStateMachine {
         for (dependentKey, propagatesFailure) in job.dependents {
             guard let dependent = jobs[dependentKey] else { continue }
             dependent.pendingDependencies.removeAll { $0 == job.key }
-            if !succeeded && propagatesFailure {
-                // The dependent ends with this job; it takes over the job's unfinished dependencies
-                // first, so that an appendOrReplace job behind it still runs after them.
-                for inherited in job.pendingDependencies
-                where jobs[inherited] != nil && !dependent.pendingDependencies.contains(inherited) {
-                    dependent.pendingDependencies.append(inherited)
+            let fails = !succeeded && propagatesFailure
+            // A job that ended before its own dependencies (cancelled or expired while parked, or failed
+            // with one of them) hands them to its dependents: one released by an appendOrReplace edge still
+            // runs after them, without failing with them; one that fails with it passes them on in turn.
+            for inherited in job.pendingDependencies where !dependent.pendingDependencies.contains(inherited) {
+                guard let ancestor = jobs[inherited] else { continue }
+                dependent.pendingDependencies.append(inherited)
+                if !fails {
+                    ancestor.dependents.append((dependentKey, false))
+                    dependent.dependencyIDs.append(ancestor.spec.id)
                 }
+            }
+            if fails {
                 failed.append((dependentKey, Self.dependencyOutcome(id: job.spec.id, outcome: outcome)))
                 continue
             }
             if succeeded { dependent.inputs.append((job.spec.id, job.payload)) }
-            // An appendOrReplace edge from a job that ended before its own dependencies (cancelled or
-            // expired while parked, or failed with one of them): the dependent still runs after them,
-            // without failing with them.
-            for inherited in job.pendingDependencies where !dependent.pendingDependencies.contains(inherited) {
-                guard let ancestor = jobs[inherited] else { continue }
-                ancestor.dependents.append((dependentKey, false))
-                dependent.pendingDependencies.append(inherited)
-                dependent.dependencyIDs.append(ancestor.spec.id)
-            }
             guard dependent.pendingDependencies.isEmpty, dependent.phase == .parked else { continue }
             if !isBlocked(dependentKey) {
                 activate(dependentKey, now: now, startIfPossible: false, actions: &actions)
