@@ -13,12 +13,15 @@ extension Scenario {
                 + "builds and submits every job (`await scheduler.submit(SyncJob { … })`, network already up, "
                 + "maxConcurrentJobs \(slots)); baseline: a TaskGroup keeping \(slots) child tasks in flight "
                 + "(addTask, then next() before each further addTask) running the same body; also the same jobs on a "
-                + "one-lock skeleton scheduler (SkeletonScheduler: the floor of the lock, allocations and hand-offs)"
+                + "one-lock skeleton scheduler (SkeletonScheduler: the floor of the lock, allocations and hand-offs); "
+                + "and the same jobs submitted \(Self.throughputBatch) at a time with `submit(contentsOf:)`"
         )
         let baseline = try await taskGroupThroughput(count: count, window: slots, scenario: name)
-        let measured = try await schedulerThroughput(
+        let (measured, submitting) = try await schedulerThroughput(
             count: count, slots: slots, patience: sizes.patience, scenario: name)
         let floor = try await skeletonThroughput(count: count, slots: slots, patience: sizes.patience, scenario: name)
+        let (batched, batchSubmitting) = try await schedulerThroughput(
+            count: count, slots: slots, batch: Self.throughputBatch, patience: sizes.patience, scenario: name)
         result.figures += [
             Figure(
                 "SyncGate jobs per second", measured, unit: "jobs/s",
@@ -26,26 +29,51 @@ extension Scenario {
                 goal: "≥ 0.5× the TaskGroup", goalMet: measured >= 0.5 * baseline
             ),
             Figure(
+                "SyncGate jobs per second, submitted \(Self.throughputBatch) at a time (submit(contentsOf:))", batched,
+                unit: "jobs/s", baselineName: "TaskGroup, window \(slots)", baseline: baseline),
+            Figure("the driver task submitting them, one submit(_:) per job", submitting, unit: "s"),
+            Figure(
+                "the driver task submitting them, \(Self.throughputBatch) per submit(contentsOf:)", batchSubmitting,
+                unit: "s", baselineName: "one submit(_:) per job", baseline: submitting),
+            Figure(
                 "one-lock skeleton scheduler (handle, index, FIFO, reused runner tasks; no bookkeeping)", floor,
                 unit: "jobs/s", baselineName: "TaskGroup, window \(slots)", baseline: baseline),
         ]
-        result.checks.append("each of the \(count) jobs ran exactly once, in all three runs")
+        result.checks.append("each of the \(count) jobs ran exactly once, in all four runs")
         return result
     }
 
+    /// How many jobs each `submit(contentsOf:)` call of scenario 4's batched run submits.
+    static let throughputBatch = 64
+
+    /// The jobs on `SyncScheduler`, submitted one call per job, or `batch` jobs per `submit(contentsOf:)`;
+    /// returns jobs per second and the seconds the driver task spent submitting.
     private static func schedulerThroughput(
-        count: Int, slots: Int, patience: Duration, scenario: String
-    ) async throws -> Double {
+        count: Int, slots: Int, batch: Int = 1, patience: Duration, scenario: String
+    ) async throws -> (jobsPerSecond: Double, submitting: Double) {
         let manual = ManualSyncEnvironment(connectivity: .connected(via: .wiredEthernet))
         let scheduler = try SyncScheduler(
             environment: manual.environment, configuration: .init(maxConcurrentJobs: slots))
-        return try await jobsPerSecond(count: count, scenario: scenario) { ledger in
-            for index in 0..<count {
-                try scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
+        var submitting = Duration.zero
+        let rate = try await jobsPerSecond(count: count, scenario: scenario) { ledger in
+            let start = ContinuousClock.now
+            if batch == 1 {
+                for index in 0..<count {
+                    try scheduler.submit(SyncJob(requires: .network) { _ in ledger.record(index) })
+                }
+            } else {
+                for first in stride(from: 0, to: count, by: batch) {
+                    try scheduler.submit(
+                        contentsOf: (first..<min(first + batch, count)).lazy.map { index in
+                            SyncJob(requires: .network) { _ in ledger.record(index) }
+                        })
+                }
             }
+            submitting = start.duration(to: .now)
             try await ledger.waitForAll(scenario: scenario, limit: patience)
             await scheduler.shutdown(gracePeriod: .seconds(5))
         }
+        return (rate, submitting.nanoseconds / 1e9)
     }
 
     /// The same jobs on ``SkeletonScheduler``: what one lock, a handle, an index and reused runner tasks

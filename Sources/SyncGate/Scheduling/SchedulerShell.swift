@@ -75,6 +75,10 @@ final class SchedulerShell: Sendable {
     /// report) while later ones are still being started.
     static let startsPerCriticalSection = 256
 
+    /// The most jobs one critical section of ``submit(contentsOf:)`` submits, so that finishing attempts
+    /// and status changes get the lock between batches.
+    static let submitsPerCriticalSection = 64
+
     /// How many attempts one task runs back to back before it yields its thread to other tasks.
     private static let attemptsPerYield = 16
 
@@ -139,6 +143,82 @@ final class SchedulerShell: Sendable {
         _ job: SyncJob, attachment: (any AnyObject & Sendable)? = nil, initialFailures: Int = 0
     ) throws(SyncSchedulerError) -> SyncJobHandle {
         if let reason = job.validationError { throw .invalidJob(reason) }
+        let submission = prepare(job, attachment: attachment)
+        let now = timeline.now()
+        let (entry, deferred): (Entry, Deferred) = locked { state in
+            // The environment may have changed while its observers (this scheduler's among them) are still
+            // being called: the job is judged on the status now, not on the last one this scheduler heard.
+            var actions = refreshStatus(&state, now: now)
+            let entry = enter(submission, initialFailures: initialFailures, now: now, in: &state, actions: &actions)
+            return (entry, perform(actions, in: &state))
+        }
+        complete(deferred)
+        return try conclude(submission, entry)
+    }
+
+    /// Submits jobs in order, as that many calls of ``submit(_:attachment:initialFailures:)`` would, in
+    /// one critical section per ``submitsPerCriticalSection`` jobs instead of one per job.
+    ///
+    /// Every job is checked before any is submitted. A job the state machine rejects (its id in use, the
+    /// scheduler shut down) ends the batch: the jobs before it stay submitted, the later ones are not.
+    func submit(contentsOf jobs: [SyncJob]) throws(SyncSchedulerError) -> [SyncJobHandle] {
+        for job in jobs {
+            if let reason = job.validationError { throw .invalidJob("job \"\(job.id)\": \(reason)") }
+        }
+        let submissions = jobs.map { prepare($0, attachment: nil) }
+        var handles: [SyncJobHandle] = []
+        handles.reserveCapacity(submissions.count)
+        var first = 0
+        while first < submissions.count {
+            let range = first..<min(first + Self.submitsPerCriticalSection, submissions.count)
+            let now = timeline.now()
+            let (entries, deferred): ([Entry], Deferred) = locked { state in
+                var actions = refreshStatus(&state, now: now)
+                var entries: [Entry] = []
+                entries.reserveCapacity(range.count)
+                for index in range {
+                    let entry = enter(submissions[index], initialFailures: 0, now: now, in: &state, actions: &actions)
+                    entries.append(entry)
+                    if case .rejected = entry { break }
+                }
+                return (entries, perform(actions, in: &state))
+            }
+            complete(deferred)
+            for (offset, entry) in entries.enumerated() {
+                if case .rejected = entry {
+                    // The jobs after the rejected one were never entered: their demand ends here.
+                    for later in submissions[(first + offset + 1)...] { later.endDemand(environment.demand) }
+                }
+                handles.append(try conclude(submissions[first + offset], entry))
+            }
+            first = range.upperBound
+        }
+        return handles
+    }
+
+    /// A job made ready for the critical section: everything its submission can build without the lock,
+    /// which is what limits throughput.
+    private struct Submission {
+        let handle: SyncJobHandle
+        let payload: Payload
+        let spec: SyncJob.Spec
+        /// Whether the job needs a demand-driven source (free space), whose demand it holds from before
+        /// it is judged until it ends.
+        let demands: Bool
+
+        func endDemand(_ demand: RequirementDemand) {
+            if demands { demand.release(handle.requirements) }
+        }
+    }
+
+    /// What the state machine made of one submission.
+    private enum Entry {
+        case accepted
+        case existing(SyncJobHandle)
+        case rejected(SyncSchedulerError)
+    }
+
+    private func prepare(_ job: SyncJob, attachment: (any AnyObject & Sendable)?) -> Submission {
         let handle = SyncJobHandle(
             id: job.id,
             requirements: job.requirements,
@@ -146,31 +226,41 @@ final class SchedulerShell: Sendable {
             environment: environment,
             scheduler: self
         )
-        let payload = Payload(operation: job.operation, handle: handle, attachment: attachment)
-        // A demand-driven source (free space) starts reading before the job is judged; the job's terminal
-        // state ends the demand (`complete`).
         let demands = !job.requirements.isDisjoint(with: .demandDriven)
+        // A demand-driven source starts reading before the job is judged; the job's terminal state ends the
+        // demand (`complete`).
         if demands { environment.demand.retain(job.requirements) }
-        // Everything that needs no lock is done before it: the critical section is what limits throughput.
-        let spec = job.spec
-        let now = timeline.now()
-        let (result, deferred): (Machine.SubmitResult, Deferred) = locked { state in
-            // The environment may have changed while its observers (this scheduler's among them) are still
-            // being called: the job is judged on the status now, not on the last one this scheduler heard.
-            let refreshed = refreshStatus(&state, now: now)
-            let result = state.machine.submit(spec, payload: payload, now: now, initialFailures: initialFailures)
-            guard case .accepted(let key, let actions) = result else { return (result, perform(refreshed, in: &state)) }
-            handle.setKey(key)
-            return (result, perform(refreshed.isEmpty ? actions : refreshed + actions, in: &state))
+        return Submission(
+            handle: handle, payload: Payload(operation: job.operation, handle: handle, attachment: attachment),
+            spec: job.spec, demands: demands)
+    }
+
+    /// Hands one submission to the state machine, in the critical section; its actions join `actions`.
+    private func enter(
+        _ submission: Submission, initialFailures: Int, now: Duration, in state: inout State,
+        actions: inout [Machine.Action]
+    ) -> Entry {
+        switch state.machine.submit(
+            submission.spec, payload: submission.payload, now: now, initialFailures: initialFailures)
+        {
+        case .accepted(let key, let accepted):
+            submission.handle.setKey(key)
+            if actions.isEmpty { actions = accepted } else { actions += accepted }
+            return .accepted
+        case .existing(let existing): return .existing(existing.handle)
+        case .rejected(let error): return .rejected(error)
         }
-        complete(deferred)
-        switch result {
-        case .accepted: return handle
-        case .existing(let existing):
-            if demands { environment.demand.release(job.requirements) }
-            return existing.handle
+    }
+
+    /// The handle a submission returns, after its critical section.
+    private func conclude(_ submission: Submission, _ entry: Entry) throws(SyncSchedulerError) -> SyncJobHandle {
+        switch entry {
+        case .accepted: return submission.handle
+        case .existing(let handle):
+            submission.endDemand(environment.demand)
+            return handle
         case .rejected(let error):
-            if demands { environment.demand.release(job.requirements) }
+            submission.endDemand(environment.demand)
             throw error
         }
     }

@@ -161,10 +161,37 @@ public actor SyncScheduler {
         for job in chain {
             var job = job
             if let previous = linked.last, !job.dependsOn.contains(previous.id) { job.dependsOn.append(previous.id) }
-            if let reason = job.validationError { throw .invalidJob("job \"\(job.id)\": \(reason)") }
             linked.append(job)
         }
-        return try linked.map { job throws(SyncSchedulerError) in try core.submit(job) }
+        return try core.submit(contentsOf: linked)
+    }
+
+    /// Submits many jobs at once: the same as calling ``submit(_:)`` for each in order, at a fraction of
+    /// the cost.
+    ///
+    /// The scheduler takes its lock once for every 64 jobs instead of once per job, so an app that
+    /// queues a crowd of jobs (a folder's files, a mailbox's messages) spends less time submitting and
+    /// holds up running jobs less. Each job is judged exactly as ``submit(_:)`` judges it, in order:
+    /// with the environment at that moment, its priority, dependencies (on any earlier job, in this
+    /// call or before) and unique key.
+    ///
+    /// ```swift
+    /// let handles = try scheduler.submit(contentsOf: files.map { file in
+    ///     SyncJob(id: "upload-\(file.name)", requires: [.network, .unmetered]) { _ in try await upload(file) }
+    /// })
+    /// ```
+    ///
+    /// Every job is checked before any is submitted.
+    /// - Returns: the jobs' handles, in order (for a job whose unique key keeps an existing job, that
+    ///   job's handle).
+    /// - Throws: ``SyncSchedulerError/invalidJob(_:)`` naming the job and field (nothing is submitted);
+    ///   a job rejected by the scheduler (its id in use, or ``SyncSchedulerError/shutDown``) leaves the
+    ///   earlier ones submitted and the later ones not.
+    @discardableResult
+    public nonisolated func submit(contentsOf jobs: some Sequence<SyncJob>) throws(SyncSchedulerError)
+        -> [SyncJobHandle]
+    {
+        try core.submit(contentsOf: Array(jobs))
     }
 
     /// Cancels every unfinished job with the unique key (all of them, when jobs were appended).
