@@ -22,7 +22,7 @@ struct SchedulerBatchSubmitTests {
 
     @Test(
         "jobs submitted together run once each, in submission order, across critical sections",
-        arguments: [1, 63, 64, 65, 200])
+        arguments: [0, 1, 63, 64, 65, 200])
     func runsInOrder(count: Int) async throws {
         let scheduler = try makeScheduler(maxConcurrentJobs: 1)
         let order = LockedState<[Int]>([])
