@@ -287,6 +287,15 @@ struct SchedulerShellStressTests {
                 default: break
                 }
             }
+            // Every start the scheduler decided ran its job's body exactly once, even when the attempt was
+            // cancelled before its task got a thread (the shell's liveness: no start is lost or doubled).
+            // `run(requiring:)` callers' jobs have default ids and no monitor.
+            let decidedStarts = history.count { event in
+                if case .started(let id, _) = event { id.hasPrefix("job-") } else { false }
+            }
+            #expect(
+                decidedStarts == monitor.starts,
+                "seed \(seed): \(decidedStarts) starts decided, \(monitor.starts) bodies ran")
             let groupViolations = Self.serialGroupViolations(history, groups: monitor.groupOfJob)
             #expect(groupViolations.isEmpty, "seed \(seed): \(groupViolations.prefix(5))")
             var unresolved: [SyncJob.ID] = []
