@@ -110,7 +110,7 @@ struct SchedulerShellStressTests {
 
         init(seed: UInt64, clock: any Clock<Duration>, timeUnit: Duration) throws {
             random = SeededRandom(seed: seed)
-            batching = SeededRandom(seed: seed ^ 0xBA7C_5EED)
+            batching = Self.batchingRandom(seed: seed)
             manual = ManualSyncEnvironment(account: .available, clock: clock)
             let slots = 1 + Int(random.next() % 4)
             scheduler = try SyncScheduler(
@@ -196,15 +196,10 @@ struct SchedulerShellStressTests {
                 do {
                     handle = try scheduler.submit(job)
                 } catch {
-                    // A dependency or an append on a periodic job, or a dependency on a job that was never
-                    // accepted (its submission returned an existing job): refused by design.
-                    guard case .invalidJob(let reason) = error,
-                        reason.contains("periodic job") || reason.contains("unknown jobs")
-                    else { throw error }
+                    guard Self.isRefusedByDesign(error) else { throw error }
                     return
                 }
-                monitor.accepted(job, handle: handle)
-                if handle.id == job.id { handles.append(handle) }
+                track(job, handle: handle)
             } else if roll < 0.45 {
                 let scheduler = scheduler
                 let requirements = random.pick([SyncRequirements(), .network, .largeTransfer])
@@ -236,18 +231,33 @@ struct SchedulerShellStressTests {
             do {
                 let returned = try scheduler.submit(contentsOf: jobs)
                 batchesSubmitted += 1
-                for (job, handle) in zip(jobs, returned) {
-                    monitor.accepted(job, handle: handle)
-                    if handle.id == job.id { handles.append(handle) }
-                }
+                for (job, handle) in zip(jobs, returned) { track(job, handle: handle) }
             } catch {
-                // Refused by design, as in `step`. The jobs before the refused one were submitted, but their
-                // handles are not returned: they are checked only by what needs no handle (the monitor's
-                // checks while they run, and the scheduler's consistency).
-                guard case .invalidJob(let reason) = error,
-                    reason.contains("periodic job") || reason.contains("unknown jobs")
-                else { throw error }
+                // The jobs before the refused one were submitted, but their handles are not returned: they
+                // are checked only by what needs no handle (the monitor's checks while they run, and the
+                // scheduler's consistency).
+                guard Self.isRefusedByDesign(error) else { throw error }
             }
+        }
+
+        /// Records an accepted job's handle for the checks at the end (not when its unique key returned an
+        /// existing job's handle).
+        mutating func track(_ job: SyncJob, handle: SyncJobHandle) {
+            monitor.accepted(job, handle: handle)
+            if handle.id == job.id { handles.append(handle) }
+        }
+
+        /// Whether the scheduler refused a random job by design: a dependency or an append on a periodic
+        /// job, or a dependency on a job that was never accepted (its submission returned an existing job).
+        static func isRefusedByDesign(_ error: SyncSchedulerError) -> Bool {
+            guard case .invalidJob(let reason) = error else { return false }
+            return reason.contains("periodic job") || reason.contains("unknown jobs")
+        }
+
+        /// The generator that decides the batching of a workload seeded with `seed`, apart from the one that
+        /// decides its jobs.
+        static func batchingRandom(seed: UInt64) -> SeededRandom {
+            SeededRandom(seed: seed ^ 0xBA7C_5EED)
         }
 
         /// Serial groups start in submission order, one at a time: when a job of a group starts, every job
@@ -360,7 +370,7 @@ struct SchedulerShellStressTests {
             for lane in 0..<4 {
                 var workload = base
                 workload.random = SeededRandom(seed: seed &+ UInt64(lane))
-                workload.batching = SeededRandom(seed: (seed &+ UInt64(lane)) ^ 0xBA7C_5EED)
+                workload.batching = Workload.batchingRandom(seed: seed &+ UInt64(lane))
                 workload.nextIndex = lane * 1_000_000
                 group.addTask {
                     for _ in 0..<1_000 {
