@@ -28,8 +28,9 @@ import Dispatch
 /// removed, the failure is kept in ``lastBackgroundError``, and neither ``append(_:)`` nor opening
 /// fails because of it.
 ///
-/// A journal whose header is damaged is refused with ``JobStoreError/Code/notAJournal``;
-/// ``salvage(journal:into:)`` copies its intact jobs into a new store.
+/// A journal whose header is damaged is refused with ``JobStoreError/Code/notAJournal`` and left as it
+/// is: a header that is not one, or one naming a format version its intact records are not written
+/// in (opening it would drop them); ``salvage(journal:into:)`` copies its intact jobs into a new store.
 ///
 /// Durability: with ``Configuration/Durability/synchronous`` (the default) a submission is on disk
 /// (`fdatasync`) before ``append(_:)`` returns. With ``Configuration/Durability/batched(window:)`` it
@@ -218,6 +219,15 @@ public final class FileJobStore: JobStore {
                     + "\(JournalCodec.readableVersions.lowerBound) to \(JournalCodec.readableVersions.upperBound)")
         }
         let scan = bytes.withUnsafeBytes { JournalScan($0, path: path, version: version) }
+        if let (offset, other) = scan.recordOfOtherVersion {
+            // Opening would drop every record the header's version cannot read, and rewrite the file
+            // without them: leave it untouched instead.
+            throw JobStoreError(
+                .notAJournal, path: path,
+                cause: "the header names format version \(version), but the record at offset \(offset) is one of "
+                    + "version \(other), so the header is damaged; FileJobStore.salvage(journal: \"\(path)\", "
+                    + "into: <a new directory>) copies its intact jobs into a new store")
+        }
         let fd = try POSIXFile.open(path, O_WRONLY | O_APPEND)
         if scan.validLength < bytes.count {
             do {
@@ -338,9 +348,9 @@ public final class FileJobStore: JobStore {
     /// Copies the intact jobs of a damaged journal into a new store, leaving the journal untouched.
     ///
     /// For a journal refused with ``JobStoreError/Code/notAJournal`` (a damaged header, say): every
-    /// frame that passes its checksum is read as the current format version, whatever the header
-    /// says, and the unresolved jobs they leave are written, with their progress, to a new store in
-    /// `directory`. Open that store afterwards (or move its journal into place while no store is
+    /// frame that passes its checksum is read by the format version the header names, if this code
+    /// reads it, or else by the newest version that can read it, and the unresolved jobs they leave are
+    /// written, with their progress, to a new store in `directory`. Open that store afterwards (or move its journal into place while no store is
     /// open). Frames that fail their checksum are skipped and listed in the result's issues.
     ///
     /// - Parameters:
@@ -363,7 +373,15 @@ public final class FileJobStore: JobStore {
             throw JobStoreError(
                 .invalidConfiguration, path: directory, cause: "salvage needs a directory without a journal")
         }
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: journal) }
+        // The header's version first, if it names one this code reads; a record it cannot read is read
+        // by another version (the header may be the damaged part).
+        let named = JournalCodec.version(ofHeader: bytes).flatMap {
+            JournalCodec.readableVersions.contains($0) ? $0 : nil
+        }
+        let scan = bytes.withUnsafeBytes {
+            JournalScan(
+                $0, path: journal, version: named ?? JournalCodec.currentVersion, readsOtherVersions: true)
+        }
         var replay = JournalReplay()
         for record in scan.records { replay.apply(record) }
         let jobs = replay.orderedJobs

@@ -13,10 +13,21 @@ struct JournalScan {
     var issues: [JobStoreIssue] = []
     /// The length of the file up to the end of its last good frame.
     var validLength: Int
+    /// The first frame that passed its checksum and that the decoder of the scan's version could not read
+    /// but that of another readable version could: the file's header names the wrong version (a damaged
+    /// header), since no writer puts records of two versions in one file.
+    var recordOfOtherVersion: (offset: Int, version: Int)?
 
     /// Scans `bytes` (a whole file, header included) with the decoder of format `version`; `path` only
     /// names the file in issues.
-    init(_ bytes: UnsafeRawBufferPointer, path: String, version: Int = JournalCodec.currentVersion) {
+    ///
+    /// A record that decoder cannot read is read by the newest other readable version that can when
+    /// `readsOtherVersions` is set (salvaging a journal whose header cannot be trusted), and is otherwise
+    /// skipped as unreadable and noted in ``recordOfOtherVersion``.
+    init(
+        _ bytes: UnsafeRawBufferPointer, path: String, version: Int = JournalCodec.currentVersion,
+        readsOtherVersions: Bool = false
+    ) {
         let start = JournalCodec.headerLength
         validLength = min(start, bytes.count)
         var offset = start
@@ -27,10 +38,18 @@ struct JournalScan {
                 do {
                     records.append(try JournalCodec.decode(body, version: version))
                 } catch {
-                    issues.append(
-                        JobStoreIssue(
-                            kind: .unreadableRecord, path: path, offset: offset, length: end - offset,
-                            detail: "\(error)"))
+                    let other = JournalCodec.readableVersions.reversed().lazy.filter { $0 != version }
+                        .compactMap { other in (try? JournalCodec.decode(body, version: other)).map { (other, $0) } }
+                        .first
+                    if let other, recordOfOtherVersion == nil { recordOfOtherVersion = (offset, other.0) }
+                    if let other, readsOtherVersions {
+                        records.append(other.1)
+                    } else {
+                        issues.append(
+                            JobStoreIssue(
+                                kind: .unreadableRecord, path: path, offset: offset, length: end - offset,
+                                detail: "\(error)"))
+                    }
                 }
                 offset = end
                 validLength = end

@@ -84,6 +84,33 @@ struct GoldenJournalTests {
         #expect(try directory.bytes(of: directory.journal) == newer)
     }
 
+    @Test(
+        "a bit flipped anywhere in the header: the file is refused and left alone; salvage recovers every job",
+        arguments: ["v1-records.journal", "v2-records.journal", "v3-records.journal"])
+    func damagedHeader(name: String) throws {
+        let golden = try goldenBytes(name)
+        let expected = try openCopy(name).load().jobs
+        for bit in 0..<(JournalCodec.headerLength * 8) {
+            var damaged = golden
+            damaged[bit / 8] ^= UInt8(1) << (bit % 8)
+            let store = TemporaryDirectory()
+            try store.write(damaged, to: store.journal)
+            // A flip to another readable version ("03" to "02", say) must not read the records with the
+            // wrong decoder: opening would drop the ones it cannot read and rewrite the file without them.
+            let error = try #require(throws: JobStoreError.self, "bit \(bit)") {
+                try FileJobStore(directory: store.path)
+            }
+            #expect([.notAJournal, .unsupportedVersion].contains(error.code), "bit \(bit)")
+            #expect(error.description.contains("salvage") || error.code == .unsupportedVersion, "bit \(bit)")
+            #expect(try store.bytes(of: store.journal) == damaged, "bit \(bit)")
+            let target = TemporaryDirectory()
+            let salvaged = try FileJobStore.salvage(journal: store.journal, into: target.path)
+            #expect(salvaged.jobs == expected, "bit \(bit)")
+            #expect(salvaged.issues.isEmpty, "bit \(bit)")
+            #expect(try FileJobStore(directory: target.path).load().jobs == expected, "bit \(bit)")
+        }
+    }
+
     @Test("v2-records.journal: every record decodes to the expected value, field by field")
     func version2Records() throws {
         let bytes = try goldenBytes("v2-records.journal")
