@@ -54,8 +54,33 @@
                 return "`ip netns add` failed (no network namespaces in this container?)"
             }
             _ = try? run(ipPath, ["netns", "del", check])
+            removeStaleNamespaces()
             return nil
         }()
+
+        /// The process that made namespace `name`, for names made here (``uniqueName(_:)``: `sg`, its pid,
+        /// `x`, a number and a role; or `sgcheck` and its pid), else `nil`.
+        static func creator(ofNamespace name: String) -> pid_t? {
+            guard name.hasPrefix("sg") else { return nil }
+            let isCheck = name.dropFirst(2).hasPrefix("check")
+            let rest = name.dropFirst(isCheck ? 7 : 2)
+            let digits = rest.prefix { $0.isASCII && $0.isNumber }
+            let after = rest.dropFirst(digits.count)
+            guard !digits.isEmpty, isCheck ? after.isEmpty : after.hasPrefix("x") else { return nil }
+            return pid_t(digits)
+        }
+
+        /// Deletes the namespaces that test processes which no longer exist left behind (a run killed
+        /// midway cannot delete its own); those of live processes, and every other name, stay.
+        static func removeStaleNamespaces() {
+            guard let ipPath, let listing = try? run(ipPath, ["netns", "list"]) else { return }
+            for line in listing.split(separator: "\n") {
+                guard let name = line.split(separator: " ").first.map(String.init),
+                    let pid = creator(ofNamespace: name), pid != getpid(), kill(pid, 0) == -1, errno == ESRCH
+                else { continue }
+                _ = try? run(ipPath, ["netns", "del", name])
+            }
+        }
 
         /// Whether the suite runs: it can, or it must (and then fails with the reason).
         static let isEnabled = unavailableReason == nil || isRequired
