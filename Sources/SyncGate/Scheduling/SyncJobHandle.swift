@@ -344,7 +344,10 @@ public final class SyncJobHandle: @unchecked Sendable {
             continuation.finish()
         } else {
             continuation.onTermination = { [weak self] _ in
-                self?.withLock { _ = $0.progressStreams.removeValue(forKey: token) }
+                // Runs inside the runtime's lock of a cancelled consumer's task, while `setProgress` may
+                // hold the handle's lock and yield to that task's stream, which takes the runtime's lock:
+                // never wait for the handle's lock here.
+                Task { [weak self] in self?.withLock { _ = $0.progressStreams.removeValue(forKey: token) } }
             }
         }
         return stream

@@ -32,7 +32,11 @@ public final class EventBroadcast<Element: Sendable>: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) }
+            // Runs inside the runtime's lock of a cancelled consumer's task, while `send` may hold this
+            // lock and yield to that task's stream, which takes the runtime's lock: never wait here.
+            guard let self, self.state.withLockIfAvailable({ _ = $0.subscribers.removeValue(forKey: id) }) == nil
+            else { return }
+            Task { [weak self] in self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } }
         }
         return stream
     }

@@ -64,6 +64,9 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     }
 
     private let state: LockedState<State>
+    /// Subscribers whose streams ended while the lock was busy, until a task removes them; taken only
+    /// inside `state`'s lock or alone, never around a call out.
+    private let ended = LockedState<Set<UInt64>>([])
     /// Counts the changes of the current value; advanced inside the critical section that stores one.
     private let changes = Atomic<UInt64>(0)
 
@@ -92,7 +95,9 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
 
     /// The number of live stream subscribers.
     public var subscriberCount: Int {
-        state.withLock { $0.subscribers.count }
+        state.withLock { state in
+            state.subscribers.count - ended.withLock { $0.count { state.subscribers[$0] != nil } }
+        }
     }
 
     /// Returns a new stream whose first element is the current value, followed by every change.
@@ -154,7 +159,7 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
         for waiter in waiters { waiter.resume() }
         continuation.onTermination = { [weak self, owner] _ in
             withExtendedLifetime(owner) {
-                self?.removeSubscriber(id)
+                self?.subscriberEnded(id)
             }
         }
         return stream
@@ -243,11 +248,33 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
         }
     }
 
-    private func removeSubscriber(_ id: UInt64) {
+    /// Removes a subscriber whose stream ended, without waiting for the lock.
+    ///
+    /// A stream's `onTermination` may run inside the Swift runtime's lock of its consumer's task (when
+    /// that task is cancelled), while ``update(_:)`` holds this broadcast's lock and yields to the same
+    /// stream, which takes the runtime's lock: waiting for the lock here would deadlock. So the
+    /// subscriber is removed now if the lock is free, else marked ended (no longer counted) and removed
+    /// from a new task.
+    private func subscriberEnded(_ id: UInt64) {
+        if let waiters = state.withLockIfAvailable({ state in Self.remove(id, from: &state) }) {
+            for waiter in waiters { waiter.resume() }
+            return
+        }
+        ended.withLock { _ = $0.insert(id) }
+        Task { [weak self] in self?.removeEndedSubscriber(id) }
+    }
+
+    private func removeEndedSubscriber(_ id: UInt64) {
         let waiters = state.withLock { state in
-            _ = state.subscribers.removeValue(forKey: id)
-            return state.takeCountWaiters()
+            let waiters = Self.remove(id, from: &state)
+            ended.withLock { _ = $0.remove(id) }
+            return waiters
         }
         for waiter in waiters { waiter.resume() }
+    }
+
+    private static func remove(_ id: UInt64, from state: inout State) -> [CheckedContinuation<Void, Never>] {
+        _ = state.subscribers.removeValue(forKey: id)
+        return state.takeCountWaiters()
     }
 }

@@ -32,6 +32,16 @@ package struct LockedState<State>: @unchecked Sendable {
         try storage.withLock(body)
     }
 
+    /// Runs `body` with exclusive access to the state if no other thread holds the lock, without
+    /// waiting; returns `nil` when one does.
+    ///
+    /// For code that must not wait for the lock: an `AsyncStream`'s `onTermination` runs inside the
+    /// Swift runtime's lock of a task being cancelled, and a thread holding this lock while it yields to
+    /// that task's stream waits for the runtime's lock, so waiting here could deadlock.
+    package func withLockIfAvailable<Result>(_ body: (inout State) throws -> Result) rethrows -> Result? {
+        try storage.withLockIfAvailable(body)
+    }
+
     private final class Storage: ManagedBuffer<State, pthread_mutex_t> {
         static func make(_ initial: State) -> Storage {
             let buffer = Storage.create(minimumCapacity: 1) { _ in initial }
@@ -57,6 +67,14 @@ package struct LockedState<State>: @unchecked Sendable {
             withUnsafeMutablePointerToElements { mutex in
                 pthread_mutex_destroy(mutex)
                 mutex.deinitialize(count: 1)
+            }
+        }
+
+        func withLockIfAvailable<Result>(_ body: (inout State) throws -> Result) rethrows -> Result? {
+            try withUnsafeMutablePointers { state, mutex in
+                guard pthread_mutex_trylock(mutex) == 0 else { return nil }
+                defer { pthread_mutex_unlock(mutex) }
+                return try body(&state.pointee)
             }
         }
 
