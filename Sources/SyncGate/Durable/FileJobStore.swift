@@ -350,8 +350,9 @@ public final class FileJobStore: JobStore {
     /// For a journal refused with ``JobStoreError/Code/notAJournal`` (a damaged header, say): every
     /// frame that passes its checksum is read by the format version the header names, if this code
     /// reads it, or else by the newest version that can read it, and the unresolved jobs they leave are
-    /// written, with their progress, to a new store in `directory`. Open that store afterwards (or move its journal into place while no store is
-    /// open). Frames that fail their checksum are skipped and listed in the result's issues.
+    /// written, with their progress, to a new store in `directory`. Open that store afterwards (or move
+    /// its journal into place while no store is open). Frames that fail their checksum are skipped and
+    /// listed in the result's issues.
     ///
     /// - Parameters:
     ///   - journal: the damaged journal file.
