@@ -11,8 +11,9 @@ import SyncGate
 /// cooperative pool), and signalled only while it has not been reaped, so a signal never reaches a
 /// recycled process id.
 ///
-/// The child inherits stdin, stdout, stderr and the environment; the signals the tool ignores or
-/// blocks (SIGINT, SIGTERM, …) are reset to their defaults in the child.
+/// The child inherits stdin, stdout, stderr and the environment, and no other descriptor (see
+/// `SpawnInheritance`); the signals the tool ignores or blocks (SIGINT, SIGTERM, …) are reset to their
+/// defaults in the child.
 public final class ChildProcess: Sendable {
     /// Why a command could not be started.
     public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -87,6 +88,9 @@ public final class ChildProcess: Sendable {
             posix_spawn_file_actions_adddup2(&actions, redirection.standardError, 2)
             Self.addChangeDirectory(&actions, redirection.workingDirectory)
         }
+        var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
+        // Only 0, 1 and 2: a descriptor of the tool (or of an app using this type) stays with it.
+        SpawnInheritance.closeOthers(&actions, flags: &flags)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }
@@ -99,11 +103,10 @@ public final class ChildProcess: Sendable {
         var mask = sigset_t()
         sigemptyset(&mask)
         posix_spawnattr_setsigmask(&attributes, &mask)
-        var flags = POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK
         if redirection != nil {
             // Its own process group, so signals reach the processes it starts too.
             posix_spawnattr_setpgroup(&attributes, 0)
-            flags |= POSIX_SPAWN_SETPGROUP
+            flags |= Int32(POSIX_SPAWN_SETPGROUP)
         }
         posix_spawnattr_setflags(&attributes, Int16(flags))
 

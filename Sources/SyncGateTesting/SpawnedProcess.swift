@@ -98,8 +98,11 @@
             sigemptyset(&mask)
             posix_spawnattr_setsigmask(&attributes, &mask)
             posix_spawnattr_setpgroup(&attributes, 0)
-            posix_spawnattr_setflags(
-                &attributes, Int16(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP))
+            var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETPGROUP)
+            // Only the three pipes: a descriptor another test left without close-on-exec (Foundation's
+            // `Process` makes one per launch) would keep that test's reader waiting while this child lives.
+            SpawnInheritance.closeOthers(&actions, flags: &flags)
+            posix_spawnattr_setflags(&attributes, Int16(flags))
 
             var variables = ProcessInfo.processInfo.environment
             variables.merge(environment) { $1 }
@@ -221,12 +224,15 @@
                     pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
                 ]
                 guard try poll(&entries, before: deadline) else {
+                    // A child that already exited (a zombie, its output held by another process) has no
+                    // stacks to show; the holders say why its output did not end.
+                    let holders = exitedButHeld()
                     let threads = threadDump()
                     stop()
                     throw Failure(
                         message: "\(commandLine) did not end before the deadline; lines so far: \(lines)"
                             + ", then \(String(decoding: pending, as: UTF8.self).debugDescription)\(stderrNote)"
-                            + threads)
+                            + threads + holders)
                 }
                 if entries[0].revents != 0 { drain(&output, into: &pending) }
                 if entries[1].revents != 0 { drain(&errors, into: &errorBytes) }
@@ -317,6 +323,37 @@
             guard let dump else { return "" }
             let stacks = dump.split(separator: "\n").filter { $0.hasPrefix("Thread ") || $0.hasPrefix("#") }
             return "\nthreads of \(pid) at the deadline:\n" + stacks.joined(separator: "\n")
+        }
+
+        /// When the child has exited but its stdout or stderr is still open, which processes hold them, for
+        /// the message of a missed deadline; empty while the child runs.
+        ///
+        /// A process that inherited the pipe (a grandchild, or a process another thread spawned between
+        /// `pipe()` and `fcntl(FD_CLOEXEC)`) keeps the reader from seeing the end of the output.
+        private func exitedButHeld() -> String {
+            guard let status = reap(blocking: false) else { return "" }
+            let pipes = Set([output, errors].filter { $0 >= 0 }.compactMap { Self.link("/proc/self/fd/\($0)") })
+            var holders: [String] = []
+            let own = getpid()
+            for entry in (try? FileManager.default.contentsOfDirectory(atPath: "/proc")) ?? [] {
+                guard let holder = pid_t(entry), holder != own else { continue }
+                let descriptors = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(entry)/fd")) ?? []
+                guard descriptors.contains(where: { Self.link("/proc/\(entry)/fd/\($0)").map(pipes.contains) ?? false })
+                else { continue }
+                let command = (try? String(contentsOfFile: "/proc/\(entry)/cmdline", encoding: .utf8))?
+                    .split(separator: "\0").joined(separator: " ")
+                holders.append("\(holder) (\(command ?? "?"))")
+            }
+            return "\nit exited (wait status \(status)), but its output is still held open by: "
+                + (holders.isEmpty ? "no process found" : holders.joined(separator: "; "))
+        }
+
+        /// The target of the symbolic link at `path` (`pipe:[1234]` for a pipe's descriptor).
+        private static func link(_ path: String) -> String? {
+            var buffer = [CChar](repeating: 0, count: 256)
+            let count = readlink(path, &buffer, buffer.count - 1)
+            guard count > 0 else { return nil }
+            return String(decoding: buffer[..<count].map { UInt8(bitPattern: $0) }, as: UTF8.self)
         }
 
         /// Reaps the child if it has exited (or waits for it when `blocking`); returns its wait status.

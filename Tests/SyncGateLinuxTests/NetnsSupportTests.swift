@@ -1,6 +1,7 @@
 #if os(Linux)
     import Foundation
     import Glibc
+    import SyncGateTesting
     import Testing
 
     /// The namespace bookkeeping of the real-kernel tests: a run killed midway leaves its namespaces, and
@@ -22,11 +23,9 @@
             .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment))
         func sweepRemovesOnlyStale() throws {
             let ip = try #require(NetnsSupport.ipPath)
-            let finished = Process()
-            finished.executableURL = URL(fileURLWithPath: "/bin/true")
-            try finished.run()
-            finished.waitUntilExit()
-            let gone = finished.processIdentifier
+            let finished = try SpawnedProcess("/bin/true", [])
+            _ = try finished.finish(before: .now + .seconds(30))
+            let gone = finished.pid
             let stale = "sg\(gone)x1sweep"
             let own = NetnsSupport.uniqueName("sweep")
             let foreign = "nssweep\(getpid())"
