@@ -71,33 +71,16 @@ struct StatusBroadcastTests {
         #expect(broadcast.subscriberCount == 0)
     }
 
-    @Test("cancelling consumers while values are sent to them neither deadlocks nor leaves a subscriber")
+    @Test(
+        "cancelling consumers that read the broadcast when cancelled, while values are sent to them, neither deadlocks nor leaves a subscriber"
+    )
     func cancelWhileSending() async {
-        // A cancelled consumer's stream ends inside the runtime's lock of its task, while a sender holds
-        // the broadcast's lock and yields to that stream (which takes the same runtime lock).
+        // A cancelled consumer's stream ends, and its cancellation handler runs, inside the runtime's lock
+        // of its task, while a sender yields to that stream (which takes the same runtime lock); the
+        // sender must not hold the broadcast's lock then.
         let broadcast = StatusBroadcast(0)
-        let sender = Task.detached {
-            var value = 0
-            while !Task.isCancelled {
-                value += 1
-                broadcast.send(value)
-            }
-        }
-        for _ in 0..<200 {
-            let started = StatusBroadcast(0)
-            await withTaskGroup(of: Void.self) { group in
-                for _ in 0..<4 {
-                    group.addTask {
-                        started.update { $0 += 1 }
-                        for await _ in broadcast.stream() {}
-                    }
-                }
-                for await count in started.stream() where count == 4 { break }
-                group.cancelAll()
-            }
-        }
-        sender.cancel()
-        await sender.value
+        await ConsumerCancellation.cancelWhileSending(
+            send: { broadcast.send($0) }, stream: { broadcast.stream() }, onCancel: { _ = broadcast.value })
         await broadcast.waitForSubscriberCount(0)
         #expect(broadcast.subscriberCount == 0)
     }

@@ -60,6 +60,9 @@ final class SchedulerShell: Sendable {
         var retired: Machine.Retired?
         /// Outputs of earlier attempts that a start made handles forget; released the same way.
         var forgottenOutputs: [any Sendable] = []
+        /// States queued for handles' ``SyncJobHandle/states`` streams, yielded after the lock: a stream's
+        /// consumer may be cancelled meanwhile, and its cancellation handler may call this scheduler.
+        var stateDeliveries: [StatusBroadcast<SyncJobState>.PendingDelivery] = []
     }
 
     /// One attempt to run: what an attempt's task needs to call the job's body and report its end.
@@ -525,6 +528,7 @@ final class SchedulerShell: Sendable {
     }
 
     private func completeOne(_ deferred: Deferred) {
+        for delivery in deferred.stateDeliveries { delivery.deliver() }
         for task in deferred.cancellations { task.cancel() }
         for handle in deferred.finishedHandles {
             handle.finishStates()
@@ -620,7 +624,9 @@ final class SchedulerShell: Sendable {
             case .cancelAttempt(let key):
                 if let task = state.attempts[key] { deferred.cancellations.append(task) }
             case .setState(let payload, let jobState):
-                if let forgotten = payload.handle.setState(jobState) { deferred.forgottenOutputs.append(forgotten) }
+                let (forgotten, delivery) = payload.handle.setState(jobState)
+                if let forgotten { deferred.forgottenOutputs.append(forgotten) }
+                if let delivery { deferred.stateDeliveries.append(delivery) }
                 if jobState.isTerminal { deferred.finishedHandles.append(payload.handle) }
             case .resolve(let payload, let outcome):
                 state.outbox.append(.resolution(payload.handle, outcome))

@@ -85,9 +85,13 @@ public final class SyncJobHandle: @unchecked Sendable {
             get { extras?.progress }
             set { if extras != nil || newValue != nil { madeExtras().progress = newValue } }
         }
-        var progressStreams: [UInt64: AsyncStream<SyncJobProgress>.Continuation] {
-            get { extras?.progressStreams ?? [:] }
-            set { if extras != nil || !newValue.isEmpty { madeExtras().progressStreams = newValue } }
+        var progressStreams: SubscriberList<StreamEnd<SyncJobProgress>> {
+            get { extras?.progressStreams ?? SubscriberList() }
+            set { if extras != nil || newValue.count > 0 { madeExtras().progressStreams = newValue } }
+        }
+        var progressDeliveries: DeliveryQueue<ProgressDelivery> {
+            get { extras?.progressDeliveries ?? DeliveryQueue() }
+            set { madeExtras().progressDeliveries = newValue }
         }
         var output: (any Sendable)? {
             get { extras?.output }
@@ -109,9 +113,13 @@ public final class SyncJobHandle: @unchecked Sendable {
         var waiters: [Waiter] = []
         var states: StatusBroadcast<SyncJobState>?
         var progress: SyncJobProgress?
-        var progressStreams: [UInt64: AsyncStream<SyncJobProgress>.Continuation] = [:]
+        var progressStreams = SubscriberList<StreamEnd<SyncJobProgress>>()
+        var progressDeliveries = DeliveryQueue<ProgressDelivery>()
         var output: (any Sendable)?
     }
+
+    /// What the progress streams of one critical section are handed, after it.
+    private typealias ProgressDelivery = StreamDelivery<StreamEnd<SyncJobProgress>>
 
     /// The job's identifier.
     public let id: SyncJob.ID
@@ -282,10 +290,13 @@ public final class SyncJobHandle: @unchecked Sendable {
     /// A running state begins an attempt: the previous attempt's output and progress are forgotten in the
     /// same critical section.
     ///
-    /// Returns the output that a running state forgot, for the caller to release after its own lock: the
-    /// value's deinitializer may call the scheduler.
-    @discardableResult
-    func setState(_ newState: SyncJobState) -> (any Sendable)? {
+    /// Returns the output that a running state forgot, for the caller to release after its own lock (the
+    /// value's deinitializer may call the scheduler), and the delivery of the state to the ``states``
+    /// streams, for the caller to make after its own lock (a consumer's cancellation handler may call
+    /// the scheduler).
+    func setState(
+        _ newState: SyncJobState
+    ) -> (forgotten: (any Sendable)?, delivery: StatusBroadcast<SyncJobState>.PendingDelivery?) {
         let (states, forgotten) = withLock { mutable -> (StatusBroadcast<SyncJobState>?, (any Sendable)?) in
             mutable.state = newState
             var forgotten: (any Sendable)?
@@ -296,8 +307,7 @@ public final class SyncJobHandle: @unchecked Sendable {
             }
             return (mutable.states, forgotten)
         }
-        states?.send(newState)
-        return forgotten
+        return (forgotten, states?.update(deferringDelivery: newState))
     }
 
     /// Records the outcome and returns the waiters to resume, outside any lock.
@@ -312,13 +322,13 @@ public final class SyncJobHandle: @unchecked Sendable {
 
     /// Ends the state and progress streams after the terminal state.
     func finishStates() {
-        let (states, progressStreams) = withLock { mutable in
+        let (states, progress) = withLock { mutable in
             mutable.isFinished = true
-            defer { mutable.progressStreams = [:] }
-            return (mutable.states, Array(mutable.progressStreams.values))
+            let streams = mutable.progressStreams.removeAll()
+            return (mutable.states, streams.isEmpty ? nil : mutable.progressDeliveries.enqueue(.finish(streams)))
         }
         states?.finish()
-        for stream in progressStreams { stream.finish() }
+        if let progress { drainProgress(startingWith: progress) }
     }
 
     // MARK: - Progress and output
@@ -335,30 +345,38 @@ public final class SyncJobHandle: @unchecked Sendable {
             of: SyncJobProgress.self, bufferingPolicy: .bufferingNewest(1))
         let token = Self.waiterTokens.add(1, ordering: .relaxed).newValue
         let isFinished = withLock { mutable in
+            // No task waits on this new stream yet, so the yield resumes none; made here, it comes before
+            // every report queued after this registration.
             if let progress = mutable.progress { continuation.yield(progress) }
             guard !mutable.isFinished else { return true }
-            mutable.progressStreams[token] = continuation
+            mutable.progressStreams.insert(StreamEnd(continuation), id: token)
             return false
         }
         if isFinished {
             continuation.finish()
         } else {
             continuation.onTermination = { [weak self] _ in
-                // Runs inside the runtime's lock of a cancelled consumer's task, while `setProgress` may
-                // hold the handle's lock and yield to that task's stream, which takes the runtime's lock:
-                // never wait for the handle's lock here.
-                Task { [weak self] in self?.withLock { _ = $0.progressStreams.removeValue(forKey: token) } }
+                // May run inside the runtime's lock of a cancelled consumer's task: safe, because nothing
+                // yields to a stream under the handle's lock.
+                self?.withLock { $0.progressStreams.remove(token) }
             }
         }
         return stream
     }
 
-    /// Records a progress report and hands it to the open streams.
+    /// Records a progress report and hands it to the open streams, after the handle's lock.
     func setProgress(_ progress: SyncJobProgress) {
-        withLock { mutable in
+        let first = withLock { mutable -> ProgressDelivery? in
             mutable.progress = progress
-            for stream in mutable.progressStreams.values { stream.yield(progress) }
+            let streams = mutable.progressStreams
+            return streams.count == 0 ? nil : mutable.progressDeliveries.enqueue(.send(streams.all, progress))
         }
+        if let first { drainProgress(startingWith: first) }
+    }
+
+    /// Makes `first` and every progress delivery queued meanwhile, with no lock held.
+    private func drainProgress(startingWith first: ProgressDelivery) {
+        DeliveryQueue.drain(startingWith: first) { withLock { $0.progressDeliveries.takeAll() } }
     }
 
     /// The output the job set (``SyncJobContext/setOutput(_:)``), if any.

@@ -3,11 +3,18 @@
 /// Unlike ``StatusBroadcast``, nothing is replayed and nothing is dropped or merged: each subscriber's
 /// stream buffers without bound, so a consumer that stops reading should cancel its task. A
 /// subscriber is removed as soon as its consumer goes away.
+///
+/// An event is queued for the subscribers of the moment inside the critical section of ``send(_:)``, and
+/// yielded after it (``DeliveryQueue``): streams see events in the order of those critical sections, and
+/// no lock of the broadcast is held while a stream is yielded to or ended.
 public final class EventBroadcast<Element: Sendable>: Sendable {
+    private typealias Subscriber = StreamEnd<Element>
+
     private struct State {
         var nextID: UInt64 = 0
-        var subscribers: [UInt64: AsyncStream<Element>.Continuation] = [:]
+        var subscribers = SubscriberList<Subscriber>()
         var isFinished = false
+        var deliveries = DeliveryQueue<StreamDelivery<Subscriber>>()
     }
 
     private let state = LockedState(State())
@@ -24,7 +31,7 @@ public final class EventBroadcast<Element: Sendable>: Sendable {
         let id: UInt64? = state.withLock { state in
             guard !state.isFinished else { return nil }
             state.nextID += 1
-            state.subscribers[state.nextID] = continuation
+            state.subscribers.insert(StreamEnd(continuation), id: state.nextID)
             return state.nextID
         }
         guard let id else {
@@ -32,34 +39,33 @@ public final class EventBroadcast<Element: Sendable>: Sendable {
             return stream
         }
         continuation.onTermination = { [weak self] _ in
-            // Runs inside the runtime's lock of a cancelled consumer's task, while `send` may hold this
-            // lock and yield to that task's stream, which takes the runtime's lock: never wait here.
-            guard let self, self.state.withLockIfAvailable({ _ = $0.subscribers.removeValue(forKey: id) }) == nil
-            else { return }
-            Task { [weak self] in self?.state.withLock { _ = $0.subscribers.removeValue(forKey: id) } }
+            // May run inside the runtime's lock of a cancelled consumer's task: safe, because nothing
+            // yields to a stream under this lock.
+            self?.state.withLock { $0.subscribers.remove(id) }
         }
         return stream
     }
 
     /// Delivers an event to every subscriber, in the order of calls made under one critical section.
     public func send(_ event: Element) {
-        state.withLock { state in
-            for continuation in state.subscribers.values {
-                continuation.yield(event)
-            }
+        let first = state.withLock { state in
+            state.subscribers.count == 0 ? nil : state.deliveries.enqueue(.send(state.subscribers.all, event))
         }
+        if let first { drain(startingWith: first) }
     }
 
-    /// Ends every stream; later events are dropped.
+    /// Ends every stream, after the events sent before; later events are dropped.
     public func finish() {
-        let continuations = state.withLock { state in
+        let first = state.withLock { state in
             state.isFinished = true
-            let continuations = Array(state.subscribers.values)
-            state.subscribers = [:]
-            return continuations
+            let subscribers = state.subscribers.removeAll()
+            return subscribers.isEmpty ? nil : state.deliveries.enqueue(.finish(subscribers))
         }
-        for continuation in continuations {
-            continuation.finish()
-        }
+        if let first { drain(startingWith: first) }
+    }
+
+    /// Makes `first` and every delivery queued meanwhile, with no lock held.
+    private func drain(startingWith first: StreamDelivery<Subscriber>) {
+        DeliveryQueue.drain(startingWith: first) { state.withLock { $0.deliveries.takeAll() } }
     }
 }

@@ -7,8 +7,9 @@ import Synchronization
 /// only the newest value, so a slow consumer sees the latest state rather than a backlog. A consumer that
 /// goes away (its task is cancelled or it stops iterating) is removed at once.
 ///
-/// Values are yielded to subscribers inside the same critical section that registers new subscribers
-/// and stores the value, so no subscriber ever receives an older value after a newer one.
+/// A change is queued for the subscribers inside the critical section that stores it, and yielded after
+/// it (``DeliveryQueue``), so no subscriber ever receives an older value after a newer one, and no lock
+/// of the broadcast is held while a stream is yielded to or ended.
 ///
 /// ```swift
 /// let broadcast = StatusBroadcast(ConnectivityStatus.disconnected)
@@ -20,12 +21,37 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     package typealias Observer = @Sendable (Value) -> Void
 
     /// One stream's consumer: what it is handed of each change, and how its stream ends.
-    private struct Subscriber {
+    package struct Subscriber: DeliveryTarget {
         /// Yields what the stream shows of `next`, when that differs from what it showed of `previous`.
-        /// Called inside the critical section; it only yields to an `AsyncStream` continuation.
-        let deliver: @Sendable (_ previous: Value, _ next: Value) -> Void
+        /// Called with no lock held, one delivery at a time; it only yields to an `AsyncStream`
+        /// continuation.
+        fileprivate let deliver: @Sendable (_ previous: Value, _ next: Value) -> Void
         /// Ends the stream.
-        let finish: @Sendable () -> Void
+        fileprivate let end: @Sendable () -> Void
+
+        /// Hands over one change: the value before it and after it.
+        package func receive(_ change: (previous: Value, next: Value)) {
+            deliver(change.previous, change.next)
+        }
+
+        /// Ends the stream.
+        package func finish() {
+            end()
+        }
+    }
+
+    /// What the subscribers of one critical section are handed, after it.
+    fileprivate typealias Delivery = StreamDelivery<Subscriber>
+
+    /// A delivery that a sender must still make, outside its own locks: see ``update(deferringDelivery:)``.
+    package struct PendingDelivery {
+        fileprivate let broadcast: StatusBroadcast
+        fileprivate let first: Delivery
+
+        /// Makes the delivery, and every one queued after it meanwhile. Call with no lock held.
+        package func deliver() {
+            broadcast.drain(startingWith: first)
+        }
     }
 
     /// A registered observer. A struct rather than a tuple: the runtime looks a generic tuple type's
@@ -39,15 +65,18 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     private struct Change {
         let value: Value
         let observers: [ObserverEntry]
+        /// The delivery to the streams, when this sender must make it (see ``DeliveryQueue``).
+        let delivery: PendingDelivery?
     }
 
     private struct State {
         var current: Value
         var nextID: UInt64 = 0
-        var subscribers: [UInt64: Subscriber] = [:]
+        var subscribers = SubscriberList<Subscriber>()
         var observers: [ObserverEntry] = []
         var isFinished = false
         var countWaiters: [(count: Int, continuation: CheckedContinuation<Void, Never>)] = []
+        var deliveries = DeliveryQueue<Delivery>()
 
         /// Takes the waiters of ``waitForSubscriberCount(_:)`` whose count is reached.
         mutating func takeCountWaiters() -> [CheckedContinuation<Void, Never>] {
@@ -64,9 +93,6 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     }
 
     private let state: LockedState<State>
-    /// Subscribers whose streams ended while the lock was busy, until a task removes them; taken only
-    /// inside `state`'s lock or alone, never around a call out.
-    private let ended = LockedState<Set<UInt64>>([])
     /// Counts the changes of the current value; advanced inside the critical section that stores one.
     private let changes = Atomic<UInt64>(0)
 
@@ -95,9 +121,7 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
 
     /// The number of live stream subscribers.
     public var subscriberCount: Int {
-        state.withLock { state in
-            state.subscribers.count - ended.withLock { $0.count { state.subscribers[$0] != nil } }
-        }
+        state.withLock { $0.subscribers.count }
     }
 
     /// Returns a new stream whose first element is the current value, followed by every change.
@@ -144,12 +168,14 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
         deliver: (AsyncStream<Element>.Continuation) -> @Sendable (Value, Value) -> Void
     ) -> AsyncStream<Element> {
         let (stream, continuation) = AsyncStream.makeStream(of: Element.self, bufferingPolicy: .bufferingNewest(1))
-        let subscriber = Subscriber(deliver: deliver(continuation), finish: { continuation.finish() })
+        let subscriber = Subscriber(deliver: deliver(continuation), end: { continuation.finish() })
         let registration: (id: UInt64, waiters: [CheckedContinuation<Void, Never>])? = state.withLock { state in
+            // No task waits on this new stream yet, so the yield resumes none; made here, it comes before
+            // every change queued after this registration.
             continuation.yield(first(state.current))
             guard !state.isFinished else { return nil }
             state.nextID += 1
-            state.subscribers[state.nextID] = subscriber
+            state.subscribers.insert(subscriber, id: state.nextID)
             return (state.nextID, state.takeCountWaiters())
         }
         guard let (id, waiters) = registration else {
@@ -180,7 +206,27 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     /// - Returns: `true` when the value changed and was delivered.
     @discardableResult
     public func update(_ body: (inout Value) -> Void) -> Bool {
-        let change: Change? = state.withLock { state in
+        guard let change = store(body) else { return false }
+        change.delivery?.deliver()
+        for observer in change.observers {
+            observer.handler(change.value)
+        }
+        return true
+    }
+
+    /// Stores `value` like ``send(_:)``, but leaves the delivery to the streams to the caller, who makes
+    /// it after releasing its own locks; observers are not called.
+    ///
+    /// For a sender that must send inside its own critical section, to keep its values in order, and must
+    /// not yield to streams there (a consumer's cancellation handler may take that lock). The order of
+    /// values is fixed here; a later sender's values wait until the caller delivers.
+    package func update(deferringDelivery value: Value) -> PendingDelivery? {
+        store { $0 = value }?.delivery
+    }
+
+    /// Stores the changed value and queues it for the streams, in one critical section.
+    private func store(_ body: (inout Value) -> Void) -> Change? {
+        state.withLock { state in
             guard !state.isFinished else { return nil }
             let previous = state.current
             var next = previous
@@ -188,31 +234,32 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
             guard next != previous else { return nil }
             state.current = next
             changes.add(1, ordering: .releasing)
-            for subscriber in state.subscribers.values {
-                subscriber.deliver(previous, next)
-            }
-            return Change(value: next, observers: state.observers)
+            let first =
+                state.subscribers.count == 0
+                ? nil : state.deliveries.enqueue(.send(state.subscribers.all, (previous, next)))
+            return Change(
+                value: next, observers: state.observers,
+                delivery: first.map { PendingDelivery(broadcast: self, first: $0) })
         }
-        guard let change else { return false }
-        for observer in change.observers {
-            observer.handler(change.value)
-        }
-        return true
     }
 
-    /// Ends every stream; later changes are ignored and later streams end after the last value.
+    /// Ends every stream, after the changes queued before; later changes are ignored and later streams
+    /// end after the last value.
     public func finish() {
-        let (subscribers, waiters) = state.withLock { state in
+        let (first, waiters) = state.withLock { state in
             state.isFinished = true
             state.observers = []
-            let subscribers = Array(state.subscribers.values)
-            state.subscribers = [:]
-            return (subscribers, state.takeCountWaiters())
+            let subscribers = state.subscribers.removeAll()
+            let first = subscribers.isEmpty ? nil : state.deliveries.enqueue(.finish(subscribers))
+            return (first, state.takeCountWaiters())
         }
-        for subscriber in subscribers {
-            subscriber.finish()
-        }
+        if let first { drain(startingWith: first) }
         for waiter in waiters { waiter.resume() }
+    }
+
+    /// Makes `first` and every delivery queued meanwhile, with no lock held.
+    fileprivate func drain(startingWith first: Delivery) {
+        DeliveryQueue.drain(startingWith: first) { state.withLock { $0.deliveries.takeAll() } }
     }
 
     /// Registers a synchronous observer, called after each change on the thread that made it.
@@ -248,33 +295,15 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
         }
     }
 
-    /// Removes a subscriber whose stream ended, without waiting for the lock.
+    /// Removes a subscriber whose stream ended.
     ///
-    /// A stream's `onTermination` may run inside the Swift runtime's lock of its consumer's task (when
-    /// that task is cancelled), while ``update(_:)`` holds this broadcast's lock and yields to the same
-    /// stream, which takes the runtime's lock: waiting for the lock here would deadlock. So the
-    /// subscriber is removed now if the lock is free, else marked ended (no longer counted) and removed
-    /// from a new task.
+    /// Called from the stream's `onTermination`, which may run inside the Swift runtime's lock of a task
+    /// being cancelled; taking this lock there is safe because nothing yields to a stream under it.
     private func subscriberEnded(_ id: UInt64) {
-        if let waiters = state.withLockIfAvailable({ state in Self.remove(id, from: &state) }) {
-            for waiter in waiters { waiter.resume() }
-            return
-        }
-        ended.withLock { _ = $0.insert(id) }
-        Task { [weak self] in self?.removeEndedSubscriber(id) }
-    }
-
-    private func removeEndedSubscriber(_ id: UInt64) {
         let waiters = state.withLock { state in
-            let waiters = Self.remove(id, from: &state)
-            ended.withLock { _ = $0.remove(id) }
-            return waiters
+            state.subscribers.remove(id)
+            return state.takeCountWaiters()
         }
         for waiter in waiters { waiter.resume() }
-    }
-
-    private static func remove(_ id: UInt64, from state: inout State) -> [CheckedContinuation<Void, Never>] {
-        _ = state.subscribers.removeValue(forKey: id)
-        return state.takeCountWaiters()
     }
 }

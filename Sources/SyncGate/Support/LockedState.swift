@@ -14,7 +14,9 @@
 /// `FUTEX_LOCK_PI` syscalls that the thread sanitizer cannot see, which produces false race reports;
 /// a pthread mutex is understood by the sanitizer. Never hold the lock across an `await`, and never
 /// call code from inside `withLock` that may take the same lock again (for example
-/// `AsyncStream.Continuation.finish()`, which runs `onTermination` synchronously).
+/// `AsyncStream.Continuation.finish()`, which runs `onTermination` synchronously). Nor yield to a stream
+/// that a task may be waiting on: the yield takes the runtime's lock of that task, inside which a
+/// cancellation runs handlers that may take this lock (``DeliveryQueue`` yields after the lock instead).
 ///
 /// The value and the mutex share one allocation (a `ManagedBuffer` whose header is the value and whose
 /// single element is the mutex), so a lock costs one object, not two.
@@ -30,16 +32,6 @@ package struct LockedState<State>: @unchecked Sendable {
     @inline(__always)
     package func withLock<Result>(_ body: (inout State) throws -> Result) rethrows -> Result {
         try storage.withLock(body)
-    }
-
-    /// Runs `body` with exclusive access to the state if no other thread holds the lock, without
-    /// waiting; returns `nil` when one does.
-    ///
-    /// For code that must not wait for the lock: an `AsyncStream`'s `onTermination` runs inside the
-    /// Swift runtime's lock of a task being cancelled, and a thread holding this lock while it yields to
-    /// that task's stream waits for the runtime's lock, so waiting here could deadlock.
-    package func withLockIfAvailable<Result>(_ body: (inout State) throws -> Result) rethrows -> Result? {
-        try storage.withLockIfAvailable(body)
     }
 
     private final class Storage: ManagedBuffer<State, pthread_mutex_t> {
@@ -67,14 +59,6 @@ package struct LockedState<State>: @unchecked Sendable {
             withUnsafeMutablePointerToElements { mutex in
                 pthread_mutex_destroy(mutex)
                 mutex.deinitialize(count: 1)
-            }
-        }
-
-        func withLockIfAvailable<Result>(_ body: (inout State) throws -> Result) rethrows -> Result? {
-            try withUnsafeMutablePointers { state, mutex in
-                guard pthread_mutex_trylock(mutex) == 0 else { return nil }
-                defer { pthread_mutex_unlock(mutex) }
-                return try body(&state.pointee)
             }
         }
 
