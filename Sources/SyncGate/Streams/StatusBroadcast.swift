@@ -44,9 +44,17 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     fileprivate typealias Delivery = StreamDelivery<Subscriber>
 
     /// A delivery that a sender must still make, outside its own locks: see ``update(deferringDelivery:)``.
-    package struct PendingDelivery {
+    ///
+    /// A class, made only when there are streams to deliver to, so a change that no stream follows (the
+    /// scheduler's path, which follows by an observer) hands out one empty reference, not two values.
+    package final class PendingDelivery {
         fileprivate let broadcast: StatusBroadcast
         fileprivate let first: Delivery
+
+        fileprivate init(broadcast: StatusBroadcast, first: Delivery) {
+            self.broadcast = broadcast
+            self.first = first
+        }
 
         /// Makes the delivery, and every one queued after it meanwhile. Call with no lock held.
         package func deliver() {
