@@ -45,7 +45,9 @@ public final class StatusFeed<Value: Sendable & Equatable>: BroadcastBacked {
     /// current value.
     ///
     /// Environments following the feed are updated before `send` returns, on the calling thread.
-    /// - Returns: `true` when the value changed and was delivered.
+    /// - Returns: `true` when the value changed. Observers have then been called; a stream has the value,
+    ///   or gets it from the thread already delivering to the streams, right after that thread's earlier
+    ///   values.
     @discardableResult
     public func send(_ value: Value) -> Bool {
         broadcast.send(value)
@@ -55,7 +57,9 @@ public final class StatusFeed<Value: Sendable & Equatable>: BroadcastBacked {
     ///
     /// `body` runs inside the feed's critical section: it must be short and must not call into SyncGate
     /// (this feed, another source, an environment or a scheduler).
-    /// - Returns: `true` when the value changed and was delivered.
+    /// - Returns: `true` when the value changed. Observers have then been called; a stream has the value,
+    ///   or gets it from the thread already delivering to the streams, right after that thread's earlier
+    ///   values.
     @discardableResult
     public func update(_ body: (inout Value) -> Void) -> Bool {
         broadcast.update(body)

@@ -46,7 +46,11 @@ public final class EventBroadcast<Element: Sendable>: Sendable {
         return stream
     }
 
-    /// Delivers an event to every subscriber, in the order of calls made under one critical section.
+    /// Delivers an event to every current subscriber; streams see events in the order of the critical
+    /// sections of their `send` calls.
+    ///
+    /// When another thread is delivering at that moment, `send` returns at once and that thread yields
+    /// the event after the ones before it.
     public func send(_ event: Element) {
         let first = state.withLock { state in
             state.subscribers.count == 0 ? nil : state.deliveries.enqueue(.send(state.subscribers.all, event))

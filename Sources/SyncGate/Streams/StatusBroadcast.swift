@@ -201,7 +201,9 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
 
     /// Stores `value` and delivers it to every subscriber, unless it equals the current value.
     ///
-    /// - Returns: `true` when the value changed and was delivered.
+    /// - Returns: `true` when the value changed. Observers have then been called; a stream has the value,
+    ///   or gets it from the thread already delivering to the streams, right after that thread's earlier
+    ///   values.
     @discardableResult
     public func send(_ value: Value) -> Bool {
         update { $0 = value }
@@ -211,7 +213,9 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     ///
     /// `body` runs inside the broadcast's critical section: it must be short and must not call back
     /// into this broadcast.
-    /// - Returns: `true` when the value changed and was delivered.
+    /// - Returns: `true` when the value changed. Observers have then been called; a stream has the value,
+    ///   or gets it from the thread already delivering to the streams, right after that thread's earlier
+    ///   values.
     @discardableResult
     public func update(_ body: (inout Value) -> Void) -> Bool {
         guard let change = store(body) else { return false }
