@@ -7,7 +7,7 @@
 /// critical section, which fixes the order, and yields after it:
 ///
 /// * The first sender to find the queue idle gets its delivery back from ``enqueue(_:)``, delivers it
-///   with no lock held, and then drains what others queued meanwhile (``drain(startingWith:next:deliver:)``).
+///   with no lock held, and then drains what others queued meanwhile (``drain(startingWith:next:)``).
 /// * A sender that finds a drain in progress only adds to the queue and returns; the draining thread
 ///   yields its delivery, after every earlier one.
 ///
@@ -41,21 +41,6 @@ package struct DeliveryQueue<Delivery> {
         defer { pending = [] }
         return pending
     }
-
-    /// Delivers `first`, then every batch `next` takes (under the owner's lock, with ``takeAll()``) until
-    /// it returns an empty one; `deliver` runs with no lock held.
-    package static func drain(
-        startingWith first: Delivery,
-        next: () -> [Delivery],
-        deliver: (Delivery) -> Void
-    ) {
-        deliver(first)
-        while true {
-            let batch = next()
-            if batch.isEmpty { return }
-            for delivery in batch { deliver(delivery) }
-        }
-    }
 }
 
 /// The end of a stream that a ``DeliveryQueue`` hands values to: an `AsyncStream` continuation
@@ -78,18 +63,26 @@ package enum StreamDelivery<Target: DeliveryTarget> {
 }
 
 extension DeliveryQueue {
-    /// Delivers `first` and every batch `next` takes, as ``drain(startingWith:next:deliver:)`` does, to the
-    /// targets each delivery names.
+    /// Delivers `first`, then every batch `next` takes (under the owner's lock, with ``takeAll()``) until
+    /// it returns an empty one, to the targets each delivery names; call with no lock held.
     package static func drain<Target>(
         startingWith first: Delivery, next: () -> [Delivery]
     ) where Delivery == StreamDelivery<Target> {
-        drain(startingWith: first, next: next) { delivery in
-            switch delivery {
-            case .send(let targets, let payload):
-                for target in targets { target.receive(payload) }
-            case .finish(let targets):
-                for target in targets { target.finish() }
-            }
+        deliver(first)
+        while true {
+            let batch = next()
+            if batch.isEmpty { return }
+            for delivery in batch { deliver(delivery) }
+        }
+    }
+
+    /// Hands one delivery to its targets.
+    private static func deliver<Target>(_ delivery: StreamDelivery<Target>) {
+        switch delivery {
+        case .send(let targets, let payload):
+            for target in targets { target.receive(payload) }
+        case .finish(let targets):
+            for target in targets { target.finish() }
         }
     }
 }

@@ -16,23 +16,19 @@ package enum SpawnInheritance {
     /// Uses `posix_spawn_file_actions_addclosefrom_np` (glibc 2.34 and later), looked up at run time
     /// since Glibc's Swift module does not export it. On Apple platforms, sets
     /// `POSIX_SPAWN_CLOEXEC_DEFAULT` in `flags` instead, with an explicit inheritance of 0, 1 and 2.
-    ///
-    /// - Returns: whether the child is now limited to descriptors 0, 1 and 2 (false on a glibc too old
-    ///   to have the call).
-    @discardableResult
-    package static func closeOthers(_ actions: inout posix_spawn_file_actions_t, flags: inout Int32) -> Bool {
+    /// On a glibc too old to have the call, the child inherits as before.
+    package static func closeOthers(_ actions: inout posix_spawn_file_actions_t, flags: inout Int32) {
         #if canImport(Glibc)
             typealias AddCloseFrom =
                 @convention(c) (UnsafeMutablePointer<posix_spawn_file_actions_t>, Int32) -> Int32
-            guard let function = UnsafeRawPointer(bitPattern: addCloseFrom) else { return false }
+            guard let function = UnsafeRawPointer(bitPattern: addCloseFrom) else { return }
             let call = unsafeBitCast(function, to: AddCloseFrom.self)
-            return withUnsafeMutablePointer(to: &actions) { call($0, 3) } == 0
+            _ = withUnsafeMutablePointer(to: &actions) { call($0, 3) }
         #else
             for descriptor: Int32 in 0...2 {
                 posix_spawn_file_actions_addinherit_np(&actions, descriptor)
             }
             flags |= Int32(POSIX_SPAWN_CLOEXEC_DEFAULT)
-            return true
         #endif
     }
 
