@@ -1,17 +1,23 @@
 import Foundation
 
 extension Scenario {
-    /// Scenario 11: wake-ups of every thread of `syncgate watch` while nothing changes.
+    /// Scenario 11: wake-ups of every thread of `syncgate watch`, and of `syncgate daemon` holding waiting
+    /// jobs, while nothing changes.
     static func runIdleWakeups(_ sizes: BenchmarkOptions.Sizes) async throws -> ScenarioResult {
         let idle = sizes.idleSeconds
         var result = ScenarioResult(
             name: Scenario.idleWakeups.name, number: 11,
-            title: "idle wake-ups of `syncgate watch` (every thread of the process)",
+            title: "idle wake-ups of `syncgate watch` and of `syncgate daemon` holding waiting jobs (every thread)",
             measures: "starts the `syncgate` binary built beside the harness as `syncgate watch` (output discarded), "
                 + "waits 1 s for it to settle, then sums the voluntary context switches "
                 + "(/proc/PID/task/*/status, voluntary_ctxt_switches; a thread born meanwhile counts from zero) of "
-                + "every thread of that process over \(idle) s with nothing changing. Scenario 10 does the same "
-                + "inside the harness, for a scheduler holding waiting jobs"
+                + "every thread of that process over \(idle) s with nothing changing. Then the same for "
+                + "`syncgate daemon` (a durable SyncScheduler on this machine's environment) holding "
+                + "\(sizes.idleJobs) jobs submitted with `syncgate submit --condition` on a condition nobody sets, "
+                + "measured from 6 s after the last submission (the journal's background sync runs on libdispatch's "
+                + "pool, whose threads exit 5 s after their last work). "
+                + "Both run on SyncGate's quiet executors (QuietExecutors.runMain). Scenario 10 counts the "
+                + "harness's own wake-ups with a scheduler holding waiting jobs, on Swift's default executors"
         )
         #if os(Linux)
             let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
@@ -23,41 +29,118 @@ extension Scenario {
                     + "swift build -c release)"
                 return result
             }
-            let process = Process()
-            process.executableURL = binary
-            process.arguments = ["watch"]
-            process.standardOutput = FileHandle.nullDevice
-            process.standardError = FileHandle.nullDevice
-            try process.run()
-            defer {
-                if process.isRunning {
-                    process.terminate()
-                    process.waitUntilExit()
+            let watch = try IdleProcess(binary, ["watch"])
+            defer { watch.stop() }
+            let watchWakeups = try await watch.measure(seconds: idle, scenario: Scenario.idleWakeups.name)
+            watch.stop()
+            result.add(watchWakeups, of: "`syncgate watch`", seconds: idle)
+
+            let state = FileManager.default.temporaryDirectory
+                .appendingPathComponent("syncgate-idle-\(getpid())")
+            defer { try? FileManager.default.removeItem(at: state) }
+            let socket = state.appendingPathComponent("socket").path
+            let daemon = try IdleProcess(
+                binary, ["daemon", "--state-dir", state.appendingPathComponent("jobs").path, "--socket", socket])
+            defer { daemon.stop() }
+            try await IdleProcess.waitForFile(socket, scenario: Scenario.idleWakeups.name)
+            for index in 0..<sizes.idleJobs {
+                let status = try IdleProcess.runToEnd(
+                    binary,
+                    ["submit", "--condition", "never-set", "--name", "idle-\(index)", "--", "true"],
+                    environment: ["SYNCGATE_SOCKET": socket])
+                guard status == 0 else {
+                    throw BenchmarkFailure(
+                        scenario: Scenario.idleWakeups.name, message: "`syncgate submit` exited with \(status)")
                 }
             }
-            let root = "/proc/\(process.processIdentifier)"
-            try await Task.sleep(for: .seconds(1))
-            let before = ThreadCensus.census(of: root)
-            try await Task.sleep(for: .seconds(idle))
-            let after = ThreadCensus.census(of: root)
-            guard process.isRunning, !after.isEmpty else {
-                throw BenchmarkFailure(
-                    scenario: Scenario.idleWakeups.name,
-                    message: "`syncgate watch` exited during the measurement (status \(process.terminationStatus))")
-            }
-            let wakeups = ThreadCensus.wakeups(from: before, to: after)
-            let total = wakeups.reduce(0) { $0 + $1.count }
-            result.figures.append(
-                Figure(
-                    "wake-ups of every thread of `syncgate watch` in \(idle) s idle (\(after.count) threads)",
-                    Double(total), unit: "wake-ups", goal: "0", goalMet: total == 0))
-            for thread in wakeups {
-                result.notes.append("idle wake-ups: thread \(thread.tid) \"\(thread.name)\": \(thread.count)")
-            }
-            result.checks.append("`syncgate watch` ran throughout the measurement")
+            // The journal's background fdatasync after the submissions runs on libdispatch's pool, whose
+            // worker threads linger 5 s before they exit (each exit is a wake-up): measure after that.
+            let daemonWakeups = try await daemon.measure(
+                seconds: idle, settle: .seconds(6), scenario: Scenario.idleWakeups.name)
+            result.add(daemonWakeups, of: "`syncgate daemon` holding \(sizes.idleJobs) waiting jobs", seconds: idle)
+            result.checks.append("`syncgate watch` and `syncgate daemon` ran throughout their measurements")
         #else
             result.skipped = "skipped: reads /proc, Linux only"
         #endif
         return result
     }
 }
+
+#if os(Linux)
+    extension ScenarioResult {
+        /// Records the wake-ups of one process as a figure with the goal 0, and each waking thread as a note.
+        fileprivate mutating func add(
+            _ measured: (threads: Int, wakeups: [(tid: Int, name: String, count: Int)]), of subject: String,
+            seconds: Int
+        ) {
+            let total = measured.wakeups.reduce(0) { $0 + $1.count }
+            figures.append(
+                Figure(
+                    "wake-ups of every thread of \(subject) in \(seconds) s idle (\(measured.threads) threads)",
+                    Double(total), unit: "wake-ups", goal: "0", goalMet: total == 0))
+            for thread in measured.wakeups {
+                notes.append("idle wake-ups of \(subject): thread \(thread.tid) \"\(thread.name)\": \(thread.count)")
+            }
+        }
+    }
+
+    /// A `syncgate` process measured while idle.
+    private final class IdleProcess {
+        private let process = Process()
+
+        init(_ binary: URL, _ arguments: [String]) throws {
+            process.executableURL = binary
+            process.arguments = arguments
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+        }
+
+        /// Waits `settle` for the process to settle, then counts its threads' wake-ups over `seconds`.
+        func measure(seconds: Int, settle: Duration = .seconds(1), scenario: String) async throws -> (
+            threads: Int, wakeups: [(tid: Int, name: String, count: Int)]
+        ) {
+            let root = "/proc/\(process.processIdentifier)"
+            try await Task.sleep(for: settle)
+            let before = ThreadCensus.census(of: root)
+            try await Task.sleep(for: .seconds(seconds))
+            let after = ThreadCensus.census(of: root)
+            guard process.isRunning, !after.isEmpty else {
+                let command = (process.arguments ?? []).first ?? ""
+                throw BenchmarkFailure(
+                    scenario: scenario,
+                    message: "`syncgate \(command)` exited during the measurement (status \(process.terminationStatus))"
+                )
+            }
+            return (after.count, ThreadCensus.wakeups(from: before, to: after))
+        }
+
+        func stop() {
+            guard process.isRunning else { return }
+            process.terminate()
+            process.waitUntilExit()
+        }
+
+        /// Runs `binary` to its end and returns its exit status.
+        static func runToEnd(_ binary: URL, _ arguments: [String], environment: [String: String]) throws -> Int32 {
+            let process = Process()
+            process.executableURL = binary
+            process.arguments = arguments
+            process.environment = ProcessInfo.processInfo.environment.merging(environment) { $1 }
+            process.standardOutput = FileHandle.nullDevice
+            process.standardError = FileHandle.nullDevice
+            try process.run()
+            process.waitUntilExit()
+            return process.terminationStatus
+        }
+
+        /// Waits up to 10 s for `path` to exist.
+        static func waitForFile(_ path: String, scenario: String) async throws {
+            for _ in 0..<1_000 {
+                if FileManager.default.fileExists(atPath: path) { return }
+                try await Task.sleep(for: .milliseconds(10))
+            }
+            throw BenchmarkFailure(scenario: scenario, message: "no daemon socket at \(path) after 10 s")
+        }
+    }
+#endif

@@ -1,5 +1,8 @@
-import Dispatch
 import SyncGate
+
+#if !os(Linux)
+    import Dispatch
+#endif
 
 #if canImport(Glibc)
     import Glibc
@@ -7,12 +10,13 @@ import SyncGate
     import Darwin
 #endif
 
-/// Turns SIGINT, SIGTERM or other signals into a stream, with dispatch signal sources.
+/// Turns SIGINT, SIGTERM or other signals into a stream: on Linux read from a `signalfd` by a thread of
+/// its own, elsewhere with dispatch signal sources.
 ///
 /// Each watched signal is ignored first (`signal(SIG, SIG_IGN)`), so its default action no longer ends
 /// the process; ``ChildProcess`` resets it to the default in commands it starts.
 ///
-/// On Linux, dispatch reads signals through a `signalfd`, which sees only signals that are blocked: a
+/// On Linux, signals are read through a `signalfd`, which sees only signals that are blocked: a
 /// thread that does not block one would take it and, the signal being ignored, drop it. So the tool calls
 /// ``blockWatchedSignals(_:)`` on the main thread before any other thread exists, and every thread
 /// inherits the mask.
@@ -30,25 +34,114 @@ public final class SignalWatcher: Sendable {
 
     /// The signals received, in order; one consumer.
     public let signals: AsyncStream<Int32>
-    private let sources: LockedState<[any DispatchSourceSignal]>
 
-    /// Starts watching the given signals.
-    public init(_ numbers: [Int32] = watched) {
-        let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
-        signals = stream
-        var sources: [any DispatchSourceSignal] = []
-        let queue = DispatchQueue(label: "syncgate.signals")
-        for number in numbers {
-            signal(number, SIG_IGN)
-            let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
-            source.setEventHandler { continuation.yield(number) }
-            source.resume()
-            sources.append(source)
+    #if os(Linux)
+        /// The write end of the socket pair that tells the reading thread to stop.
+        private let stopDescriptor: Int32
+        private let thread: pthread_t
+
+        /// Starts watching the given signals.
+        ///
+        /// A thread of its own reads them from a `signalfd` and sleeps in `poll` between them, so the
+        /// watcher makes no wake-up while no signal comes (a dispatch source would start libdispatch's
+        /// thread pool, whose monitor timer wakes once a second).
+        public init(_ numbers: [Int32] = watched) {
+            let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+            signals = stream
+            var mask = sigset_t()
+            sigemptyset(&mask)
+            for number in numbers {
+                signal(number, SIG_IGN)
+                sigaddset(&mask, number)
+            }
+            let signalDescriptor = Self.openSignalDescriptor(&mask)
+            var pair: [Int32] = [-1, -1]
+            let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
+            precondition(socketpair(AF_UNIX, type, 0, &pair) == 0, "SignalWatcher: socketpair failed (errno \(errno))")
+            stopDescriptor = pair[1]
+            let stopRead = pair[0]
+            let started = DedicatedThread.start(name: "sg-signals") {
+                Self.read(signalDescriptor, until: stopRead, into: continuation)
+                close(signalDescriptor)
+                close(stopRead)
+                continuation.finish()
+            }
+            guard case .success(let thread) = started else {
+                fatalError("SignalWatcher: pthread_create failed")
+            }
+            self.thread = thread
         }
-        self.sources = LockedState(sources)
-    }
 
-    deinit {
-        for source in sources.withLock({ $0 }) { source.cancel() }
-    }
+        deinit {
+            var byte: UInt8 = 1
+            _ = write(stopDescriptor, &byte, 1)
+            if pthread_equal(pthread_self(), thread) != 0 {
+                pthread_detach(thread)
+            } else {
+                pthread_join(thread, nil)
+            }
+            close(stopDescriptor)
+        }
+
+        /// Reads signal numbers from `descriptor` until `stop` becomes readable.
+        private static func read(
+            _ descriptor: Int32, until stop: Int32, into continuation: AsyncStream<Int32>.Continuation
+        ) {
+            var descriptors = [
+                pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: stop, events: Int16(POLLIN), revents: 0),
+            ]
+            // struct signalfd_siginfo: 128 bytes, the signal's number first (a UInt32).
+            var information = [UInt8](repeating: 0, count: 128)
+            while true {
+                guard poll(&descriptors, 2, -1) >= 0 else {
+                    if errno == EINTR { continue }
+                    return
+                }
+                if descriptors[1].revents != 0 { return }
+                guard descriptors[0].revents != 0 else { continue }
+                let count = information.withUnsafeMutableBytes { Glibc.read(descriptor, $0.baseAddress, $0.count) }
+                guard count == information.count else {
+                    if count < 0 && errno == EINTR { continue }
+                    return
+                }
+                let number = information.withUnsafeBytes { $0.loadUnaligned(as: UInt32.self) }
+                continuation.yield(Int32(number))
+            }
+        }
+
+        /// `signalfd(-1, mask, SFD_CLOEXEC)`, looked up at run time: Glibc's Swift module does not export it.
+        private static func openSignalDescriptor(_ mask: inout sigset_t) -> Int32 {
+            typealias SignalFD = @convention(c) (Int32, UnsafePointer<sigset_t>, Int32) -> Int32
+            guard let function = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "signalfd") else {
+                fatalError("SignalWatcher: this C library has no signalfd")
+            }
+            let signalFD = unsafeBitCast(function, to: SignalFD.self)
+            let descriptor = signalFD(-1, &mask, Int32(O_CLOEXEC))
+            precondition(descriptor >= 0, "SignalWatcher: signalfd failed (errno \(errno))")
+            return descriptor
+        }
+    #else
+        private let sources: LockedState<[any DispatchSourceSignal]>
+
+        /// Starts watching the given signals.
+        public init(_ numbers: [Int32] = watched) {
+            let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
+            signals = stream
+            var sources: [any DispatchSourceSignal] = []
+            let queue = DispatchQueue(label: "syncgate.signals")
+            for number in numbers {
+                signal(number, SIG_IGN)
+                let source = DispatchSource.makeSignalSource(signal: number, queue: queue)
+                source.setEventHandler { continuation.yield(number) }
+                source.resume()
+                sources.append(source)
+            }
+            self.sources = LockedState(sources)
+        }
+
+        deinit {
+            for source in sources.withLock({ $0 }) { source.cancel() }
+        }
+    #endif
 }

@@ -2,8 +2,15 @@
 // it; see `syncgate --help`.
 
 import Foundation
+import SyncGate
 import SyncGateCLI
 
 // Before any other thread starts, so every thread inherits the mask (see SignalWatcher).
 SignalWatcher.blockWatchedSignals()
-exit(await SyncGateTool.main(arguments: Array(CommandLine.arguments.dropFirst())))
+let arguments = Array(CommandLine.arguments.dropFirst())
+#if os(Linux)
+    // Executors that sleep while nothing happens: `syncgate watch` and `wait` may wait for days.
+    QuietExecutors.runMain { await SyncGateTool.main(arguments: arguments) }
+#else
+    exit(await SyncGateTool.main(arguments: arguments))
+#endif

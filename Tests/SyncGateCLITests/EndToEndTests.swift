@@ -130,6 +130,19 @@ struct EndToEndTests {
         #expect(try object(String(first))["schemaVersion"] as? Int == 1)
     }
 
+    /// The binary installs SyncGate's quiet executors (Linux): its tasks run on `sg-pool-*` threads, sleeps
+    /// are kept by `sg-timer`, signals read by `sg-signals`, so an idle `watch` makes no wake-up (the
+    /// benchmark harness's scenario 11 counts them).
+    @Test func watchRunsOnTheQuietExecutors() async throws {
+        let result = try await ToolProcess.run(["watch"], signalAfterFirstLine: SIGINT)
+        #expect(result.status == ExitCode.interrupted)
+        #if os(Linux)
+            for name in ["sg-pool-0", "sg-pool-1", "sg-timer", "sg-signals", "sg-netlink"] {
+                #expect(result.threadNames.contains(name), "threads: \(result.threadNames)")
+            }
+        #endif
+    }
+
     @Test(arguments: [
         ["wait"], ["run", "--require", "network"], ["status", "--jsn"], ["bogus"],
         ["wait", "--require", "none", "--timeout", "-1s"], ["run", "--require", "none", "--grace=-1s", "--", "true"],

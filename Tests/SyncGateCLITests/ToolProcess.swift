@@ -24,6 +24,9 @@ enum ToolProcess {
         var stdout: String
         var stderr: String
         var elapsed: Duration
+        /// The names of the tool's threads (`/proc/PID/task/*/comm`) when its first line arrived; read only
+        /// with `signalAfterFirstLine`, just before the signal.
+        var threadNames: [String] = []
     }
 
     struct NotBuilt: Error, CustomStringConvertible {
@@ -58,6 +61,15 @@ enum ToolProcess {
         }
     }
 
+    /// The names of a process's threads, sorted.
+    static func threadNames(of pid: pid_t) -> [String] {
+        let tasks = (try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []
+        return tasks.compactMap { task in
+            (try? String(contentsOfFile: "/proc/\(pid)/task/\(task)/comm", encoding: .utf8))?
+                .trimmingCharacters(in: .newlines)
+        }.sorted()
+    }
+
     private static func runToEnd(
         _ path: String, _ arguments: [String], environment: [String: String], signalAfterFirstLine: Int32?,
         deadline: Duration
@@ -68,15 +80,18 @@ enum ToolProcess {
         defer { process.stop() }
         process.closeInput()
         var stdout = ""
+        var threadNames: [String] = []
         if let signal = signalAfterFirstLine {
             guard let first = try process.nextLine(before: end) else {
                 throw SpawnedProcess.Failure(message: "\(process.commandLine) printed no line within \(deadline)")
             }
             stdout = first + "\n"
+            threadNames = Self.threadNames(of: process.pid)
             process.signal(signal)
         }
         let (rest, status) = try process.finish(before: end)
         return Result(
-            status: status, stdout: stdout + rest, stderr: process.stderrText, elapsed: ContinuousClock.now - start)
+            status: status, stdout: stdout + rest, stderr: process.stderrText, elapsed: ContinuousClock.now - start,
+            threadNames: threadNames)
     }
 }

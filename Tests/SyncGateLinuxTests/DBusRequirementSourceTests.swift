@@ -49,6 +49,31 @@
             #expect(observer.provenance.notes.contains { $0.contains("systemd-logind is not available") })
         }
 
+        /// A source started before its bus (a daemon that starts before dbus at boot) reaches the bus the
+        /// moment it starts: the bus socket's creation is watched, and the reconnect timer (on a manual
+        /// clock never advanced here) plays no part. The socket's directories do not exist at first.
+        @Test func aBusThatStartsLaterIsReachedAtOnceWithoutTheTimer() async throws {
+            var template = Array("/tmp/syncgate-latebus-XXXXXX".utf8CString)
+            let base = String(cString: try #require(mkdtemp(&template)))
+            defer { try? FileManager.default.removeItem(atPath: base) }
+            let socketDirectory = base + "/run/dbus"
+            let clock = ManualClock()
+            let observer = PowerObserver(
+                sysfsRoot: base + "/no-sysfs", clock: clock, rereadInterval: nil, listensForUEvents: false,
+                dbus: DBusFollowerConfiguration(
+                    address: "unix:path=\(socketDirectory)/system_bus_socket", clock: clock, callTimeout: .seconds(10),
+                    initialWait: .seconds(1), setupTimeout: .seconds(30)))
+            #expect(observer.provenance.isDeviceIdle == .defaultValue)
+            try FileManager.default.createDirectory(atPath: socketDirectory, withIntermediateDirectories: true)
+            let bus = try DBusTestBus(socketDirectory: socketDirectory)
+            let client = try DBusTestClient(address: bus.address)
+            try bus.startMock("logind", template: "logind")
+            try await client.waitForOwner(of: Self.login1)
+            // The template's manager says IdleHint false: read only once the source is on the bus.
+            _ = try await awaitValue(observer.statusStream, "logind read from the late bus") { !$0.isDeviceIdle }
+            #expect(observer.provenance.isDeviceIdle == .logind)
+        }
+
         @Test func modemManagerRoamingGatesNotRoamingJobs() async throws {
             let bus = try DBusTestBus()
             let client = try DBusTestClient(address: bus.address)

@@ -50,13 +50,14 @@
         private let daemon: SpawnedProcess
         private var mocks: [String: SpawnedProcess] = [:]
 
-        /// Starts a private bus; returns once it accepts connections.
-        init() throws {
+        /// Starts a private bus, its socket in `socketDirectory` (which must exist) or else in ``directory``;
+        /// returns once it accepts connections.
+        init(socketDirectory: String? = nil) throws {
             if let reason = Self.unavailableReason { throw DBusTestError("cannot run: \(reason)") }
             var template = Array("/tmp/syncgate-dbus-XXXXXX".utf8CString)
             guard let made = mkdtemp(&template) else { throw DBusTestError("mkdtemp failed") }
             directory = String(cString: made)
-            address = "unix:path=\(directory)/system_bus_socket"
+            address = "unix:path=\(socketDirectory ?? directory)/system_bus_socket"
             let config = """
                 <!DOCTYPE busconfig PUBLIC "-//freedesktop//DTD D-Bus Bus Configuration 1.0//EN"
                  "http://www.freedesktop.org/standards/dbus/1.0/busconfig.dtd">

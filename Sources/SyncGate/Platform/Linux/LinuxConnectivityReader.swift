@@ -34,6 +34,7 @@
                 { context in
                     guard let context else { return nil }
                     let loop = Unmanaged<ConnectivityReaderLoop>.fromOpaque(context).takeRetainedValue()
+                    DedicatedThread.nameCurrentThread("sg-netlink")
                     loop.run()
                     return nil
                 },

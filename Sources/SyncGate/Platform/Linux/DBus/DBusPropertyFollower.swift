@@ -34,6 +34,13 @@
             var hasStarted = false
             var isSettled = false
             var reconnectTask: Task<Void, Never>?
+            /// Waits for the bus socket to be created while there is no connection.
+            var socketWatch: SocketPathWatch?
+            /// Reconnections scheduled since the last connection that worked.
+            var failedReconnects = 0
+            /// Quick retries left after the bus socket appeared: a socket is created by `bind` just before
+            /// its daemon calls `listen`, so the first connection may be refused.
+            var retriesAfterAppearance = 0
             var problems: [String] = []
             var settledWaiters: [DispatchSemaphore] = []
         }
@@ -91,16 +98,18 @@
 
         /// Closes the connection and cancels the reconnection; no update is delivered afterwards.
         func stop() {
-            let (connection, task, waiters) = state.withLock { state in
+            let (connection, task, waiters, watch) = state.withLock { state in
                 state.isStopped = true
                 defer {
                     state.connection = nil
                     state.reconnectTask = nil
+                    state.socketWatch = nil
                     state.settledWaiters = []
                 }
-                return (state.connection, state.reconnectTask, state.settledWaiters)
+                return (state.connection, state.reconnectTask, state.settledWaiters, state.socketWatch)
             }
             task?.cancel()
+            watch?.cancel()
             connection?.close()
             for waiter in waiters { waiter.signal() }
         }
@@ -213,12 +222,16 @@
                 connectionEnded(error.description)
                 return
             }
-            let actions: [DBusPropertyStateMachine.Action]? = state.withLock { state in
-                guard !state.isStopped else { return nil }
+            let (actions, watch): ([DBusPropertyStateMachine.Action]?, SocketPathWatch?) = state.withLock { state in
+                guard !state.isStopped else { return (nil, nil) }
                 state.connection = connection
                 state.busProblem = nil
-                return extraMatchRules.map { .addMatch($0) } + state.tracker.connected()
+                state.failedReconnects = 0
+                state.retriesAfterAppearance = 0
+                defer { state.socketWatch = nil }
+                return (extraMatchRules.map { .addMatch($0) } + state.tracker.connected(), state.socketWatch)
             }
+            watch?.cancel()
             guard let actions else {
                 connection.close()
                 return
@@ -239,11 +252,39 @@
             guard let actions else { return }
             // Scheduled before the absence is published, so whoever sees it can count on the retry's deadline.
             scheduleReconnect()
+            let retryAfterAppearance = state.withLock { state in
+                guard state.retriesAfterAppearance > 0 else { return false }
+                state.retriesAfterAppearance -= 1
+                return true
+            }
+            if retryAfterAppearance {
+                queue.asyncAfter(deadline: .now() + .milliseconds(50)) { [weak self] in self?.connect() }
+            }
             perform(actions)
         }
 
+        /// Tries again after a delay, and, when the bus is a socket file, as soon as that file is created.
+        ///
+        /// With the socket watched, a bus that starts later is reached at once, so the timed retry is only
+        /// a safety net: its delay doubles with each failed reconnection, up to
+        /// ``DBusFollowerConfiguration/maximumReconnectDelay``. A process that waits for days on a machine
+        /// without a system bus then makes a handful of wake-ups for it, not one every 30 s.
         private func scheduleReconnect() {
-            let sleep = configuration.clock.sleeper(for: configuration.reconnectDelay)
+            let (failures, hasWatch) = state.withLock { state in
+                defer { state.failedReconnects += 1 }
+                return (state.failedReconnects, state.socketWatch.map { $0.isWatching && !$0.socketWasPresent })
+            }
+            // A watch that found the socket present (a stale one) is replaced, so that the next creation of
+            // the socket is seen; its retries keep the plain delay, since that creation may have been missed.
+            let watch =
+                hasWatch == true
+                ? nil
+                : socketPath.flatMap { path in
+                    SocketPathWatch(path: path, queue: queue) { [weak self] in self?.socketAppeared() }
+                }
+            let watched = hasWatch == true || watch.map { !$0.socketWasPresent } == true
+            let delay = watched ? Self.backedOff(configuration, failures: failures) : configuration.reconnectDelay
+            let sleep = configuration.clock.sleeper(for: delay)
             let task = Task.detached { [weak self] in
                 do { try await sleep() } catch { return }
                 guard let self else { return }
@@ -253,9 +294,38 @@
                 guard !state.isStopped else { return true }
                 state.reconnectTask?.cancel()
                 state.reconnectTask = task
+                if let watch {
+                    state.socketWatch?.cancel()
+                    state.socketWatch = watch
+                }
                 return false
             }
-            if cancel { task.cancel() }
+            if cancel {
+                task.cancel()
+                watch?.cancel()
+            }
+        }
+
+        /// The bus socket was created: connect now, and retry briefly if it does not accept yet.
+        private func socketAppeared() {
+            state.withLock { $0.retriesAfterAppearance = 3 }
+            connect()
+        }
+
+        /// The reconnect delay doubled `failures` times, at most the configuration's maximum.
+        static func backedOff(_ configuration: DBusFollowerConfiguration, failures: Int) -> Duration {
+            var delay = configuration.reconnectDelay
+            for _ in 0..<min(failures, 40) where delay < configuration.maximumReconnectDelay { delay *= 2 }
+            return min(delay, max(configuration.maximumReconnectDelay, configuration.reconnectDelay))
+        }
+
+        /// The socket file of the bus address, when it names one.
+        private var socketPath: String? {
+            guard let entries = try? DBusAddress.parse(address) else { return nil }
+            for entry in entries {
+                if case .path(let path) = entry.location { return path }
+            }
+            return nil
         }
 
         private func handleSignal(_ message: DBusMessage) {
