@@ -1,20 +1,39 @@
 #if os(Linux)
+    import Foundation
+    import Glibc
+    import SyncGateTesting
     import Testing
 
     @testable import SyncGate
 
-    /// While the bus socket is watched, the timed retry is a safety net: its delay doubles with each failed
-    /// reconnection, up to the maximum, so a process without a system bus is not woken every 30 s.
-    @Suite struct DBusReconnectDelayTests {
-        @Test(
-            arguments: [
-                (30, 3600, 0, 30), (30, 3600, 1, 60), (30, 3600, 2, 120), (30, 3600, 6, 1920), (30, 3600, 7, 3600),
-                (30, 3600, 1000, 3600), (30, 10, 3, 30), (0, 3600, 5, 0),
-            ] as [(Int, Int, Int, Int)])
-        func delay(reconnect: Int, maximum: Int, failures: Int, expected: Int) {
-            let configuration = DBusFollowerConfiguration(
-                reconnectDelay: .seconds(reconnect), maximumReconnectDelay: .seconds(maximum))
-            #expect(DBusPropertyFollower.backedOff(configuration, failures: failures) == .seconds(expected))
+    /// While the bus's socket file is absent and its creation watched, the timed retry is only a safety net
+    /// and waits an hour; with a socket file present that refuses connections (a stale one), the creation
+    /// of the next one may have been missed, so the retry keeps the short delay.
+    @Suite(.timeLimit(.minutes(1)))
+    struct DBusReconnectDelayTests {
+        func follower(path: String, clock: ManualClock) -> DBusPropertyFollower {
+            DBusPropertyFollower(
+                targets: [.init(busName: "org.example.Test", path: "/org/example/Test", interface: "org.example.Test")],
+                configuration: DBusFollowerConfiguration(
+                    address: "unix:path=\(path)", clock: clock, reconnectDelay: .seconds(30),
+                    reconnectDelayWhileWatching: .seconds(3600), initialWait: .zero),
+                label: "test"
+            ) { _ in }
+        }
+
+        @Test(arguments: [(false, 3600), (true, 30)])
+        func timedRetry(socketFilePresent: Bool, seconds: Int) async throws {
+            var template = Array("/tmp/syncgate-retry-XXXXXX".utf8CString)
+            let base = String(cString: try #require(mkdtemp(&template)))
+            defer { try? FileManager.default.removeItem(atPath: base) }
+            let path = socketFilePresent ? "\(base)/bus" : "\(base)/run/dbus/bus"
+            if socketFilePresent { #expect(FileManager.default.createFile(atPath: path, contents: Data())) }
+            let clock = ManualClock()
+            let follower = follower(path: path, clock: clock)
+            defer { follower.stop() }
+            follower.start(waitingUpTo: .zero)
+            await clock.waitForSleepers(1)
+            #expect(clock.sleeperDeadlines == [ManualClock.Instant(offset: .seconds(seconds))])
         }
     }
 #endif

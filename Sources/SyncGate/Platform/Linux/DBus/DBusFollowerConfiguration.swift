@@ -8,9 +8,9 @@ package struct DBusFollowerConfiguration: Sendable {
     package var callTimeout: Duration
     /// How long after losing (or failing to reach) the bus the source tries again.
     package var reconnectDelay: Duration
-    /// The longest delay between retries while the bus stays unreachable and its socket file is watched
-    /// (a creation of the file triggers a retry at once, so the timed one backs off up to this).
-    package var maximumReconnectDelay: Duration
+    /// The delay of the timed retry while the bus's socket file is absent and its creation is watched: a
+    /// creation triggers a retry at once, so the timer is only a safety net.
+    package var reconnectDelayWhileWatching: Duration
     /// The wall-clock bound the observer's initializer waits for the first answers.
     package var initialWait: Duration
     /// The wall-clock bound on connecting to the bus, authenticating and saying `Hello`.
@@ -22,7 +22,7 @@ package struct DBusFollowerConfiguration: Sendable {
         clock: any Clock<Duration> = ContinuousClock(),
         callTimeout: Duration = .seconds(5),
         reconnectDelay: Duration = .seconds(30),
-        maximumReconnectDelay: Duration = .seconds(3600),
+        reconnectDelayWhileWatching: Duration = .seconds(3600),
         initialWait: Duration = .seconds(1),
         setupTimeout: Duration = .seconds(2)
     ) {
@@ -30,7 +30,7 @@ package struct DBusFollowerConfiguration: Sendable {
         self.clock = clock
         self.callTimeout = callTimeout
         self.reconnectDelay = reconnectDelay
-        self.maximumReconnectDelay = maximumReconnectDelay
+        self.reconnectDelayWhileWatching = reconnectDelayWhileWatching
         self.initialWait = initialWait
         self.setupTimeout = setupTimeout
     }

@@ -36,8 +36,6 @@
             var reconnectTask: Task<Void, Never>?
             /// Waits for the bus socket to be created while there is no connection.
             var socketWatch: SocketPathWatch?
-            /// Reconnections scheduled since the last connection that worked.
-            var failedReconnects = 0
             /// Quick retries left after the bus socket appeared: a socket is created by `bind` just before
             /// its daemon calls `listen`, so the first connection may be refused.
             var retriesAfterAppearance = 0
@@ -226,7 +224,6 @@
                 guard !state.isStopped else { return (nil, nil) }
                 state.connection = connection
                 state.busProblem = nil
-                state.failedReconnects = 0
                 state.retriesAfterAppearance = 0
                 defer { state.socketWatch = nil }
                 return (extraMatchRules.map { .addMatch($0) } + state.tracker.connected(), state.socketWatch)
@@ -266,13 +263,13 @@
         /// Tries again after a delay, and, when the bus is a socket file, as soon as that file is created.
         ///
         /// With the socket watched, a bus that starts later is reached at once, so the timed retry is only
-        /// a safety net: its delay doubles with each failed reconnection, up to
-        /// ``DBusFollowerConfiguration/maximumReconnectDelay``. A process that waits for days on a machine
-        /// without a system bus then makes a handful of wake-ups for it, not one every 30 s.
+        /// a safety net against a missed notification, after
+        /// ``DBusFollowerConfiguration/reconnectDelayWhileWatching`` (an hour by default) instead of
+        /// ``DBusFollowerConfiguration/reconnectDelay``. A process that waits for days on a machine
+        /// without a system bus is then woken once an hour for it, not every 30 s.
         private func scheduleReconnect() {
-            let (failures, hasWatch) = state.withLock { state in
-                defer { state.failedReconnects += 1 }
-                return (state.failedReconnects, state.socketWatch.map { $0.isWatching && !$0.socketWasPresent })
+            let hasWatch = state.withLock { state in
+                state.socketWatch.map { $0.isWatching && !$0.socketWasPresent }
             }
             // A watch that found the socket present (a stale one) is replaced, so that the next creation of
             // the socket is seen; its retries keep the plain delay, since that creation may have been missed.
@@ -283,7 +280,7 @@
                     SocketPathWatch(path: path, queue: queue) { [weak self] in self?.socketAppeared() }
                 }
             let watched = hasWatch == true || watch.map { !$0.socketWasPresent } == true
-            let delay = watched ? Self.backedOff(configuration, failures: failures) : configuration.reconnectDelay
+            let delay = Self.reconnectDelay(configuration, isSocketWatched: watched)
             let sleep = configuration.clock.sleeper(for: delay)
             let task = Task.detached { [weak self] in
                 do { try await sleep() } catch { return }
@@ -312,11 +309,11 @@
             connect()
         }
 
-        /// The reconnect delay doubled `failures` times, at most the configuration's maximum.
-        static func backedOff(_ configuration: DBusFollowerConfiguration, failures: Int) -> Duration {
-            var delay = configuration.reconnectDelay
-            for _ in 0..<min(failures, 40) where delay < configuration.maximumReconnectDelay { delay *= 2 }
-            return min(delay, max(configuration.maximumReconnectDelay, configuration.reconnectDelay))
+        /// How long until the timed retry: the longer delay while the socket's creation is watched.
+        static func reconnectDelay(_ configuration: DBusFollowerConfiguration, isSocketWatched: Bool) -> Duration {
+            isSocketWatched
+                ? max(configuration.reconnectDelayWhileWatching, configuration.reconnectDelay)
+                : configuration.reconnectDelay
         }
 
         /// The socket file of the bus address, when it names one.
