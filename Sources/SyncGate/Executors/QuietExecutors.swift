@@ -28,9 +28,11 @@
     /// }
     /// ```
     ///
-    /// What changes: task priorities do not order the queue (jobs run in the order they were enqueued),
-    /// and work that uses libdispatch directly (`DispatchQueue`, dispatch sources) still starts
-    /// libdispatch's pool and its timer. Not available on Apple platforms, whose libdispatch has no such
+    /// What changes: task priorities do not order the queue (jobs run in the order they were enqueued);
+    /// the number of worker threads is fixed, so a task that blocks its thread (a semaphore, a blocking
+    /// read) holds a worker until it returns, where libdispatch's monitor would add a thread after a
+    /// while (that is what its timer is for); and work that uses libdispatch directly (`DispatchQueue`,
+    /// dispatch sources) still starts libdispatch's pool and its timer. Not available on Apple platforms, whose libdispatch has no such
     /// timer. It relies on the Swift runtime's custom-executor interface (`_createExecutors`), which
     /// Swift 6.3 offers as an experimental one.
     public enum QuietExecutors {
