@@ -101,7 +101,8 @@ extension Scenario {
         var observerThread = 0
 
         private static let scenario = Scenario.kernel.name
-        private static let observerName = "sgbench-observ"  // at most 15 bytes
+        /// The name the connectivity reader's thread gives itself.
+        private static let observerName = "sg-netlink"
         static let gateway: [UInt8] = [10, 200, 0, 1]
 
         /// Builds the namespaces, flaps the route and the carrier, watches the idle observer, and tears
@@ -126,13 +127,14 @@ extension Scenario {
             let observedIndex = Int32(if_nametoindex("v0"))
             guard peerIndex > 0, observedIndex > 0 else { throw Self.failure("the veth ends are missing") }
 
-            ThreadCensus.nameCurrentThread(Self.observerName)
+            // The observer's reader thread names itself; it is the one that was not there before.
+            let readersBefore = Set(ThreadCensus.threads(named: Self.observerName))
             let observer = try ConnectivityObserver(configuration: ConnectivityReaderConfiguration(debounce: .zero))
             ThreadCensus.nameCurrentThread("sgbench-driver")
             guard observer.status.isConnected else { throw Self.failure("the observer does not start connected") }
-            let threads = ThreadCensus.threads(named: Self.observerName)
+            let threads = Set(ThreadCensus.threads(named: Self.observerName)).subtracting(readersBefore)
             guard threads.count == 1, let observerThread = threads.first else {
-                throw Self.failure("expected one thread named \(Self.observerName), found \(threads)")
+                throw Self.failure("expected one new thread named \(Self.observerName), found \(threads.sorted())")
             }
             self.observerThread = observerThread
 
