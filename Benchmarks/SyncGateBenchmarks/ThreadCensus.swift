@@ -1,15 +1,13 @@
 #if os(Linux)
     import Foundation
     import Glibc
+    import SyncGate
 
     /// Reads per-thread facts from `/proc/self/task`.
     enum ThreadCensus {
         /// Names the calling thread (at most 15 bytes); threads it creates inherit the name.
         static func nameCurrentThread(_ name: String) {
-            let file = open("/proc/thread-self/comm", O_WRONLY | O_CLOEXEC)
-            guard file >= 0 else { return }
-            defer { close(file) }
-            _ = Array(name.utf8.prefix(15)).withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
+            DedicatedThread.nameCurrentThread(name)
         }
 
         /// The kernel id of the calling thread (from the `/proc/thread-self` link).

@@ -36,6 +36,12 @@ package struct SocketPathPlan: Sendable, Equatable {
     /// The name whose creation in ``directory`` matters next.
     package var nextName: String { components[depth] }
 
+    /// The whole path: the socket's.
+    package var path: String { Self.join(components[...]) }
+
+    /// ``nextName`` in ``directory``.
+    package var nextPath: String { Self.join(components.prefix(depth + 1)) }
+
     /// Whether the watched directory is the socket's own.
     package var isAtSocketDirectory: Bool { depth == components.count - 1 }
 

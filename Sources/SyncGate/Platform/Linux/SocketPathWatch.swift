@@ -40,7 +40,7 @@
             // Armed before the source reads: events that come meanwhile wait in the descriptor.
             var initial = State(plan: plan)
             let appeared = Self.arm(&initial, descriptor, socketIsNew: false)
-            socketWasPresent = !appeared && Self.exists(Self.path(of: initial.plan))
+            socketWasPresent = !appeared && Self.exists(initial.plan.path)
             state = LockedState(initial)
             let source = DispatchSource.makeReadSource(fileDescriptor: descriptor, queue: queue)
             self.source = LockedState(source)
@@ -48,7 +48,7 @@
             source.setCancelHandler { close(descriptor) }
             source.resume()
             if appeared {
-                finish()
+                cancel()
                 queue.async { onAppeared() }
             }
         }
@@ -60,13 +60,12 @@
         /// Whether the watch still waits (it has not seen the socket appear, nor been cancelled).
         var isWatching: Bool { state.withLock { !$0.isDone } }
 
+        /// Whether a creation of the socket will be seen from now on, and none was missed: the watch still
+        /// waits, and the socket was absent when it started.
+        var awaitsCreation: Bool { !socketWasPresent && isWatching }
+
         /// Ends the watch; `onAppeared` will not run after this returns unless it already started.
         func cancel() {
-            state.withLock { $0.isDone = true }
-            source.withLock { $0.cancel() }
-        }
-
-        private func finish() {
             state.withLock { $0.isDone = true }
             source.withLock { $0.cancel() }
         }
@@ -82,17 +81,13 @@
                 state.watch = inotify_add_watch(descriptor, state.plan.directory, mask)
                 if state.watch < 0 {
                     // The directory went away meanwhile: start again from what exists now.
-                    guard let fresh = SocketPathPlan(path: path(of: state.plan), exists: exists) else { return false }
+                    guard let fresh = SocketPathPlan(path: state.plan.path, exists: exists) else { return false }
                     if fresh.depth >= state.plan.depth { return false }
                     state.plan = fresh
                     continue
                 }
                 // Created between the check and the watch: follow it now, or it is never reported.
-                let next =
-                    state.plan.directory == "/"
-                    ? "/" + state.plan.nextName
-                    : state.plan.directory + "/" + state.plan.nextName
-                guard exists(next) else { return false }
+                guard exists(state.plan.nextPath) else { return false }
                 if state.plan.isAtSocketDirectory { return socketIsNew }
                 _ = state.plan.created(state.plan.nextName)
                 socketIsNew = true
@@ -121,7 +116,7 @@
                 }
             }
             if appeared {
-                finish()
+                cancel()
                 onAppeared()
             }
         }
@@ -131,7 +126,7 @@
             state.withLock { state in
                 guard !state.isDone, watch == state.watch else { return false }
                 if mask & UInt32(IN_DELETE_SELF | IN_MOVE_SELF | IN_IGNORED) != 0 {
-                    guard let fresh = SocketPathPlan(path: Self.path(of: state.plan), exists: Self.exists) else {
+                    guard let fresh = SocketPathPlan(path: state.plan.path, exists: Self.exists) else {
                         return false
                     }
                     state.watch = -1
@@ -145,10 +140,6 @@
                 case .descend: return Self.arm(&state, descriptor, socketIsNew: true)
                 }
             }
-        }
-
-        private static func path(of plan: SocketPathPlan) -> String {
-            "/" + plan.components.joined(separator: "/")
         }
 
         private static func exists(_ path: String) -> Bool {

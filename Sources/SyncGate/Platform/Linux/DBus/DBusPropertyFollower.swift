@@ -268,18 +268,16 @@
         /// ``DBusFollowerConfiguration/reconnectDelay``. A process that waits for days on a machine
         /// without a system bus is then woken once an hour for it, not every 30 s.
         private func scheduleReconnect() {
-            let hasWatch = state.withLock { state in
-                state.socketWatch.map { $0.isWatching && !$0.socketWasPresent }
-            }
+            let hasWatch = state.withLock { $0.socketWatch?.awaitsCreation ?? false }
             // A watch that found the socket present (a stale one) is replaced, so that the next creation of
             // the socket is seen; its retries keep the plain delay, since that creation may have been missed.
             let watch =
-                hasWatch == true
+                hasWatch
                 ? nil
                 : socketPath.flatMap { path in
                     SocketPathWatch(path: path, queue: queue) { [weak self] in self?.socketAppeared() }
                 }
-            let watched = hasWatch == true || watch.map { !$0.socketWasPresent } == true
+            let watched = hasWatch || watch?.awaitsCreation == true
             let delay = Self.reconnectDelay(configuration, isSocketWatched: watched)
             let sleep = configuration.clock.sleeper(for: delay)
             let task = Task.detached { [weak self] in
