@@ -25,6 +25,9 @@ public enum StatusCommand {
 
     /// Prints the status and then one line per change until a signal arrives; returns 128 + its number.
     ///
+    /// In text, a change that would print the same line but for the time (free space moving by bytes) prints
+    /// nothing; JSON prints every change (see ``WatchLineFilter``).
+    ///
     /// While it watches, the free space is read as if a job needed it (on the storage observer's timer).
     public static func watch(
         json: Bool,
@@ -35,9 +38,9 @@ public enum StatusCommand {
         environment.demand.retain(.storageNotLow)
         defer { environment.demand.release(.storageNotLow) }
         return await SignalRace.run(signals: signals) {
+            var filter = WatchLineFilter(json: json, style: style)
             for await status in environment.statusStream {
-                let report = report(status)
-                Output.line(json ? report.json.compact : report.watchLine(style: style))
+                if let line = filter.line(for: report(status)) { Output.line(line) }
             }
             return nil
         }

@@ -239,6 +239,15 @@ public struct StatusReport: Sendable {
 
     /// One line for `syncgate watch`: the time, the network, the power, and what holds.
     public func watchLine(style: TerminalStyle) -> String {
+        style.paint(time, .dim) + " " + watchSummary(style: style)
+    }
+
+    /// What `watch` prints after the time: the network, power and storage parts that are monitored, then
+    /// what is unmet.
+    ///
+    /// Two reports with the same summary look the same to a reader, so `watch` prints a new line only when
+    /// the summary changes (see ``WatchLineFilter``).
+    public func watchSummary(style: TerminalStyle) -> String {
         var parts: [String] = []
         if monitored.contains(.network) {
             let connectivity = status.connectivity
@@ -258,7 +267,7 @@ public struct StatusReport: Sendable {
         let monitoredRequirements = SyncRequirements.decided(by: monitored)
         let unmet = monitoredRequirements.subtracting(status.satisfiedRequirements)
         parts.append("unmet: " + (unmet.isEmpty ? "none" : unmet.names.joined(separator: ", ")))
-        return style.paint(time, .dim) + " " + parts.joined(separator: "; ")
+        return parts.joined(separator: "; ")
     }
 
     private static func pad(_ text: String, _ width: Int) -> String {

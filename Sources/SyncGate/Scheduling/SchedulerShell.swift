@@ -153,7 +153,7 @@ final class SchedulerShell: Sendable {
             // being called: the job is judged on the status now, not on the last one this scheduler heard.
             var actions = refreshStatus(&state, now: now)
             let entry = enter(submission, initialFailures: initialFailures, now: now, in: &state, actions: &actions)
-            return (entry, perform(actions, in: &state))
+            return (entry, perform(consume actions, in: &state))
         }
         complete(deferred)
         return try conclude(submission, entry)
@@ -184,7 +184,7 @@ final class SchedulerShell: Sendable {
                     entries.append(entry)
                     if case .rejected = entry { break }
                 }
-                return (entries, perform(actions, in: &state))
+                return (entries, perform(consume actions, in: &state))
             }
             complete(deferred)
             for (offset, entry) in entries.enumerated() {
@@ -248,7 +248,12 @@ final class SchedulerShell: Sendable {
         {
         case .accepted(let key, let accepted):
             submission.handle.setKey(key)
-            if actions.isEmpty { actions = accepted } else { actions += accepted }
+            if actions.isEmpty {
+                actions = accepted
+            } else {
+                actions += accepted
+                state.machine.recycle(accepted)
+            }
             return .accepted
         case .existing(let existing): return .existing(existing.handle)
         case .rejected(let error): return .rejected(error)
@@ -462,7 +467,7 @@ final class SchedulerShell: Sendable {
                 now: timeline.now(),
                 random: random
             )
-            return perform(actions, in: &state, reusing: reusable ? task : nil)
+            return perform(consume actions, in: &state, reusing: reusable ? task : nil)
         }
         complete(deferred)
         return deferred.next
@@ -493,7 +498,7 @@ final class SchedulerShell: Sendable {
     private func input(_ body: (inout Machine, Duration) -> [Machine.Action]) {
         let deferred = locked { state in
             let actions = body(&state.machine, timeline.now())
-            return perform(actions, in: &state)
+            return perform(consume actions, in: &state)
         }
         complete(deferred)
     }
@@ -593,13 +598,18 @@ final class SchedulerShell: Sendable {
     /// Performs the machine's actions inside the critical section. With `reusing`, the first attempt the
     /// actions start is handed to that task (the task of the attempt that just ended) as `next`, instead
     /// of a new task being created for it.
+    ///
+    /// The actions' array goes back to the machine afterwards (``SchedulerStateMachine/recycle(_:)``), so
+    /// the next input reuses its storage; and the outbox is given room for this section's items at once.
     private func perform(
-        _ actions: [Machine.Action], in state: inout State, reusing: Task<Void, Never>? = nil
+        _ actions: consuming [Machine.Action], in state: inout State, reusing: Task<Void, Never>? = nil
     ) -> Deferred {
         var deferred = Deferred()
         var reusable = reusing
-        for action in actions {
-            switch action {
+        if state.outbox.isEmpty { state.outbox.reserveCapacity(actions.count) }
+        // By index: iterating would consume the array, which goes back to the machine below.
+        for index in actions.indices {
+            switch actions[index] {
             case .start(let key, let payload, let attempt):
                 let context = SyncJobContext(
                     jobID: payload.handle.id,
@@ -650,6 +660,7 @@ final class SchedulerShell: Sendable {
             state.outbox.append(.idle(state.shutdownWaiters))
             state.shutdownWaiters = []
         }
+        state.machine.recycle(actions)
         deferred.moreToStart = state.machine.hasMoreToStart
         deferred.retired = state.machine.takeRetired()
         deferred.delivery = takeOutboxIfIdle(&state)

@@ -4,7 +4,8 @@
 /// oldest are dropped past `maxCount` or `maxAge`, so keeping it costs O(1) amortized per finished
 /// job. A query reads every unfinished job and every kept one: O(jobs + kept).
 extension SchedulerStateMachine {
-    /// Keeps a job that just ended.
+    /// Keeps a job that just ended, or, with no history kept, retires it (see ``retired``); a kept job is
+    /// retired when it is dropped from the history.
     mutating func record(_ job: Job, outcome: SyncJobOutcome, now: Duration) {
         // A finished job's inputs are read no more: keep no dependency alive through it (released by the
         // shell, after its lock).
@@ -12,7 +13,10 @@ extension SchedulerStateMachine {
             retired.payloads.append(contentsOf: job.inputs.lazy.map(\.payload))
             job.inputs = []
         }
-        guard retention.maxCount > 0 else { return }
+        guard retention.maxCount > 0 else {
+            retired.jobs.append(job)
+            return
+        }
         history.append(FinishedJob(job: job, outcome: outcome, finishedAt: now))
         prune(now: now)
     }

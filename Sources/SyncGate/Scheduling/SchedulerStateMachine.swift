@@ -268,6 +268,14 @@ struct SchedulerStateMachine<Payload> {
     /// inside the critical section.
     var retired = Retired()
 
+    /// An emptied actions array kept for the next input (``recycle(_:)``), so that the storage of an
+    /// input's actions is allocated once and reused, not grown from nothing in every critical section.
+    private var spareActions: [Action] = []
+
+    /// The most actions whose storage ``recycle(_:)`` keeps: a large release or cancellation does not
+    /// leave its whole array behind.
+    static var recycledActionCapacity: Int { 1_024 }
+
     /// What left the machine; see ``retired``.
     struct Retired {
         var jobs: [Job] = []
@@ -298,6 +306,23 @@ struct SchedulerStateMachine<Payload> {
     /// The number of unfinished jobs.
     var jobCount: Int { jobs.count }
 
+    /// An empty actions array for an input: the storage of the last one recycled, when there is one.
+    private mutating func newActions() -> [Action] {
+        var actions: [Action] = []
+        swap(&actions, &spareActions)
+        return actions
+    }
+
+    /// Takes back an input's actions once the shell has performed them, and keeps their storage for the
+    /// next input. The actions are destroyed here, in the caller's critical section, as they would be
+    /// when the array was dropped.
+    mutating func recycle(_ actions: consuming [Action]) {
+        var actions = actions
+        guard actions.capacity <= Self.recycledActionCapacity else { return }
+        actions.removeAll(keepingCapacity: true)
+        spareActions = actions
+    }
+
     /// Hands over what left the machine since the last call (see ``retired``).
     mutating func takeRetired() -> Retired {
         defer { retired = Retired() }
@@ -327,7 +352,7 @@ struct SchedulerStateMachine<Payload> {
         if ids[spec.id] != nil {
             return .rejected(.invalidJob("id \"\(spec.id)\" is already used by an unfinished job"))
         }
-        var actions: [Action] = []
+        var actions = newActions()
         var replaced: [Key] = []
         var found: [Dependency]
         switch dependencies(of: spec, now: now) {
@@ -409,7 +434,7 @@ struct SchedulerStateMachine<Payload> {
         heldConditions = interner.mask(of: newStatus.conditions)
         guard satisfied != previousSatisfied || heldConditions != previousConditions else { return [] }
 
-        var actions: [Action] = []
+        var actions = newActions()
         for key in running {
             guard let job = jobs[key], job.spec.onRequirementsLost == .cancelAndRequeue, job.stop == nil,
                 !isRunnable(job)
@@ -448,7 +473,7 @@ struct SchedulerStateMachine<Payload> {
         job.isPastRunTimeout = false
         let stop = job.stop
         job.stop = nil
-        var actions: [Action] = []
+        var actions = newActions()
 
         switch (stop, result) {
         case (.cancelled, _):
@@ -480,7 +505,7 @@ struct SchedulerStateMachine<Payload> {
     /// Takes the firing of the timer armed by the last `armTimer` action.
     mutating func timerFired(now: Duration) -> [Action] {
         armedAt = nil
-        var actions: [Action] = []
+        var actions = newActions()
         while let top = timers.top, top.at <= now {
             timers.popTop()
             guard let job = jobs[top.key] else { continue }
@@ -546,14 +571,14 @@ struct SchedulerStateMachine<Payload> {
     /// Starts the next batch of the jobs that the last input could not start within ``startsPerInput``.
     mutating func continueStarting(now: Duration) -> [Action] {
         guard hasMoreToStart else { return [] }
-        var actions: [Action] = []
+        var actions = newActions()
         dispatch(now: now, actions: &actions)
         rearm(&actions)
         return actions
     }
 
     mutating func cancel(keys: [Key], now: Duration) -> [Action] {
-        var actions: [Action] = []
+        var actions = newActions()
         for key in keys { cancelJob(key, now: now, actions: &actions) }
         dispatch(now: now, actions: &actions)
         rearm(&actions)
@@ -707,8 +732,9 @@ struct SchedulerStateMachine<Payload> {
     private mutating func resolveOne(
         _ key: Key, _ outcome: SyncJobOutcome, now: Duration, actions: inout [Action]
     ) -> [(Key, SyncJobOutcome)] {
+        // The history keeps the job, or `record` retires it: either way its last reference is not released
+        // in this critical section.
         guard let job = jobs.removeValue(forKey: key) else { return [] }
-        retired.jobs.append(job)
         if job.phase == .waiting { leaveBucket(job) }
         running.remove(key)
         resettable.remove(key)
