@@ -88,10 +88,11 @@ public enum HelpText {
                 USAGE: syncgate watch [--json]
 
                 Prints the environment now and then one line per change, each with an ISO 8601 UTC time,
-                until SIGINT (exit 130) or SIGTERM (exit 143).
+                until SIGINT (exit 130) or SIGTERM (exit 143). A change that would print the same text
+                (free space moving by a few bytes) prints nothing.
 
                 OPTIONS
-                  --json   one JSON object per line, in the schema of 'status --json'
+                  --json   one JSON object per line, in the schema of 'status --json', for every change
 
                 EXAMPLE
                   syncgate watch
