@@ -148,12 +148,14 @@ final class SchedulerShell: Sendable {
         if let reason = job.validationError { throw .invalidJob(reason) }
         let submission = prepare(job, attachment: attachment)
         let now = timeline.now()
-        let (entry, deferred): (Entry, Deferred) = locked { state in
+        var deferred = Deferred()
+        let entry: Entry = locked { state in
             // The environment may have changed while its observers (this scheduler's among them) are still
             // being called: the job is judged on the status now, not on the last one this scheduler heard.
             var actions = refreshStatus(&state, now: now)
             let entry = enter(submission, initialFailures: initialFailures, now: now, in: &state, actions: &actions)
-            return (entry, perform(consume actions, in: &state))
+            perform(consume actions, in: &state, into: &deferred)
+            return entry
         }
         complete(deferred)
         return try conclude(submission, entry)
@@ -175,7 +177,8 @@ final class SchedulerShell: Sendable {
         while first < submissions.count {
             let range = first..<min(first + Self.submitsPerCriticalSection, submissions.count)
             let now = timeline.now()
-            let (entries, deferred): ([Entry], Deferred) = locked { state in
+            var deferred = Deferred()
+            let entries: [Entry] = locked { state in
                 var actions = refreshStatus(&state, now: now)
                 var entries: [Entry] = []
                 entries.reserveCapacity(range.count)
@@ -184,7 +187,8 @@ final class SchedulerShell: Sendable {
                     entries.append(entry)
                     if case .rejected = entry { break }
                 }
-                return (entries, perform(consume actions, in: &state))
+                perform(consume actions, in: &state, into: &deferred)
+                return entries
             }
             complete(deferred)
             for (offset, entry) in entries.enumerated() {
@@ -424,8 +428,9 @@ final class SchedulerShell: Sendable {
     // MARK: - Plumbing
 
     private func statusChanged() {
-        let deferred = locked { state in
-            perform(refreshStatus(&state, now: timeline.now()), in: &state)
+        var deferred = Deferred()
+        locked { state in
+            perform(refreshStatus(&state, now: timeline.now()), in: &state, into: &deferred)
         }
         complete(deferred)
     }
@@ -457,7 +462,8 @@ final class SchedulerShell: Sendable {
     /// it here, under the same lock, is enough.
     private func attemptFinished(_ key: Machine.Key, attempt: Int, result: Result<Void, any Error>) -> Attempt? {
         let random = random
-        let deferred = locked { state in
+        var deferred = Deferred()
+        locked { state in
             let task = state.attempts.removeValue(forKey: key)
             let reusable = state.machine.jobs[key]?.stop == nil && !Task.isCancelled
             let actions = state.machine.attemptFinished(
@@ -467,10 +473,10 @@ final class SchedulerShell: Sendable {
                 now: timeline.now(),
                 random: random
             )
-            return perform(consume actions, in: &state, reusing: reusable ? task : nil)
+            perform(consume actions, in: &state, into: &deferred, reusing: reusable ? task : nil)
         }
         complete(deferred)
-        return deferred.next
+        return deferred.next.take()
     }
 
     /// Creates the task that runs `first`, and then every attempt handed to it when one of its attempts
@@ -479,7 +485,8 @@ final class SchedulerShell: Sendable {
         Task {
             var next: Attempt? = first
             var count = 0
-            while let attempt = next {
+            // Taken, not copied: an attempt's context holds a dozen references.
+            while let attempt = next.take() {
                 let result: Result<Void, any Error>
                 do {
                     try await attempt.operation(attempt.context)
@@ -496,9 +503,10 @@ final class SchedulerShell: Sendable {
 
     /// Feeds one input to the machine inside the critical section, then does the deferred work.
     private func input(_ body: (inout Machine, Duration) -> [Machine.Action]) {
-        let deferred = locked { state in
+        var deferred = Deferred()
+        locked { state in
             let actions = body(&state.machine, timeline.now())
-            return perform(consume actions, in: &state)
+            perform(consume actions, in: &state, into: &deferred)
         }
         complete(deferred)
     }
@@ -524,8 +532,9 @@ final class SchedulerShell: Sendable {
         var more = deferred.moreToStart
         completeOne(deferred)
         while more {
-            let next = locked { state in
-                perform(state.machine.continueStarting(now: timeline.now()), in: &state)
+            var next = Deferred()
+            locked { state in
+                perform(state.machine.continueStarting(now: timeline.now()), in: &state, into: &next)
             }
             more = next.moreToStart
             completeOne(next)
@@ -599,12 +608,15 @@ final class SchedulerShell: Sendable {
     /// actions start is handed to that task (the task of the attempt that just ended) as `next`, instead
     /// of a new task being created for it.
     ///
+    /// The work left for after the lock goes into `deferred`, which the caller declares outside the
+    /// critical section: returned instead, the struct was copied on its way out (a dozen retains).
+    ///
     /// The actions' array goes back to the machine afterwards (``SchedulerStateMachine/recycle(_:)``), so
     /// the next input reuses its storage; and the outbox is given room for this section's items at once.
     private func perform(
-        _ actions: consuming [Machine.Action], in state: inout State, reusing: Task<Void, Never>? = nil
-    ) -> Deferred {
-        var deferred = Deferred()
+        _ actions: consuming [Machine.Action], in state: inout State, into deferred: inout Deferred,
+        reusing: Task<Void, Never>? = nil
+    ) {
         var reusable = reusing
         if state.outbox.isEmpty { state.outbox.reserveCapacity(actions.count) }
         // By index: iterating would consume the array, which goes back to the machine below.
@@ -623,7 +635,8 @@ final class SchedulerShell: Sendable {
                     },
                     handle: payload.handle
                 )
-                let next = Attempt(key: key, number: attempt, operation: payload.operation, context: context)
+                let next = Attempt(
+                    key: key, number: attempt, operation: payload.operation, context: consume context)
                 if let task = reusable {
                     reusable = nil
                     state.attempts[key] = task
@@ -664,6 +677,5 @@ final class SchedulerShell: Sendable {
         deferred.moreToStart = state.machine.hasMoreToStart
         deferred.retired = state.machine.takeRetired()
         deferred.delivery = takeOutboxIfIdle(&state)
-        return deferred
     }
 }
