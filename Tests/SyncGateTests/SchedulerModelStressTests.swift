@@ -243,7 +243,8 @@ struct SchedulerModelStressTests {
         mutating func apply(_ actions: [Machine.Action], cause: String) {
             for action in actions {
                 switch action {
-                case .start(let key, let index, let attempt):
+                case .start(let key, let job, let attempt):
+                    let index = job.payload
                     if attempts[key] != nil { violations.append("step \(steps): \(index) started twice at once") }
                     if jobs[index].resolutions != 0 {
                         violations.append("step \(steps): \(index) started after resolving")
@@ -278,10 +279,12 @@ struct SchedulerModelStressTests {
                         continue
                     }
                     attempts[key]?.cancelled = true
-                case .setState(let index, let phase):
+                case .setState(let job, let phase):
+                    let index = job.payload
                     if jobs[index].resolutions != 0 { violations.append("step \(steps): phase of resolved \(index)") }
                     jobs[index].phase = phase
-                case .resolve(let index, let outcome):
+                case .resolve(let job, let outcome):
+                    let index = job.payload
                     jobs[index].outcome = outcome
                     jobs[index].resolutions += 1
                     if jobs[index].resolutions > 1 { violations.append("step \(steps): \(index) resolved twice") }

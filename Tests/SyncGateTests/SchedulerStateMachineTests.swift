@@ -559,13 +559,13 @@ struct SchedulerStateMachineTests {
 
 extension [SchedulerStateMachine<String>.Action] {
     var started: [String] {
-        compactMap { if case .start(_, let id, _) = $0 { id } else { nil } }
+        compactMap { if case .start(_, let job, _) = $0 { job.payload } else { nil } }
     }
     var cancelled: [UInt64?] {
         compactMap { if case .cancelAttempt(let key) = $0 { key } else { nil } }
     }
     var outcomes: [String] {
-        compactMap { if case .resolve(let id, let outcome) = $0 { "\(id): \(outcome)" } else { nil } }
+        compactMap { if case .resolve(let job, let outcome) = $0 { "\(job.payload): \(outcome)" } else { nil } }
     }
     var events: [SyncSchedulerEvent] {
         compactMap { if case .emit(let event, _) = $0 { event } else { nil } }

@@ -622,7 +622,8 @@ final class SchedulerShell: Sendable {
         // By index: iterating would consume the array, which goes back to the machine below.
         for index in actions.indices {
             switch actions[index] {
-            case .start(let key, let payload, let attempt):
+            case .start(let key, let job, let attempt):
+                let payload = job.payload
                 let context = SyncJobContext(
                     jobID: payload.handle.id,
                     attempt: attempt,
@@ -646,19 +647,20 @@ final class SchedulerShell: Sendable {
                 }
             case .cancelAttempt(let key):
                 if let task = state.attempts[key] { deferred.cancellations.append(task) }
-            case .setState(let payload, let jobState):
-                let (forgotten, delivery) = payload.handle.setState(jobState)
+            case .setState(let job, let jobState):
+                let handle = job.payload.handle
+                let (forgotten, delivery) = handle.setState(jobState)
                 if let forgotten { deferred.forgottenOutputs.append(forgotten) }
                 if let delivery { deferred.stateDeliveries.append(delivery) }
-                if jobState.isTerminal { deferred.finishedHandles.append(payload.handle) }
-            case .resolve(let payload, let outcome):
-                state.outbox.append(.resolution(payload.handle, outcome))
-            case .emit(let event, let payload):
+                if jobState.isTerminal { deferred.finishedHandles.append(handle) }
+            case .resolve(let job, let outcome):
+                state.outbox.append(.resolution(job.payload.handle, outcome))
+            case .emit(let event, let job):
                 state.eventCount += 1
                 state.outbox.append(
                     .event(
                         SchedulerEventDelivery(
-                            sequence: state.eventCount, event: event, attachment: payload.attachment,
+                            sequence: state.eventCount, event: event, attachment: job.payload.attachment,
                             isShutDown: state.machine.isShutDown)))
             case .armTimer(let offset):
                 if let previous = state.timer { deferred.cancellations.append(previous) }

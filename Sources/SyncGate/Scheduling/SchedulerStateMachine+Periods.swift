@@ -68,7 +68,7 @@ extension SchedulerStateMachine {
         job.series?.counts.skipped += 1
         planPeriod(key, beginning: series.closesAt, now: now, startIfPossible: false, actions: &actions)
         if let counts = job.series?.counts {
-            actions.append(.emit(.periodEnded(id: job.spec.id, periods: counts), job.payload))
+            actions.append(.emit(.periodEnded(id: job.spec.id, periods: counts), job))
         }
     }
 
@@ -83,7 +83,7 @@ extension SchedulerStateMachine {
         }
         planPeriod(key, beginning: series.startedAt ?? now, now: now, startIfPossible: false, actions: &actions)
         if let counts = job.series?.counts {
-            actions.append(.emit(.periodEnded(id: job.spec.id, periods: counts), job.payload))
+            actions.append(.emit(.periodEnded(id: job.spec.id, periods: counts), job))
         }
     }
 }

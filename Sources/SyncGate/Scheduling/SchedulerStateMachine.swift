@@ -17,15 +17,18 @@ struct SchedulerStateMachine<Payload> {
         /// Start an attempt's task on the machine's ``status`` (the shell performs the actions inside the
         /// critical section of the input that produced them, so it is the status the start was decided
         /// on; the action does not copy it, which keeps every action small).
-        case start(Key, Payload, attempt: Int)
+        ///
+        /// Actions carry the job's record, one reference, rather than its payload (several): the shell
+        /// reads the payload from it, and actions are copied as they are collected and performed.
+        case start(Key, Job, attempt: Int)
         /// Cancel the task of the job's running attempt.
         case cancelAttempt(Key)
         /// Publish the job's new state on its handle (a waiting job as `JobLifecycle.waiting`).
-        case setState(Payload, SyncJobState)
+        case setState(Job, SyncJobState)
         /// Resolve the job's handle.
-        case resolve(Payload, SyncJobOutcome)
+        case resolve(Job, SyncJobOutcome)
         /// Publish an event about the job.
-        case emit(SyncSchedulerEvent, Payload)
+        case emit(SyncSchedulerEvent, Job)
         /// Make the single timer fire at the given offset (replacing any earlier arming).
         case armTimer(at: Duration)
     }
@@ -387,7 +390,7 @@ struct SchedulerStateMachine<Payload> {
         jobs[key] = job
         ids[spec.id] = key
         for tag in spec.tags { tagIndex[tag, default: []].insert(key) }
-        actions.append(.emit(.submitted(id: spec.id), payload))
+        actions.append(.emit(.submitted(id: spec.id), job))
 
         for replaced in replaced.reversed() {
             cancelJob(replaced, now: now, actions: &actions)
@@ -416,7 +419,7 @@ struct SchedulerStateMachine<Payload> {
             blocked = true
         }
         if blocked {
-            actions.append(.setState(payload, JobLifecycle.waiting))
+            actions.append(.setState(job, JobLifecycle.waiting))
         } else {
             activate(key, now: now, startIfPossible: true, actions: &actions)
         }
@@ -488,7 +491,7 @@ struct SchedulerStateMachine<Payload> {
             if isShutDown {
                 resolve(key, .cancelled, now: now, actions: &actions)
             } else {
-                actions.append(.emit(.requeued(id: job.spec.id, lost: lost), job.payload))
+                actions.append(.emit(.requeued(id: job.spec.id, lost: lost), job))
                 enterWaiting(key, now: now, startIfPossible: false, actions: &actions)
             }
         case (.timedOut, .failure):
@@ -617,7 +620,7 @@ struct SchedulerStateMachine<Payload> {
         }
         let delay = job.spec.retry.delay(
             afterFailures: job.failures, random: job.spec.retry.jitter > 0 ? random() : 0.5)
-        actions.append(.emit(.retryScheduled(id: job.spec.id, attempt: job.nextAttempt, delay: delay), job.payload))
+        actions.append(.emit(.retryScheduled(id: job.spec.id, attempt: job.nextAttempt, delay: delay), job))
         delayJob(
             key, until: now + delay, now: now, resettable: job.spec.retry.resetWhenRequirementsReturn, actions: &actions
         )
@@ -652,7 +655,7 @@ struct SchedulerStateMachine<Payload> {
         job.lossSeenDuringBackoff = false
         job.delayTimer = addTimer(at: until, key: key, kind: .delay)
         if reset { resettable.insert(key) }
-        actions.append(.setState(job.payload, .delayed(attempt: job.nextAttempt)))
+        actions.append(.setState(job, .delayed(attempt: job.nextAttempt)))
     }
 
     /// Puts a job in its bucket, or starts it at once when `startIfPossible` and it can run now.
@@ -672,7 +675,7 @@ struct SchedulerStateMachine<Payload> {
         buckets[job.bucketKey, default: Bucket()].lanes[lane].insert(
             QueueEntry(key: key, generation: job.waitGeneration))
         buckets[job.bucketKey]?.live += 1
-        actions.append(.setState(job.payload, JobLifecycle.waiting))
+        actions.append(.setState(job, JobLifecycle.waiting))
     }
 
     /// Removes a waiting job from its bucket's live count; its lane entry goes stale.
@@ -714,9 +717,9 @@ struct SchedulerStateMachine<Payload> {
         }
         running.insert(key)
         if let uniqueKey = job.spec.uniqueKey { runningUnique[uniqueKey] = key }
-        actions.append(.setState(job.payload, .running(attempt: job.attempt)))
-        actions.append(.emit(.started(id: job.spec.id, attempt: job.attempt), job.payload))
-        actions.append(.start(key, job.payload, attempt: job.attempt))
+        actions.append(.setState(job, .running(attempt: job.attempt)))
+        actions.append(.emit(.started(id: job.spec.id, attempt: job.attempt), job))
+        actions.append(.start(key, job, attempt: job.attempt))
     }
 
     /// Ends a job, and then the dependents that its outcome fails (iteratively, so a long chain does not
@@ -751,9 +754,9 @@ struct SchedulerStateMachine<Payload> {
         }
         record(job, outcome: outcome, now: now)
 
-        actions.append(.setState(job.payload, JobLifecycle.state(of: outcome)))
-        actions.append(.emit(JobLifecycle.event(for: outcome, id: job.spec.id), job.payload))
-        actions.append(.resolve(job.payload, outcome))
+        actions.append(.setState(job, JobLifecycle.state(of: outcome)))
+        actions.append(.emit(JobLifecycle.event(for: outcome, id: job.spec.id), job))
+        actions.append(.resolve(job, outcome))
 
         var successors: [Key] = []
         if let group = job.spec.serialGroup, var queue = serialGroups[group] {
