@@ -239,7 +239,12 @@ public struct StatusReport: Sendable {
 
     /// One line for `syncgate watch`: the time, the network, the power, and what holds.
     public func watchLine(style: TerminalStyle) -> String {
-        style.paint(time, .dim) + " " + watchSummary(style: style)
+        watchLine(summary: watchSummary(style: style), style: style)
+    }
+
+    /// The `watch` line with its summary already made (``WatchLineFilter`` compares summaries first).
+    func watchLine(summary: String, style: TerminalStyle) -> String {
+        style.paint(time, .dim) + " " + summary
     }
 
     /// What `watch` prints after the time: the network, power and storage parts that are monitored, then

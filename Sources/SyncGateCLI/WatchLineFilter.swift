@@ -22,6 +22,6 @@ public struct WatchLineFilter: Sendable {
         let summary = report.watchSummary(style: style)
         guard summary != lastSummary else { return nil }
         lastSummary = summary
-        return report.watchLine(style: style)
+        return report.watchLine(summary: summary, style: style)
     }
 }

@@ -243,8 +243,8 @@ struct SchedulerModelStressTests {
         mutating func apply(_ actions: [Machine.Action], cause: String) {
             for action in actions {
                 switch action {
-                case .start(let key, let job, let attempt):
-                    let index = job.payload
+                case .start(let job, let attempt):
+                    let (key, index) = (job.key, job.payload)
                     if attempts[key] != nil { violations.append("step \(steps): \(index) started twice at once") }
                     if jobs[index].resolutions != 0 {
                         violations.append("step \(steps): \(index) started after resolving")

@@ -559,7 +559,7 @@ struct SchedulerStateMachineTests {
 
 extension [SchedulerStateMachine<String>.Action] {
     var started: [String] {
-        compactMap { if case .start(_, let job, _) = $0 { job.payload } else { nil } }
+        compactMap { if case .start(let job, _) = $0 { job.payload } else { nil } }
     }
     var cancelled: [UInt64?] {
         compactMap { if case .cancelAttempt(let key) = $0 { key } else { nil } }

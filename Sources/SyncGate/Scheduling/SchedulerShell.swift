@@ -622,8 +622,8 @@ final class SchedulerShell: Sendable {
         // By index: iterating would consume the array, which goes back to the machine below.
         for index in actions.indices {
             switch actions[index] {
-            case .start(let key, let job, let attempt):
-                let payload = job.payload
+            case .start(let job, let attempt):
+                let (key, payload) = (job.key, job.payload)
                 let context = SyncJobContext(
                     jobID: payload.handle.id,
                     attempt: attempt,

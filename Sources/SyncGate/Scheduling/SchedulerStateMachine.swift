@@ -20,7 +20,7 @@ struct SchedulerStateMachine<Payload> {
         ///
         /// Actions carry the job's record, one reference, rather than its payload (several): the shell
         /// reads the payload from it, and actions are copied as they are collected and performed.
-        case start(Key, Job, attempt: Int)
+        case start(Job, attempt: Int)
         /// Cancel the task of the job's running attempt.
         case cancelAttempt(Key)
         /// Publish the job's new state on its handle (a waiting job as `JobLifecycle.waiting`).
@@ -719,7 +719,7 @@ struct SchedulerStateMachine<Payload> {
         if let uniqueKey = job.spec.uniqueKey { runningUnique[uniqueKey] = key }
         actions.append(.setState(job, .running(attempt: job.attempt)))
         actions.append(.emit(.started(id: job.spec.id, attempt: job.attempt), job))
-        actions.append(.start(key, job, attempt: job.attempt))
+        actions.append(.start(job, attempt: job.attempt))
     }
 
     /// Ends a job, and then the dependents that its outcome fails (iteratively, so a long chain does not
