@@ -104,6 +104,7 @@ struct DeliveryQueueTests {
         await ConsumerCancellation.cancelWhileSending(
             send: { broadcast.send($0) }, stream: { broadcast.stream() }, onCancel: { _ = broadcast.subscriberCount })
         #expect(broadcast.subscriberCount == 0)
+        #expect(!broadcast.hasSubscribers)
     }
 
     /// A consumer of a job's states or progress whose cancellation handler reads the job's progress and

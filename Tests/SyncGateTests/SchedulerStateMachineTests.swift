@@ -203,6 +203,25 @@ struct SchedulerStateMachineTests {
         #expect(harness.machine.jobCount == 100_001)
     }
 
+    @Test("a bucket emptied and reused for other requirements holds only its new jobs, and starts them when they hold")
+    func reusedBucket() {
+        let unplugged = with(Self.online) { $0.power.isOnExternalPower = false }
+        var harness = Harness(max: 1, status: unplugged)
+        #expect(harness.submit("first") { $0.requirements = [] }.started == ["first"])
+        // Waits for the slot alone in its bucket, which empties when it starts and is kept for reuse.
+        #expect(harness.submit("network") { $0.requirements = .network }.started.isEmpty)
+        #expect(harness.finish("first").started == ["network"])
+        // The kept bucket now holds a job that waits for external power, which the status lacks.
+        #expect(harness.submit("power") { $0.requirements = .externalPower }.started.isEmpty)
+        #expect(harness.submit("second network") { $0.requirements = .network }.started.isEmpty)
+        #expect(harness.finish("network").started == ["second network"])
+        #expect(harness.finish("second network").started.isEmpty)
+        #expect(harness.phase("power") == .waiting)
+        #expect(harness.status(Self.online).started == ["power"])
+        #expect(harness.finish("power").isEmpty == false)
+        #expect(harness.machine.jobCount == 0)
+    }
+
     // MARK: - Rule 4: start deadline
 
     @Test("a job not started within its start deadline expires and is not retried")

@@ -10,7 +10,7 @@ extension SchedulerStateMachine {
         // A finished job's inputs are read no more: keep no dependency alive through it (released by the
         // shell, after its lock).
         if !job.inputs.isEmpty {
-            retired.payloads.append(contentsOf: job.inputs.lazy.map(\.payload))
+            retired.payloads.append(contentsOf: job.inputs.lazy.map { $0.payload })
             job.inputs = []
         }
         guard retention.maxCount > 0 else {
@@ -30,7 +30,7 @@ extension SchedulerStateMachine {
             }
         }
         if historyStart > 64 && historyStart * 2 > history.count {
-            retired.jobs.append(contentsOf: history[..<historyStart].lazy.map(\.job))
+            retired.jobs.append(contentsOf: history[..<historyStart].lazy.map { $0.job })
             history.removeFirst(historyStart)
             historyStart = 0
         }

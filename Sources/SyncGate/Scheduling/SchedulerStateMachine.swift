@@ -200,6 +200,19 @@ struct SchedulerStateMachine<Payload> {
         var lanes: [MostlyOrderedQueue<QueueEntry>] = [.init(), .init(), .init()]
         var live = 0
         var entries: Int { lanes.reduce(0) { $0 + $1.count } }
+
+        /// The most entries a lane of a bucket kept for reuse (``SchedulerStateMachine/spareBucket``) may
+        /// have room for, so that a bucket emptied after a crowd does not keep the crowd's storage.
+        static var spareCapacity: Int { 256 }
+
+        /// Empties the bucket for reuse under another key, keeping its storage; `false` (and the bucket
+        /// left as it is) when a lane has more room than ``spareCapacity``.
+        mutating func emptyForReuse() -> Bool {
+            guard lanes.allSatisfy({ $0.capacity <= Self.spareCapacity }) else { return false }
+            for lane in lanes.indices { lanes[lane].removeAll() }
+            live = 0
+            return true
+        }
     }
 
     /// Where a periodic job's series stands.
@@ -255,6 +268,10 @@ struct SchedulerStateMachine<Payload> {
     /// The job of each unique key parked until that key's running job returns.
     var parkedUnique: [String: Key] = [:]
     private var buckets: [BucketKey: Bucket] = [:]
+    /// The last bucket emptied, kept with its storage for the next bucket made: a job that waits alone
+    /// (the usual case) would otherwise allocate a bucket and its lanes when it starts waiting and free
+    /// them when it starts.
+    private var spareBucket: Bucket?
     private(set) var running: Set<Key> = []
     private var resettable: Set<Key> = []
     private var timers = BinaryHeap<TimerEntry>()
@@ -445,7 +462,7 @@ struct SchedulerStateMachine<Payload> {
             job.stop = .requirementsLost(newStatus.unmetRequirements(job.spec.requirements))
             actions.append(.cancelAttempt(key))
         }
-        for key in resettable.sorted() {
+        for key in resettable.isEmpty ? [] : resettable.sorted() {
             guard let job = jobs[key] else { continue }
             if !isRunnable(job) {
                 job.lossSeenDuringBackoff = true
@@ -672,9 +689,17 @@ struct SchedulerStateMachine<Payload> {
         job.phase = .waiting
         job.waitGeneration += 1
         let lane = Self.lane(job.spec.priority)
-        buckets[job.bucketKey, default: Bucket()].lanes[lane].insert(
-            QueueEntry(key: key, generation: job.waitGeneration))
-        buckets[job.bucketKey]?.live += 1
+        let bucketKey = job.bucketKey
+        let entry = QueueEntry(key: key, generation: job.waitGeneration)
+        if let index = buckets.index(forKey: bucketKey) {
+            buckets.values[index].lanes[lane].insert(entry)
+            buckets.values[index].live += 1
+        } else {
+            var bucket = spareBucket.take() ?? Bucket()
+            bucket.lanes[lane].insert(entry)
+            bucket.live = 1
+            buckets[bucketKey] = bucket
+        }
         actions.append(.setState(job, JobLifecycle.waiting))
     }
 
@@ -685,7 +710,8 @@ struct SchedulerStateMachine<Payload> {
         buckets.values[index].live -= 1
         let live = buckets.values[index].live
         if live == 0 {
-            buckets.remove(at: index)
+            var bucket = buckets.remove(at: index).value
+            if spareBucket == nil && bucket.emptyForReuse() { spareBucket = bucket }
             return
         }
         guard buckets.values[index].entries > 2 * live + 64 else { return }
@@ -864,7 +890,7 @@ struct SchedulerStateMachine<Payload> {
 
     /// When the earliest timer that still counts falls due (the model stress checks that one is armed
     /// by then).
-    var earliestLiveTimer: Duration? { timers.unordered.lazy.filter(isLive).map(\.at).min() }
+    var earliestLiveTimer: Duration? { timers.unordered.lazy.filter(isLive).map { $0.at }.min() }
 
     private func isLive(_ timer: TimerEntry) -> Bool {
         guard let job = jobs[timer.key] else { return false }

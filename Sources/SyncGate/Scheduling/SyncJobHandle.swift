@@ -316,7 +316,7 @@ public final class SyncJobHandle: @unchecked Sendable {
             guard mutable.outcome == nil else { return [] }
             mutable.outcome = outcome
             defer { mutable.waiters = [] }
-            return mutable.waiters.map(\.continuation)
+            return mutable.waiters.map { $0.continuation }
         }
     }
 

@@ -187,10 +187,19 @@ public actor SyncScheduler {
     ///   a job rejected by the scheduler (its id in use, or ``SyncSchedulerError/shutDown``) leaves the
     ///   earlier ones submitted and the later ones not.
     @discardableResult
+    @inlinable
     public nonisolated func submit(contentsOf jobs: some Sequence<SyncJob>) throws(SyncSchedulerError)
         -> [SyncJobHandle]
     {
-        try core.submit(contentsOf: Array(jobs))
+        // Inlinable so that the copy into an array is specialized for the caller's sequence: made inside
+        // this module, it went through the sequence's witnesses one job at a time.
+        try submit(array: Array(jobs))
+    }
+
+    /// Submits the jobs of ``submit(contentsOf:)``, once they are in an array.
+    @usableFromInline
+    nonisolated func submit(array jobs: [SyncJob]) throws(SyncSchedulerError) -> [SyncJobHandle] {
+        try core.submit(contentsOf: jobs)
     }
 
     /// Cancels every unfinished job with the unique key (all of them, when jobs were appended).

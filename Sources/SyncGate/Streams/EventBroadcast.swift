@@ -1,3 +1,5 @@
+import Synchronization
+
 /// A multicast stream of events: every subscriber receives every event sent after it subscribed.
 ///
 /// Unlike ``StatusBroadcast``, nothing is replayed and nothing is dropped or merged: each subscriber's
@@ -18,6 +20,9 @@ public final class EventBroadcast<Element: Sendable>: Sendable {
     }
 
     private let state = LockedState(State())
+    /// The number of subscribers, stored inside the critical section that changes it; read without the
+    /// lock by senders that can skip making an event nobody would receive (``hasSubscribers``).
+    private let listeners = Atomic<Int>(0)
 
     /// Creates a broadcast with no subscribers.
     public init() {}
@@ -32,6 +37,7 @@ public final class EventBroadcast<Element: Sendable>: Sendable {
             guard !state.isFinished else { return nil }
             state.nextID += 1
             state.subscribers.insert(StreamEnd(continuation), id: state.nextID)
+            listeners.store(state.subscribers.count, ordering: .releasing)
             return state.nextID
         }
         guard let id else {
@@ -41,9 +47,19 @@ public final class EventBroadcast<Element: Sendable>: Sendable {
         continuation.onTermination = { [weak self] _ in
             // May run inside the runtime's lock of a cancelled consumer's task: safe, because nothing
             // yields to a stream under this lock.
-            self?.state.withLock { $0.subscribers.remove(id) }
+            self?.subscriberEnded(id)
         }
         return stream
+    }
+
+    /// Whether the broadcast has a subscriber now: one atomic load, no lock.
+    ///
+    /// A sender may skip building an event when this is `false`: an event sent while nobody is subscribed
+    /// reaches nobody. A stream created before the check (on any thread that synchronized with the
+    /// checking one) is counted; one created concurrently may or may not be, which is the same as its
+    /// ``stream()`` call coming just after or just before the event.
+    package var hasSubscribers: Bool {
+        listeners.load(ordering: .acquiring) > 0
     }
 
     /// Delivers an event to every current subscriber; streams see events in the order of the critical
@@ -63,9 +79,17 @@ public final class EventBroadcast<Element: Sendable>: Sendable {
         let first = state.withLock { state in
             state.isFinished = true
             let subscribers = state.subscribers.removeAll()
+            listeners.store(0, ordering: .releasing)
             return subscribers.isEmpty ? nil : state.deliveries.enqueue(.finish(subscribers))
         }
         if let first { drain(startingWith: first) }
+    }
+
+    private func subscriberEnded(_ id: UInt64) {
+        state.withLock { state in
+            state.subscribers.remove(id)
+            listeners.store(state.subscribers.count, ordering: .releasing)
+        }
     }
 
     /// Makes `first` and every delivery queued meanwhile, with no lock held.

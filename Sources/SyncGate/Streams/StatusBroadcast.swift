@@ -205,6 +205,11 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     ///   or gets it from the thread already delivering to the streams, right after that thread's earlier
     ///   values.
     @discardableResult
+    @_specialize(where Value == ConnectivityStatus)
+    @_specialize(where Value == PowerStatus)
+    @_specialize(where Value == AccountStatus)
+    @_specialize(where Value == SyncEvent)
+    @_specialize(where Value == Bool)
     public func send(_ value: Value) -> Bool {
         update { $0 = value }
     }
@@ -217,6 +222,11 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     ///   or gets it from the thread already delivering to the streams, right after that thread's earlier
     ///   values.
     @discardableResult
+    @_specialize(where Value == ConnectivityStatus)
+    @_specialize(where Value == PowerStatus)
+    @_specialize(where Value == AccountStatus)
+    @_specialize(where Value == SyncEvent)
+    @_specialize(where Value == Bool)
     public func update(_ body: (inout Value) -> Void) -> Bool {
         guard let change = store(body) else { return false }
         change.delivery?.deliver()

@@ -17,6 +17,11 @@ package struct BinaryHeap<Element: Comparable> {
     /// Every element, in no particular order.
     package var unordered: [Element] { storage }
 
+    /// Removes every element, keeping the storage for the next ones.
+    package mutating func removeAll() {
+        storage.removeAll(keepingCapacity: true)
+    }
+
     /// Adds an element in O(log n).
     package mutating func insert(_ element: Element) {
         storage.append(element)

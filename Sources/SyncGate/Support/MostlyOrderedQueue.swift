@@ -55,6 +55,16 @@ package struct MostlyOrderedQueue<Element: Comparable> {
         return first
     }
 
+    /// Room for elements without reallocating: the in-order part's capacity.
+    package var capacity: Int { ordered.capacity }
+
+    /// Removes every element, keeping the storage for the next ones.
+    package mutating func removeAll() {
+        ordered.removeAll(keepingCapacity: true)
+        head = 0
+        outOfOrder.removeAll()
+    }
+
     /// Keeps only the elements for which `isIncluded` is true, in O(n).
     package mutating func filter(_ isIncluded: (Element) -> Bool) {
         ordered = ordered[head...].filter(isIncluded)

@@ -101,6 +101,11 @@ struct MostlyOrderedQueueTests {
                 if let popped, let index = model.firstIndex(where: { $0 == popped }) { model.remove(at: index) }
             }
             #expect(queue.count == model.count)
+            if step % 4_000 == 2_999 {
+                queue.removeAll()
+                model.removeAll()
+                #expect(queue.isEmpty && queue.top == nil)
+            }
             if step % 2_000 == 1_999 {
                 queue.filter { $0.tag % 3 != 0 }
                 model.removeAll { $0.tag % 3 == 0 }
@@ -111,5 +116,21 @@ struct MostlyOrderedQueueTests {
         while let entry = queue.popTop() { drained.append(entry.key) }
         #expect(drained == model.map(\.key).sorted())
         #expect(queue.isEmpty && queue.top == nil)
+    }
+
+    @Test("removeAll empties the queue and keeps its storage")
+    func removeAllKeepsStorage() {
+        var queue = MostlyOrderedQueue<Entry>()
+        for key in 0..<100 { queue.insert(Entry(key: key, tag: 0)) }
+        queue.insert(Entry(key: -1, tag: 1))  // out of order: goes to the heap
+        let capacity = queue.capacity
+        queue.removeAll()
+        #expect(queue.isEmpty && queue.top == nil && queue.popTop() == nil)
+        #expect(queue.capacity == capacity)
+        queue.insert(Entry(key: 5, tag: 2))
+        queue.insert(Entry(key: 3, tag: 3))
+        #expect(queue.popTop()?.key == 3)
+        #expect(queue.popTop()?.key == 5)
+        #expect(queue.isEmpty)
     }
 }
