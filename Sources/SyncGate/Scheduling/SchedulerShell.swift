@@ -488,24 +488,32 @@ final class SchedulerShell: Sendable {
 
     /// Creates the task that runs `first`, and then every attempt handed to it when one of its attempts
     /// ends (yielding its thread every ``attemptsPerYield`` attempts, so it never holds a thread for long).
-    private func attemptTask(_ first: Attempt) -> Task<Void, Never> {
+    ///
+    /// `first` moves into the task's closure and is run from there in place: copied into a variable, its
+    /// dozen references were retained and released once more for every task created.
+    private func attemptTask(_ first: consuming Attempt) -> Task<Void, Never> {
         Task {
-            var next: Attempt? = first
-            var count = 0
+            var next = await self.run(first)
+            var count = 1
             // Taken, not copied: an attempt's context holds a dozen references.
             while let attempt = next.take() {
-                let result: Result<Void, any Error>
-                do {
-                    try await attempt.operation(attempt.context)
-                    result = .success(())
-                } catch {
-                    result = .failure(error)
-                }
-                next = self.attemptFinished(attempt.key, attempt: attempt.number, result: result)
+                if count.isMultiple(of: Self.attemptsPerYield) { await Task.yield() }
+                next = await self.run(attempt)
                 count += 1
-                if next != nil, count.isMultiple(of: Self.attemptsPerYield) { await Task.yield() }
             }
         }
+    }
+
+    /// Runs one attempt's body and reports its end; returns the attempt this task runs next, if any.
+    private func run(_ attempt: borrowing Attempt) async -> Attempt? {
+        let result: Result<Void, any Error>
+        do {
+            try await attempt.operation(attempt.context)
+            result = .success(())
+        } catch {
+            result = .failure(error)
+        }
+        return attemptFinished(attempt.key, attempt: attempt.number, result: result)
     }
 
     /// Feeds one input to the machine inside the critical section, then does the deferred work.
@@ -654,7 +662,7 @@ final class SchedulerShell: Sendable {
                     state.attempts[key] = task
                     deferred.next = next
                 } else {
-                    state.attempts[key] = attemptTask(next)
+                    state.attempts[key] = attemptTask(consume next)
                 }
             case .cancelAttempt(let key):
                 if let task = state.attempts[key] { deferred.cancellations.append(task) }
