@@ -627,7 +627,8 @@ final class SchedulerShell: Sendable {
     /// critical section: returned instead, the struct was copied on its way out (a dozen retains).
     ///
     /// An event that no hook and no stream would receive is counted (its sequence number is used up) but
-    /// not built: with nobody listening, the three events of each job were a large part of its cost.
+    /// not built: with nobody listening, each job's three events were built, queued and handed to an empty
+    /// broadcast for nothing.
     ///
     /// The actions' array goes back to the machine afterwards (``SchedulerStateMachine/recycle(_:)``), so
     /// the next input reuses its storage; and the outbox is given room for this section's items at once.
