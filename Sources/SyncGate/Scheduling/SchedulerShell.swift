@@ -4,9 +4,9 @@ import Synchronization
 ///
 /// Every input reaches the state machine on the thread that produced it: an environment change is
 /// handled on the thread that observed it, so a job whose requirements it satisfies has its task
-/// created right there, with no hop through an actor or a stream. Tasks are created and the timer is
-/// re-armed inside the critical section (so a later cancel always finds the task, and armings never
-/// overtake each other); tasks are cancelled outside it.
+/// created right there, with no hop through an actor or a stream. The timer is re-armed inside the
+/// critical section (so armings never overtake each other); an attempt's task is created right after it,
+/// by the same thread, and registered in one more (see ``AttemptTask``); tasks are cancelled outside it.
 ///
 /// Events, handle resolutions and idle waiters leave through an ordered outbox: a critical section
 /// appends them, and after the lock is released one thread at a time (the first to find nobody
@@ -27,7 +27,9 @@ final class SchedulerShell: Sendable {
 
     private struct State {
         var machine: Machine
-        var attempts = KeyTable<Task<Void, Never>>()
+        var attempts = KeyTable<AttemptTask>()
+        /// The serial of the last attempt whose task was left to create after its critical section.
+        var launchSerial: UInt64 = 0
         var timer: Task<Void, Never>?
         var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
         /// What waits to be handed out after the critical sections that produced it, in order.
@@ -36,6 +38,19 @@ final class SchedulerShell: Sendable {
         /// The environment broadcast's generation that the machine's copy of the status is at least as new
         /// as; `UInt64.max` before the first read.
         var statusGeneration = UInt64.max
+    }
+
+    /// A running attempt's task, or the mark of one still being created.
+    ///
+    /// A new attempt's task is created after the critical section that started the attempt, so that the
+    /// lock is not held while the task is allocated and enqueued (which may wake a thread, and with it
+    /// the attempt's own end, which then waits for the lock); the thread that created it registers it in
+    /// a critical section of its own. A stop requested meanwhile is kept in the mark and carried out at
+    /// registration.
+    private enum AttemptTask {
+        case running(Task<Void, Never>)
+        /// The task of launch `serial` is being created; `cancelled` once a stop was requested.
+        case creating(serial: UInt64, cancelled: Bool)
     }
 
     /// One item of the outbox.
@@ -53,6 +68,12 @@ final class SchedulerShell: Sendable {
         var delivery: [Outgoing]?
         /// The attempt that the finishing attempt's task runs next, instead of a new task being created.
         var next: Attempt?
+        /// The attempts whose tasks this thread creates after the lock, with their launch serials (see
+        /// ``AttemptTask``); the first apart, so that the usual single start allocates no array.
+        var launch: Attempt?
+        var launchSerial: UInt64 = 0
+        var moreLaunches: [Attempt] = []
+        var moreLaunchSerials: [UInt64] = []
         /// Whether the machine stopped at its batch size with more attempts to start.
         var moreToStart = false
         /// What left the machine in the critical section: released with this value, after the lock, so
@@ -113,6 +134,12 @@ final class SchedulerShell: Sendable {
     /// tell without a lock whether an event would reach anyone.
     private let hookCount = Atomic<Int>(0)
 
+    #if DEBUG
+        /// Debug builds only: called on a thread that launches attempts, after their tasks are created and
+        /// before they are registered, so tests can cancel or end an attempt in between.
+        let launchProbe = LockedState<(@Sendable () -> Void)?>(nil)
+    #endif
+
     init(
         environment: SyncEnvironment,
         maxConcurrentJobs: Int,
@@ -160,7 +187,7 @@ final class SchedulerShell: Sendable {
             perform(consume actions, in: &state, into: &deferred)
             return entry
         }
-        complete(deferred)
+        complete(consume deferred)
         return try conclude(submission, entry)
     }
 
@@ -193,7 +220,7 @@ final class SchedulerShell: Sendable {
                 perform(consume actions, in: &state, into: &deferred)
                 return entries
             }
-            complete(deferred)
+            complete(consume deferred)
             for (offset, entry) in entries.enumerated() {
                 if case .rejected = entry {
                     // The jobs after the rejected one were never entered: their demand ends here.
@@ -439,7 +466,7 @@ final class SchedulerShell: Sendable {
         locked { state in
             perform(refreshStatus(&state, now: timeline.now()), in: &state, into: &deferred)
         }
-        complete(deferred)
+        complete(consume deferred)
     }
 
     /// Brings the machine's copy of the environment's status up to date, inside the critical section;
@@ -471,8 +498,11 @@ final class SchedulerShell: Sendable {
         let random = random
         var deferred = Deferred()
         locked { state in
-            let task = state.attempts.removeValue(forKey: key)
-            let reusable = state.machine.jobs[key]?.stop == nil && !Task.isCancelled
+            // A task not registered yet (its attempt ended before the thread that created it took the lock
+            // again) is not known here, so it cannot be handed the next attempt.
+            var task: Task<Void, Never>?
+            if case .running(let running) = state.attempts.removeValue(forKey: key) { task = running }
+            let reusable = task != nil && state.machine.jobs[key]?.stop == nil && !Task.isCancelled
             let actions = state.machine.attemptFinished(
                 key,
                 attempt: attempt,
@@ -482,8 +512,9 @@ final class SchedulerShell: Sendable {
             )
             perform(consume actions, in: &state, into: &deferred, reusing: reusable ? task : nil)
         }
-        complete(deferred)
-        return deferred.next.take()
+        let next = deferred.next.take()
+        complete(consume deferred)
+        return next
     }
 
     /// Creates the task that runs `first`, and then every attempt handed to it when one of its attempts
@@ -523,7 +554,7 @@ final class SchedulerShell: Sendable {
             let actions = body(&state.machine, timeline.now())
             perform(consume actions, in: &state, into: &deferred)
         }
-        complete(deferred)
+        complete(consume deferred)
     }
 
     /// The critical section: `body` with the state, under the lock.
@@ -543,20 +574,21 @@ final class SchedulerShell: Sendable {
     ///
     /// When the critical section left attempts to start (a batch of a large release), this thread starts
     /// the next batches, one critical section each, until none is left.
-    private func complete(_ deferred: Deferred) {
+    private func complete(_ deferred: consuming Deferred) {
         var more = deferred.moreToStart
-        completeOne(deferred)
+        completeOne(consume deferred)
         while more {
             var next = Deferred()
             locked { state in
                 perform(state.machine.continueStarting(now: timeline.now()), in: &state, into: &next)
             }
             more = next.moreToStart
-            completeOne(next)
+            completeOne(consume next)
         }
     }
 
-    private func completeOne(_ deferred: Deferred) {
+    private func completeOne(_ deferred: consuming Deferred) {
+        launch(&deferred)
         for delivery in deferred.stateDeliveries { delivery.deliver() }
         for task in deferred.cancellations { task.cancel() }
         for handle in deferred.finishedHandles {
@@ -564,6 +596,53 @@ final class SchedulerShell: Sendable {
             if !handle.requirements.isDisjoint(with: .demandDriven) { environment.demand.release(handle.requirements) }
         }
         if let batch = deferred.delivery { deliverAll(batch) }
+    }
+
+    /// Creates the tasks of attempts started in a critical section of this thread, then registers them
+    /// in one more, cancelling at once each one whose stop was requested meanwhile. A task whose attempt
+    /// has already ended (it ran before the registration) is not registered.
+    ///
+    /// Each attempt moves into its task (copied, its dozen references would be retained once more).
+    private func launch(_ deferred: inout Deferred) {
+        guard let first = deferred.launch.take() else { return }
+        let firstKey = first.key
+        let firstTask = attemptTask(consume first)
+        var more = deferred.moreLaunches
+        deferred.moreLaunches = []
+        var moreKeys: [Machine.Key] = []
+        var moreTasks: [Task<Void, Never>] = []
+        if !more.isEmpty {
+            moreKeys.reserveCapacity(more.count)
+            moreTasks.reserveCapacity(more.count)
+            more.reverse()
+            while let attempt = more.popLast() {
+                moreKeys.append(attempt.key)
+                moreTasks.append(attemptTask(consume attempt))
+            }
+        }
+        let serials = deferred.moreLaunchSerials
+        let firstSerial = deferred.launchSerial
+        #if DEBUG
+            launchProbe.withLock { $0 }?()
+        #endif
+        let stopped: [Task<Void, Never>] = locked { state in
+            var stopped: [Task<Void, Never>] = []
+            register(firstTask, key: firstKey, serial: firstSerial, in: &state, stopped: &stopped)
+            for index in moreTasks.indices {
+                register(moreTasks[index], key: moreKeys[index], serial: serials[index], in: &state, stopped: &stopped)
+            }
+            return stopped
+        }
+        for task in stopped { task.cancel() }
+    }
+
+    private func register(
+        _ task: Task<Void, Never>, key: Machine.Key, serial: UInt64, in state: inout State,
+        stopped: inout [Task<Void, Never>]
+    ) {
+        guard case .creating(let marked, let cancelled) = state.attempts[key], marked == serial else { return }
+        state.attempts[key] = .running(task)
+        if cancelled { stopped.append(task) }
     }
 
     /// Hands out `batch` and then whatever was added to the outbox meanwhile, until nothing was; the
@@ -660,13 +739,25 @@ final class SchedulerShell: Sendable {
                     key: key, number: attempt, operation: payload.operation, context: consume context)
                 if let task = reusable {
                     reusable = nil
-                    state.attempts[key] = task
+                    state.attempts[key] = .running(task)
                     deferred.next = next
                 } else {
-                    state.attempts[key] = attemptTask(consume next)
+                    state.launchSerial += 1
+                    state.attempts[key] = .creating(serial: state.launchSerial, cancelled: false)
+                    if deferred.launch == nil {
+                        deferred.launch = consume next
+                        deferred.launchSerial = state.launchSerial
+                    } else {
+                        deferred.moreLaunches.append(consume next)
+                        deferred.moreLaunchSerials.append(state.launchSerial)
+                    }
                 }
             case .cancelAttempt(let key):
-                if let task = state.attempts[key] { deferred.cancellations.append(task) }
+                switch state.attempts[key] {
+                case .running(let task): deferred.cancellations.append(task)
+                case .creating(let serial, _): state.attempts[key] = .creating(serial: serial, cancelled: true)
+                case nil: break
+                }
             case .setState(let job, let jobState):
                 let handle = job.payload.handle
                 let (forgotten, delivery) = handle.setState(jobState)
