@@ -119,6 +119,10 @@ final class SchedulerShell: Sendable {
     }
 
     let environment: SyncEnvironment
+    /// The environment's combined status, read by every critical section that refreshes the machine's
+    /// copy: kept here, so that the read does not retain and release the environment, whose reference
+    /// counts live in a side table (it is weakly referenced) and take the runtime's slow path.
+    private let statusBroadcast: StatusBroadcast<SyncEnvironmentStatus>
     let events = EventBroadcast<SyncSchedulerEvent>()
     let timeline: ClockTimeline
     private let random: @Sendable () -> Double
@@ -148,6 +152,7 @@ final class SchedulerShell: Sendable {
         history: SyncJobHistoryRetention = .init()
     ) {
         self.environment = environment
+        self.statusBroadcast = environment.statusBroadcast
         self.timeline = ClockTimeline(clock)
         self.random = random
         self.state = LockedState(
@@ -475,7 +480,7 @@ final class SchedulerShell: Sendable {
     /// The generation is read before the status, so the status read is at least as new as the
     /// generation recorded: a change that lands in between is read now and seen again next time.
     private func refreshStatus(_ state: inout State, now: Duration) -> [Machine.Action] {
-        let broadcast = environment.statusBroadcast
+        let broadcast = statusBroadcast
         let generation = broadcast.generation
         guard generation != state.statusGeneration else { return [] }
         state.statusGeneration = generation
@@ -684,7 +689,8 @@ final class SchedulerShell: Sendable {
     }
 
     private func deliver(_ batch: [Outgoing]) {
-        let hooks = hooks.withLock { $0.list }
+        // Without hooks (the usual case) their lock is not taken for every batch.
+        let hooks = hookCount.load(ordering: .acquiring) == 0 ? [] : hooks.withLock { $0.list }
         for item in batch {
             switch item {
             case .event(let delivery):
