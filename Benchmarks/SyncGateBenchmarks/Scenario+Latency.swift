@@ -9,12 +9,15 @@ extension Scenario {
                 + "task to the resumed task's first instruction. Driven twice: from the measuring task (on the "
                 + "global executor; after `send` or `resume` returns it suspends, so the body often runs on its "
                 + "freed thread) and from a dedicated thread outside the pool, as the Linux observer's reader "
-                + "thread sends a change (the body then always needs a pool thread)"
+                + "thread sends a change (the body then always needs a pool thread). Also, as a reference, the "
+                + "same change on a skeleton gate (SkeletonGate: a lock, a flag, the waiting jobs, a Task per "
+                + "job created after the lock), sampled in the same rounds"
         )
         let baseline = ContinuationResumeProbe(scenario: name)
         let probe = try await StatusChangeProbe(scenario: name, blockedJobs: 0)
+        let skeleton = SkeletonGateProbe(scenario: name, trigger: .open(fromThread: false))
         let samples = try await InterleavedSampler.run(
-            [probe, baseline], warmup: sizes.warmup, samples: sizes.samples)
+            [probe, baseline, skeleton], warmup: sizes.warmup, samples: sizes.samples)
         result.latencies.append(
             LatencyComparison(
                 subject: "SyncGate: status change → body", series: samples[0],
@@ -22,10 +25,15 @@ extension Scenario {
                 goals: [.init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 1.5)]
             )
         )
+        result.latencies.append(
+            LatencyComparison(
+                subject: "reference: skeleton gate → body", series: samples[2],
+                baseline: "continuation resume → resumed task", baselineSeries: samples[1], goals: []))
         let threadBaseline = ContinuationResumeProbe(scenario: name, fromThread: true)
         let threadProbe = try await StatusChangeProbe(scenario: name, blockedJobs: 0, fromThread: true)
+        let threadSkeleton = SkeletonGateProbe(scenario: name, trigger: .open(fromThread: true))
         let threadSamples = try await InterleavedSampler.run(
-            [threadProbe, threadBaseline], warmup: sizes.warmup, samples: sizes.samples)
+            [threadProbe, threadBaseline, threadSkeleton], warmup: sizes.warmup, samples: sizes.samples)
         result.latencies.append(
             LatencyComparison(
                 subject: "same, sent from a dedicated thread", series: threadSamples[0],
@@ -33,6 +41,10 @@ extension Scenario {
                 goals: [.init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 1.5)]
             )
         )
+        result.latencies.append(
+            LatencyComparison(
+                subject: "reference: skeleton gate, from thread", series: threadSamples[2],
+                baseline: "continuation resumed from that thread", baselineSeries: threadSamples[1], goals: []))
         result.figures += sendFigures(probe, samples: sizes.samples)
         result.checks += try await probe.finish(limit: sizes.patience)
         result.checks += try await threadProbe.finish(limit: sizes.patience)
@@ -88,12 +100,15 @@ extension Scenario {
             name: name, number: 3, title: "submit → job body starts (already runnable)",
             measures: "from just before `await scheduler.submit(job)` (the job value already built) to the first "
                 + "instruction of its body; baseline: from just before `Task { … }` to the first instruction of "
-                + "its body; both driven from a task on the global executor"
+                + "its body; both driven from a task on the global executor. Also, as a reference, the same job "
+                + "submitted to an open skeleton gate (SkeletonGate: a lock, a flag, a Task per job created "
+                + "after the lock), sampled in the same rounds"
         )
         let baseline = TaskSpawnProbe(scenario: name)
         let probe = SubmitProbe(scenario: name)
+        let skeleton = SkeletonGateProbe(scenario: name, trigger: .submit)
         let samples = try await InterleavedSampler.run(
-            [probe, baseline], warmup: sizes.warmup, samples: sizes.samples)
+            [probe, baseline, skeleton], warmup: sizes.warmup, samples: sizes.samples)
         result.latencies.append(
             LatencyComparison(
                 subject: "SyncGate: submit → body", series: samples[0],
@@ -101,6 +116,10 @@ extension Scenario {
                 goals: [.init(percentile: "p50", atMost: 1.0)]
             )
         )
+        result.latencies.append(
+            LatencyComparison(
+                subject: "reference: skeleton gate, submit → body", series: samples[2],
+                baseline: "Task {} → body", baselineSeries: samples[1], goals: []))
         await probe.finish()
         result.checks.append(
             "each of the \(sizes.warmup + sizes.samples) measured jobs ran exactly once and succeeded")
