@@ -4,16 +4,19 @@ import Testing
 
 @testable import SyncGate
 
-/// A new attempt's task is created after the critical section that started the attempt and registered
-/// in one more, so other threads act in between: a stop requested there still stops the attempt, and an
-/// attempt that ends there leaves nothing behind that could take the place of the job's next attempt.
+/// When a critical section starts more than one attempt, the tasks after the first are created after it
+/// and registered in one more, so other threads act in between: a stop requested there still stops the
+/// attempt, and an attempt that ends there leaves nothing behind that could take the place of the job's
+/// next attempt. Each test starts two jobs with one change: the first job's task is created inside the
+/// critical section, the second job's after it.
 @Suite("Scheduler launches tasks after its lock", .timeLimit(.minutes(1)))
 struct SchedulerLaunchTests {
     let manual = ManualSyncEnvironment(connectivity: .disconnected, account: .available)
 
     @Test("a job cancelled after its start was decided and before its task was registered is cancelled")
     func cancelBeforeRegistration() async throws {
-        let scheduler = try SyncScheduler(environment: manual.environment, configuration: .init(maxConcurrentJobs: 1))
+        let scheduler = try SyncScheduler(environment: manual.environment, configuration: .init(maxConcurrentJobs: 2))
+        let first = try scheduler.submit(SyncJob(id: "first", requires: .network) { _ in })
         let operation = ControlledOperation()
         let handle = try scheduler.submit(SyncJob(id: "job", requires: .network, operation: operation.operation))
         let probed = LockedState(0)
@@ -28,13 +31,15 @@ struct SchedulerLaunchTests {
         // A cancel lost here would leave the attempt waiting for the operation's word forever.
         await operation.waitForCancellations(1)
         #expect(try await handle.outcome().state == .cancelled)
+        #expect(try await first.outcome().state == .succeeded)
         #expect(probed.withLock { $0 } == 1)
         #expect(scheduler.consistencyViolations().isEmpty)
     }
 
     @Test("an attempt that ends before its task is registered does not displace the next attempt's task")
     func attemptEndsBeforeRegistration() async throws {
-        let scheduler = try SyncScheduler(environment: manual.environment, configuration: .init(maxConcurrentJobs: 1))
+        let scheduler = try SyncScheduler(environment: manual.environment, configuration: .init(maxConcurrentJobs: 2))
+        let first = try scheduler.submit(SyncJob(id: "first", requires: .network) { _ in })
         let operation = ControlledOperation()
         // The first attempt fails at once; the retry starts with no delay.
         operation.finish(.failure(Failure()))
@@ -46,7 +51,8 @@ struct SchedulerLaunchTests {
         let probed = LockedState(0)
         scheduler.schedulerCore.launchProbe.withLock {
             $0 = {
-                // Only the first launch waits: the one that started attempt 1, on the sending thread.
+                // Only the first launch waits: the one that started attempt 1 (after the first job's task), on
+                // the sending thread.
                 guard Self.isFirstCall(counted: probed) else { return }
                 secondStarted.wait()
             }
@@ -62,7 +68,8 @@ struct SchedulerLaunchTests {
         handle.cancel()
         await operation.waitForCancellations(1)
         #expect(try await handle.outcome().state == .cancelled)
-        #expect(probed.withLock { $0 } >= 2)
+        #expect(try await first.outcome().state == .succeeded)
+        #expect(probed.withLock { $0 } >= 1)
         #expect(scheduler.consistencyViolations().isEmpty)
     }
 

@@ -5,8 +5,9 @@ import Synchronization
 /// Every input reaches the state machine on the thread that produced it: an environment change is
 /// handled on the thread that observed it, so a job whose requirements it satisfies has its task
 /// created right there, with no hop through an actor or a stream. The timer is re-armed inside the
-/// critical section (so armings never overtake each other); an attempt's task is created right after it,
-/// by the same thread, and registered in one more (see ``AttemptTask``); tasks are cancelled outside it.
+/// critical section (so armings never overtake each other), and so is the first task it starts; any
+/// further tasks are created right after it, by the same thread, and registered in one more (see
+/// ``AttemptTask``); tasks are cancelled outside it.
 ///
 /// Events, handle resolutions and idle waiters leave through an ordered outbox: a critical section
 /// appends them, and after the lock is released one thread at a time (the first to find nobody
@@ -42,11 +43,12 @@ final class SchedulerShell: Sendable {
 
     /// A running attempt's task, or the mark of one still being created.
     ///
-    /// A new attempt's task is created after the critical section that started the attempt, so that the
-    /// lock is not held while the task is allocated and enqueued (which may wake a thread, and with it
-    /// the attempt's own end, which then waits for the lock); the thread that created it registers it in
-    /// a critical section of its own. A stop requested meanwhile is kept in the mark and carried out at
-    /// registration.
+    /// The first new task of a critical section is created inside it, so that a single start (a status
+    /// change, a submission) enqueues its job as early as it can. The others (a batch of a large release)
+    /// are created after it, so that the lock is not held while 255 more tasks are allocated and enqueued
+    /// (each enqueue may wake a thread, and with it an attempt's end, which then waits for the lock); the
+    /// thread that created them registers them in a critical section of its own. A stop requested
+    /// meanwhile is kept in the mark and carried out at registration.
     private enum AttemptTask {
         case running(Task<Void, Never>)
         /// The task of launch `serial` is being created; `cancelled` once a stop was requested.
@@ -69,11 +71,9 @@ final class SchedulerShell: Sendable {
         /// The attempt that the finishing attempt's task runs next, instead of a new task being created.
         var next: Attempt?
         /// The attempts whose tasks this thread creates after the lock, with their launch serials (see
-        /// ``AttemptTask``); the first apart, so that the usual single start allocates no array.
-        var launch: Attempt?
-        var launchSerial: UInt64 = 0
-        var moreLaunches: [Attempt] = []
-        var moreLaunchSerials: [UInt64] = []
+        /// ``AttemptTask``).
+        var launches: [Attempt] = []
+        var launchSerials: [UInt64] = []
         /// Whether the machine stopped at its batch size with more attempts to start.
         var moreToStart = false
         /// What left the machine in the critical section: released with this value, after the lock, so
@@ -609,32 +609,26 @@ final class SchedulerShell: Sendable {
     ///
     /// Each attempt moves into its task (copied, its dozen references would be retained once more).
     private func launch(_ deferred: inout Deferred) {
-        guard let first = deferred.launch.take() else { return }
-        let firstKey = first.key
-        let firstTask = attemptTask(consume first)
-        var more = deferred.moreLaunches
-        deferred.moreLaunches = []
-        var moreKeys: [Machine.Key] = []
-        var moreTasks: [Task<Void, Never>] = []
-        if !more.isEmpty {
-            moreKeys.reserveCapacity(more.count)
-            moreTasks.reserveCapacity(more.count)
-            more.reverse()
-            while let attempt = more.popLast() {
-                moreKeys.append(attempt.key)
-                moreTasks.append(attemptTask(consume attempt))
-            }
+        guard !deferred.launches.isEmpty else { return }
+        var launches = deferred.launches
+        deferred.launches = []
+        var keys: [Machine.Key] = []
+        var tasks: [Task<Void, Never>] = []
+        keys.reserveCapacity(launches.count)
+        tasks.reserveCapacity(launches.count)
+        launches.reverse()
+        while let attempt = launches.popLast() {
+            keys.append(attempt.key)
+            tasks.append(attemptTask(consume attempt))
         }
-        let serials = deferred.moreLaunchSerials
-        let firstSerial = deferred.launchSerial
+        let serials = deferred.launchSerials
         #if DEBUG
             launchProbe.withLock { $0 }?()
         #endif
         let stopped: [Task<Void, Never>] = locked { state in
             var stopped: [Task<Void, Never>] = []
-            register(firstTask, key: firstKey, serial: firstSerial, in: &state, stopped: &stopped)
-            for index in moreTasks.indices {
-                register(moreTasks[index], key: moreKeys[index], serial: serials[index], in: &state, stopped: &stopped)
+            for index in tasks.indices {
+                register(tasks[index], key: keys[index], serial: serials[index], in: &state, stopped: &stopped)
             }
             return stopped
         }
@@ -722,6 +716,7 @@ final class SchedulerShell: Sendable {
         reusing: Task<Void, Never>? = nil
     ) {
         var reusable = reusing
+        var createdOne = false
         let listened = hookCount.load(ordering: .acquiring) > 0 || events.hasSubscribers
         if state.outbox.isEmpty { state.outbox.reserveCapacity(actions.count) }
         // By index: iterating would consume the array, which goes back to the machine below.
@@ -747,16 +742,14 @@ final class SchedulerShell: Sendable {
                     reusable = nil
                     state.attempts[key] = .running(task)
                     deferred.next = next
+                } else if !createdOne {
+                    createdOne = true
+                    state.attempts[key] = .running(attemptTask(consume next))
                 } else {
                     state.launchSerial += 1
                     state.attempts[key] = .creating(serial: state.launchSerial, cancelled: false)
-                    if deferred.launch == nil {
-                        deferred.launch = consume next
-                        deferred.launchSerial = state.launchSerial
-                    } else {
-                        deferred.moreLaunches.append(consume next)
-                        deferred.moreLaunchSerials.append(state.launchSerial)
-                    }
+                    deferred.launches.append(consume next)
+                    deferred.launchSerials.append(state.launchSerial)
                 }
             case .cancelAttempt(let key):
                 switch state.attempts[key] {
