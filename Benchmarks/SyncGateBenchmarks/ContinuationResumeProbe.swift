@@ -24,17 +24,9 @@ final class ContinuationResumeProbe: LatencyProbe {
         let continuation = await mailbox.take()
         settle()
         if let driver {
-            let times = Stamp()
-            let done = driver.run {
-                times.mark()
-                continuation.resume()
-            }
-            await task.value
-            await done.take()
-            guard let start = times.instant else {
-                throw BenchmarkFailure(scenario: scenario, message: "the driver thread did not run")
-            }
-            return try stamp.sample(from: start, trigger: times.thread, scenario: scenario)
+            let (start, thread, _) = try await driver.timed(
+                { continuation.resume() }, scenario: scenario, until: { await task.value })
+            return try stamp.sample(from: start, trigger: thread, scenario: scenario)
         }
         let trigger = Stamp.currentThread()
         let start = ContinuousClock.now

@@ -34,36 +34,24 @@ final class SkeletonGateProbe: LatencyProbe {
             ended.put(())
         }
         let gate = gate
+        let fire: @Sendable () -> Void
         switch trigger {
         case .submit:
-            settle()
-            let thread = Stamp.currentThread()
-            let start = ContinuousClock.now
-            gate.submit(job)
-            await ended.take()
-            return try stamp.sample(from: start, trigger: thread, scenario: scenario)
+            fire = { gate.submit(job) }
         case .open:
             gate.submit(job)
-            settle()
-            defer { gate.set(open: false) }
-            if let driver {
-                let times = Stamp()
-                let done = driver.run {
-                    times.mark()
-                    gate.set(open: true)
-                }
-                await ended.take()
-                await done.take()
-                guard let start = times.instant else {
-                    throw BenchmarkFailure(scenario: scenario, message: "the driver thread did not run")
-                }
-                return try stamp.sample(from: start, trigger: times.thread, scenario: scenario)
-            }
-            let thread = Stamp.currentThread()
-            let start = ContinuousClock.now
-            gate.set(open: true)
-            await ended.take()
+            fire = { gate.set(open: true) }
+        }
+        settle()
+        defer { if case .open = trigger { gate.set(open: false) } }
+        if let driver {
+            let (start, thread, _) = try await driver.timed(fire, scenario: scenario) { await ended.take() }
             return try stamp.sample(from: start, trigger: thread, scenario: scenario)
         }
+        let thread = Stamp.currentThread()
+        let start = ContinuousClock.now
+        fire()
+        await ended.take()
+        return try stamp.sample(from: start, trigger: thread, scenario: scenario)
     }
 }

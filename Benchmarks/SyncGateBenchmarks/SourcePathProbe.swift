@@ -33,23 +33,15 @@ final class SourcePathProbe: LatencyProbe {
         let stamp = Stamp()
         let handle = try scheduler.submit(SyncJob(requires: source.requirement) { _ in stamp.mark() })
         settle()
-        let times = Stamp()
-        let open = source.open
-        let done = driver.run {
-            times.mark()
-            open()
+        let (start, thread, outcome) = try await driver.timed(source.open, scenario: scenario) {
+            try await handle.outcome()
         }
-        let outcome = try await handle.outcome()
-        await done.take()
         guard case .succeeded = outcome else {
             throw BenchmarkFailure(scenario: scenario, message: "a measured job ended \(outcome), expected success")
         }
         succeeded += 1
-        guard let start = times.instant else {
-            throw BenchmarkFailure(scenario: scenario, message: "the driver thread did not run")
-        }
         await source.close()
-        return try stamp.sample(from: start, trigger: times.thread, scenario: scenario)
+        return try stamp.sample(from: start, trigger: thread, scenario: scenario)
     }
 
     /// Shuts the scheduler down and stops the driver thread.

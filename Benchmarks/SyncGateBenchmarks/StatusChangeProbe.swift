@@ -43,19 +43,10 @@ final class StatusChangeProbe: LatencyProbe {
         let start: ContinuousClock.Instant
         let trigger: UInt
         if let driver {
-            let times = Stamp()
             let connectivity = manual.connectivity
-            let done = driver.run {
-                times.mark()
-                connectivity.send(.connected(via: .wiredEthernet))
-            }
-            _ = try await handle.outcome()
-            await done.take()
-            guard let instant = times.instant else {
-                throw BenchmarkFailure(scenario: scenario, message: "the driver thread did not run")
-            }
-            start = instant
-            trigger = times.thread
+            (start, trigger, _) = try await driver.timed(
+                { connectivity.send(.connected(via: .wiredEthernet)) }, scenario: scenario,
+                until: { try await handle.outcome() })
         } else {
             trigger = Stamp.currentThread()
             start = ContinuousClock.now

@@ -35,6 +35,25 @@ final class ThreadDriver: Sendable {
         return done
     }
 
+    /// Times a trigger sent from the thread: runs `action` there, stamped just before it starts, then
+    /// waits for `effect` (what the action sets off) and for the action to return. Returns the stamp's
+    /// instant and thread, for ``Stamp/sample(from:trigger:scenario:)``, with what `effect` returned.
+    func timed<Effect>(
+        _ action: @escaping @Sendable () -> Void, scenario: String, until effect: () async throws -> Effect
+    ) async throws -> (start: ContinuousClock.Instant, thread: UInt, effect: Effect) {
+        let times = Stamp()
+        let done = run {
+            times.mark()
+            action()
+        }
+        let result = try await effect()
+        await done.take()
+        guard let start = times.instant else {
+            throw BenchmarkFailure(scenario: scenario, message: "the driver thread did not run")
+        }
+        return (start, times.thread, result)
+    }
+
     /// Ends the thread after its current action.
     func stop() {
         stopped.withLock { $0 = true }

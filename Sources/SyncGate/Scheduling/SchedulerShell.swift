@@ -70,10 +70,10 @@ final class SchedulerShell: Sendable {
         var delivery: [Outgoing]?
         /// The attempt that the finishing attempt's task runs next, instead of a new task being created.
         var next: Attempt?
-        /// The attempts whose tasks this thread creates after the lock, with their launch serials (see
-        /// ``AttemptTask``).
+        /// The attempts whose tasks this thread creates after the lock. One critical section gave them
+        /// consecutive launch serials (see ``AttemptTask``), from `firstLaunchSerial` on.
         var launches: [Attempt] = []
-        var launchSerials: [UInt64] = []
+        var firstLaunchSerial: UInt64 = 0
         /// Whether the machine stopped at its batch size with more attempts to start.
         var moreToStart = false
         /// What left the machine in the critical section: released with this value, after the lock, so
@@ -612,36 +612,31 @@ final class SchedulerShell: Sendable {
         guard !deferred.launches.isEmpty else { return }
         var launches = deferred.launches
         deferred.launches = []
-        var keys: [Machine.Key] = []
-        var tasks: [Task<Void, Never>] = []
-        keys.reserveCapacity(launches.count)
-        tasks.reserveCapacity(launches.count)
+        var created: [(key: Machine.Key, task: Task<Void, Never>)] = []
+        created.reserveCapacity(launches.count)
         launches.reverse()
         while let attempt = launches.popLast() {
-            keys.append(attempt.key)
-            tasks.append(attemptTask(consume attempt))
+            let key = attempt.key
+            created.append((key, attemptTask(consume attempt)))
         }
-        let serials = deferred.launchSerials
+        let firstSerial = deferred.firstLaunchSerial
         #if DEBUG
             launchProbe.withLock { $0 }?()
         #endif
         let stopped: [Task<Void, Never>] = locked { state in
             var stopped: [Task<Void, Never>] = []
-            for index in tasks.indices {
-                register(tasks[index], key: keys[index], serial: serials[index], in: &state, stopped: &stopped)
+            for (offset, (key, task)) in created.enumerated() {
+                // Not marked with this launch's serial: the attempt ended before (its entry is gone, or is
+                // its next attempt's); the task is not registered.
+                guard case .creating(let serial, let cancelled) = state.attempts[key],
+                    serial == firstSerial + UInt64(offset)
+                else { continue }
+                state.attempts[key] = .running(task)
+                if cancelled { stopped.append(task) }
             }
             return stopped
         }
         for task in stopped { task.cancel() }
-    }
-
-    private func register(
-        _ task: Task<Void, Never>, key: Machine.Key, serial: UInt64, in state: inout State,
-        stopped: inout [Task<Void, Never>]
-    ) {
-        guard case .creating(let marked, let cancelled) = state.attempts[key], marked == serial else { return }
-        state.attempts[key] = .running(task)
-        if cancelled { stopped.append(task) }
     }
 
     /// Hands out `batch` and then whatever was added to the outbox meanwhile, until nothing was; the
@@ -748,8 +743,8 @@ final class SchedulerShell: Sendable {
                 } else {
                     state.launchSerial += 1
                     state.attempts[key] = .creating(serial: state.launchSerial, cancelled: false)
+                    if deferred.launches.isEmpty { deferred.firstLaunchSerial = state.launchSerial }
                     deferred.launches.append(consume next)
-                    deferred.launchSerials.append(state.launchSerial)
                 }
             case .cancelAttempt(let key):
                 switch state.attempts[key] {
