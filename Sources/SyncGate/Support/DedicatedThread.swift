@@ -12,6 +12,9 @@
     package enum DedicatedThread {
         /// Starts a thread that names itself `name` (at most 15 bytes are kept) and runs `body`.
         ///
+        /// Returns only once the new thread carries its name, so a census of the process's threads made
+        /// right after the call finds it under that name.
+        ///
         /// - Returns: the thread, or the error code of `pthread_create`.
         package static func start(
             name: String, _ body: sending @escaping () -> Void
@@ -25,6 +28,7 @@
                     guard let context else { return nil }
                     let start = Unmanaged<Start>.fromOpaque(context).takeRetainedValue()
                     DedicatedThread.nameCurrentThread(start.name)
+                    start.named.post()
                     start.body()
                     return nil
                 }, context)
@@ -32,6 +36,7 @@
                 Unmanaged<Start>.fromOpaque(context).release()
                 return .failure(DedicatedThreadError(code: result))
             }
+            start.named.wait()
             return .success(thread)
         }
 
@@ -46,6 +51,7 @@
 
         private final class Start {
             let name: String
+            let named = NamedSignal()
             let body: () -> Void
             init(name: String, body: @escaping () -> Void) {
                 self.name = name
@@ -58,5 +64,27 @@
     package struct DedicatedThreadError: Error {
         /// The error number `pthread_create` returned.
         package let code: Int32
+    }
+
+    /// A one-shot signal from a new thread to its creator: "I carry my name now".
+    ///
+    /// ``post()`` is called once, by the new thread; ``wait()`` once, by the creator, and returns after it.
+    package final class NamedSignal: @unchecked Sendable {
+        private let semaphore = UnsafeMutablePointer<sem_t>.allocate(capacity: 1)
+
+        package init() { sem_init(semaphore, 0, 0) }
+
+        deinit {
+            sem_destroy(semaphore)
+            semaphore.deallocate()
+        }
+
+        /// Signals the waiter.
+        package func post() { sem_post(semaphore) }
+
+        /// Blocks until ``post()`` has been called (retrying a wait interrupted by a signal).
+        package func wait() {
+            while sem_wait(semaphore) != 0 && errno == EINTR {}
+        }
     }
 #endif

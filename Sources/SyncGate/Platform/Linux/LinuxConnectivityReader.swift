@@ -26,27 +26,42 @@
             self.broadcast = broadcast
             signal = loop.signal
             fileDescriptors = loop.fileDescriptors
-            let context = Unmanaged.passRetained(loop).toOpaque()
+            // The thread names itself, then says so; this initializer returns after that, so the name
+            // is there for a census made right after it.
+            let named = NamedSignal()
+            let context = Unmanaged.passRetained(ReaderStart(loop: loop, named: named)).toOpaque()
             var thread = pthread_t()
             let result = pthread_create(
                 &thread,
                 nil,
                 { context in
                     guard let context else { return nil }
-                    let loop = Unmanaged<ConnectivityReaderLoop>.fromOpaque(context).takeRetainedValue()
+                    let start = Unmanaged<ReaderStart>.fromOpaque(context).takeRetainedValue()
                     DedicatedThread.nameCurrentThread("sg-netlink")
-                    loop.run()
+                    start.named.post()
+                    start.loop.run()
                     return nil
                 },
                 context
             )
             guard result == 0 else {
-                Unmanaged<ConnectivityReaderLoop>.fromOpaque(context).release()
+                Unmanaged<ReaderStart>.fromOpaque(context).release()
                 signal.requestStop()
                 loop.closeDescriptors()
                 throw ConnectivityObserverError(operation: "pthread_create", code: result)
             }
+            named.wait()
             self.thread = thread
+        }
+
+        /// What the reader thread is handed: its loop, and the signal it posts once it is named.
+        private final class ReaderStart {
+            let loop: ConnectivityReaderLoop
+            let named: NamedSignal
+            init(loop: ConnectivityReaderLoop, named: NamedSignal) {
+                self.loop = loop
+                self.named = named
+            }
         }
 
         /// How many evaluations and link-cache resyncs have happened.
