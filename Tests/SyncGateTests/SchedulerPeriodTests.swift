@@ -92,6 +92,93 @@ struct SchedulerPeriodTests {
         #expect(harness.machine.snapshot().job("tick")?.attempt == 1)
     }
 
+    @Test("a run requeued after a loss stays in its window: offline for many periods, each is skipped and counted")
+    func requeuedRunKeepsItsWindow() {
+        var harness = Harness()
+        harness.submit("tick") {
+            $0.period = Self.period
+            $0.onRequirementsLost = .cancelAndRequeue
+        }
+        #expect(harness.advance(.seconds(50)).started == ["tick"])
+        #expect(harness.status(SchedulerStateMachineTests.offline).cancelled == [harness.keys["tick"]])
+        _ = harness.advance(.seconds(5))
+        let requeued = harness.finish("tick", .failure(CancellationError()))
+        #expect(requeued.events.contains { if case .requeued = $0 { true } else { false } })
+        // The window (50–60 s) closes while the requirements are unmet: the period is skipped.
+        #expect(harness.machine.armedTimer == .seconds(60))
+        let closed = harness.advance(.seconds(5))
+        #expect(closed.events == [.periodEnded(id: "tick", periods: .init(succeeded: 0, failed: 0, skipped: 1))])
+        // 1 000 s offline: every window closing at 120, 180, …, 1 020 s is skipped too.
+        _ = harness.advance(.seconds(1_000))
+        #expect(Self.periods(harness) == .init(succeeded: 0, failed: 0, skipped: 17))
+        // Back online between windows: nothing starts until the current period's window (1 070–1 080 s).
+        #expect(harness.status(SchedulerStateMachineTests.online).started.isEmpty)
+        #expect(harness.advance(.seconds(9)).started.isEmpty)
+        #expect(harness.advance(.seconds(1)).started == ["tick"])
+        #expect(harness.machine.running.count == 1)
+    }
+
+    @Test("a failed attempt waiting to be retried when the window closes: the period counts as failed")
+    func retryPastTheWindow() {
+        var harness = Harness()
+        harness.submit("tick") {
+            $0.period = Self.period
+            $0.retry = .fixed(delay: .seconds(30), maxAttempts: 3)
+        }
+        #expect(harness.advance(.seconds(50)).started == ["tick"])
+        let failed = harness.finish("tick", .failure(Failure()))
+        #expect(failed.events.contains(.retryScheduled(id: "tick", attempt: 2, delay: .seconds(30))))
+        // The retry would start at 80 s, after the window closed at 60 s: the period fails at 60 s.
+        #expect(harness.machine.armedTimer == .seconds(60))
+        let closed = harness.advance(.seconds(10))
+        #expect(closed.started.isEmpty)
+        #expect(closed.events == [.periodEnded(id: "tick", periods: .init(succeeded: 0, failed: 1, skipped: 0))])
+        // The next period counts from the run's start (50 s): window 100–110 s, first attempt again.
+        #expect(harness.machine.armedTimer == .seconds(100))
+        #expect(harness.advance(.seconds(39)).started.isEmpty)
+        #expect(harness.advance(.seconds(1)).started == ["tick"])
+        #expect(harness.machine.snapshot().job("tick")?.attempt == 1)
+    }
+
+    @Test("a failed attempt retried inside the window starts there; offline past the close, the period fails")
+    func retryInsideTheWindowWhileOffline() {
+        var harness = Harness()
+        harness.submit("tick") {
+            $0.period = Self.period
+            $0.retry = .fixed(delay: .seconds(2), maxAttempts: 3)
+        }
+        #expect(harness.advance(.seconds(50)).started == ["tick"])
+        _ = harness.finish("tick", .failure(Failure()))
+        _ = harness.status(SchedulerStateMachineTests.offline)
+        #expect(harness.advance(.seconds(2)).started.isEmpty)
+        #expect(harness.phase("tick") == .waiting)
+        let closed = harness.advance(.seconds(8))
+        #expect(closed.events == [.periodEnded(id: "tick", periods: .init(succeeded: 0, failed: 1, skipped: 0))])
+        // Online again at 61 s, between windows: nothing starts.
+        _ = harness.advance(.seconds(1))
+        #expect(harness.status(SchedulerStateMachineTests.online).started.isEmpty)
+        #expect(harness.advance(.seconds(38)).started.isEmpty)
+        #expect(harness.advance(.seconds(1)).started == ["tick"])
+    }
+
+    @Test("the armed timer is always the earliest that counts: a started job's start deadline is not left armed")
+    func noStaleTimerAfterStart() {
+        var harness = Harness(status: SchedulerStateMachineTests.offline)
+        harness.submit("soon") { $0.startDeadline = .seconds(10) }
+        harness.submit("tick") { $0.period = Self.period }
+        #expect(harness.machine.armedTimer == .seconds(10))
+        // "soon" expires at 10 s; the next timer that counts opens tick's window at 50 s.
+        _ = harness.advance(.seconds(10))
+        #expect(harness.machine.armedTimer == .seconds(50))
+        harness.submit("late") { $0.startDeadline = .seconds(5) }
+        #expect(harness.machine.armedTimer == .seconds(15))
+        // "late" starts at once when the network returns: its deadline no longer counts.
+        #expect(harness.status(SchedulerStateMachineTests.online).started == ["late"])
+        #expect(harness.machine.armedTimer == .seconds(50))
+        _ = harness.cancel("tick")
+        #expect(harness.machine.armedTimer == nil)
+    }
+
     @Test("cancelling a periodic job ends the series, waiting or running")
     func cancelEndsSeries() {
         var harness = Harness()

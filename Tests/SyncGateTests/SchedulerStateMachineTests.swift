@@ -73,7 +73,13 @@ struct SchedulerStateMachineTests {
         }
 
         private mutating func record(_ actions: [Machine.Action]) -> [Machine.Action] {
-            for case .armTimer(let at) in actions { lastArmed = at }
+            for action in actions {
+                switch action {
+                case .armTimer(let at): lastArmed = at
+                case .disarmTimer: lastArmed = nil
+                default: continue
+                }
+            }
             return actions
         }
 

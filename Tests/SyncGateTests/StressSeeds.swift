@@ -11,6 +11,13 @@ enum StressSeeds {
         return fixed + [fresh]
     }
 
+    /// The fixed seeds and `count` fresh ones (each printed in its test's arguments, so a failure can be
+    /// replayed); only the replay seed when one is set.
+    static func fixed(plusFresh count: Int) -> [UInt64] {
+        if let replay = replaySeed { return [replay] }
+        return fixed + (0..<count).map { _ in UInt64.random(in: 1...UInt64.max) }
+    }
+
     static var replaySeed: UInt64? {
         guard let text = ProcessInfo.processInfo.environment["SYNCGATE_STRESS_SEED"] else { return nil }
         return UInt64(text)

@@ -139,6 +139,41 @@ struct SyncSchedulerJobFeatureTests {
         #expect(scheduler.job(id: "tick")?.periods?.succeeded == 1)
     }
 
+    @Test("a periodic run requeued by a loss keeps its window: offline for many periods, no start between windows")
+    func periodicRequeueKeepsItsWindow() async throws {
+        let operation = ControlledOperation()
+        var options = SyncJobOptions()
+        options.period = SyncJobPeriod(every: .seconds(60), flex: .seconds(10))
+        let origin = clock.now
+        var events = scheduler.events.makeAsyncIterator()
+        let handle = try scheduler.submit(SyncJob(id: "tick", options: options, operation: operation.operation))
+        clock.advance(by: .seconds(50))
+        await operation.waitForStarts(1)
+        manual.setConnectivity(.disconnected)
+        while let event = await events.next() {
+            if case .requeued = event { break }
+        }
+        // The scheduler's one timer is the close of the run's window at 60 s (no stale or missing timer).
+        await clock.waitForSleeper(until: origin.advanced(by: .seconds(60)))
+        clock.advance(to: origin.advanced(by: .seconds(60)))
+        while let event = await events.next() {
+            if case .periodEnded(_, let periods) = event {
+                #expect(periods == .init(succeeded: 0, failed: 0, skipped: 1))
+                break
+            }
+        }
+        clock.advance(to: origin.advanced(by: .seconds(1_060)))
+        await clock.waitForSleeper(until: origin.advanced(by: .seconds(1_070)))
+        #expect(scheduler.job(id: "tick")?.periods == .init(succeeded: 0, failed: 0, skipped: 17))
+        // Back online between windows: nothing starts before the window of 1 070–1 080 s opens.
+        manual.setConnectivity(.connected(via: .wifi))
+        #expect(operation.starts.value == 1)
+        clock.advance(to: origin.advanced(by: .seconds(1_070)))
+        await operation.waitForStarts(2)
+        handle.cancel()
+        #expect(try await handle.outcome() == .cancelled)
+    }
+
     @Test("queries find finished jobs by tag and state, and cancel(uniqueKey:) ends an appended chain")
     func queriesAndCancelByKey() async throws {
         let done = try scheduler.submit(SyncJob(id: "done", tags: ["photos"]) { _ in })

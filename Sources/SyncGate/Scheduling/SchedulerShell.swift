@@ -768,6 +768,8 @@ final class SchedulerShell: Sendable {
                         SchedulerEventDelivery(
                             sequence: state.eventCount, event: event, attachment: job.payload.attachment,
                             isShutDown: state.machine.isShutDown)))
+            case .disarmTimer:
+                if let previous = state.timer.take() { deferred.cancellations.append(previous) }
             case .armTimer(let offset):
                 if let previous = state.timer { deferred.cancellations.append(previous) }
                 let timeline = timeline

@@ -1,9 +1,13 @@
 /// Periodic jobs: a series of periods, each with a window at its end (docs/ARCHITECTURE.md §4).
 ///
 /// A period reuses the job's timers: the delay timer opens the window, the deadline timer closes it.
-/// A window that closes before an attempt started skips the period; the end of a period's run (its
-/// success, or its failure after its retries) plans the next period from the run's start. Nothing is
-/// planned while a run is in progress, so two runs of one series never overlap.
+/// An attempt starts only while its period's window is open. A window that closes before an attempt
+/// started skips the period; the end of a period's run (its success, or its failure after its retries)
+/// plans the next period from the run's start. A run that goes back to waiting inside its period (it was
+/// requeued after its requirements were lost, or failed and waits to be retried) keeps the window's
+/// close armed: when the window closes first, a requeued period counts as skipped and a period waiting
+/// to retry counts as failed, and the next period is planned as usual. Nothing is planned while a run is
+/// in progress, so two runs of one series never overlap.
 extension SchedulerStateMachine {
     /// Starts the series of a periodic job that just became eligible: its first period begins now, or
     /// at the end of its initial delay; a restored series goes on from the period it was at.
@@ -62,7 +66,9 @@ extension SchedulerStateMachine {
         guard let job = jobs[key], let series = job.series, job.phase != .running else { return }
         switch job.phase {
         case .waiting: leaveBucket(job)
-        case .delayed: job.delayTimer = 0
+        case .delayed:
+            job.delayTimer = 0
+            resettable.remove(key)
         case .parked, .running: break
         }
         job.series?.counts.skipped += 1
@@ -84,6 +90,38 @@ extension SchedulerStateMachine {
         planPeriod(key, beginning: series.startedAt ?? now, now: now, startIfPossible: false, actions: &actions)
         if let counts = job.series?.counts {
             actions.append(.emit(.periodEnded(id: job.spec.id, periods: counts), job))
+        }
+    }
+
+    /// A periodic job's run went back to waiting or to a retry's delay inside its period: the close of
+    /// the period's window is armed again (a start clears it), or, when the window has closed already,
+    /// the period ends now.
+    mutating func keepInWindow(_ key: Key, now: Duration, actions: inout [Action]) {
+        guard let job = jobs[key], let series = job.series, job.phase != .running, job.deadlineTimer == 0,
+            !isShutDown
+        else { return }
+        if series.closesAt > now {
+            job.deadlineTimer = addTimer(at: series.closesAt, key: key, kind: .deadline)
+        } else {
+            closeWindow(key, now: now, actions: &actions)
+        }
+    }
+
+    /// The window of a periodic job's period closed with no attempt running: a period waiting to retry
+    /// a failed attempt counts as failed, any other as skipped.
+    mutating func closeWindow(_ key: Key, now: Duration, actions: inout [Action]) {
+        guard let job = jobs[key], job.phase != .running else { return }
+        if job.failures > 0 {
+            switch job.phase {
+            case .waiting: leaveBucket(job)
+            case .delayed:
+                job.delayTimer = 0
+                resettable.remove(key)
+            case .parked, .running: break
+            }
+            endPeriod(key, succeeded: false, now: now, actions: &actions)
+        } else {
+            skipPeriod(key, now: now, actions: &actions)
         }
     }
 }

@@ -31,6 +31,8 @@ struct SchedulerStateMachine<Payload> {
         case emit(SyncSchedulerEvent, Job)
         /// Make the single timer fire at the given offset (replacing any earlier arming).
         case armTimer(at: Duration)
+        /// Cancel the armed timer: no timer counts any more.
+        case disarmTimer
     }
 
     /// The result of ``submit(_:payload:now:)``.
@@ -273,7 +275,8 @@ struct SchedulerStateMachine<Payload> {
     /// them when it starts.
     private var spareBucket: Bucket?
     private(set) var running: Set<Key> = []
-    private var resettable: Set<Key> = []
+    /// Delayed jobs whose backoff ends early when their requirements return after a loss.
+    var resettable: Set<Key> = []
     private var timers = BinaryHeap<TimerEntry>()
     private var nextTimerID: UInt64 = 0
     private var armedAt: Duration?
@@ -510,6 +513,7 @@ struct SchedulerStateMachine<Payload> {
             } else {
                 actions.append(.emit(.requeued(id: job.spec.id, lost: lost), job))
                 enterWaiting(key, now: now, startIfPossible: false, actions: &actions)
+                keepInWindow(key, now: now, actions: &actions)
             }
         case (.timedOut, .failure):
             fail(key, error: SyncJobError.runTimedOut, now: now, random: random, actions: &actions)
@@ -539,7 +543,7 @@ struct SchedulerStateMachine<Payload> {
                 guard job.deadlineTimer == top.id else { continue }
                 job.deadlineTimer = 0
                 if job.series != nil {
-                    skipPeriod(top.key, now: now, actions: &actions)
+                    closeWindow(top.key, now: now, actions: &actions)
                 } else if !job.hasStarted {
                     resolve(top.key, .expired, now: now, actions: &actions)
                 }
@@ -641,6 +645,7 @@ struct SchedulerStateMachine<Payload> {
         delayJob(
             key, until: now + delay, now: now, resettable: job.spec.retry.resetWhenRequirementsReturn, actions: &actions
         )
+        keepInWindow(key, now: now, actions: &actions)
     }
 
     /// Ends a job whose attempts are used up: it fails, or a periodic job's period counts as failed.
@@ -901,12 +906,19 @@ struct SchedulerStateMachine<Payload> {
         }
     }
 
-    /// Arms the shell's timer for the earliest live deadline if it is earlier than the one armed.
+    /// When the shell's timer is armed to fire; `nil` when it is not armed.
+    var armedTimer: Duration? { armedAt }
+
+    /// Keeps the shell's timer armed for exactly the earliest live timer: re-armed when that changes,
+    /// later as well as earlier, and disarmed when no timer counts.
+    ///
+    /// After every input the armed time is ``earliestLiveTimer`` (a dead timer's time is never left armed,
+    /// so a clock's only sleeper is the next deadline that matters).
     private mutating func rearm(_ actions: inout [Action]) {
         while let top = timers.top, !isLive(top) { timers.popTop() }
-        guard let top = timers.top else { return }
-        if let armedAt, armedAt <= top.at { return }
-        armedAt = top.at
-        actions.append(.armTimer(at: top.at))
+        let due = timers.top?.at
+        guard due != armedAt else { return }
+        armedAt = due
+        actions.append(due.map { .armTimer(at: $0) } ?? .disarmTimer)
     }
 }
