@@ -17,8 +17,10 @@ struct DemoDisplay: Sendable {
     func describe(_ state: SyncJobState, _ row: DemoBoard.Row, board: DemoBoard) -> (String, TerminalStyle.Color) {
         switch state {
         case .waiting(let unmet, let conditions):
-            if unmet.isEmpty && conditions.isEmpty { return ("waiting for a free slot or its turn", .yellow) }
+            if unmet.isEmpty && conditions.isEmpty { return ("waiting for a free slot", .yellow) }
             return ("waiting for " + board.blocker(unmet: unmet, conditions: conditions), .yellow)
+        case .blocked:
+            return (state.description, .yellow)
         case .delayed(let attempt):
             let reason = row.failures.last.map { "attempt \(attempt - 1) failed: \($0); " } ?? ""
             return (reason + "retrying as attempt \(attempt) after a backoff", .yellow)
@@ -45,7 +47,7 @@ struct DemoDisplay: Sendable {
 
     private func symbol(_ state: SyncJobState) -> String {
         switch state {
-        case .waiting: "…"
+        case .waiting, .blocked: "…"
         case .delayed: "↻"
         case .running: "▶"
         case .succeeded: "✓"

@@ -70,14 +70,15 @@ struct JobLifecycleTests {
     @Test("the machine's phase → the handle's stored state")
     func phases() {
         typealias Phase = SchedulerStateMachine<Int>.Phase
-        let table: [(Phase, SyncJobState)] = [
-            (.waiting, .waiting(unmet: [], conditions: [])),
-            (.parked, .waiting(unmet: [], conditions: [])),
-            (.delayed, .delayed(attempt: 3)),
-            (.running, .running(attempt: 2)),
+        let table: [(Phase, [SyncJob.ID], SyncJobState)] = [
+            (.waiting, [], .waiting(unmet: [], conditions: [])),
+            (.parked, ["a", "b"], .blocked(by: ["a", "b"])),
+            (.parked, [], .waiting(unmet: [], conditions: [])),
+            (.delayed, [], .delayed(attempt: 3)),
+            (.running, [], .running(attempt: 2)),
         ]
-        for (phase, state) in table {
-            #expect(JobLifecycle.handleState(phase, attempt: 2, nextAttempt: 3) == state)
+        for (phase, blockers, state) in table {
+            #expect(JobLifecycle.handleState(phase, attempt: 2, nextAttempt: 3, blockers: blockers) == state)
             #expect(!state.isTerminal)
         }
     }

@@ -425,6 +425,7 @@ struct SchedulerModelStressTests {
                 let agrees: Bool
                 switch (entry.state, jobs[index].phase) {
                 case (.waiting, .waiting): agrees = true
+                case (.blocked(let a), .blocked(let b)): agrees = a == b
                 case (.delayed(let a), .delayed(let b)): agrees = a == b
                 case (.running(let a), .running(let b)): agrees = a == b
                 default: agrees = false

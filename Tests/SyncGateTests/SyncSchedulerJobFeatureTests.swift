@@ -174,6 +174,48 @@ struct SyncSchedulerJobFeatureTests {
         #expect(try await handle.outcome() == .cancelled)
     }
 
+    @Test("a job waiting for other jobs says which, on its handle, in queries and in the snapshot")
+    func dependencyWaitsAreVisible() async throws {
+        let operation = ControlledOperation()
+        let upload = try scheduler.submit(SyncJob(id: "upload", uniqueKey: "photos", operation: operation.operation))
+        await operation.waitForStarts(1)
+        let next = try scheduler.submit(
+            SyncJob(id: "upload-2", uniqueKey: "photos", onDuplicate: .append) { _ in })
+        let index = try scheduler.submit(SyncJob(id: "index", dependsOn: ["upload", "upload-2"]) { _ in })
+        #expect(next.state == .blocked(by: ["upload"]))
+        #expect(index.state == .blocked(by: ["upload", "upload-2"]))
+        #expect(index.state.description == "waiting for jobs upload, upload-2 to end")
+        #expect(scheduler.job(id: "upload-2")?.state == .blocked(by: ["upload"]))
+        let blocked = scheduler.jobs(matching: SyncJobQuery(states: [.blocked])).map(\.id)
+        #expect(blocked == ["upload-2", "index"])
+        #expect(scheduler.jobs(matching: SyncJobQuery(states: [.waiting])).isEmpty)
+        #expect(scheduler.snapshot().job("index")?.state == .blocked(by: ["upload", "upload-2"]))
+        // When the first upload ends, the index waits for the second only.
+        var indexStates = index.states.makeAsyncIterator()
+        operation.finish()
+        #expect(try await upload.outcome() == .succeeded)
+        while let state = await indexStates.next(), state != .blocked(by: ["upload-2"]) {}
+        #expect(try await next.outcome() == .succeeded)
+        #expect(try await index.outcome() == .succeeded)
+    }
+
+    @Test("jobs in a serial group wait for the job ahead of them")
+    func serialGroupWaitsNameTheJobAhead() async throws {
+        let operation = ControlledOperation()
+        let first = try scheduler.submit(SyncJob(id: "a", serialGroup: "db", operation: operation.operation))
+        await operation.waitForStarts(1)
+        let second = try scheduler.submit(SyncJob(id: "b", serialGroup: "db") { _ in })
+        let third = try scheduler.submit(SyncJob(id: "c", serialGroup: "db") { _ in })
+        #expect(second.state == .blocked(by: ["a"]))
+        #expect(third.state == .blocked(by: ["b"]))
+        second.cancel()
+        #expect(try await second.outcome() == .cancelled)
+        #expect(third.state == .blocked(by: ["a"]))
+        operation.finish()
+        #expect(try await first.outcome() == .succeeded)
+        #expect(try await third.outcome() == .succeeded)
+    }
+
     @Test("queries find finished jobs by tag and state, and cancel(uniqueKey:) ends an appended chain")
     func queriesAndCancelByKey() async throws {
         let done = try scheduler.submit(SyncJob(id: "done", tags: ["photos"]) { _ in })

@@ -109,7 +109,7 @@ public final class BackgroundSyncBridge: Sendable {
             switch job.state {
             case .running: false
             case .waiting(let unmet, let conditions): !(unmet.isEmpty && conditions.isEmpty)
-            case .delayed, .succeeded, .failed, .cancelled, .expired: true
+            case .blocked, .delayed, .succeeded, .failed, .cancelled, .expired: true
             }
         }
     }

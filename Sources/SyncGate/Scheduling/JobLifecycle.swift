@@ -6,14 +6,20 @@
 /// * ``SyncJobOutcome``: how a job ended, what ``SyncJobHandle/outcome()`` returns.
 /// * ``SyncSchedulerEvent``: what happened to a job, in the scheduler's order.
 /// * `JobRecord.Resolution`: how a durable job left the journal; its raw values are journal bytes.
-/// * `SchedulerStateMachine.Phase`: the machine's own bookkeeping (it adds `parked`, a job behind
-///   another in its serial group, which a handle shows as waiting).
+/// * `SchedulerStateMachine.Phase`: the machine's own bookkeeping (its `parked` is a job behind other
+///   jobs: dependencies, its serial group, its unique key; a handle shows it as `blocked(by:)`).
 ///
 /// Each arrow between them is a function here, tested as one table (`JobLifecycleTests`):
 /// outcome → state, outcome → event, event → resolution, and the machine's phase → a handle's state.
 enum JobLifecycle {
     /// The state a handle stores for a waiting job; the handle fills in the live blockers when read.
     static let waiting = SyncJobState.waiting(unmet: [], conditions: [])
+
+    /// The state of a parked job: blocked by `jobs`, or plain waiting when none is left (a job that is
+    /// about to move on in the same critical section).
+    static func blocked(by jobs: [SyncJob.ID]) -> SyncJobState {
+        jobs.isEmpty ? waiting : .blocked(by: jobs)
+    }
 
     /// The terminal state of a job that ended with `outcome`.
     static func state(of outcome: SyncJobOutcome) -> SyncJobState {
@@ -54,13 +60,16 @@ enum JobLifecycle {
     /// - Parameters:
     ///   - attempt: the attempt running now (for `.running`).
     ///   - nextAttempt: the attempt that waits out its delay (for `.delayed`).
+    ///   - blockers: the jobs a parked job waits for (for `.parked`).
     static func handleState<Payload>(
         _ phase: SchedulerStateMachine<Payload>.Phase,
         attempt: Int,
-        nextAttempt: Int
+        nextAttempt: Int,
+        blockers: [SyncJob.ID]
     ) -> SyncJobState {
         switch phase {
-        case .waiting, .parked: waiting
+        case .waiting: waiting
+        case .parked: blocked(by: blockers)
         case .delayed: .delayed(attempt: nextAttempt)
         case .running: .running(attempt: attempt)
         }

@@ -383,7 +383,8 @@ final class SchedulerShell: Sendable {
             }
             for job in machine.jobs.values {
                 let handle = job.payload.handle
-                let expected = JobLifecycle.handleState(job.phase, attempt: job.attempt, nextAttempt: job.nextAttempt)
+                let expected = JobLifecycle.handleState(
+                    job.phase, attempt: job.attempt, nextAttempt: job.nextAttempt, blockers: machine.blockers(of: job))
                 if handle.storedState != expected {
                     violations.append("\(handle.id): machine says \(expected), handle says \(handle.storedState)")
                 }

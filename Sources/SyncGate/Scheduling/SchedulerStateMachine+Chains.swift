@@ -122,12 +122,18 @@ extension SchedulerStateMachine {
                 continue
             }
             if succeeded { dependent.inputs.append((job.spec.id, job.payload)) }
-            guard dependent.pendingDependencies.isEmpty, dependent.phase == .parked else { continue }
+            guard dependent.pendingDependencies.isEmpty, dependent.phase == .parked else {
+                publishBlockers(of: dependent, actions: &actions)
+                continue
+            }
             if !isBlocked(dependentKey) {
                 activate(dependentKey, now: now, startIfPossible: false, actions: &actions)
-            } else if let uniqueKey = dependent.spec.uniqueKey, runningUnique[uniqueKey] != nil {
-                // Appended behind a job whose attempt is still returning: the key's release starts it.
-                parkedUnique[uniqueKey] = dependentKey
+            } else {
+                if let uniqueKey = dependent.spec.uniqueKey, runningUnique[uniqueKey] != nil {
+                    // Appended behind a job whose attempt is still returning: the key's release starts it.
+                    parkedUnique[uniqueKey] = dependentKey
+                }
+                publishBlockers(of: dependent, actions: &actions)
             }
         }
         return failed

@@ -69,7 +69,8 @@ extension SchedulerStateMachine {
     /// The state a handle shows for an unfinished job (a waiting job with its blockers now).
     func state(of job: Job) -> SyncJobState {
         switch job.phase {
-        case .waiting, .parked:
+        case .parked: JobLifecycle.blocked(by: blockers(of: job))
+        case .waiting:
             .waiting(
                 unmet: status.unmetRequirements(job.spec.requirements),
                 conditions: status.unmetConditions(job.spec.conditions))

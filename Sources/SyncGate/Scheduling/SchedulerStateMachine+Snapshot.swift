@@ -7,7 +7,8 @@ extension SchedulerStateMachine {
             let unmetConditions = status.unmetConditions(job.spec.conditions)
             let state: SyncJobState
             switch job.phase {
-            case .waiting, .parked: state = .waiting(unmet: unmet, conditions: unmetConditions)
+            case .parked: state = JobLifecycle.blocked(by: blockers(of: job))
+            case .waiting: state = .waiting(unmet: unmet, conditions: unmetConditions)
             case .delayed: state = .delayed(attempt: job.nextAttempt)
             case .running: state = .running(attempt: job.attempt)
             }

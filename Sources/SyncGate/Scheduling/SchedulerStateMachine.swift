@@ -439,7 +439,7 @@ struct SchedulerStateMachine<Payload> {
             blocked = true
         }
         if blocked {
-            actions.append(.setState(job, JobLifecycle.waiting))
+            actions.append(.setState(job, JobLifecycle.blocked(by: blockers(of: job))))
         } else {
             activate(key, now: now, startIfPossible: true, actions: &actions)
         }
@@ -789,15 +789,17 @@ struct SchedulerStateMachine<Payload> {
         actions.append(.emit(JobLifecycle.event(for: outcome, id: job.spec.id), job))
         actions.append(.resolve(job, outcome))
 
-        var successors: [Key] = []
-        if let group = job.spec.serialGroup, var queue = serialGroups[group] {
-            let wasHead = queue.first == key
-            queue.removeAll { $0 == key }
+        if let group = job.spec.serialGroup, var queue = serialGroups[group], let index = queue.firstIndex(of: key) {
+            queue.remove(at: index)
             serialGroups[group] = queue.isEmpty ? nil : queue
-            if wasHead, let next = queue.first { successors.append(next) }
-        }
-        for successor in successors where jobs[successor]?.phase == .parked && !isBlocked(successor) {
-            activate(successor, now: now, startIfPossible: false, actions: &actions)
+            // The job that was behind it now waits for the one ahead of it, or for nothing in its group.
+            if index < queue.count, let behind = jobs[queue[index]], behind.phase == .parked {
+                if index == 0 && !isBlocked(behind.key) {
+                    activate(behind.key, now: now, startIfPossible: false, actions: &actions)
+                } else {
+                    publishBlockers(of: behind, actions: &actions)
+                }
+            }
         }
         return releaseDependents(of: job, outcome: outcome, now: now, actions: &actions)
     }
@@ -818,11 +820,42 @@ struct SchedulerStateMachine<Payload> {
         runningUnique[uniqueKey] = nil
         // The entry goes in any case: a parked job still behind its serial group is activated by the
         // group's release, which no longer finds the key held.
-        if let parked = parkedUnique.removeValue(forKey: uniqueKey), jobs[parked]?.phase == .parked,
-            !isBlocked(parked)
-        {
-            activate(parked, now: now, startIfPossible: false, actions: &actions)
+        if let parked = parkedUnique.removeValue(forKey: uniqueKey), let job = jobs[parked], job.phase == .parked {
+            if isBlocked(parked) {
+                publishBlockers(of: job, actions: &actions)
+            } else {
+                activate(parked, now: now, startIfPossible: false, actions: &actions)
+            }
         }
+    }
+
+    /// The ids of the jobs a parked job waits for, each once: its unfinished dependencies, the job ahead
+    /// of it in its serial group, and the running job of its unique key when the job is the one parked
+    /// behind it (``SyncJobState/blocked(by:)``).
+    func blockers(of job: Job) -> [SyncJob.ID] {
+        var ids: [SyncJob.ID] = []
+        func add(_ key: Key) {
+            guard let blocker = jobs[key], !ids.contains(blocker.spec.id) else { return }
+            ids.append(blocker.spec.id)
+        }
+        for dependency in job.pendingDependencies { add(dependency) }
+        if let group = job.spec.serialGroup, let queue = serialGroups[group],
+            let index = queue.lastIndex(of: job.key), index > 0
+        {
+            add(queue[index - 1])
+        }
+        if let uniqueKey = job.spec.uniqueKey, parkedUnique[uniqueKey] == job.key,
+            let runner = runningUnique[uniqueKey]
+        {
+            add(runner)
+        }
+        return ids
+    }
+
+    /// Publishes what a parked job waits for on its handle, after that changed.
+    mutating func publishBlockers(of job: Job, actions: inout [Action]) {
+        guard job.phase == .parked else { return }
+        actions.append(.setState(job, JobLifecycle.blocked(by: blockers(of: job))))
     }
 
     // MARK: - Dispatch

@@ -37,7 +37,7 @@ public final class SyncJobHandle: @unchecked Sendable {
         var isFinished = false
 
         private enum Phase: UInt8 {
-            case waiting, delayed, running, succeeded, failed, cancelled, expired
+            case waiting, blocked, delayed, running, succeeded, failed, cancelled, expired
         }
 
         /// The state as the scheduler last set it (a waiting one as `JobLifecycle.waiting`).
@@ -45,6 +45,7 @@ public final class SyncJobHandle: @unchecked Sendable {
             get {
                 switch phase {
                 case .waiting: JobLifecycle.waiting
+                case .blocked: JobLifecycle.blocked(by: extras?.blockers ?? [])
                 case .delayed: .delayed(attempt: Int(storedAttempt))
                 case .running: .running(attempt: Int(storedAttempt))
                 case .succeeded: .succeeded
@@ -56,6 +57,9 @@ public final class SyncJobHandle: @unchecked Sendable {
             set {
                 switch newValue {
                 case .waiting: phase = .waiting
+                case .blocked(let jobs):
+                    phase = .blocked
+                    madeExtras().blockers = jobs
                 case .delayed(let attempt):
                     phase = .delayed
                     storedAttempt = Int32(clamping: attempt)
@@ -110,6 +114,8 @@ public final class SyncJobHandle: @unchecked Sendable {
     private final class Extras {
         /// The error of a failed state.
         var failure: (any Error)?
+        /// The jobs of a blocked state.
+        var blockers: [SyncJob.ID] = []
         var waiters: [Waiter] = []
         var states: StatusBroadcast<SyncJobState>?
         var progress: SyncJobProgress?

@@ -6,8 +6,11 @@
 public struct SyncJobQuery: Sendable, Hashable {
     /// A job's state without its details, for matching.
     public enum State: Sendable, Hashable, CaseIterable {
-        /// Waiting for its requirements, a slot, its turn or its dependencies.
+        /// Waiting for its requirements or a slot.
         case waiting
+        /// Waiting for other jobs to end: its dependencies, its turn in a serial group, or its unique
+        /// key's running job (``SyncJobState/blocked(by:)``).
+        case blocked
         /// Waiting out a delay, a backoff, or a periodic job's next window.
         case delayed
         /// An attempt is running.
@@ -25,6 +28,7 @@ public struct SyncJobQuery: Sendable, Hashable {
         public init(_ state: SyncJobState) {
             switch state {
             case .waiting: self = .waiting
+            case .blocked: self = .blocked
             case .delayed: self = .delayed
             case .running: self = .running
             case .succeeded: self = .succeeded

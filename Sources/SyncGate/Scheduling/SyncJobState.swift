@@ -4,8 +4,13 @@
 /// ``SyncJobOutcome/==(_:_:)``. To ask whether a job failed with any error, use ``isFailed``.
 public enum SyncJobState: Sendable, Hashable, CustomStringConvertible {
     /// Waiting to start; `unmet` and `conditions` are what blocks it now (both empty when it waits
-    /// only for a free slot or its turn in a serial group).
+    /// only for a free slot).
     case waiting(unmet: SyncRequirements, conditions: Set<SyncCondition>)
+    /// Waiting for other jobs to end before it may wait for its requirements: `jobs` are the ids of its
+    /// unfinished dependencies (`dependsOn`, and the job it was appended to under its unique key), the
+    /// job ahead of it in its serial group, and the running job of its unique key that it replaces or
+    /// follows, in that order, each once. Never empty.
+    case blocked(by: [SyncJob.ID])
     /// Waiting out an initial delay or a retry backoff before the given attempt.
     case delayed(attempt: Int)
     /// Running the given attempt (1 for the first).
@@ -22,7 +27,7 @@ public enum SyncJobState: Sendable, Hashable, CustomStringConvertible {
     /// Whether the job has finished.
     public var isTerminal: Bool {
         switch self {
-        case .waiting, .delayed, .running: false
+        case .waiting, .blocked, .delayed, .running: false
         case .succeeded, .failed, .cancelled, .expired: true
         }
     }
@@ -33,13 +38,16 @@ public enum SyncJobState: Sendable, Hashable, CustomStringConvertible {
         return false
     }
 
-    /// A summary such as `waiting for [unmetered]`, `running attempt 2` or `failed: <error>`.
+    /// A summary such as `waiting for [unmetered]`, `waiting for job upload-1 to end`,
+    /// `running attempt 2` or `failed: <error>`.
     public var description: String {
         switch self {
         case .waiting(let unmet, let conditions):
             if unmet.isEmpty && conditions.isEmpty { return "waiting for a slot" }
             let names = unmet.names + conditions.map(\.name).sorted()
             return "waiting for [\(names.joined(separator: ", "))]"
+        case .blocked(let jobs):
+            return "waiting for job\(jobs.count == 1 ? "" : "s") \(jobs.joined(separator: ", ")) to end"
         case .delayed(let attempt): return "delayed before attempt \(attempt)"
         case .running(let attempt): return "running attempt \(attempt)"
         case .succeeded: return "succeeded"
@@ -54,6 +62,7 @@ public enum SyncJobState: Sendable, Hashable, CustomStringConvertible {
     public static func == (lhs: SyncJobState, rhs: SyncJobState) -> Bool {
         switch (lhs, rhs) {
         case (.waiting(let lu, let lc), .waiting(let ru, let rc)): lu == ru && lc == rc
+        case (.blocked(let left), .blocked(let right)): left == right
         case (.delayed(let left), .delayed(let right)), (.running(let left), .running(let right)): left == right
         case (.succeeded, .succeeded), (.cancelled, .cancelled), (.expired, .expired): true
         case (.failed(let left), .failed(let right)): JobLifecycle.sameError(left, right)
@@ -80,6 +89,9 @@ public enum SyncJobState: Sendable, Hashable, CustomStringConvertible {
             JobLifecycle.hashError(error, into: &hasher)
         case .cancelled: hasher.combine(5)
         case .expired: hasher.combine(6)
+        case .blocked(let jobs):
+            hasher.combine(7)
+            hasher.combine(jobs)
         }
     }
 }

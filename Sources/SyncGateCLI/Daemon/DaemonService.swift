@@ -176,6 +176,9 @@ final class DaemonService: Sendable {
             case .waiting(let unmet, let conditions):
                 state = "waiting"
                 waitingFor = unmet.names + conditions.map { "condition \($0.name)" }.sorted()
+            case .blocked(let jobs):
+                state = "waiting"
+                waitingFor = jobs.map { "job \($0)" }
             case .delayed: state = "delayed"
             case .running: state = "running"
             case .succeeded: state = "succeeded"
