@@ -111,6 +111,21 @@ struct SyncSchedulerJobFeatureTests {
         #expect(await updates.next() == nil)
     }
 
+    @Test("after a job ends its last progress stays, on the handle and in queries alike")
+    func progressAfterTheEnd() async throws {
+        let handle = try scheduler.submit(
+            SyncJob(id: "import") { context in
+                context.reportProgress(0.4, message: "2 of 5")
+                throw SyncJobError.doNotRetry(Failure())
+            })
+        #expect(try await handle.outcome().isFailed)
+        let expected = SyncJobProgress(fraction: 0.4, message: "2 of 5")
+        #expect(handle.progress == expected)
+        #expect(scheduler.job(id: "import")?.progress == expected)
+        #expect(scheduler.jobs(matching: SyncJobQuery(states: [.failed])).first?.progress == expected)
+        #expect(scheduler.job(id: "import")?.description.hasSuffix("[40% (2 of 5)]") == true)
+    }
+
     @Test("progress values are clamped and NaN counts as zero")
     func progressClamped() {
         #expect(SyncJobProgress(fraction: 1.5).fraction == 1)
@@ -197,6 +212,20 @@ struct SyncSchedulerJobFeatureTests {
         while let state = await indexStates.next(), state != .blocked(by: ["upload-2"]) {}
         #expect(try await next.outcome() == .succeeded)
         #expect(try await index.outcome() == .succeeded)
+    }
+
+    @Test("keepExisting on a key with an appended chain returns the key's running job, not the last appended")
+    func keepExistingReturnsTheOldest() async throws {
+        let operation = ControlledOperation()
+        let first = try scheduler.submit(SyncJob(id: "first", uniqueKey: "inbox", operation: operation.operation))
+        await operation.waitForStarts(1)
+        _ = try scheduler.submit(SyncJob(id: "second", uniqueKey: "inbox", onDuplicate: .append) { _ in })
+        _ = try scheduler.submit(SyncJob(id: "third", uniqueKey: "inbox", onDuplicate: .append) { _ in })
+        let kept = try scheduler.submit(SyncJob(id: "fourth", uniqueKey: "inbox", onDuplicate: .keepExisting) { _ in })
+        #expect(kept === first)
+        #expect(scheduler.job(id: "fourth") == nil)
+        operation.finish()
+        #expect(try await first.outcome() == .succeeded)
     }
 
     @Test("jobs in a serial group wait for the job ahead of them")

@@ -1,6 +1,9 @@
 /// What `submit` does when an unfinished job already has the new job's unique key.
 public enum DuplicatePolicy: Sendable, Hashable, CustomStringConvertible {
     /// Keep the existing job, drop the new one, and return the existing job's handle.
+    ///
+    /// The existing job is the key's oldest unfinished job that is not being cancelled: the one running
+    /// or next to run, not the last of jobs appended under the key.
     case keepExisting
     /// Cancel the existing job and enqueue the new one.
     ///

@@ -58,7 +58,8 @@ extension SchedulerStateMachine {
         for finished in history[historyStart...] {
             if let oldestKept, finished.finishedAt <= oldestKept { continue }
             if let ids = query.ids, !ids.contains(finished.id) { continue }
-            var info = info(of: finished.job, state: JobLifecycle.state(of: finished.outcome), progress: nil)
+            var info = info(
+                of: finished.job, state: JobLifecycle.state(of: finished.outcome), progress: progress(finished.payload))
             info.outcome = finished.outcome
             info.finishedAt = finished.finishedAt
             if query.matches(info) { found.append(info) }

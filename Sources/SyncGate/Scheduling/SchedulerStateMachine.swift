@@ -356,10 +356,13 @@ struct SchedulerStateMachine<Payload> {
     func hasUnfinishedJob(id: SyncJob.ID) -> Bool { ids[id] != nil }
 
     /// The payload of the unfinished job that a submission with `uniqueKey` and the keep-existing policy
-    /// would be given (the key's job, unless it is being cancelled).
+    /// would be given: the key's oldest unfinished job that is not being cancelled — its running job,
+    /// or the first of a chain appended under the key, never a job appended behind it.
     func existingPayload(uniqueKey: String) -> Payload? {
-        guard let key = uniqueKeys[uniqueKey], let job = jobs[key], job.stop != .cancelled else { return nil }
-        return job.payload
+        for key in uniqueChains[uniqueKey] ?? [] {
+            if let job = jobs[key], job.stop != .cancelled { return job.payload }
+        }
+        return nil
     }
 
     // MARK: - Inputs

@@ -339,7 +339,9 @@ public final class SyncJobHandle: @unchecked Sendable {
 
     // MARK: - Progress and output
 
-    /// The progress the running attempt last reported; `nil` before the first report of an attempt.
+    /// The progress the latest attempt last reported: while it runs, and kept after the job ends (the
+    /// point a failed or cancelled job reached); `nil` before its attempt reports any (a new attempt
+    /// starts with none). ``SyncJobInfo/progress`` follows the same rule.
     public var progress: SyncJobProgress? {
         withLock { $0.progress }
     }

@@ -48,7 +48,9 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     public var finishedAt: Duration?
     /// For a periodic job, how its series has gone; `nil` for other jobs.
     public var periods: Periods?
-    /// The progress its running attempt last reported; `nil` when none has been reported or after it finished.
+    /// The progress its latest attempt last reported: while it runs, and kept after the job ends (the
+    /// point a failed or cancelled job reached); `nil` before its attempt reports any (a new attempt
+    /// starts with none). The same rule as ``SyncJobHandle/progress``.
     public var progress: SyncJobProgress?
 
     /// A line such as `upload-1: succeeded after 2 attempts`.
@@ -58,7 +60,7 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
         if let periods {
             line += " (periods: \(periods.succeeded) succeeded, \(periods.failed) failed, \(periods.skipped) skipped)"
         }
-        if let progress, !state.isTerminal { line += " [\(progress)]" }
+        if let progress { line += " [\(progress)]" }
         return line
     }
 }
