@@ -24,7 +24,10 @@ struct ErrorSetTests {
             ),
             Row(error: SyncSchedulerError.shutDown, names: ["shut down"]),
             Row(
-                error: SyncSchedulerError.invalidJob("maxAttempts must be at least 1, got 0"),
+                error: SyncSchedulerError.invalidJob(
+                    SyncJobRefusal(
+                        jobID: "j", field: "retry.maxAttempts", value: "0",
+                        reason: "retry.maxAttempts must be at least 1, got 0")),
                 names: ["maxAttempts", "0"]),
             Row(
                 error: SyncSchedulerError.invalidConfiguration("maxConcurrentJobs must be at least 1, got 0"),
@@ -44,7 +47,10 @@ struct ErrorSetTests {
                 error: DurableJobError.payloadEncodingFailed(jobID: "j1", kind: "upload", reason: "not UTF-8"),
                 names: ["j1", "\"upload\"", "not UTF-8"]
             ),
-            Row(error: DurableJobError.rejected(.invalidJob("priority -1")), names: ["priority", "-1"]),
+            Row(
+                error: DurableJobError.rejected(
+                    .invalidJob(SyncJobRefusal(jobID: "j", field: "delay", value: "-1.0 seconds", reason: "delay -1"))),
+                names: ["delay", "-1"]),
             Row(
                 error: DurableJobError.storeFailed(JobStoreError(.locked, path: "/data/jobs", cause: "EWOULDBLOCK")),
                 names: ["/data/jobs", "EWOULDBLOCK"]

@@ -64,9 +64,13 @@ struct SchedulerBatchSubmitTests {
     func invalidJobRejectsAll() throws {
         let scheduler = try makeScheduler(maxConcurrentJobs: 2)
         manual.setConnectivity(.disconnected)
-        #expect(throws: SyncSchedulerError.invalidJob("job \"b\": tags must not contain an empty tag")) {
-            try scheduler.submit(contentsOf: [SyncJob(id: "a") { _ in }, SyncJob(id: "b", tags: [""]) { _ in }])
-        }
+        let refused = refusal(
+            of: #expect(throws: SyncSchedulerError.self) {
+                try scheduler.submit(contentsOf: [SyncJob(id: "a") { _ in }, SyncJob(id: "b", tags: [""]) { _ in }])
+            })
+        #expect(refused?.jobID == "b")
+        #expect(refused?.field == "tags")
+        #expect(refused?.reason == "job \"b\": tags must not contain an empty tag")
         #expect(scheduler.jobs().isEmpty)
     }
 
@@ -80,9 +84,11 @@ struct SchedulerBatchSubmitTests {
         let before = (0..<70).map { SyncJob(id: "before-\($0)", requires: [.network, .storageNotLow]) { _ in } }
         let after = (0..<5).map { SyncJob(id: "after-\($0)", requires: [.network, .storageNotLow]) { _ in } }
         let taken = SyncJob(id: "taken", requires: [.network, .storageNotLow]) { _ in }
-        #expect(throws: SyncSchedulerError.invalidJob("id \"taken\" is already used by an unfinished job")) {
-            try scheduler.submit(contentsOf: before + [taken] + after)
-        }
+        let refused = refusal(
+            of: #expect(throws: SyncSchedulerError.self) {
+                try scheduler.submit(contentsOf: before + [taken] + after)
+            })
+        #expect(refused?.reason == "id \"taken\" is already used by an unfinished job")
         #expect(scheduler.jobs().map(\.id) == ["taken"] + before.map(\.id))
         #expect(manual.environment.demand.isNeeded(.storageNotLow), "the submitted jobs hold their demand")
         scheduler.cancelAll()

@@ -234,6 +234,6 @@ struct SchedulerPeriodTests {
         ])
     func validation(period: SyncJobPeriod, startDeadline: Duration?, serialGroup: String?, reason: String) {
         let options = SyncJobOptions(startDeadline: startDeadline, serialGroup: serialGroup, period: period)
-        #expect(options.validationError == reason)
+        #expect(options.validationError?.reason == reason)
     }
 }

@@ -250,8 +250,8 @@ struct SchedulerShellStressTests {
         /// Whether the scheduler refused a random job by design: a dependency or an append on a periodic
         /// job, or a dependency on a job that was never accepted (its submission returned an existing job).
         static func isRefusedByDesign(_ error: SyncSchedulerError) -> Bool {
-            guard case .invalidJob(let reason) = error else { return false }
-            return reason.contains("periodic job") || reason.contains("unknown jobs")
+            guard case .invalidJob(let refusal) = error else { return false }
+            return refusal.reason.contains("periodic job") || refusal.reason.contains("unknown jobs")
         }
 
         /// The generator that decides the batching of a workload seeded with `seed`, apart from the one that

@@ -574,7 +574,12 @@ struct SchedulerStateMachineTests {
             Issue.record("expected a rejection")
             return
         }
-        #expect(error == .invalidJob("id \"a\" is already used by an unfinished job"))
+        #expect(
+            error
+                == .invalidJob(
+                    SyncJobRefusal(
+                        jobID: "a", field: "id", value: "\"a\"", relatedJobs: ["a"],
+                        reason: "id \"a\" is already used by an unfinished job")))
         #expect(harness.machine.jobCount == 1)
         _ = harness.cancel("a")
         harness.submit("a")

@@ -55,9 +55,11 @@ struct SyncSchedulerJobFeatureTests {
 
     @Test("an invalid link rejects the chain before any job is submitted, naming the job and field")
     func chainValidation() throws {
-        #expect(throws: SyncSchedulerError.invalidJob("job \"b\": tags must not contain an empty tag")) {
-            try scheduler.submit(chain: [SyncJob(id: "a") { _ in }, SyncJob(id: "b", tags: [""]) { _ in }])
-        }
+        let refused = refusal(
+            of: #expect(throws: SyncSchedulerError.self) {
+                try scheduler.submit(chain: [SyncJob(id: "a") { _ in }, SyncJob(id: "b", tags: [""]) { _ in }])
+            })
+        #expect(refused?.reason == "job \"b\": tags must not contain an empty tag")
         #expect(scheduler.jobs().isEmpty)
     }
 

@@ -463,7 +463,10 @@ struct SyncSchedulerTests {
     )
     func badInput(job: SyncJob, message: String) async throws {
         try scheduler.submit(SyncJob(id: "queued") { _ in })
-        #expect(throws: SyncSchedulerError.invalidJob(message)) { try scheduler.submit(job) }
+        let refused = refusal(of: #expect(throws: SyncSchedulerError.self) { try scheduler.submit(job) })
+        #expect(refused?.reason == message)
+        #expect(refused?.jobID == job.id)
+        #expect(refused.map { message.hasPrefix($0.field) || message.hasPrefix("retry delay") } == true)
         let snapshot = scheduler.snapshot()
         #expect(snapshot.jobs.map(\.id) == ["queued"])
     }
@@ -471,9 +474,16 @@ struct SyncSchedulerTests {
     @Test("a duplicate id of an unfinished job is rejected")
     func duplicateID() async throws {
         try scheduler.submit(SyncJob(id: "same") { _ in })
-        #expect(throws: SyncSchedulerError.invalidJob("id \"same\" is already used by an unfinished job")) {
-            try scheduler.submit(SyncJob(id: "same") { _ in })
-        }
+        let refused = refusal(
+            of: #expect(throws: SyncSchedulerError.self) { try scheduler.submit(SyncJob(id: "same") { _ in }) })
+        #expect(
+            refused
+                == SyncJobRefusal(
+                    jobID: "same", field: "id", value: "\"same\"", relatedJobs: ["same"],
+                    reason: "id \"same\" is already used by an unfinished job"))
+        #expect(
+            refused.map { SyncSchedulerError.invalidJob($0).description }
+                == "invalid job: id \"same\" is already used by an unfinished job")
     }
 
     @Test("an id spelled like a default one collides with the default id it equals, either way round")
@@ -482,13 +492,13 @@ struct SyncSchedulerTests {
         // default one must still be found (the network is down here, so every job stays waiting).
         manual.connectivity.send(.disconnected)
         let generated = try scheduler.submit(SyncJob { _ in })
-        #expect(throws: SyncSchedulerError.invalidJob("id \"\(generated.id)\" is already used by an unfinished job")) {
+        #expect(throws: SyncSchedulerError.invalidJob(idTaken(generated.id))) {
             try scheduler.submit(SyncJob(id: generated.id) { _ in })
         }
         let counter = try #require(JobIDGenerator.process.serial(of: SyncJob.makeID()))
         let ahead = JobIDGenerator.process.prefix + "#" + String(counter + 100_000, radix: 36)
         try scheduler.submit(SyncJob(id: ahead) { _ in })
-        #expect(throws: SyncSchedulerError.invalidJob("id \"\(ahead)\" is already used by an unfinished job")) {
+        #expect(throws: SyncSchedulerError.invalidJob(idTaken(ahead))) {
             try scheduler.submit(SyncJob(id: ahead) { _ in })
         }
         // Near misses are other ids: a leading zero, an upper-case digit, another prefix.

@@ -256,7 +256,7 @@ public final class DurableScheduler: Sendable {
             }
             if let reason = keptHolder(id: stored.id, uniqueKey: stored.options.uniqueKey, excluding: stored.sequence) {
                 // A kept job holds the id or the unique key: this one waits with it.
-                keep(stored, reason: .rejected(reason))
+                keep(stored, reason: .rejected(reason.reason))
                 continue
             }
             if let first = restoredIDs[stored.id] {
@@ -340,11 +340,13 @@ public final class DurableScheduler: Sendable {
         }
         let payload = job.payload
         let validated = SyncJob(id: job.id, options: job.options) { _ in }
-        if let reason = validated.validationError ?? Self.rangeError(job.options) ?? dependencyError(job.options) {
-            throw .rejected(.invalidJob(reason))
+        if let refusal = validated.validationError ?? Self.rangeError(job.options)?.refusing(job.id)
+            ?? dependencyError(job.options)?.refusing(job.id)
+        {
+            throw .rejected(.invalidJob(refusal))
         }
-        if let reason = keptHolder(id: job.id, uniqueKey: job.options.uniqueKey) {
-            throw .rejected(.invalidJob(reason))
+        if let refusal = keptHolder(id: job.id, uniqueKey: job.options.uniqueKey) {
+            throw .rejected(.invalidJob(refusal))
         }
         let core = scheduler.schedulerCore
         if let uniqueKey = job.options.uniqueKey, job.options.onDuplicate == .keepExisting,
@@ -353,7 +355,7 @@ public final class DurableScheduler: Sendable {
             return existing
         }
         if core.hasUnfinishedJob(id: job.id) {
-            throw .rejected(.invalidJob("id \"\(job.id)\" is already used by an unfinished job"))
+            throw .rejected(.invalidJob(.idTaken(job.id)))
         }
         let data: Data
         do {
@@ -386,8 +388,10 @@ public final class DurableScheduler: Sendable {
             discard(sequence, jobID: job.id)
             throw .rejected(
                 .invalidJob(
-                    "dependsOn names \"\(ended)\", which ended while this job was submitted: a durable job may "
-                        + "depend only on unfinished durable jobs of this scheduler"))
+                    SyncJobRefusal(
+                        jobID: job.id, field: "dependsOn", value: "\"\(ended)\"", relatedJobs: [ended],
+                        reason: "dependsOn names \"\(ended)\", which ended while this job was submitted: a durable job "
+                            + "may depend only on unfinished durable jobs of this scheduler")))
         }
         let syncJob = SyncJob(
             id: job.id, options: job.options,
@@ -648,16 +652,20 @@ public final class DurableScheduler: Sendable {
     }
 
     /// Why a new job may not take the id or unique key: a kept job holds it, as an unfinished job would.
-    private func keptHolder(id: SyncJob.ID, uniqueKey: String?, excluding: UInt64? = nil) -> String? {
+    private func keptHolder(id: SyncJob.ID, uniqueKey: String?, excluding: UInt64? = nil) -> SyncJobRefusal? {
         state.withLock { state in
             for (sequence, kept) in state.kept.sorted(by: { $0.key < $1.key }) where sequence != excluding {
                 if kept.id == id {
-                    return "id \"\(id)\" is held by the stored job \(kept.id) (kind \"\(kept.kind)\"), kept until it "
-                        + "can be restored"
+                    return SyncJobRefusal(
+                        jobID: id, field: "id", value: "\"\(id)\"", relatedJobs: [kept.id],
+                        reason: "id \"\(id)\" is held by the stored job \(kept.id) (kind \"\(kept.kind)\"), kept until "
+                            + "it can be restored")
                 }
                 if let uniqueKey, state.keptUniqueKeys[sequence] == uniqueKey {
-                    return "uniqueKey \"\(uniqueKey)\" is held by the stored job \(kept.id) (kind \"\(kept.kind)\"), "
-                        + "kept until it can be restored"
+                    return SyncJobRefusal(
+                        jobID: id, field: "uniqueKey", value: "\"\(uniqueKey)\"", relatedJobs: [kept.id],
+                        reason: "uniqueKey \"\(uniqueKey)\" is held by the stored job \(kept.id) (kind "
+                            + "\"\(kept.kind)\"), kept until it can be restored")
                 }
             }
             return nil
@@ -722,19 +730,26 @@ public final class DurableScheduler: Sendable {
     /// Why a new durable job may not have its dependencies, naming the field and the value: each job it
     /// depends on (or is appended to) must be an unfinished durable job of this layer, so that a restart
     /// finds it in the store.
-    private func dependencyError(_ options: SyncJobOptions) -> String? {
+    private func dependencyError(_ options: SyncJobOptions) -> SyncJobRefusal? {
         let activeIDs = state.withLock { Set($0.active.values.map(\.id)) }
         if let id = options.dependsOn.first(where: { !activeIDs.contains($0) }) {
-            return "dependsOn names \"\(id)\", which is not an unfinished durable job of this scheduler: a durable "
-                + "job may depend only on those, so that a restart finds them"
+            var refusal = SyncJobRefusal.option(
+                "dependsOn", "\"\(id)\"",
+                "dependsOn names \"\(id)\", which is not an unfinished durable job of this scheduler: a durable "
+                    + "job may depend only on those, so that a restart finds them")
+            refusal.relatedJobs = [id]
+            return refusal
         }
         if let uniqueKey = options.uniqueKey, options.onDuplicate == .append || options.onDuplicate == .appendOrReplace,
-            let previous = scheduler.schedulerCore.existingHandle(uniqueKey: uniqueKey),
+            let previous = scheduler.schedulerCore.lastHandle(uniqueKey: uniqueKey),
             !activeIDs.contains(previous.id)
         {
-            return
+            var refusal = SyncJobRefusal.option(
+                "onDuplicate", "\(options.onDuplicate)",
                 "onDuplicate \(options.onDuplicate) would follow job \"\(previous.id)\" of uniqueKey \"\(uniqueKey)\", "
-                + "which is not a durable job"
+                    + "which is not a durable job")
+            refusal.relatedJobs = [previous.id]
+            return refusal
         }
         return nil
     }
@@ -763,7 +778,7 @@ public final class DurableScheduler: Sendable {
     }
 
     /// The first duration option longer than ``maximumDuration``, naming the field and the value.
-    private static func rangeError(_ options: SyncJobOptions) -> String? {
+    private static func rangeError(_ options: SyncJobOptions) -> SyncJobRefusal? {
         var durations: [(String, Duration?)] = [
             ("delay", options.delay), ("startDeadline", options.startDeadline), ("runTimeout", options.runTimeout),
             ("period.interval", options.period?.interval),
@@ -774,7 +789,8 @@ public final class DurableScheduler: Sendable {
             durations += [("retry.initial", initial), ("retry.maxDelay", maxDelay)]
         }
         for case (let field, let value?) in durations where value > maximumDuration {
-            return "\(field) must be at most \(maximumDuration) (100 years) in a durable job, got \(value)"
+            return .option(
+                field, "\(value)", "\(field) must be at most \(maximumDuration) (100 years) in a durable job, got \(value)")
         }
         return nil
     }

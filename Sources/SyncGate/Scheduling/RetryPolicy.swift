@@ -84,18 +84,30 @@ public struct RetryPolicy: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The first problem with the policy's values, naming the field, or `nil` when it is valid.
-    package var validationError: String? {
-        if maxAttempts < 1 { return "retry.maxAttempts must be at least 1, got \(maxAttempts)" }
-        if !(0...1).contains(jitter) { return "retry.jitter must be in 0...1, got \(jitter)" }
+    package var validationError: SyncJobRefusal? {
+        if maxAttempts < 1 {
+            return .option("retry.maxAttempts", "\(maxAttempts)", "retry.maxAttempts must be at least 1, got \(maxAttempts)")
+        }
+        if !(0...1).contains(jitter) {
+            return .option("retry.jitter", "\(jitter)", "retry.jitter must be in 0...1, got \(jitter)")
+        }
         switch backoff {
         case .fixed(let delay):
-            if delay < .zero { return "retry delay must not be negative, got \(delay)" }
-        case .exponential(let initial, let multiplier, let maxDelay):
-            if initial <= .zero { return "retry.initial must be positive, got \(initial)" }
-            if !(multiplier >= 1) || !multiplier.isFinite {
-                return "retry.multiplier must be at least 1, got \(multiplier)"
+            if delay < .zero {
+                return .option("retry.delay", "\(delay)", "retry delay must not be negative, got \(delay)")
             }
-            if maxDelay < initial { return "retry.maxDelay must be at least retry.initial, got \(maxDelay)" }
+        case .exponential(let initial, let multiplier, let maxDelay):
+            if initial <= .zero {
+                return .option("retry.initial", "\(initial)", "retry.initial must be positive, got \(initial)")
+            }
+            if !(multiplier >= 1) || !multiplier.isFinite {
+                return .option(
+                    "retry.multiplier", "\(multiplier)", "retry.multiplier must be at least 1, got \(multiplier)")
+            }
+            if maxDelay < initial {
+                return .option(
+                    "retry.maxDelay", "\(maxDelay)", "retry.maxDelay must be at least retry.initial, got \(maxDelay)")
+            }
         }
         return nil
     }

@@ -180,7 +180,7 @@ final class SchedulerShell: Sendable {
     func submit(
         _ job: SyncJob, attachment: (any AnyObject & Sendable)? = nil, initialFailures: Int = 0
     ) throws(SyncSchedulerError) -> SyncJobHandle {
-        if let reason = job.validationError { throw .invalidJob(reason) }
+        if let refusal = job.validationError { throw .invalidJob(refusal) }
         let submission = prepare(job, attachment: attachment)
         let now = timeline.now()
         var deferred = Deferred()
@@ -203,7 +203,7 @@ final class SchedulerShell: Sendable {
     /// scheduler shut down) ends the batch: the jobs before it stay submitted, the later ones are not.
     func submit(contentsOf jobs: [SyncJob]) throws(SyncSchedulerError) -> [SyncJobHandle] {
         for job in jobs {
-            if let reason = job.validationError { throw .invalidJob("job \"\(job.id)\": \(reason)") }
+            if let refusal = job.validationError { throw .invalidJob(refusal.namingTheJob) }
         }
         let submissions = jobs.map { prepare($0, attachment: nil) }
         var handles: [SyncJobHandle] = []
@@ -458,6 +458,11 @@ final class SchedulerShell: Sendable {
     /// would be given, if any.
     func existingHandle(uniqueKey: String) -> SyncJobHandle? {
         locked { $0.machine.existingPayload(uniqueKey: uniqueKey)?.handle }
+    }
+
+    /// The handle of the key's last unfinished job: the one a job appended under the key would follow.
+    func lastHandle(uniqueKey: String) -> SyncJobHandle? {
+        locked { state in state.machine.uniqueKeys[uniqueKey].flatMap { state.machine.jobs[$0]?.payload.handle } }
     }
 
     /// Whether an unfinished job has the identifier.

@@ -24,14 +24,22 @@ extension SchedulerStateMachine {
         let names = spec.dependsOn
         guard !names.isEmpty else { return .success([]) }
         if names.contains(spec.id) {
-            return .failure(.invalidJob("dependsOn names the job itself, \"\(spec.id)\", which would be a cycle"))
+            return .failure(
+                .invalidJob(
+                    SyncJobRefusal(
+                        jobID: spec.id, field: "dependsOn", value: "\"\(spec.id)\"", relatedJobs: [spec.id],
+                        reason: "dependsOn names the job itself, \"\(spec.id)\", which would be a cycle")))
         }
         var found: [Dependency] = []
         var unknown: [SyncJob.ID] = []
         for id in names {
             if let key = ids[id], let job = jobs[key] {
                 if job.spec.period != nil {
-                    return .failure(.invalidJob("dependsOn names periodic job \"\(id)\", which never succeeds"))
+                    return .failure(
+                        .invalidJob(
+                            SyncJobRefusal(
+                                jobID: spec.id, field: "dependsOn", value: "\"\(id)\"", relatedJobs: [id],
+                                reason: "dependsOn names periodic job \"\(id)\", which never succeeds")))
                 }
                 found.append(.unfinished(key, propagatesFailure: true))
             } else if let finished = finishedJob(id: id, now: now) {
@@ -42,21 +50,30 @@ extension SchedulerStateMachine {
         }
         if !unknown.isEmpty {
             let list = unknown.map { "\"\($0)\"" }.joined(separator: ", ")
-            return .failure(.invalidJob("dependsOn names unknown jobs \(list) (neither unfinished nor in the history)"))
+            return .failure(
+                .invalidJob(
+                    SyncJobRefusal(
+                        jobID: spec.id, field: "dependsOn", value: list, relatedJobs: unknown,
+                        reason: "dependsOn names unknown jobs \(list) (neither unfinished nor in the history)")))
         }
         return .success(found)
     }
 
     /// The dependency on the last unfinished job of `uniqueKey` for an append.
-    func appendDependency(uniqueKey: String, policy: DuplicatePolicy) -> Result<Dependency, SyncSchedulerError> {
+    func appendDependency(
+        _ spec: SyncJob.Spec, uniqueKey: String, policy: DuplicatePolicy
+    ) -> Result<Dependency, SyncSchedulerError> {
         guard let last = uniqueKeys[uniqueKey], let job = jobs[last] else {
             preconditionFailure("appending to unique key \(uniqueKey) without an unfinished job")
         }
         if job.spec.period != nil {
             return .failure(
                 .invalidJob(
-                    "onDuplicate \(policy) cannot follow periodic job \"\(job.spec.id)\" of uniqueKey \"\(uniqueKey)\""
-                ))
+                    SyncJobRefusal(
+                        jobID: spec.id, field: "onDuplicate", value: "\(policy)", relatedJobs: [job.spec.id],
+                        reason:
+                            "onDuplicate \(policy) cannot follow periodic job \"\(job.spec.id)\" of uniqueKey \"\(uniqueKey)\""
+                    )))
         }
         return .success(.unfinished(last, propagatesFailure: policy == .append))
     }

@@ -376,7 +376,7 @@ struct SchedulerStateMachine<Payload> {
     ) -> SubmitResult {
         if isShutDown { return .rejected(.shutDown) }
         if ids[spec.id] != nil {
-            return .rejected(.invalidJob("id \"\(spec.id)\" is already used by an unfinished job"))
+            return .rejected(.invalidJob(.idTaken(spec.id)))
         }
         var actions = newActions()
         var replaced: [Key] = []
@@ -392,7 +392,7 @@ struct SchedulerStateMachine<Payload> {
             case .replace:
                 replaced = uniqueChains[uniqueKey] ?? []
             case .append, .appendOrReplace:
-                switch appendDependency(uniqueKey: uniqueKey, policy: spec.onDuplicate) {
+                switch appendDependency(spec, uniqueKey: uniqueKey, policy: spec.onDuplicate) {
                 case .success(let dependency): found.append(dependency)
                 case .failure(let error): return .rejected(error)
                 }

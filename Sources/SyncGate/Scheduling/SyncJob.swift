@@ -107,7 +107,8 @@ public struct SyncJob: Sendable, Identifiable {
     }
 
     /// The first problem with the job's values, naming the field and its value, or `nil` when valid.
-    package var validationError: String? {
-        id.isEmpty ? "id must not be empty" : options.validationError
+    package var validationError: SyncJobRefusal? {
+        if id.isEmpty { return SyncJobRefusal(jobID: id, field: "id", value: "\"\"", reason: "id must not be empty") }
+        return options.validationError?.refusing(id)
     }
 }

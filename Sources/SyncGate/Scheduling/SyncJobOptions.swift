@@ -105,28 +105,45 @@ public struct SyncJobOptions: Sendable, Hashable {
     ///
     /// The one place where options are checked: every kind of submission (closure, durable, restored)
     /// goes through it.
-    package var validationError: String? {
-        if conditions.contains(where: { !$0.isValid }) { return "conditions must not contain an empty name" }
-        if let delay, delay < .zero { return "delay must not be negative, got \(delay)" }
-        if let startDeadline, startDeadline <= .zero { return "startDeadline must be positive, got \(startDeadline)" }
-        if let runTimeout, runTimeout <= .zero { return "runTimeout must be positive, got \(runTimeout)" }
-        if let reason = retry.validationError { return reason }
-        if let uniqueKey, uniqueKey.isEmpty { return "uniqueKey must not be empty" }
-        if let serialGroup, serialGroup.isEmpty { return "serialGroup must not be empty" }
-        if tags.contains("") { return "tags must not contain an empty tag" }
-        if dependsOn.contains("") { return "dependsOn must not contain an empty id" }
-        if let repeated = Self.firstRepeated(dependsOn) { return "dependsOn names \"\(repeated)\" twice" }
+    package var validationError: SyncJobRefusal? {
+        if conditions.contains(where: { !$0.isValid }) {
+            return .option("conditions", nil, "conditions must not contain an empty name")
+        }
+        if let delay, delay < .zero { return .option("delay", "\(delay)", "delay must not be negative, got \(delay)") }
+        if let startDeadline, startDeadline <= .zero {
+            return .option("startDeadline", "\(startDeadline)", "startDeadline must be positive, got \(startDeadline)")
+        }
+        if let runTimeout, runTimeout <= .zero {
+            return .option("runTimeout", "\(runTimeout)", "runTimeout must be positive, got \(runTimeout)")
+        }
+        if let refusal = retry.validationError { return refusal }
+        if let uniqueKey, uniqueKey.isEmpty { return .option("uniqueKey", "\"\"", "uniqueKey must not be empty") }
+        if let serialGroup, serialGroup.isEmpty {
+            return .option("serialGroup", "\"\"", "serialGroup must not be empty")
+        }
+        if tags.contains("") { return .option("tags", "\"\"", "tags must not contain an empty tag") }
+        if dependsOn.contains("") { return .option("dependsOn", "\"\"", "dependsOn must not contain an empty id") }
+        if let repeated = Self.firstRepeated(dependsOn) {
+            var refusal = SyncJobRefusal.option("dependsOn", "\"\(repeated)\"", "dependsOn names \"\(repeated)\" twice")
+            refusal.relatedJobs = [repeated]
+            return refusal
+        }
         if let period {
-            if let reason = period.validationError { return reason }
+            if let refusal = period.validationError { return refusal }
             if let startDeadline {
-                return "startDeadline must be nil for a periodic job (each period has its window), got \(startDeadline)"
+                return .option(
+                    "startDeadline", "\(startDeadline)",
+                    "startDeadline must be nil for a periodic job (each period has its window), got \(startDeadline)")
             }
             if let serialGroup {
-                return
-                    "serialGroup must be nil for a periodic job (a series would hold its turn), got \"\(serialGroup)\""
+                return .option(
+                    "serialGroup", "\"\(serialGroup)\"",
+                    "serialGroup must be nil for a periodic job (a series would hold its turn), got \"\(serialGroup)\"")
             }
             if onDuplicate == .append || onDuplicate == .appendOrReplace {
-                return "onDuplicate must not be \(onDuplicate) for a periodic job (a series never succeeds)"
+                return .option(
+                    "onDuplicate", "\(onDuplicate)",
+                    "onDuplicate must not be \(onDuplicate) for a periodic job (a series never succeeds)")
             }
         }
         return nil

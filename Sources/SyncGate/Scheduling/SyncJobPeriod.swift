@@ -36,10 +36,14 @@ public struct SyncJobPeriod: Sendable, Hashable {
     }
 
     /// The first problem with the period, naming the field and its value, or `nil` when it is valid.
-    var validationError: String? {
-        if interval <= .zero { return "period.interval must be positive, got \(interval)" }
+    var validationError: SyncJobRefusal? {
+        if interval <= .zero {
+            return .option("period.interval", "\(interval)", "period.interval must be positive, got \(interval)")
+        }
         if flex <= .zero || flex >= interval {
-            return "period.flex must be positive and shorter than period.interval (\(interval)), got \(flex)"
+            return .option(
+                "period.flex", "\(flex)",
+                "period.flex must be positive and shorter than period.interval (\(interval)), got \(flex)")
         }
         return nil
     }

@@ -2,8 +2,9 @@
 public enum SyncSchedulerError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The scheduler has been shut down and takes no more jobs.
     case shutDown
-    /// The job was rejected; the reason names the field and its value. Nothing queued changed.
-    case invalidJob(String)
+    /// The job was rejected: the refusal names the job, the field, its value and the other jobs
+    /// involved. Nothing queued changed.
+    case invalidJob(SyncJobRefusal)
     /// The configuration was rejected; the reason names the field and its value.
     case invalidConfiguration(String)
 

@@ -240,9 +240,16 @@ struct DurableSchedulerTests {
         #expect(throws: DurableJobError.self) {
             try durable.submit(DurableJob(kind: "upload", payload: "a string"))
         }
-        #expect(throws: DurableJobError.rejected(.invalidJob("runTimeout must be positive, got 0.0 seconds"))) {
-            try durable.submit(DurableJob(kind: "upload", payload: UploadRequest(photo: 1), runTimeout: .zero))
-        }
+        let badTimeout = refusal(
+            of: #expect(throws: DurableJobError.self) {
+                try durable.submit(
+                    DurableJob(id: "bad", kind: "upload", payload: UploadRequest(photo: 1), runTimeout: .zero))
+            })
+        #expect(
+            badTimeout
+                == SyncJobRefusal(
+                    jobID: "bad", field: "runTimeout", value: "0.0 seconds",
+                    reason: "runTimeout must be positive, got 0.0 seconds"))
         #expect(throws: DurableJobError.invalidKind("kind must not be empty")) {
             try durable.register("", payload: UploadRequest.self) { _, _ in }
         }
@@ -250,9 +257,13 @@ struct DurableSchedulerTests {
             try durable.register("upload", payload: UploadRequest.self) { _, _ in }
         }
         try scheduler.submit(SyncJob(id: "taken") { _ in })
-        #expect(throws: DurableJobError.rejected(.invalidJob("id \"taken\" is already used by an unfinished job"))) {
-            try durable.submit(DurableJob(id: "taken", kind: "upload", payload: UploadRequest(photo: 1)))
-        }
+        let taken = refusal(
+            of: #expect(throws: DurableJobError.self) {
+                try durable.submit(DurableJob(id: "taken", kind: "upload", payload: UploadRequest(photo: 1)))
+            })
+        #expect(taken?.field == "id")
+        #expect(taken?.relatedJobs == ["taken"])
+        #expect(taken?.reason == "id \"taken\" is already used by an unfinished job")
         await scheduler.shutdown(gracePeriod: .zero)
         #expect(throws: DurableJobError.rejected(.shutDown)) { try durable.submit(job) }
         #expect(try store.load().jobs.isEmpty)
