@@ -790,7 +790,8 @@ public final class DurableScheduler: Sendable {
         }
         for case (let field, let value?) in durations where value > maximumDuration {
             return .option(
-                field, "\(value)", "\(field) must be at most \(maximumDuration) (100 years) in a durable job, got \(value)")
+                field, "\(value)",
+                "\(field) must be at most \(maximumDuration) (100 years) in a durable job, got \(value)")
         }
         return nil
     }

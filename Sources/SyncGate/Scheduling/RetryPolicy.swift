@@ -86,7 +86,8 @@ public struct RetryPolicy: Sendable, Hashable, CustomStringConvertible {
     /// The first problem with the policy's values, naming the field, or `nil` when it is valid.
     package var validationError: SyncJobRefusal? {
         if maxAttempts < 1 {
-            return .option("retry.maxAttempts", "\(maxAttempts)", "retry.maxAttempts must be at least 1, got \(maxAttempts)")
+            return .option(
+                "retry.maxAttempts", "\(maxAttempts)", "retry.maxAttempts must be at least 1, got \(maxAttempts)")
         }
         if !(0...1).contains(jitter) {
             return .option("retry.jitter", "\(jitter)", "retry.jitter must be in 0...1, got \(jitter)")
