@@ -197,7 +197,6 @@ def declaration_lines(code):
     mask = [False] * len(code)
     index = 0
     while index < len(code):
-        line = code[index]
         first = index
         while index < len(code) and code[index][:1] == "@" and strip_attributes(code[index]) == "":
             index += 1   # attribute lines of the declaration below
@@ -241,7 +240,8 @@ def source(members):
             else:
                 body.append(line)
                 closure.append("" if is_declaration else line)
-                closure_has_statements |= not is_declaration and line.strip() != ""
+                closure_has_statements |= not is_declaration and line.strip() not in ("", "}") \
+                    and not line.lstrip().startswith("//")
         body.append("#sourceLocation()")
         closure.append("#sourceLocation()")
     body += ["}"] * (len(members) - 1)
