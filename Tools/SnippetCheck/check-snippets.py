@@ -4,7 +4,7 @@
 Usage (from anywhere; the package is the directory two levels above this file):
 
     swift build --build-tests          # the modules the snippets import (debug)
-    python3 Tools/SnippetCheck/check-snippets.py [--bin-path DIR] [--jobs N] [-v]
+    python3 Tools/SnippetCheck/check-snippets.py [--bin-path DIR] [--jobs N] [-v] [--no-self-test] [FILE.md ...]
 
 The snippets are extracted from the markdown files on every run. Each one is its own top-level-code
 file (`await` allowed, `import SyncGate` implied) compiled with `swiftc -typecheck -swift-version 6`
@@ -350,13 +350,18 @@ def main():
             outputs = list(pool.map(lambda members: check(members, modules, workdir, arguments.verbose),
                                     self_test + groups))
 
-    mismatches = [s for members in self_test for s in members if s.failures != expectations[id(s)]]
-    for snippet in mismatches:
-        wanted = expectations[id(snippet)]
-        print(f"self-test {snippet.name}: expected "
-              + (f"failures {' and '.join(sorted(wanted))}" if wanted else "no failure")
-              + ", got " + (f"failures {' and '.join(sorted(snippet.failures))}" if snippet.failures else "none"))
-        print("".join(f"    {line}\n" for line in snippet.output), end="")
+    mismatches = 0
+    for members, unplaced in zip(self_test, outputs):
+        wrong = [s for s in members if s.failures != expectations[id(s)]]
+        for snippet in wrong:
+            wanted = expectations[id(snippet)]
+            print(f"self-test {snippet.name}: expected "
+                  + (f"failures {' and '.join(sorted(wanted))}" if wanted else "no failure")
+                  + ", got " + (f"failures {' and '.join(sorted(snippet.failures))}" if snippet.failures else "none"))
+            print("".join(f"    {line}\n" for line in snippet.output), end="")
+        if wrong:
+            print("".join(f"    {line}\n" for line in unplaced), end="")
+        mismatches += len(wrong)
     if mismatches:
         print("error: the self-test failed: the check no longer tells where a snippet compiles; "
               "fix check-snippets.py (or the fixture, if Swift changed)", file=sys.stderr)
