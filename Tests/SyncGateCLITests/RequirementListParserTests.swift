@@ -11,7 +11,7 @@ struct RequirementListParserTests {
         ("cloud-drive-ready", .cloudDriveReady),
         ("large-transfer,external-power", [.largeTransfer, .externalPower]),
         ("NOT_LOW_POWER", .notLowPower),
-        ("none", []),
+        ("none", .none),
         ("none,network", .network),
         (
             "account-ready,cloud-drive,battery-not-low,unconstrained",
@@ -50,5 +50,12 @@ struct RequirementListParserTests {
     @Test func formatsLists() {
         #expect(RequirementListParser.format([]) == "none")
         #expect(RequirementListParser.format(.largeTransfer) == "network,unmetered,unconstrained")
+    }
+
+    @Test("`none` on the command line is the library's `.none`")
+    func noneAgrees() throws {
+        #expect(try RequirementListParser.parse("none", option: "--require") == SyncRequirements.none)
+        #expect(RequirementListParser.format(.none) == "none")
+        #expect(RequirementListParser.noneSpelling() == "none")
     }
 }

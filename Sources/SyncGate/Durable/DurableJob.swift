@@ -31,6 +31,9 @@ public struct DurableJob<Payload: Codable & Sendable>: Sendable, Identifiable {
 
     /// Creates a durable job; the options are those of ``SyncJobOptions``.
     ///
+    /// As for a ``SyncJob``, `requires` defaults to ``SyncRequirements/network``; a job that needs nothing
+    /// of the environment says `requires: .none`.
+    ///
     /// A periodic durable job (`period`) keeps its schedule across restarts: see ``DurableScheduler``.
     public init(
         id: SyncJob.ID = SyncJob.makeID(),

@@ -14,15 +14,35 @@ public struct DurableRestoreReport: Sendable, CustomStringConvertible {
     /// Problems met reading the store (skipped records, a cut tail).
     public var storeIssues: [JobStoreIssue]
 
-    /// A summary followed by one line per kept job and store issue.
+    /// A summary of the counts, then one line per job: each restored one with its state now (its
+    /// handle's ``SyncJobHandle/description``, marked when it was interrupted), each expired, discarded
+    /// and kept one, and each store issue.
+    ///
+    /// ```text
+    /// restored 2 durable jobs (1 interrupted), 1 expired, 0 discarded, 0 kept, 0 store issues
+    /// restored up-1: waiting for [network] (interrupted: it runs again)
+    /// restored up-2: waiting for [network]
+    /// expired up-3: its start deadline passed while the app was not running
+    /// ```
     public var description: String {
+        let interruptedIDs = Set(interrupted)
         var lines = [
-            "restored \(restored.count) durable jobs (\(interrupted.count) interrupted), "
-                + "\(expired.count) expired, \(discarded.count) discarded, \(kept.count) kept, \(storeIssues.count) store issues"
+            "restored \(Self.counted(restored.count, "durable job")) (\(interrupted.count) interrupted), "
+                + "\(expired.count) expired, \(discarded.count) discarded, \(kept.count) kept, "
+                + Self.counted(storeIssues.count, "store issue")
         ]
+        lines += restored.map { handle in
+            "restored \(handle)" + (interruptedIDs.contains(handle.id) ? " (interrupted: it runs again)" : "")
+        }
+        lines += expired.map { "expired \($0): its start deadline passed while the app was not running" }
         lines += discarded.map { "discarded \($0): an unfinished job holds its unique key" }
         lines += kept.map { "kept \($0)" }
         lines += storeIssues.map { "store: \($0)" }
         return lines.joined(separator: "\n")
+    }
+
+    /// `count` and `noun`, the noun in the plural unless the count is 1: `1 durable job`, `0 store issues`.
+    private static func counted(_ count: Int, _ noun: String) -> String {
+        "\(count) \(noun)\(count == 1 ? "" : "s")"
     }
 }

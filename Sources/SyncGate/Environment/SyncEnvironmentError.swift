@@ -1,6 +1,10 @@
 /// Errors of ``SyncEnvironment``'s entry points: the one error type ``SyncEnvironment/waitUntil(_:conditions:timeout:)``
-/// and ``SyncEnvironment/setCondition(_:isMet:)`` throw (typed), so a caller can write
-/// `catch .timedOut` and handle every case of a closed set.
+/// and ``SyncEnvironment/setCondition(_:isMet:)`` throw (typed), so a caller handles every case of a
+/// closed set.
+///
+/// Name the type in a `catch` pattern, `catch SyncEnvironmentError.timedOut`: it compiles wherever the
+/// call is. The short `catch .timedOut` compiles at top level and in a function, but not inside a
+/// closure (`Task { }`, a SwiftUI `.task`), where the caught error is `any Error`.
 public enum SyncEnvironmentError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The requirements did not hold before the timeout ran out.
     case timedOut

@@ -86,7 +86,7 @@ extension SyncRequirements {
         SyncRequirementName("sync-ready", .syncReady),
         SyncRequirementName("cloud-drive-ready", .cloudDriveReady),
         SyncRequirementName("large-transfer", .largeTransfer),
-        SyncRequirementName("none", [], holdsWhen: "no requirements: always holds"),
+        SyncRequirementName("none", .none, holdsWhen: "no requirements: always holds"),
     ]
 
     /// The single requirements of ``named``, in declaration order.

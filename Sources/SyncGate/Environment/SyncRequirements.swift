@@ -49,6 +49,15 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     /// ``ConnectivityStatus/isRoaming``).
     public static let notRoaming = SyncRequirements(rawValue: 1 << 11)
 
+    /// No requirement: the empty set, which every status satisfies; spelled `none` in ``named`` and by
+    /// the `syncgate` tool.
+    ///
+    /// A job's requirements default to ``network`` (see ``SyncJob``); a job that needs nothing of the
+    /// environment, such as a local database migration, says `requires: .none` and then waits only for
+    /// its conditions, delay, dependencies and turn. Where the expected type is optional
+    /// (`SyncRequirements?`), `.none` means `nil`: write `SyncRequirements.none` there.
+    public static let none: SyncRequirements = []
+
     /// The requirements whose source is consulted only while someone needs them: a job that requires one,
     /// or a waiter waiting for one, registers its demand with the environment (``RequirementDemand``).
     package static let demandDriven: SyncRequirements = [.storageNotLow]

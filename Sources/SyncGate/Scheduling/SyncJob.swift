@@ -10,6 +10,11 @@
 ///
 /// Every option lives in ``options`` (a ``SyncJobOptions``) and reads and writes as a property of the
 /// job too: `job.retry`, `job.uniqueKey`.
+///
+/// **Every job requires ``SyncRequirements/network`` unless told otherwise**: `requires` defaults to
+/// `.network`, so a job given only `conditions` still waits for a network path. Work that needs nothing
+/// of the environment (a local migration, a cache cleanup) says `requires: .none`
+/// (``SyncRequirements/none``).
 @dynamicMemberLookup
 public struct SyncJob: Sendable, Identifiable {
     /// A job's identifier, unique among unfinished jobs.
@@ -40,7 +45,8 @@ public struct SyncJob: Sendable, Identifiable {
     ///
     /// - Parameters:
     ///   - id: the identifier; one from ``makeID()`` by default. It must not be the id of an unfinished job.
-    ///   - requires: what must hold before an attempt starts.
+    ///   - requires: what must hold before an attempt starts; ``SyncRequirements/network`` by default,
+    ///     ``SyncRequirements/none`` for work that needs nothing of the environment.
     ///   - conditions: the app-defined conditions that must hold before an attempt starts.
     ///   - priority: the priority among runnable jobs.
     ///   - delay: how long after submission the job becomes eligible.

@@ -11,7 +11,8 @@
 /// An option is added in one place: a field here (with its default in ``init(requires:conditions:priority:delay:startDeadline:runTimeout:retry:onRequirementsLost:uniqueKey:onDuplicate:serialGroup:tags:dependsOn:period:)``),
 /// its rule in ``validationError``, its entry in the journal codec's options encoding, and its tests.
 public struct SyncJobOptions: Sendable, Hashable {
-    /// What must hold before an attempt starts.
+    /// What must hold before an attempt starts; ``SyncRequirements/network`` unless given
+    /// (``SyncRequirements/none`` for work that needs nothing of the environment).
     public var requirements: SyncRequirements
     /// The app-defined conditions that must hold before an attempt starts.
     public var conditions: Set<SyncCondition>
@@ -55,7 +56,7 @@ public struct SyncJobOptions: Sendable, Hashable {
     /// Creates options; every parameter has the default a job gets when it does not mention it.
     ///
     /// - Parameters:
-    ///   - requires: what must hold before an attempt starts.
+    ///   - requires: what must hold before an attempt starts; ``SyncRequirements/network`` by default.
     ///   - conditions: the app-defined conditions that must hold before an attempt starts.
     ///   - priority: the priority among runnable jobs.
     ///   - delay: how long after submission the job becomes eligible.

@@ -75,9 +75,12 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
         jobs.first { $0.id == id }
     }
 
-    /// One line per job, after a header with the running count.
+    /// One line per job (its ``Job/summary``), after a header with the number of unfinished jobs and the
+    /// running count: `1 job, 0/4 running`, `3 jobs, 2/4 running` (a shut-down scheduler's header ends
+    /// in `, shut down`).
     public var description: String {
-        let header = "\(jobs.count) jobs, \(runningCount)/\(maxConcurrentJobs) running"
+        var header = "\(jobs.count) \(jobs.count == 1 ? "job" : "jobs"), \(runningCount)/\(maxConcurrentJobs) running"
+        if isShutDown { header += ", shut down" }
         return ([header] + jobs.map(\.summary)).joined(separator: "\n")
     }
 }
