@@ -66,6 +66,11 @@
                         "\(field): \(answer)")
                     #expect(daemon.isRunning, "the daemon ended on \(field) \(value): \(harness.logText)")
                 }
+                // Refused by the daemon after decoding (an unknown requirement): nothing is left behind either.
+                let requirement = try harness.exchange(Self.submitLine("require", "warp-drive"))
+                #expect(requirement.contains("\"ok\":false") && requirement.contains("warp-drive"), "\(requirement)")
+                let leftovers = try FileManager.default.contentsOfDirectory(atPath: harness.state + "/runs")
+                #expect(leftovers.isEmpty, "run-log directories of refused submits: \(leftovers)")
                 let cli = try harness.client(["submit", "--delay", "2562048h", "--", "true"])
                 #expect(cli.status == 2, "\(cli)")
                 #expect(
@@ -215,25 +220,46 @@
             }
         }
 
-        /// After a restart the log says "restored" and "listening" before the first run starts.
+        /// After a restart the log says "restored" and "listening" before any run starts, however many jobs
+        /// are restored runnable at once (here: jobs whose runs the stop cut short, needing nothing).
         @Test func theLogSaysRestoredAndListeningBeforeARunStarts() throws {
             try withDaemon { topology, harness in
                 try topology.configureIPv4(defaultRoute: false)
                 try harness.startDaemon()
-                let submitted = try harness.client(["submit", "--require", "network", "--name", "first", "--", "true"])
-                let id = submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
+                let release = harness.directory + "/release"
+                let started = harness.directory + "/started"
+                var ids: [String] = []
+                for index in 0..<4 {
+                    let submitted = try harness.client([
+                        "submit", "--require", "none", "--name", "job\(index)", "--", "sh", "-c",
+                        "[ -e \(release) ] && exit 0; echo \(index) >> \(started); exec sleep 30",
+                    ])
+                    ids.append(submitted.stdout.trimmingCharacters(in: .whitespacesAndNewlines))
+                }
+                try harness.eventually("every first run started") {
+                    let text = (try? String(contentsOfFile: started, encoding: .utf8)) ?? ""
+                    return text.split(separator: "\n").count == ids.count
+                }
                 #expect(try harness.stopDaemon() == 0)
-                try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                #expect(FileManager.default.createFile(atPath: release, contents: nil))
+                // Run logs of other jobs, which the start looks through (to prune old ones) after the
+                // restore: time in which the restored jobs must not start.
+                for index in 0..<3_000 {
+                    mkdir(harness.state + "/runs/other\(index)", 0o700)
+                }
                 let before = harness.logText.utf8.count
                 try harness.startDaemon()
-                try harness.eventually("the job succeeded") { try harness.job(id)["state"] as? String == "succeeded" }
+                try harness.eventually("every job succeeded", within: .seconds(30)) {
+                    let jobs = try harness.jobs()
+                    return ids.allSatisfy { jobs[$0]?["state"] as? String == "succeeded" }
+                }
                 let lines = String(harness.logText.utf8.dropFirst(before))?.split(separator: "\n") ?? []
-                let restored = lines.firstIndex { $0.contains("restored 1 job(s)") }
+                let restored = lines.firstIndex { $0.contains("restored \(ids.count) job(s)") }
                 let listening = lines.firstIndex { $0.contains("listening on") }
-                let started = lines.firstIndex { $0.contains("job \(id) (first) run 1 started") }
-                #expect(restored != nil && listening != nil && started != nil, "\(lines)")
-                if let restored, let listening, let started {
-                    #expect(restored < listening && listening < started, "\(lines)")
+                let run = lines.firstIndex { $0.contains(" run 2 started") }
+                #expect(restored != nil && listening != nil && run != nil, "\(lines)")
+                if let restored, let listening, let run {
+                    #expect(restored < listening && listening < run, "\(lines)")
                 }
                 #expect(try harness.stopDaemon() == 0)
             }
@@ -256,6 +282,34 @@
                 let ended = try harness.client(["cancel", id])
                 #expect(ended.status == 1)
                 #expect(ended.stderr == "syncgate: job '\(id)' has already ended; nothing to cancel\n", "\(ended)")
+                #expect(try harness.stopDaemon() == 0)
+            }
+        }
+
+        /// App conditions are bounded: at most 1 024 on at once (each is copied with every status change),
+        /// the next is refused with a clear error, and turning one off makes room.
+        @Test func theNumberOfConditionsOnIsBounded() throws {
+            try withDaemon { topology, harness in
+                try topology.configureIPv4(defaultRoute: false)
+                try harness.startDaemon()
+                func set(_ name: String, _ on: Bool) throws -> String {
+                    try harness.exchange(
+                        Array(#"{"version":1,"type":"setCondition","name":"\#(name)","on":\#(on)}"#.utf8)
+                            + [UInt8(ascii: "\n")])
+                }
+                for index in 0..<1_024 {
+                    let answer = try set("c\(index)", true)
+                    try #require(answer.contains("\"ok\":true"), "condition \(index): \(answer)")
+                }
+                let refused = try harness.client(["set-condition", "one-more", "on"])
+                #expect(refused.status == 1)
+                #expect(
+                    refused.stderr
+                        == "syncgate: cannot turn on condition 'one-more': 1024 conditions are on, at most 1024; "
+                        + "turn some off first\n", "\(refused)")
+                #expect(try set("c0", true).contains("\"ok\":true"), "a condition already on can be set again")
+                #expect(try set("c0", false).contains("\"ok\":true"))
+                #expect(try harness.client(["set-condition", "one-more", "on"]).status == 0)
                 #expect(try harness.stopDaemon() == 0)
             }
         }

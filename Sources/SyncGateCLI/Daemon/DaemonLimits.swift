@@ -18,6 +18,10 @@ public enum DaemonLimits {
     /// The most tags, and the most app conditions, one job may have.
     public static let maximumLabels = 64
 
+    /// The most app conditions that may be on at once in the daemon (`set-condition NAME on`): each is
+    /// kept in the environment's status, which every change copies.
+    public static let maximumConditionsOn = 1_024
+
     /// Why `value` cannot be a label (a name, tag, unique key, condition or id), or `nil` when it can.
     ///
     /// A label is non-empty, at most ``maximumLabelBytes`` bytes, and holds no control characters (no NUL,

@@ -43,6 +43,15 @@ final class DaemonService: Sendable {
                 guard let runs = runLog.runs(id: id) else { throw DaemonProtocolError("no job with id '\(id)'") }
                 return (DaemonResponse(ok: true, id: id, runs: runs), nil)
             case .setCondition:
+                let condition = SyncCondition(request.name ?? "")
+                let conditions = environment.status.conditions
+                if request.on == true, !conditions.contains(condition),
+                    conditions.count >= DaemonLimits.maximumConditionsOn
+                {
+                    throw DaemonProtocolError(
+                        "cannot turn on condition '\(condition.name)': \(conditions.count) conditions are on, "
+                            + "at most \(DaemonLimits.maximumConditionsOn); turn some off first")
+                }
                 do {
                     try environment.setCondition(SyncCondition(request.name ?? ""), isMet: request.on ?? false)
                 } catch {
