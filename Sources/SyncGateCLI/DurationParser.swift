@@ -6,7 +6,11 @@
 /// Every duration option of every subcommand follows this one rule, and `0s` is accepted by each of
 /// them with the meaning "no time at all": a `--timeout` of `0s` answers from the current state
 /// without waiting, a `--backoff` of `0s` retries at once, a `--grace` of `0s` sends SIGKILL right
-/// after SIGTERM.
+/// after SIGTERM. A period is the exception: `submit --every` is at least
+/// ``DaemonLimits/minimumPeriod`` and `--flex` positive (checked after parsing).
+///
+/// The number is range-checked before any arithmetic, so no text (`2562048h`, twenty digits of
+/// minutes) can overflow: the parser never traps, which `Fuzz/Duration` checks.
 public enum DurationParser {
     /// The longest duration accepted, in hours.
     public static let maximumHours: Int64 = 8_760

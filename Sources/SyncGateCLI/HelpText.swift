@@ -204,9 +204,11 @@ public enum HelpText {
                   --timeout DUR          stop a run that takes longer than DUR; 0s stops runs at once
                   --retries N            retry a failing run up to N times (0...1000)
                   --backoff DUR          the first retry's delay, doubling (default 1s); 0s retries at once
-                  --every DUR            run every DUR, at least 1m (a shorter period is refused)
+                  --every DUR            run every DUR, at least 1m (0s and other shorter periods are
+                                         refused)
                   --flex DUR             the window at the end of each period in which a run may start
-                                         (default a quarter of --every; positive and shorter than it)
+                                         (default a quarter of --every; shorter than it; 0s is refused:
+                                         it must be positive)
                   --stop-on-loss         stop the command when the requirements go; run it again later
                   --wait                 wait for the outcome and exit with the command's status
                 \(durations)
