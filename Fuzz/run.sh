@@ -11,9 +11,13 @@
 # Environment: FUZZ_WORK_DIR (scratch folder; default a fresh temp dir), SWIFTC (default swiftc).
 # Crash inputs are written to $FUZZ_WORK_DIR/<target>/crash-*; the script prints their paths.
 #
-# Each entry is compiled together with every file of the SyncGateWire target (Sources/SyncGateWire, the
-# wire codecs), into one module: the codecs need nothing but the standard library, and the script
-# refuses to start when a file there imports any module.
+#   sources.txt  optional: the files the entry is compiled with, one path (relative to the repository)
+#                a line, instead of the wire codecs (for parsers outside SyncGateWire, such as the
+#                command line's durations and the daemon's requests, kept self-contained for this)
+#
+# Without sources.txt, each entry is compiled together with every file of the SyncGateWire target
+# (Sources/SyncGateWire, the wire codecs), into one module: the codecs need nothing but the standard
+# library, and the script refuses to start when a file there imports any module.
 set -euo pipefail
 
 root="$(cd "$(dirname "$0")/.." && pwd)"
@@ -55,7 +59,14 @@ for target in "${targets[@]}"; do
     dir="$root/Fuzz/$target"
     out="$work/$target"
     mkdir -p "$out/corpus"
-    sources=("$dir"/*.swift "${wire_sources[@]}")
+    sources=("$dir"/*.swift)
+    if [ -f "$dir/sources.txt" ]; then
+        while IFS= read -r line || [ -n "$line" ]; do
+            [ -n "$line" ] && sources+=("$root/$line")
+        done < "$dir/sources.txt"
+    else
+        sources+=("${wire_sources[@]}")
+    fi
     echo "== $target: building (${#sources[@]} files)"
     # The linker's "Cannot export local symbol __asan_*" notes are harmless; keep them out of the log.
     "$swiftc" -sanitize=fuzzer,address -parse-as-library -swift-version 6 -package-name SyncGate \

@@ -277,6 +277,7 @@ public enum CommandLineParser {
         case .setCondition:
             guard tail.count == 2 else { throw UsageError("'set-condition' needs NAME and on or off") }
             guard !tail[0].trimmingSpaces.isEmpty else { throw UsageError("empty condition name for 'set-condition'") }
+            try checkLabels([tail[0]], option: "'set-condition'")
             switch tail[1] {
             case "on": return .setCondition(name: tail[0], on: true)
             case "off": return .setCondition(name: tail[0], on: false)
@@ -324,6 +325,13 @@ public enum CommandLineParser {
             guard !key.isEmpty else { throw UsageError("empty key for --unique") }
             submission.uniqueKey = key
         }
+        for (option, labels) in [
+            ("--condition", submission.conditions), ("--tag", submission.tags),
+            ("--name", submission.name.map { [$0] }),
+            ("--unique", submission.uniqueKey.map { [$0] }),
+        ] {
+            try checkLabels(labels ?? [], option: option)
+        }
         if let policy = values["--on-duplicate"]?.first {
             guard ["keep", "replace", "append"].contains(policy) else {
                 throw UsageError("invalid policy '\(policy)' for --on-duplicate: expected keep, replace or append")
@@ -341,6 +349,7 @@ public enum CommandLineParser {
             }
         }
         if submission.flex != nil && submission.every == nil { throw UsageError("option '--flex' needs --every") }
+        _ = try submission.periodDurations(everyOption: "--every", flexOption: "--flex")
         submission.retries = try retries(values) ?? 0
         if submission.backoff != nil && submission.retries == 0 {
             throw UsageError("option '--backoff' needs --retries N")
@@ -351,6 +360,19 @@ public enum CommandLineParser {
             throw UsageError("option '--wait' cannot be used with --every (a periodic job has no last outcome)")
         }
         return submission
+    }
+
+    /// Checks each of `labels` (the values of `option`) against ``DaemonLimits/labelProblem(_:)``, and
+    /// their count.
+    private static func checkLabels(_ labels: [String], option: String) throws(UsageError) {
+        guard labels.count <= DaemonLimits.maximumLabels else {
+            throw UsageError("option '\(option)' given \(labels.count) times; at most \(DaemonLimits.maximumLabels)")
+        }
+        for label in labels {
+            if let problem = DaemonLimits.labelProblem(label) {
+                throw UsageError("invalid value '\(DaemonLimits.shown(label))' for \(option): \(problem)")
+            }
+        }
     }
 
     /// The duration given to `option`, or `nil` when it was not given.

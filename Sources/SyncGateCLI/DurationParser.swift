@@ -6,7 +6,11 @@
 /// Every duration option of every subcommand follows this one rule, and `0s` is accepted by each of
 /// them with the meaning "no time at all": a `--timeout` of `0s` answers from the current state
 /// without waiting, a `--backoff` of `0s` retries at once, a `--grace` of `0s` sends SIGKILL right
-/// after SIGTERM.
+/// after SIGTERM. A period is the exception: `submit --every` is at least
+/// ``DaemonLimits/minimumPeriod`` and `--flex` positive (checked after parsing).
+///
+/// The number is range-checked before any arithmetic, so no text (`2562048h`, twenty digits of
+/// minutes) can overflow: the parser never traps, which `Fuzz/Duration` checks.
 public enum DurationParser {
     /// The longest duration accepted, in hours.
     public static let maximumHours: Int64 = 8_760
@@ -46,16 +50,20 @@ public enum DurationParser {
             throw UsageError("invalid duration '\(text)' for \(option): at most 9 digits after the point")
         }
         let tooLong = UsageError("invalid duration '\(text)' for \(option): longer than \(maximumHours)h")
-        guard pieces[0].count <= 12, let whole = Int64(pieces[0]) else { throw tooLong }
+        // Range-checked before any arithmetic: the whole part alone must fit the longest duration in this
+        // unit, so the products and the sum below stay far below Int64.max.
+        let limit = maximumHours * 3_600_000_000_000
+        guard pieces[0].count <= 18, let whole = Int64(pieces[0]), whole <= limit / scale else { throw tooLong }
         var nanoseconds = whole * scale
         if !fraction.isEmpty, let digits = Int64(fraction) {
-            // The fraction in billionths of the unit, times the unit's nanoseconds, over a billion.
+            // The fraction in billionths of the unit (below a billion), times the unit's nanoseconds, over a
+            // billion: less than one unit.
             var billionths = digits
             for _ in fraction.count..<9 { billionths *= 10 }
             let product = billionths.multipliedFullWidth(by: scale)
             nanoseconds += Int64(1_000_000_000).dividingFullWidth(product).quotient
         }
-        guard nanoseconds <= maximumHours * 3_600_000_000_000 else { throw tooLong }
+        guard nanoseconds <= limit else { throw tooLong }
         return .nanoseconds(nanoseconds)
     }
 
@@ -65,7 +73,10 @@ public enum DurationParser {
     /// seconds (or, below a second, milliseconds) with up to three decimals.
     public static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
-        let nanoseconds = seconds * 1_000_000_000 + attoseconds / 1_000_000_000
+        let (scaled, scaleOverflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
+        let (nanoseconds, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)
+        // Beyond Int64 nanoseconds (about 292 years) whole seconds are exact enough.
+        if scaleOverflow || sumOverflow || nanoseconds == .min { return "\(seconds)s" }
         if nanoseconds == 0 { return "0s" }
         if nanoseconds < 0 { return "-" + format(.nanoseconds(-nanoseconds)) }
         for (suffix, scale) in units.reversed() where scale >= 1_000_000_000 && nanoseconds % scale == 0 {

@@ -174,7 +174,9 @@ public enum HelpText {
                   --state-dir DIR    the jobs and run logs (default $XDG_STATE_HOME/syncgate, else
                                      ~/.local/state/syncgate; root: /var/lib/syncgate)
                   --socket PATH      the socket (default $SYNCGATE_SOCKET, else
-                                     $XDG_RUNTIME_DIR/syncgate/socket; root: /run/syncgate/socket)
+                                     $XDG_RUNTIME_DIR/syncgate/socket, else /tmp/syncgate-UID/socket;
+                                     root: /run/syncgate/socket). Its directory must be this user's,
+                                     not a symbolic link and not writable by others, or it is refused
                   --grace DUR        on SIGTERM, how long running commands may go on (default 10s);
                                      0s stops them at once
                   --kill-grace DUR   then the time between their SIGTERM and SIGKILL (default 5s); 0s
@@ -187,13 +189,14 @@ public enum HelpText {
 
                 Queues COMMAND with the daemon and prints the job's id. The command runs in the current
                 directory, with stdin /dev/null, a clean environment (PATH, HOME, USER, LOGNAME, LANG,
-                XDG_RUNTIME_DIR, SYNCGATE_JOB_ID, SYNCGATE_ATTEMPT) and the daemon's user.
+                XDG_RUNTIME_DIR, SYNCGATE_JOB_ID, SYNCGATE_ATTEMPT) and the daemon's user. Names, tags,
+                keys and conditions are at most 256 bytes, without control characters.
 
                 OPTIONS
                   --require LIST         the requirements (default network; see 'syncgate help run')
                   --condition NAME       also require an app condition (syncgate set-condition)
                   --name NAME            the name in listings (default: the command)
-                  --tag TAG              a tag for 'cancel --tag' (repeatable)
+                  --tag TAG              a tag for 'cancel --tag' (repeatable, up to 64)
                   --unique KEY           at most one unfinished job per KEY, with --on-duplicate:
                   --on-duplicate POLICY  keep (default: the existing job stays), replace, append
                   --delay DUR            do not start before DUR has passed; 0s is no delay
@@ -201,9 +204,11 @@ public enum HelpText {
                   --timeout DUR          stop a run that takes longer than DUR; 0s stops runs at once
                   --retries N            retry a failing run up to N times (0...1000)
                   --backoff DUR          the first retry's delay, doubling (default 1s); 0s retries at once
-                  --every DUR            run every DUR (0s is refused by the daemon: a period needs a length)
+                  --every DUR            run every DUR, at least 1m (0s and other shorter periods are
+                                         refused)
                   --flex DUR             the window at the end of each period in which a run may start
-                                         (default a quarter of --every; 0s is refused: it must be positive)
+                                         (default a quarter of --every; shorter than it; 0s is refused:
+                                         it must be positive)
                   --stop-on-loss         stop the command when the requirements go; run it again later
                   --wait                 wait for the outcome and exit with the command's status
                 \(durations)
@@ -222,14 +227,16 @@ public enum HelpText {
                 USAGE: syncgate cancel ID | --tag TAG | --unique KEY
 
                 Cancels a job, every job with TAG, or the unfinished job with KEY. A running command gets
-                SIGTERM, then SIGKILL. Exits 1 when nothing was cancelled.
+                SIGTERM, then SIGKILL. Exits 1 when nothing was cancelled; an ID that names no job, or a
+                job that has ended, is one line on stderr ("no job with id 'ID'") and exit 1, as in 'logs'.
                 """
         case .logs:
             return """
                 USAGE: syncgate logs [--json] ID
 
                 Prints every run of job ID: when it started, how it ended, its stdout and stderr (each
-                kept up to 1 MiB per run). Kept across daemon restarts.
+                kept up to 1 MiB per run). Kept across daemon restarts. An ID that names no job: one line
+                on stderr ("no job with id 'ID'") and exit 1.
                 """
         case .setCondition:
             return """

@@ -41,11 +41,28 @@ public struct StatusOrigins: Sendable, Hashable {
 
     /// The notes of every record: why a better source is not used, problems met with one; only the
     /// first note about each source (the text before its first colon), since later ones repeat the cause.
+    /// Sources with the same note (several D-Bus services on one unreachable bus) share one line:
+    /// `NetworkManager, ModemManager: no D-Bus connection to … (…)`.
     public var notes: [String] {
         var seen: Set<Substring> = []
-        return ((connectivity?.notes ?? []) + (power?.notes ?? []) + (storage?.notes ?? [])).filter { note in
+        let first = ((connectivity?.notes ?? []) + (power?.notes ?? []) + (storage?.notes ?? [])).filter { note in
             seen.insert(note.prefix { $0 != ":" }).inserted
         }
+        var lines: [(sources: [Substring], text: String)] = []
+        for note in first {
+            guard let colon = note.range(of: ": ") else {
+                lines.append(([], note))
+                continue
+            }
+            let source = note[..<colon.lowerBound]
+            let text = String(note[colon.upperBound...])
+            if let index = lines.firstIndex(where: { !$0.sources.isEmpty && $0.text == text }) {
+                lines[index].sources.append(source)
+            } else {
+                lines.append(([source], text))
+            }
+        }
+        return lines.map { $0.sources.isEmpty ? $0.text : $0.sources.joined(separator: ", ") + ": " + $0.text }
     }
 
     /// The record as JSON: `{"fields": {"connected": "rtnetlink", …}, "notes": […]}`.

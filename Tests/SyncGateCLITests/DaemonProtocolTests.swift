@@ -101,11 +101,14 @@ struct DaemonProtocolTests {
     }
 
     @Test func aRequestJustUnderTheLimitIsRead() throws {
-        let head = #"{"version":1,"type":"logs","id":""#
-        let tail = #""}"#
-        let id = String(repeating: "x", count: DaemonProtocol.maximumRequestSize - 1 - head.count - tail.count)
-        let request = try DaemonProtocol.decodeRequest(Array((head + id + tail).utf8))
-        #expect(request.id == id)
+        // A long argument (ids and other labels have limits of their own, DaemonLimits).
+        let head = #"{"version":1,"type":"submit","submission":{"command":["echo",""#
+        let tail =
+            #""],"workingDirectory":"/","require":"none","conditions":[],"tags":[],"retries":0,"#
+            + #""stopOnLoss":false,"wait":false}}"#
+        let text = String(repeating: "x", count: DaemonProtocol.maximumRequestSize - 1 - head.count - tail.count)
+        let request = try DaemonProtocol.decodeRequest(Array((head + text + tail).utf8))
+        #expect(request.submission?.command == ["echo", text])
     }
 
     @Test func responsesOfAnotherVersionAreRefused() throws {

@@ -4,6 +4,8 @@ import Testing
 
 /// Every duration option of every subcommand follows one rule: `0s` and more are accepted, `0s` meaning
 /// "no time at all", and a negative or malformed value is a usage error naming the option and the value.
+/// A period is the exception: `submit --every` is at least the minimum period (1m) and `--flex` positive,
+/// and a shorter value is a usage error too.
 struct DurationOptionTests {
     /// One duration option: how to write a command line that gives it a value, and where the value lands.
     struct Option: Sendable, CustomTestStringConvertible {
@@ -11,6 +13,8 @@ struct DurationOptionTests {
         var name: String
         var arguments: @Sendable (String) -> [String]
         var value: @Sendable (Command) -> Duration?
+        /// The shortest value accepted (below it: a usage error); a period's bounds are not zero.
+        var shortest: Duration = .zero
 
         var testDescription: String { "\(subcommand.rawValue) \(name)" }
     }
@@ -102,7 +106,8 @@ struct DurationOptionTests {
             value: { command in
                 guard case .submit(let submission) = command, let text = submission.every else { return nil }
                 return try? DurationParser.parse(text, option: "--every")
-            }
+            },
+            shortest: DaemonLimits.minimumPeriod
         ),
         Option(
             subcommand: .submit, name: "--flex",
@@ -110,7 +115,8 @@ struct DurationOptionTests {
             value: { command in
                 guard case .submit(let submission) = command, let text = submission.flex else { return nil }
                 return try? DurationParser.parse(text, option: "--flex")
-            }
+            },
+            shortest: .nanoseconds(1)
         ),
     ]
 
@@ -126,6 +132,10 @@ struct DurationOptionTests {
         arguments: options,
         [("0s", Duration.zero), ("0ms", .zero), ("1.5s", .milliseconds(1_500)), ("2m", .seconds(120))])
     func acceptsZeroAndMore(option: Option, value: (text: String, duration: Duration)) throws {
+        guard value.duration >= option.shortest else {
+            #expect(throws: UsageError.self) { try CommandLineParser.parse(option.arguments(value.text)) }
+            return
+        }
         #expect(option.value(try CommandLineParser.parse(option.arguments(value.text))) == value.duration)
     }
 

@@ -41,6 +41,12 @@ struct DurationParserTests {
         ("5sec", "invalid duration '5sec' for --timeout: unknown unit 'sec' (use ms, s, m or h)"),
         ("8761h", "invalid duration '8761h' for --timeout: longer than 8760h"),
         ("99999999999999999999s", "invalid duration '99999999999999999999s' for --timeout: longer than 8760h"),
+        // Values whose product with the unit overflows 64 bits: range-checked before the multiplication.
+        ("2562048h", "invalid duration '2562048h' for --timeout: longer than 8760h"),
+        ("153722867280912930m", "invalid duration '153722867280912930m' for --timeout: longer than 8760h"),
+        ("9223372037s", "invalid duration '9223372037s' for --timeout: longer than 8760h"),
+        ("9223372036854775807ms", "invalid duration '9223372036854775807ms' for --timeout: longer than 8760h"),
+        ("8760.000000001h", "invalid duration '8760.000000001h' for --timeout: longer than 8760h"),
         ("0.0000000001s", "invalid duration '0.0000000001s' for --timeout: at most 9 digits after the point"),
     ])
     func rejectsInvalidDurations(text: String, message: String) {

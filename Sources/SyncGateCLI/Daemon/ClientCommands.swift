@@ -8,6 +8,11 @@ import Foundation
 
 /// `syncgate submit`, `jobs`, `cancel`, `logs` and `set-condition`: requests to the daemon, their
 /// answers printed on stdout, errors on stderr with exit status 1.
+///
+/// An id that names no job (`cancel ID`, `logs ID`) is such an error: `syncgate: no job with id 'ID'`,
+/// exit status 1. What the daemon sends that reaches the terminal as text (names, ids, errors) has its
+/// control characters escaped (``DaemonLimits/escaped(_:)``); a run's output in `logs` is printed as the
+/// command wrote it.
 public enum ClientCommands {
     /// Runs a client subcommand and returns its exit status.
     public static func execute(_ command: Command, client: DaemonClient, signals: AsyncStream<Int32>) async -> Int32 {
@@ -55,7 +60,9 @@ public enum ClientCommands {
     }
 
     private static func checked(_ response: DaemonResponse) throws(DaemonClient.Failure) -> DaemonResponse {
-        guard response.ok else { throw DaemonClient.Failure(description: response.error ?? "the daemon refused") }
+        guard response.ok else {
+            throw DaemonClient.Failure(description: DaemonLimits.escaped(response.error ?? "the daemon refused"))
+        }
         return response
     }
 
@@ -65,7 +72,7 @@ public enum ClientCommands {
         let (connection, first) = try client.send(DaemonRequest(type: .submit, submission: submission))
         guard first.ok, let id = first.id, connection >= 0 else {
             if connection >= 0 { close(connection) }
-            throw DaemonClient.Failure(description: first.error ?? "the daemon refused the job")
+            throw DaemonClient.Failure(description: DaemonLimits.escaped(first.error ?? "the daemon refused the job"))
         }
         Output.line(id)
         guard submission.wait else {
@@ -108,7 +115,7 @@ public enum ClientCommands {
                 [
                     job.id, job.name, job.state, String(job.attempts), job.lastExitStatus.map(String.init) ?? "-",
                     job.waitingFor.isEmpty ? "-" : job.waitingFor.joined(separator: ","),
-                ]
+                ].map(DaemonLimits.escaped)
             }
         let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in

@@ -8,6 +8,9 @@ import Foundation
 
 /// The client side of `syncgate submit`, `jobs`, `cancel`, `logs` and `set-condition`: one request on
 /// one connection to the daemon's socket.
+///
+/// Before it sends anything, the client checks who listens (`SO_PEERCRED`): only a server running as the
+/// client's own user or as root is trusted; any other is refused and gets nothing.
 public struct DaemonClient: Sendable {
     /// How long the daemon has to answer a request.
     public static let answerDeadline = Duration.seconds(10)
@@ -37,6 +40,17 @@ public struct DaemonClient: Sendable {
                 description:
                     "no daemon is running on \(socketPath) (\(error)); start one with 'syncgate daemon' "
                     + "or 'systemctl --user start syncgate'")
+        }
+        // Who listens is checked before a byte is sent: a process of another user listening on the path
+        // (a socket directory it created first) would otherwise receive the command and its arguments.
+        let own = getuid()
+        guard let server = DaemonServer.peerUID(connection), server == own || server == 0 else {
+            let shown = DaemonServer.peerUID(connection).map { "uid \($0)" } ?? "an unknown user"
+            close(connection)
+            throw Failure(
+                description:
+                    "refusing to talk to the process listening on \(socketPath): it runs as \(shown), not as uid "
+                    + "\(own) or root, so it is not your daemon (nothing was sent)")
         }
         let deadline = ContinuousClock.now + Self.answerDeadline
         guard DaemonSocket.writeAll(connection, DaemonProtocol.encodeLine(request), until: deadline) else {

@@ -9,8 +9,9 @@ import SyncGate
 
 /// `syncgate daemon`: a durable scheduler over this machine's environment, served on a Unix socket.
 ///
-/// On start it records as interrupted the runs its last process left unfinished, restores the pending
-/// jobs (a job that was running runs again: at-least-once) and listens. On SIGTERM or SIGINT it stops
+/// On start it opens its socket (a daemon that cannot listen starts nothing), records as interrupted
+/// the runs its last process left unfinished, restores the pending jobs (a job that was running runs
+/// again: at-least-once) and listens; restored jobs start only after its log says so. On SIGTERM or SIGINT it stops
 /// listening, lets running commands go on for the grace period, then sends them SIGTERM and, after
 /// ``Command/DaemonOptions/killGrace``, SIGKILL; their runs are recorded as interrupted and the jobs stay
 /// in the store, to run again when the daemon next starts. Its log goes to stderr, one line per event,
@@ -19,11 +20,12 @@ public enum DaemonCommand {
     /// Runs the daemon until SIGTERM or SIGINT; returns the exit status.
     public static func execute(_ options: Command.DaemonOptions, signals: AsyncStream<Int32>) async -> Int32 {
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
+        // Job names and commands reach the log: escaped, so none can forge a line or drive a terminal.
         let log: @Sendable (String) -> Void = { message in
-            Output.errorLine(journal ? "<6>" + message : "syncgate daemon: " + message)
+            Output.errorLine((journal ? "<6>" : "syncgate daemon: ") + DaemonLimits.escaped(message))
         }
         let fail: @Sendable (String) -> Int32 = { message in
-            Output.errorLine(journal ? "<3>" + message : "syncgate daemon: " + message)
+            Output.errorLine((journal ? "<3>" : "syncgate daemon: ") + DaemonLimits.escaped(message))
             return ExitCode.failure
         }
         let stateDirectory = options.stateDirectory ?? DaemonPaths.stateDirectory()
@@ -34,21 +36,34 @@ public enum DaemonCommand {
         let store: FileJobStore
         let runLog: RunLog
         do {
-            try FileManager.default.createDirectory(
-                atPath: stateDirectory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try prepareStateDirectory(stateDirectory)
             store = try FileJobStore(directory: stateDirectory + "/jobs")
             durable = DurableScheduler(scheduler: scheduler, store: store)
             runLog = try RunLog(directory: stateDirectory + "/runs")
+            for directory in [stateDirectory + "/jobs", stateDirectory + "/runs"] { chmod(directory, 0o700) }
         } catch {
             return fail("cannot open the state directory \(stateDirectory): \(error)")
+        }
+        // The socket first: a daemon that cannot listen restores and starts nothing.
+        let service = DaemonService(durable: durable, environment: machine.environment, runLog: runLog, log: log)
+        let server: DaemonServer
+        do {
+            try DaemonSocketLocation.prepare(socketPath: socketPath)
+            server = try DaemonServer(path: socketPath, service: service)
+        } catch {
+            try? store.close()
+            return fail("\(error)")
         }
         let interrupted = runLog.closeInterruptedRuns()
         if interrupted > 0 {
             log("\(interrupted) run(s) were cut short by the last daemon's end; recorded as interrupted")
         }
         let runner = ShellJobRunner(runLog: runLog, killGrace: options.killGrace, log: log)
+        // Restored jobs start once the log says "restored" and "listening".
+        let gate = StartGate()
         do {
             try durable.register(ShellJob.kind, payload: ShellJob.self) { job, context in
+                await gate.wait()
                 try await runner.run(job, context: context)
             }
             let report = try durable.restoreJobs()
@@ -58,29 +73,47 @@ public enum DaemonCommand {
             if pruned > 0 { log("removed the run logs of \(pruned) job(s) that ended over 30 days ago") }
             for issue in report.storeIssues { log("store: \(issue)") }
         } catch {
-            return fail("cannot restore the jobs: \(error)")
-        }
-        let service = DaemonService(durable: durable, environment: machine.environment, runLog: runLog, log: log)
-        let server: DaemonServer
-        do {
-            server = try DaemonServer(path: socketPath, service: service)
-        } catch {
+            server.stop()
+            gate.open()
             await scheduler.shutdown(gracePeriod: .zero)
-            return fail("\(error)")
+            try? store.close()
+            return fail("cannot restore the jobs: \(error)")
         }
         server.start()
         log("listening on \(socketPath), state in \(stateDirectory)")
+        gate.open()
+        let compactor = JournalCompactor(
+            clock: ContinuousClock(), interval: JournalCompactor<ContinuousClock>.daemonInterval,
+            compact: { try store.compactIfNeeded() }, log: log)
+        let compaction = Task { await compactor.run() }
         var received: Int32 = SIGTERM
         for await signal in signals {
             received = signal
             break
         }
         log("signal \(received): stopping; running commands get \(DurationParser.format(options.gracePeriod))")
+        compaction.cancel()
         server.stop()
         service.beginStopping()
         await scheduler.shutdown(gracePeriod: options.gracePeriod)
         try? store.close()
         log("stopped")
         return ExitCode.success
+    }
+
+    /// Creates the state directory with mode 0700, or closes an existing one of ours to others.
+    ///
+    /// - Throws: when it cannot be created, or belongs to another user.
+    static func prepareStateDirectory(_ directory: String) throws {
+        try FileManager.default.createDirectory(
+            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        var info = stat()
+        guard stat(directory, &info) == 0 else {
+            throw DaemonSocket.Failure(description: "cannot read \(directory): \(String(cString: strerror(errno)))")
+        }
+        guard info.st_uid == getuid() else {
+            throw DaemonSocket.Failure(description: "\(directory) belongs to uid \(info.st_uid), not \(getuid())")
+        }
+        if info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
     }
 }

@@ -36,12 +36,22 @@ final class DaemonService: Sendable {
             case .jobs:
                 return (DaemonResponse(ok: true, jobs: jobs(all: request.all ?? false)), nil)
             case .cancel:
+                if let id = request.id, let problem = unknownJob(id) { throw DaemonProtocolError(problem) }
                 return (DaemonResponse(ok: true, cancelled: cancel(request)), nil)
             case .logs:
                 let id = request.id ?? ""
                 guard let runs = runLog.runs(id: id) else { throw DaemonProtocolError("no job with id '\(id)'") }
                 return (DaemonResponse(ok: true, id: id, runs: runs), nil)
             case .setCondition:
+                let condition = SyncCondition(request.name ?? "")
+                let conditions = environment.status.conditions
+                if request.on == true, !conditions.contains(condition),
+                    conditions.count >= DaemonLimits.maximumConditionsOn
+                {
+                    throw DaemonProtocolError(
+                        "cannot turn on condition '\(condition.name)': \(conditions.count) conditions are on, "
+                            + "at most \(DaemonLimits.maximumConditionsOn); turn some off first")
+                }
                 do {
                     try environment.setCondition(SyncCondition(request.name ?? ""), isMet: request.on ?? false)
                 } catch {
@@ -53,6 +63,15 @@ final class DaemonService: Sendable {
         } catch {
             return (.failure(error.message), nil)
         }
+    }
+
+    /// Why `id` cannot be cancelled, when it names no unfinished job: no such job, or it has ended.
+    private func unknownJob(_ id: String) -> String? {
+        if let info = durable.scheduler.jobs(matching: .all).first(where: { $0.id == id }) {
+            return info.state.isTerminal ? "job '\(id)' has already ended; nothing to cancel" : nil
+        }
+        guard runLog.job(id: id) != nil else { return "no job with id '\(id)'" }
+        return "job '\(id)' is not queued (it ended before this daemon started); nothing to cancel"
     }
 
     /// The second line of `submit --wait`: the outcome and the last run's exit status.
@@ -117,10 +136,12 @@ final class DaemonService: Sendable {
                     initial: backoff, multiplier: 2, maxDelay: backoff * 32, maxAttempts: submission.retries + 1,
                     jitter: 0)
         }
-        if let every = try duration(submission.every, "--every") {
-            options.period = SyncJobPeriod(every: every, flex: try duration(submission.flex, "--flex") ?? every / 4)
-        } else if submission.flex != nil {
-            throw DaemonProtocolError("--flex needs --every")
+        do {
+            if let period = try submission.periodDurations(everyOption: "--every", flexOption: "--flex") {
+                options.period = SyncJobPeriod(every: period.every, flex: period.flex)
+            }
+        } catch {
+            throw DaemonProtocolError(error.message)
         }
         options.onRequirementsLost = submission.stopOnLoss ? .cancelAndRequeue : .keepRunning
         let id = SyncJob.makeID()

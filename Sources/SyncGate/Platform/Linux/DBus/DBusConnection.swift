@@ -73,19 +73,23 @@
             } catch {
                 throw .connectFailed(error.description)
             }
-            var failures: [String] = []
+            var failures: [(socket: String, reason: String)] = []
             var connected: Int32?
             for entry in entries {
                 switch Self.connectSocket(entry.location) {
                 case .success(let descriptor):
                     connected = descriptor
                 case .failure(let reason):
-                    failures.append(reason)
+                    failures.append((Self.shown(entry.location), reason))
                 }
                 if connected != nil { break }
             }
             guard let descriptor = connected else {
-                throw .connectFailed("\(address): \(failures.joined(separator: "; "))")
+                // Each failure names its socket; the address (which whoever reports this names) would only
+                // repeat it, so a one-socket address gives the reason alone.
+                throw .connectFailed(
+                    failures.count == 1
+                        ? failures[0].reason : failures.map { "\($0.socket): \($0.reason)" }.joined(separator: "; "))
             }
             let deadline = ContinuousClock.now.advanced(by: setupTimeout)
             let inbox = Inbox(descriptor: descriptor)
@@ -355,23 +359,28 @@
             case failure(String)
         }
 
+        /// A socket's location as messages show it: the path, or `@name` for an abstract one.
+        private static func shown(_ location: DBusAddress.Location) -> String {
+            switch location {
+            case .path(let path): path
+            case .abstract(let name): "@" + name
+            }
+        }
+
         private static func connectSocket(_ location: DBusAddress.Location) -> SocketResult {
             let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard descriptor >= 0 else { return .failure("socket failed (errno \(errno))") }
+            guard descriptor >= 0 else { return .failure("socket: \(String(cString: strerror(errno)))") }
             var pathBytes: [UInt8]
-            let shown: String
             switch location {
             case .path(let path):
                 pathBytes = Array(path.utf8) + [0]
-                shown = path
             case .abstract(let name):
                 pathBytes = [0] + Array(name.utf8)
-                shown = "@" + name
             }
             let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
             guard pathBytes.count <= capacity else {
                 _ = Glibc.close(descriptor)
-                return .failure("\(shown) is longer than \(capacity) bytes")
+                return .failure("the path is longer than \(capacity) bytes")
             }
             var address = sockaddr_un()
             address.sun_family = sa_family_t(AF_UNIX)
@@ -385,7 +394,7 @@
             guard result == 0 else {
                 let code = errno
                 _ = Glibc.close(descriptor)
-                return .failure("connect to \(shown) failed (errno \(code))")
+                return .failure(String(cString: strerror(code)))
             }
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             return .success(descriptor)

@@ -1,0 +1,95 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The checks the daemon makes on its socket's location before it listens there.
+///
+/// * The socket's directory is created with mode 0700 when missing. An existing one must be a real
+///   directory (a symbolic link is refused, never followed), owned by the daemon's user, and not writable
+///   by group or others; read or search bits for others are then removed (mode 0700). So a directory that
+///   another user created first (`/tmp/syncgate-UID` when `XDG_RUNTIME_DIR` is not set) is refused with
+///   an error naming its owner: it can keep the daemon from starting there, never receive its clients.
+/// * At the socket's path, nothing or a socket may exist. A socket that a daemon answers on is refused
+///   ("another daemon is listening"); a stale one (nobody answers) is removed. Anything else (a regular
+///   file, a directory, a link) is refused and left as it is.
+enum DaemonSocketLocation {
+    /// Checks (and creates) the directory of `socketPath` and clears a stale socket there.
+    ///
+    /// - Throws: ``DaemonSocket/Failure`` naming the path and the problem.
+    static func prepare(socketPath: String) throws(DaemonSocket.Failure) {
+        let directory = (socketPath as NSString).deletingLastPathComponent
+        try prepareDirectory(directory.isEmpty ? "." : directory)
+        var info = stat()
+        guard lstat(socketPath, &info) == 0 else {
+            guard errno == ENOENT else {
+                throw DaemonSocket.Failure(
+                    description: "cannot read \(socketPath): \(String(cString: strerror(errno)))")
+            }
+            return
+        }
+        guard info.st_mode & S_IFMT == S_IFSOCK else {
+            throw DaemonSocket.Failure(
+                description:
+                    "\(socketPath) exists and is \(kind(info.st_mode)), not a socket: refusing to replace it "
+                    + "(remove it, or choose another path with --socket)")
+        }
+        if let existing = try? DaemonSocket.connect(to: socketPath) {
+            close(existing)
+            throw DaemonSocket.Failure(description: "another daemon is listening on \(socketPath)")
+        }
+        // Nobody answers: the socket of a daemon that ended without removing it.
+        unlink(socketPath)
+    }
+
+    /// Creates `directory` (mode 0700) or checks an existing one; see ``DaemonSocketLocation``.
+    static func prepareDirectory(_ directory: String) throws(DaemonSocket.Failure) {
+        if mkdir(directory, 0o700) != 0 && errno == ENOENT {
+            do {
+                try FileManager.default.createDirectory(
+                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            } catch {
+                throw DaemonSocket.Failure(description: "cannot create \(directory): \(error)")
+            }
+        }
+        var info = stat()
+        guard lstat(directory, &info) == 0 else {
+            throw DaemonSocket.Failure(description: "cannot read \(directory): \(String(cString: strerror(errno)))")
+        }
+        let type = info.st_mode & S_IFMT
+        guard type == S_IFDIR else {
+            throw DaemonSocket.Failure(
+                description: "the socket directory \(directory) is \(kind(info.st_mode)), not a directory: refusing it")
+        }
+        guard info.st_uid == getuid() else {
+            throw DaemonSocket.Failure(
+                description:
+                    "the socket directory \(directory) belongs to uid \(info.st_uid), not \(getuid()): refusing it "
+                    + "(another user may have created it; remove it, or set XDG_RUNTIME_DIR or SYNCGATE_SOCKET)")
+        }
+        let mode = info.st_mode & 0o777
+        guard mode & 0o022 == 0 else {
+            throw DaemonSocket.Failure(
+                description:
+                    "the socket directory \(directory) is writable by other users (mode \(String(mode, radix: 8))): "
+                    + "refusing it (chmod 700 it, or remove it)")
+        }
+        if mode & 0o077 != 0 { chmod(directory, 0o700) }
+    }
+
+    /// A file type, for messages: "a regular file", "a symbolic link", …
+    static func kind(_ mode: mode_t) -> String {
+        switch mode & S_IFMT {
+        case S_IFREG: "a regular file"
+        case S_IFDIR: "a directory"
+        case S_IFLNK: "a symbolic link"
+        case S_IFSOCK: "a socket"
+        case S_IFIFO: "a FIFO"
+        case S_IFCHR, S_IFBLK: "a device"
+        default: "a file of another type"
+        }
+    }
+}
