@@ -25,6 +25,12 @@
             return "descriptors: " + descriptors.joined(separator: ", ") + "; threads: " + names.joined(separator: ", ")
         }
 
+        /// The lowest descriptor number the process has not open.
+        static func lowestFree(_ pid: pid_t) -> UInt {
+            let open = Set(descriptors(pid))
+            return UInt((Int32(0)...).first { !open.contains($0) }!)
+        }
+
         /// How many threads the process has.
         static func threads(_ pid: pid_t) -> Int {
             ((try? FileManager.default.contentsOfDirectory(atPath: "/proc/\(pid)/task")) ?? []).count
