@@ -13,28 +13,28 @@ import Foundation
 /// unreaped, or whose id is still carried by a living member, is the same group it was when it was
 /// created, and signals sent to it reach only its own processes. A process that leaves the group
 /// (`setsid`, `setpgid`) is out of its reach.
-struct ProcessGroup: Sendable, Hashable {
+package struct ProcessGroup: Sendable, Hashable {
     /// One line of `/proc/PID/stat`: the fields the daemon reads.
-    struct Stat: Sendable, Hashable {
+    package struct Stat: Sendable, Hashable {
         /// The process id.
-        var pid: pid_t
+        package var pid: pid_t
         /// The state letter (`R`, `S`, `D`, `Z`, …).
-        var state: Character
+        package var state: Character
         /// The parent's process id.
-        var parent: pid_t
+        package var parent: pid_t
         /// The process group id.
-        var group: pid_t
+        package var group: pid_t
         /// The start time in clock ticks after boot: with the id, the process's identity.
-        var startTime: UInt64
+        package var startTime: UInt64
 
         /// Whether the process still runs (it is neither a zombie nor dead).
-        var isLiving: Bool { state != "Z" && state != "X" && state != "x" }
+        package var isLiving: Bool { state != "Z" && state != "X" && state != "x" }
 
         /// Parses the text of `/proc/PID/stat`; `nil` when it is not one.
         ///
         /// The command name (field 2) may hold spaces and parentheses, so fields are counted from the
         /// last `)`.
-        init?(_ text: String) {
+        package init?(_ text: String) {
             guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"),
                 let pid = pid_t(text[..<open].trimmingCharacters(in: .whitespaces))
             else { return nil }
@@ -51,7 +51,7 @@ struct ProcessGroup: Sendable, Hashable {
         }
 
         /// The stat of process `pid`, or `nil` when there is none.
-        static func read(_ pid: pid_t) -> Stat? {
+        package static func read(_ pid: pid_t) -> Stat? {
             guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return nil }
             return Stat(String(decoding: data, as: UTF8.self))
         }

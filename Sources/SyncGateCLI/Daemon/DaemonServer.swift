@@ -18,7 +18,9 @@ import SyncGate
 ///
 /// When `accept` fails for want of a descriptor (`EMFILE`, `ENFILE`), the daemon logs it once, frees a
 /// descriptor it keeps in reserve to accept and refuse the pending client with an error line, and, when
-/// even that fails, waits (10 ms, doubling up to 1 s) before trying again: it never spins.
+/// even that fails, waits (10 ms, doubling up to 1 s) before trying again: it never spins. Other
+/// failures for want of a resource (`ENOBUFS`, `ENOMEM`, …) are logged once and waited out the same
+/// way; the loop ends only when the listener is shut down.
 final class DaemonServer: Sendable {
     /// How long a client has to send its whole request line.
     static let requestDeadline = Duration.seconds(5)
@@ -107,14 +109,19 @@ final class DaemonServer: Sendable {
             if connection < 0 {
                 let code = errno
                 if code == EINTR || code == ECONNABORTED { continue }
-                guard code == EMFILE || code == ENFILE else { return }
+                // The listener was shut down (stop()) or is broken: nothing more to accept.
+                if stopped.withLock({ $0 }) || code == EINVAL || code == EBADF || code == ENOTSOCK { return }
+                let descriptors = code == EMFILE || code == ENFILE
                 if !exhausted {
                     exhausted = true
+                    let reason = String(cString: strerror(code))
                     service.log(
-                        "cannot accept a connection: \(String(cString: strerror(code))) (descriptor limit "
-                            + "\(Self.descriptorLimit())); refusing clients until a descriptor is freed")
+                        descriptors
+                            ? "cannot accept a connection: \(reason) (descriptor limit \(Self.descriptorLimit())); "
+                                + "refusing clients until a descriptor is freed"
+                            : "cannot accept a connection: \(reason); trying again with growing pauses")
                 }
-                if spare >= 0 {
+                if descriptors && spare >= 0 {
                     close(spare)
                     let pending = accept(listener, nil, nil)
                     if pending >= 0 {

@@ -52,9 +52,6 @@ final class DaemonWaiters: Sendable {
         }
     }
 
-    /// How many clients wait now.
-    var count: Int { state.withLock { $0.entries.count } }
-
     /// Reserves a place for one more waiting client; false when ``maximumWaiters`` are waiting or
     /// reserved.
     func reserve() -> Bool {
