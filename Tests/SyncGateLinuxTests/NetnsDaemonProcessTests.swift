@@ -183,9 +183,10 @@
             }
         }
 
-        /// More `submit --wait` clients than the daemon serves connections at once all wait, `jobs`,
-        /// `submit` and `cancel` still work meanwhile, and once the waiting clients hang up, the daemon's
-        /// descriptors and threads are back to what they were before.
+        /// More `submit --wait` clients than the daemon serves connections at once all wait (up to the
+        /// waiting limit; one more is refused and queues nothing), `jobs`, `submit` and `cancel` still work
+        /// meanwhile, and once the waiting clients hang up, the daemon's descriptors and threads are back to
+        /// what they were before.
         @Test func waitingClientsHoldNoSlotAndAreFreedWhenTheyHangUp() throws {
             try withDaemon { harness, daemon in
                 let baseline = ProcessCensus.ownResources(daemon)
@@ -193,7 +194,9 @@
                 var waiting: [Int32] = []
                 defer { for descriptor in waiting { close(descriptor) } }
                 var ids: Set<String> = []
-                for _ in 0..<80 {
+                // 256 may wait at once (docs/daemon-protocol.md, "Waiting clients"), four times the 64
+                // connections served at once.
+                for _ in 0..<256 {
                     let (descriptor, line) = try Self.ask(harness, Self.waitingSubmit(key: "never"))
                     waiting.append(descriptor)
                     let answer = try #require(
@@ -202,6 +205,11 @@
                     ids.insert(answer["id"] as? String ?? "")
                 }
                 #expect(ids.count == 1, "\(ids)")
+                // One more is refused before anything is queued.
+                let (extra, refusal) = try Self.ask(harness, Self.waitingSubmit(key: "other"))
+                close(extra)
+                #expect(refusal.contains("too many clients are waiting (256); nothing was queued"), "\(refusal)")
+                #expect(try harness.jobs().count == 1)
                 let jobs = try harness.client(["jobs"])
                 #expect(jobs.status == 0, "\(jobs)")
                 let other = try harness.client(["submit", "--require", "none", "--condition", "never", "--", "true"])
