@@ -14,6 +14,15 @@ import SyncGate
 /// The child inherits stdin, stdout, stderr and the environment, and no other descriptor (see
 /// `SpawnInheritance`); the signals the tool ignores or blocks (SIGINT, SIGTERM, …) are reset to their
 /// defaults in the child.
+///
+/// Started with a ``Redirection``, the command leads a process group of its own and the object tracks
+/// the group, not only its leader: the leader's exit is reported at once (``exitStatus()``) but the
+/// leader stays unreaped, holding the group's id, while what remains of the group is ended (SIGTERM,
+/// then SIGKILL after ``Redirection/groupGrace``); only then is it reaped (``groupEnded()``). Until then
+/// ``signal(_:)`` reaches every process of the group, even after the leader has exited. Such a command
+/// is spawned from the thread that later reaps it, which lives as long as the command, so a death signal
+/// the command asks for (`PR_SET_PDEATHSIG`, tied to the thread that started it) fires only when the
+/// whole process dies.
 public final class ChildProcess: Sendable {
     /// Why a command could not be started.
     public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -32,16 +41,20 @@ public final class ChildProcess: Sendable {
     }
 
     private struct State {
+        /// Whether signals may still be sent: until the process (for a group, its last process) ended.
         var reaped = false
         var exitStatus: ChildExitStatus?
         var waiters: [CheckedContinuation<ChildExitStatus, Never>] = []
+        /// The processes of the group that outlived SIGKILL, once the group has ended.
+        var groupOutliving: [pid_t]?
+        var groupWaiters: [CheckedContinuation<[pid_t], Never>] = []
     }
 
     /// The process id.
     public let pid: pid_t
     /// Whether the process leads a process group of its own, which signals go to.
     private let ownsGroup: Bool
-    private let state = LockedState(State())
+    private let state: LockedState<State>
 
     /// Starts `arguments[0]` (looked up in `PATH`) with the remaining arguments.
     ///
@@ -60,15 +73,20 @@ public final class ChildProcess: Sendable {
         public var standardOutput: Int32
         /// The descriptor that becomes stderr.
         public var standardError: Int32
+        /// How long the processes left in the command's group after it exits get between SIGTERM and
+        /// SIGKILL.
+        public var groupGrace: Duration
 
         /// Creates a redirection; stdin is `/dev/null`.
         public init(
-            environment: [String: String], workingDirectory: String, standardOutput: Int32, standardError: Int32
+            environment: [String: String], workingDirectory: String, standardOutput: Int32, standardError: Int32,
+            groupGrace: Duration = .seconds(5)
         ) {
             self.environment = environment
             self.workingDirectory = workingDirectory
             self.standardOutput = standardOutput
             self.standardError = standardError
+            self.groupGrace = groupGrace
         }
     }
 
@@ -79,6 +97,40 @@ public final class ChildProcess: Sendable {
     /// - Throws: ``SpawnError`` when the command cannot be started.
     public init(arguments: [String], redirection: Redirection?) throws(SpawnError) {
         precondition(!arguments.isEmpty, "ChildProcess needs a command")
+        let state = LockedState(State())
+        self.state = state
+        ownsGroup = redirection != nil
+        guard let redirection else {
+            let pid = try Self.spawn(arguments, redirection: nil).get()
+            self.pid = pid
+            Thread.detachNewThread {
+                Self.reap(pid: pid, state: state)
+            }
+            return
+        }
+        // Spawned by the thread that reaps it, which lives until the whole group has ended.
+        let spawned = LockedState<Result<pid_t, SpawnError>?>(nil)
+        let done = DispatchSemaphore(value: 0)
+        Thread.detachNewThread {
+            SignalWatcher.blockWatchedSignals()
+            let result = Self.spawn(arguments, redirection: redirection)
+            spawned.withLock { $0 = result }
+            done.signal()
+            guard case .success(let pid) = result else { return }
+            Self.reapGroup(leader: pid, grace: redirection.groupGrace, state: state)
+        }
+        done.wait()
+        pid = try spawned.withLock { $0! }.get()
+    }
+
+    /// The path `command` runs from: itself when it holds a `/`, else the first executable file of that
+    /// name in the directories of `searchPath`; `nil` when there is none.
+    static func resolve(_ command: String, searchPath: String) -> String? {
+        if command.contains("/") { return command }
+        return searchPath.split(separator: ":").map { "\($0)/\(command)" }.first { access($0, X_OK) == 0 }
+    }
+
+    private static func spawn(_ arguments: [String], redirection: Redirection?) -> Result<pid_t, SpawnError> {
         var actions = posix_spawn_file_actions_t()
         posix_spawn_file_actions_init(&actions)
         defer { posix_spawn_file_actions_destroy(&actions) }
@@ -118,10 +170,9 @@ public final class ChildProcess: Sendable {
         }
         defer { for pointer in environment ?? [] { free(pointer) } }
         var path = arguments[0]
-        if let redirection, !path.contains("/") {
+        if let redirection {
             // posix_spawnp searches the tool's PATH; a command of the daemon searches its own.
-            let directories = (redirection.environment["PATH"] ?? "/usr/bin:/bin").split(separator: ":")
-            path = directories.map { "\($0)/\(path)" }.first { access($0, X_OK) == 0 } ?? path
+            path = resolve(path, searchPath: redirection.environment["PATH"] ?? "/usr/bin:/bin") ?? path
         }
         let result =
             if let environment {
@@ -129,14 +180,8 @@ public final class ChildProcess: Sendable {
             } else {
                 posix_spawnp(&spawned, argv[0]!, &actions, &attributes, argv, environ)
             }
-        guard result == 0 else { throw SpawnError(command: arguments[0], code: result) }
-        let pid = spawned
-        self.pid = pid
-        ownsGroup = redirection != nil
-        let state = state
-        Thread.detachNewThread {
-            Self.reap(pid: pid, state: state)
-        }
+        guard result == 0 else { return .failure(SpawnError(command: arguments[0], code: result)) }
+        return .success(spawned)
     }
 
     /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29+, macOS 10.15+), looked up at run time since
@@ -175,6 +220,41 @@ public final class ChildProcess: Sendable {
         for waiter in waiters { waiter.resume(returning: exit) }
     }
 
+    /// Waits for the group's leader to exit and reports it, ends what remains of the group, then reaps
+    /// the leader (whose id kept the group's until then) and reports the group's end.
+    private static func reapGroup(leader pid: pid_t, grace: Duration, state: LockedState<State>) {
+        var info = siginfo_t()
+        while waitid(P_PID, id_t(pid), &info, WEXITED | WNOWAIT) == -1 && errno == EINTR {}
+        let exit = exitStatus(of: info)
+        let waiters = state.withLock { state in
+            state.exitStatus = exit
+            defer { state.waiters = [] }
+            return state.waiters
+        }
+        for waiter in waiters { waiter.resume(returning: exit) }
+        let outliving = ProcessGroup(id: pid).end(gracePeriod: grace)
+        let groupWaiters = state.withLock { state in
+            state.reaped = true
+            state.groupOutliving = outliving
+            defer { state.groupWaiters = [] }
+            return state.groupWaiters
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) == -1 && errno == EINTR {}
+        for waiter in groupWaiters { waiter.resume(returning: outliving) }
+    }
+
+    /// How the process `waitid` reported ended: `si_code` is CLD_EXITED (1) with the exit status, or
+    /// CLD_KILLED (2) / CLD_DUMPED (3) with the signal, in `si_status`.
+    private static func exitStatus(of info: siginfo_t) -> ChildExitStatus {
+        #if canImport(Glibc)
+            let status = info._sifields._sigchld.si_status
+        #else
+            let status = info.si_status
+        #endif
+        return info.si_code == 1 ? .exited(status) : .signaled(status)
+    }
+
     /// Waits until the process has ended and returns how; returns at once when it already has.
     ///
     /// Not cancellable: a caller that must stop the process sends it a signal and keeps waiting.
@@ -189,23 +269,48 @@ public final class ChildProcess: Sendable {
         }
     }
 
+    /// Waits until the process group of a command started with a ``Redirection`` has ended (its leader
+    /// exited, the rest got SIGTERM, then SIGKILL after the redirection's group grace) and its leader
+    /// has been reaped; returns the processes that still lived ``ProcessGroup/killDeadline`` after
+    /// SIGKILL (normally none). For a command without a redirection, returns once it has exited.
+    ///
+    /// Not cancellable, like ``exitStatus()``.
+    public func groupEnded() async -> [pid_t] {
+        guard ownsGroup else {
+            _ = await exitStatus()
+            return []
+        }
+        return await withCheckedContinuation { continuation in
+            let done = state.withLock { state -> [pid_t]? in
+                if let outliving = state.groupOutliving { return outliving }
+                state.groupWaiters.append(continuation)
+                return nil
+            }
+            if let done { continuation.resume(returning: done) }
+        }
+    }
+
     /// Whether the process has ended.
-    public var hasExited: Bool { state.withLock { $0.reaped } }
+    public var hasExited: Bool { state.withLock { $0.exitStatus != nil || $0.reaped } }
 
     /// Sends `signal` unless the process has already ended (to its process group when it was started
-    /// with a ``Redirection``); returns whether it was sent.
+    /// with a ``Redirection``, until the whole group has ended); returns whether it was sent.
     @discardableResult
     public func signal(_ signal: Int32) -> Bool {
         state.withLock { state in
             guard !state.reaped else { return false }
-            // The group's id stays taken while its leader is not reaped.
+            // The group's id stays taken while its leader is not reaped, and the leader is reaped only
+            // after the group has ended.
             return kill(ownsGroup ? -pid : pid, signal) == 0
         }
     }
 
-    /// Sends SIGTERM now and SIGKILL after `gracePeriod` if the process is still running then.
+    /// Sends SIGTERM now and SIGKILL after `gracePeriod` if the process (for a command started with a
+    /// ``Redirection``, any process of its group) is still running then.
     public func terminate(gracePeriod: Duration) {
         signal(SIGTERM)
+        // A stopped process of the group would not see SIGTERM before SIGKILL.
+        if ownsGroup { signal(SIGCONT) }
         let (seconds, attoseconds) = gracePeriod.components
         let delay = Double(seconds) + Double(attoseconds) / 1e18
         DispatchQueue.global().asyncAfter(deadline: .now() + max(delay, 0)) { [self] in

@@ -5,6 +5,8 @@ import Foundation
 import SyncGate
 import SyncGateCLI
 
+// A command of `syncgate daemon` on its way to exec (see JobLauncher): before anything else starts.
+JobLauncher.runIfRequested(CommandLine.arguments)
 // Before any other thread starts, so every thread inherits the mask (see SignalWatcher).
 SignalWatcher.blockWatchedSignals()
 let arguments = Array(CommandLine.arguments.dropFirst())

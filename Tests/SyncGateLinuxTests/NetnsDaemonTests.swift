@@ -127,8 +127,8 @@
                 let counter = harness.directory + "/counter"
                 let release = harness.directory + "/release"
                 // Each run blocks until the test releases it, so the kill lands mid-run however slow the
-                // machine. (The first run's process outlives the killed daemon, as documented, and ends
-                // on the release too.)
+                // machine. (The first run's process dies with the killed daemon: see
+                // NetnsDaemonProcessTests.aCommandDoesNotOutliveAKilledDaemonIntoASecondCopy.)
                 let submitted = try harness.client([
                     "submit", "--require", "network", "--name", "count", "--", "sh", "-c",
                     "echo run >> \(counter); while [ ! -e \(release) ]; do sleep 0.02; done; echo done",

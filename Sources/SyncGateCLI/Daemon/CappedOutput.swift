@@ -1,4 +1,5 @@
 import Foundation
+import SyncGate
 
 #if canImport(Glibc)
     import Glibc
@@ -9,31 +10,43 @@ import Foundation
 /// A pipe whose reading end is copied to a file, up to a byte limit, on a thread of its own.
 ///
 /// The command writes to ``writeEnd``; once the limit is reached, the rest is read and dropped (so the
-/// command never blocks on a full pipe) and a note is written at the end of the file.
+/// command never blocks on a full pipe) and a note is written at the end of the file. The copying ends
+/// at the end of file, or within ``abandonLatency`` of ``abandon()`` when a process that escaped the
+/// job still holds the writing end; either way the thread ends and both descriptors are closed.
 final class CappedOutput: Sendable {
     /// The descriptor to hand to the command as stdout or stderr.
     let writeEnd: Int32
     private let done = DispatchSemaphore(value: 0)
+    private let abandoned = LockedState(false)
+    /// How long an idle reader waits before it checks whether it was abandoned, in milliseconds.
+    static let abandonLatency: Int32 = 1000
 
     /// Opens the file (mode 0600, truncated) and the pipe, and starts copying.
     init(path: String, limit: Int) throws {
         let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard file >= 0 else { throw DaemonProtocolError("cannot open \(path): errno \(errno)") }
+        guard file >= 0 else {
+            throw DaemonProtocolError("cannot open \(path): \(String(cString: strerror(errno))) (errno \(errno))")
+        }
         var pair: [Int32] = [-1, -1]
         guard pipe(&pair) == 0 else {
+            let code = errno
             close(file)
-            throw DaemonProtocolError("pipe: errno \(errno)")
+            throw DaemonProtocolError("cannot create a pipe: \(String(cString: strerror(code))) (errno \(code))")
         }
         _ = fcntl(pair[0], F_SETFD, FD_CLOEXEC)
         _ = fcntl(pair[1], F_SETFD, FD_CLOEXEC)
         writeEnd = pair[1]
         let readEnd = pair[0]
         let done = done
+        let abandoned = abandoned
         Thread.detachNewThread {
             SignalWatcher.blockWatchedSignals()
             var kept = 0
             var buffer = [UInt8](repeating: 0, count: 65_536)
-            while true {
+            while !abandoned.withLock({ $0 }) {
+                var entry = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
+                let ready = poll(&entry, 1, Self.abandonLatency)
+                if ready == 0 || (ready < 0 && errno == EINTR) { continue }
                 let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
@@ -62,5 +75,11 @@ final class CappedOutput: Sendable {
     /// `deadline`.
     func finish(before deadline: DispatchTime) {
         _ = done.wait(timeout: deadline)
+    }
+
+    /// Stops copying even though a process still holds the writing end: what it writes from now on is
+    /// lost, and the reader's descriptors are closed within ``abandonLatency``.
+    func abandon() {
+        abandoned.withLock { $0 = true }
     }
 }

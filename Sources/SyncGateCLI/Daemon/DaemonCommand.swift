@@ -9,9 +9,11 @@ import SyncGate
 
 /// `syncgate daemon`: a durable scheduler over this machine's environment, served on a Unix socket.
 ///
-/// On start it opens its socket (a daemon that cannot listen starts nothing), records as interrupted
-/// the runs its last process left unfinished, restores the pending jobs (a job that was running runs
-/// again: at-least-once) and listens; restored jobs start only after its log says so. On SIGTERM or SIGINT it stops
+/// On start it opens its socket (a daemon that cannot listen starts nothing), stops the commands its
+/// last process left running (their process groups: SIGTERM, then SIGKILL after the kill grace; see
+/// ``RunningCommands``), records as interrupted the runs that process left unfinished, restores the
+/// pending jobs (a job that was running runs again: at-least-once) and listens; restored jobs start only
+/// after its log says so. On SIGTERM or SIGINT it stops
 /// listening, lets running commands go on for the grace period, then sends them SIGTERM and, after
 /// ``Command/DaemonOptions/killGrace``, SIGKILL; their runs are recorded as interrupted and the jobs stay
 /// in the store, to run again when the daemon next starts. Its log goes to stderr, one line per event,
@@ -35,12 +37,14 @@ public enum DaemonCommand {
         let durable: DurableScheduler
         let store: FileJobStore
         let runLog: RunLog
+        let running: RunningCommands
         do {
             try prepareStateDirectory(stateDirectory)
             store = try FileJobStore(directory: stateDirectory + "/jobs")
             durable = DurableScheduler(scheduler: scheduler, store: store)
             runLog = try RunLog(directory: stateDirectory + "/runs")
-            for directory in [stateDirectory + "/jobs", stateDirectory + "/runs"] { chmod(directory, 0o700) }
+            running = try RunningCommands(directory: stateDirectory + "/running")
+            for directory in ["/jobs", "/runs", "/running"] { chmod(stateDirectory + directory, 0o700) }
         } catch {
             return fail("cannot open the state directory \(stateDirectory): \(error)")
         }
@@ -54,11 +58,20 @@ public enum DaemonCommand {
             try? store.close()
             return fail("\(error)")
         }
+        // A command of a daemon that died without stopping it must end before its job can run again.
+        running.stopSurvivors(gracePeriod: options.killGrace, log: log)
         let interrupted = runLog.closeInterruptedRuns()
         if interrupted > 0 {
             log("\(interrupted) run(s) were cut short by the last daemon's end; recorded as interrupted")
         }
-        let runner = ShellJobRunner(runLog: runLog, killGrace: options.killGrace, log: log)
+        #if os(Linux)
+            // This executable, as the command's launcher (PR_SET_PDEATHSIG; see JobLauncher).
+            let launcher: String? = "/proc/self/exe"
+        #else
+            let launcher: String? = nil
+        #endif
+        let runner = ShellJobRunner(
+            runLog: runLog, killGrace: options.killGrace, log: log, launcher: launcher, running: running)
         // Restored jobs start once the log says "restored" and "listening".
         let gate = StartGate()
         do {

@@ -12,7 +12,15 @@ import SyncGate
 ///
 /// The socket is created with mode 0600 in a directory of mode 0700 owned by the daemon's user; a
 /// connection whose peer (`SO_PEERCRED`) is neither that user nor root is refused with an error line.
-/// At most ``maximumConnections`` connections are served at once; more are refused the same way.
+/// At most ``maximumConnections`` connections are served at once; more are refused the same way. A
+/// `submit --wait` client gives its slot back once its job is queued and waits in ``DaemonWaiters``
+/// (without a thread), so waiting clients never keep control requests out.
+///
+/// When `accept` fails for want of a descriptor (`EMFILE`, `ENFILE`), the daemon logs it once, frees a
+/// descriptor it keeps in reserve to accept and refuse the pending client with an error line, and, when
+/// even that fails, waits (10 ms, doubling up to 1 s) before trying again: it never spins. Other
+/// failures for want of a resource (`ENOBUFS`, `ENOMEM`, …) are logged once and waited out the same
+/// way; the loop ends only when the listener is shut down.
 final class DaemonServer: Sendable {
     /// How long a client has to send its whole request line.
     static let requestDeadline = Duration.seconds(5)
@@ -26,11 +34,13 @@ final class DaemonServer: Sendable {
     private let service: DaemonService
     private let connections = LockedState(0)
     private let stopped = LockedState(false)
+    private let waiters: DaemonWaiters
 
     /// Creates the directory and the socket, refusing when another daemon answers on it.
     init(path: String, service: DaemonService) throws {
         self.path = path
         self.service = service
+        waiters = try DaemonWaiters()
         let directory = (path as NSString).deletingLastPathComponent
         try Self.prepareDirectory(directory)
         if let existing = try? DaemonSocket.connect(to: path) {
@@ -89,13 +99,50 @@ final class DaemonServer: Sendable {
     }
 
     private func acceptLoop() {
+        // A descriptor in reserve, freed to accept (and refuse) a client when none is left.
+        var spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
+        var exhausted = false
+        var pause: Int32 = 10
         while !stopped.withLock({ $0 }) {
             let connection = accept(listener, nil, nil)
             if connection >= 0 { _ = fcntl(connection, F_SETFD, FD_CLOEXEC) }
             if connection < 0 {
-                if errno == EINTR || errno == ECONNABORTED || errno == EMFILE || errno == ENFILE { continue }
-                return
+                let code = errno
+                if code == EINTR || code == ECONNABORTED { continue }
+                // The listener was shut down (stop()) or is broken: nothing more to accept.
+                if stopped.withLock({ $0 }) || code == EINVAL || code == EBADF || code == ENOTSOCK { return }
+                let descriptors = code == EMFILE || code == ENFILE
+                if !exhausted {
+                    exhausted = true
+                    let reason = String(cString: strerror(code))
+                    service.log(
+                        descriptors
+                            ? "cannot accept a connection: \(reason) (descriptor limit \(Self.descriptorLimit())); "
+                                + "refusing clients until a descriptor is freed"
+                            : "cannot accept a connection: \(reason); trying again with growing pauses")
+                }
+                if descriptors && spare >= 0 {
+                    close(spare)
+                    let pending = accept(listener, nil, nil)
+                    if pending >= 0 {
+                        refuse(
+                            pending,
+                            "the daemon has no file descriptor free (\(String(cString: strerror(code)))); try again")
+                    }
+                    spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
+                    if pending >= 0 && spare >= 0 { continue }
+                }
+                var none = pollfd(fd: -1, events: 0, revents: 0)
+                _ = poll(&none, 0, pause)
+                pause = min(pause * 2, 1000)
+                continue
             }
+            pause = 10
+            if exhausted {
+                exhausted = false
+                service.log("accepting connections again")
+            }
+            if spare < 0 { spare = open("/dev/null", O_RDONLY | O_CLOEXEC) }
             let admitted = connections.withLock { count -> Bool in
                 guard count < Self.maximumConnections else { return false }
                 count += 1
@@ -111,6 +158,18 @@ final class DaemonServer: Sendable {
                 connections.withLock { $0 -= 1 }
             }
         }
+    }
+
+    /// The soft limit on this process's descriptors (`RLIMIT_NOFILE`).
+    static func descriptorLimit() -> String {
+        var limit = rlimit()
+        #if canImport(Glibc)
+            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
+        #else
+            let resource = RLIMIT_NOFILE
+        #endif
+        guard getrlimit(resource, &limit) == 0 else { return "unknown" }
+        return limit.rlim_cur == rlim_t.max ? "unlimited" : String(limit.rlim_cur)
     }
 
     private func refuse(_ connection: Int32, _ message: String) {
@@ -142,8 +201,14 @@ final class DaemonServer: Sendable {
         #endif
     }
 
+    /// Serves one connection and closes it, unless a `submit --wait` client is left waiting in
+    /// ``waiters``, which then owns it.
     private func serve(_ connection: Int32) {
-        defer { close(connection) }
+        if !serveOrHandOver(connection) { close(connection) }
+    }
+
+    /// Serves one connection; true when it was handed over to ``waiters``.
+    private func serveOrHandOver(_ connection: Int32) -> Bool {
         let own = getuid()
         guard let uid = Self.peerUID(connection), uid == own || uid == 0 else {
             let uid = Self.peerUID(connection).map(String.init) ?? "unknown"
@@ -153,7 +218,7 @@ final class DaemonServer: Sendable {
                 DaemonProtocol.encodeLine(
                     DaemonResponse.failure("permission denied: uid \(uid) may not use the daemon of uid \(own)")),
                 until: .now + Self.responseDeadline)
-            return
+            return false
         }
         let request: DaemonRequest
         do {
@@ -165,24 +230,29 @@ final class DaemonServer: Sendable {
             DaemonSocket.writeAll(
                 connection, DaemonProtocol.encodeLine(DaemonResponse.failure("\(error)")),
                 until: .now + Self.responseDeadline)
-            return
+            return false
+        }
+        let waits = request.type == .submit && request.submission?.wait == true
+        if waits && !waiters.reserve() {
+            DaemonSocket.writeAll(
+                connection,
+                DaemonProtocol.encodeLine(
+                    DaemonResponse.failure(
+                        "too many clients are waiting (\(DaemonWaiters.maximumWaiters)); nothing was queued; "
+                            + "submit without --wait or try again")),
+                until: .now + Self.responseDeadline)
+            return false
         }
         let (response, waitFor) = service.handle(request)
         guard
-            DaemonSocket.writeAll(connection, DaemonProtocol.encodeLine(response), until: .now + Self.responseDeadline)
-        else { return }
-        guard let handle = waitFor else { return }
-        let done = DispatchSemaphore(value: 0)
-        let outcome = LockedState<DaemonResponse?>(nil)
+            DaemonSocket.writeAll(connection, DaemonProtocol.encodeLine(response), until: .now + Self.responseDeadline),
+            let handle = waitFor
+        else {
+            if waits { waiters.cancelReservation() }
+            return false
+        }
         let service = service
-        Task {
-            let response = await service.outcome(of: handle)
-            outcome.withLock { $0 = response }
-            done.signal()
-        }
-        done.wait()
-        if let response = outcome.withLock({ $0 }) {
-            DaemonSocket.writeAll(connection, DaemonProtocol.encodeLine(response), until: .now + Self.responseDeadline)
-        }
+        waiters.add(connection, handle: handle) { await service.outcome(of: $0) }
+        return true
     }
 }

@@ -1,8 +1,24 @@
 import Foundation
 import SyncGate
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// Runs one attempt of a ``ShellJob`` for the daemon: a clean environment, stdin `/dev/null`, stdout
-/// and stderr into the run log, SIGTERM then SIGKILL when the job is cancelled.
+/// and stderr into the run log, in a process group of its own.
+///
+/// The run ends with its whole process group: when the command exits, what it left running in its group
+/// gets SIGTERM and, after ``killGrace``, SIGKILL; when the job is cancelled (`cancel`, `--timeout`,
+/// shutdown) the group gets SIGTERM at once and SIGKILL after ``killGrace``. Only then is the run
+/// recorded as ended. Its output is copied until every process holding the pipes has closed them, but
+/// at most ``outputDrain`` after the group has ended; a process that left the group and still holds a
+/// pipe loses what it writes later, and the daemon's descriptors for the run are closed regardless.
+///
+/// With a ``launcher``, the command is started through ``JobLauncher`` so that it gets SIGKILL when the
+/// daemon dies, and while it runs its identity is in ``running``, for the next daemon to find.
 struct ShellJobRunner: Sendable {
     /// A run that ended with a non-zero status.
     struct CommandFailed: Error, CustomStringConvertible {
@@ -10,10 +26,23 @@ struct ShellJobRunner: Sendable {
         var description: String { "the command exited with status \(status)" }
     }
 
+    /// A run that could not start, with the reason.
+    struct StartFailed: Error, CustomStringConvertible {
+        var reason: String
+        var description: String { "the command could not start: \(reason)" }
+    }
+
+    /// How long a run's output is still copied after its process group has ended.
+    static let outputDrain = Duration.seconds(2)
+
     let runLog: RunLog
-    /// The time between SIGTERM and SIGKILL when a run is stopped.
+    /// The time between SIGTERM and SIGKILL when a run is stopped, and for what a command leaves behind.
     let killGrace: Duration
     let log: @Sendable (String) -> Void
+    /// The executable that starts commands (``JobLauncher``); `nil` to spawn them directly.
+    var launcher: String? = nil
+    /// Where running commands are recorded; `nil` to record nothing.
+    var running: RunningCommands? = nil
 
     /// The environment every command gets: nothing of the daemon's but these.
     static func cleanEnvironment(jobID: String, attempt: Int) -> [String: String] {
@@ -28,35 +57,65 @@ struct ShellJobRunner: Sendable {
         return environment
     }
 
-    /// Runs the command once; throws ``CommandFailed`` for a non-zero status.
+    /// Runs the command once; throws ``CommandFailed`` for a non-zero status, ``StartFailed`` (to be
+    /// retried) when the daemon lacked a resource to start it.
     func run(_ job: ShellJob, context: SyncJobContext) async throws {
         let id = context.jobID
         let run = runLog.startRun(id: id, attempt: context.attempt)
         let paths = runLog.outputPaths(id: id, run: run)
+        let cannotStart = { (reason: String) -> StartFailed in
+            runLog.endRun(id: id, run: run, exitStatus: nil, interrupted: false)
+            Self.note("syncgate: the command could not start: \(reason)\n", to: paths.stderr)
+            log("job \(id) (\(job.name)) run \(run): the command could not start: \(reason)")
+            return StartFailed(reason: reason)
+        }
         let stdout: CappedOutput
         let stderr: CappedOutput
         do {
             stdout = try CappedOutput(path: paths.stdout, limit: RunLog.outputLimit)
+        } catch {
+            throw cannotStart("\(error)")
+        }
+        do {
             stderr = try CappedOutput(path: paths.stderr, limit: RunLog.outputLimit)
         } catch {
-            runLog.endRun(id: id, run: run, exitStatus: nil, interrupted: false)
-            throw error
+            stdout.closeWriteEnd()
+            stdout.finish(before: .now() + .seconds(1))
+            throw cannotStart("\(error)")
         }
+        let environment = Self.cleanEnvironment(jobID: id, attempt: context.attempt)
         let redirection = ChildProcess.Redirection(
-            environment: Self.cleanEnvironment(jobID: id, attempt: context.attempt),
-            workingDirectory: job.workingDirectory, standardOutput: stdout.writeEnd, standardError: stderr.writeEnd)
+            environment: environment, workingDirectory: job.workingDirectory, standardOutput: stdout.writeEnd,
+            standardError: stderr.writeEnd, groupGrace: killGrace)
         let child: ChildProcess
         do {
-            child = try ChildProcess(arguments: job.command, redirection: redirection)
-        } catch {
+            var arguments = job.command
+            if let launcher {
+                guard let path = ChildProcess.resolve(job.command[0], searchPath: environment["PATH"] ?? "") else {
+                    throw ChildProcess.SpawnError(command: job.command[0], code: ENOENT)
+                }
+                arguments = JobLauncher.arguments(
+                    executable: launcher, daemon: getpid(), path: path, command: job.command)
+            }
+            child = try ChildProcess(arguments: arguments, redirection: redirection)
+        } catch let error as ChildProcess.SpawnError {
             stdout.closeWriteEnd()
             stderr.closeWriteEnd()
+            let drained = DispatchTime.now() + .seconds(1)
+            stdout.finish(before: drained)
+            stderr.finish(before: drained)
+            let reason = "\(job.command[0]): \(String(cString: strerror(error.code)))"
+            if [EAGAIN, EMFILE, ENFILE, ENOMEM].contains(error.code) { throw cannotStart(reason) }
             runLog.endRun(id: id, run: run, exitStatus: error.exitCode, interrupted: false)
+            Self.note("syncgate: \(error.description)\n", to: paths.stderr)
             log("job \(id) (\(job.name)) run \(run): \(error.description)")
             throw SyncJobError.doNotRetry(error)
         }
         stdout.closeWriteEnd()
         stderr.closeWriteEnd()
+        if let running, let start = ProcessGroup.Stat.read(child.pid)?.startTime {
+            running.record(RunningCommands.Record(job: id, run: run, pid: child.pid, startTime: start))
+        }
         log("job \(id) (\(job.name)) run \(run) started, attempt \(context.attempt), pid \(child.pid)")
         let killGrace = killGrace
         let exit = await withTaskCancellationHandler {
@@ -64,15 +123,32 @@ struct ShellJobRunner: Sendable {
         } onCancel: {
             child.terminate(gracePeriod: killGrace)
         }
-        // A process the command left in the background may hold the pipes: its output is not waited for
-        // beyond this.
-        let deadline = DispatchTime.now() + .seconds(2)
+        let outliving = await child.groupEnded()
+        running?.remove(job: id)
+        if !outliving.isEmpty {
+            let pids = outliving.map(String.init).joined(separator: " ")
+            log("job \(id) (\(job.name)) run \(run): processes \(pids) of its group outlived SIGKILL")
+        }
+        let (seconds, attoseconds) = Self.outputDrain.components
+        let deadline =
+            DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
         stdout.finish(before: deadline)
         stderr.finish(before: deadline)
+        stdout.abandon()
+        stderr.abandon()
         let stopped = Task.isCancelled
         runLog.endRun(id: id, run: run, exitStatus: exit.exitCode, interrupted: stopped)
         log("job \(id) (\(job.name)) run \(run) \(exit)\(stopped ? " (stopped by the daemon)" : "")")
         if stopped { throw CancellationError() }
         if !exit.isSuccess { throw CommandFailed(status: exit.exitCode) }
+    }
+
+    /// Appends `text` to the file at `path`, creating it; best effort (the daemon's log has it too).
+    private static func note(_ text: String, to path: String) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        defer { close(descriptor) }
+        let bytes = Array(text.utf8)
+        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
     }
 }

@@ -1,0 +1,78 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// The few steps between the daemon's spawn and a job's command that `posix_spawn` cannot take: the
+/// daemon starts its own executable as `syncgate --syncgate-launch-job DAEMON_PID PATH ARG0 ARGS…`, which
+/// asks the kernel for SIGKILL when the thread that started it ends (`PR_SET_PDEATHSIG`), checks that
+/// its parent is still the daemon (so a daemon that died meanwhile is not missed), and replaces itself
+/// with the command. The process id, the process group (which `posix_spawn` already made its own) and
+/// the descriptors stay those of the command.
+///
+/// The death signal is not inherited by the command's children; the daemon reaches them through the
+/// process group instead, and after a crash by stopping the group of each command that outlived it.
+public enum JobLauncher {
+    /// The hidden first argument that selects the launcher.
+    public static let marker = "--syncgate-launch-job"
+
+    /// The arguments that start `command` (already resolved to `path`) through `executable`, for the
+    /// daemon whose process id is `daemon`.
+    static func arguments(executable: String, daemon: pid_t, path: String, command: [String]) -> [String] {
+        [executable, marker, String(daemon), path] + command
+    }
+
+    /// The launcher's arguments after the marker: the daemon's id, the path, the command; `nil` when
+    /// they are not that.
+    static func parse(_ arguments: [String]) -> (daemon: pid_t, path: String, command: [String])? {
+        guard arguments.count >= 5, arguments[1] == marker, let daemon = pid_t(arguments[2]), daemon > 0 else {
+            return nil
+        }
+        return (daemon, arguments[3], Array(arguments[4...]))
+    }
+
+    /// Becomes the job's command when `arguments` (the whole command line, the program first) selects
+    /// the launcher, and returns at once otherwise. Call it first thing in `main`, before any thread
+    /// starts.
+    ///
+    /// Never returns when selected: it `exec`s the command, or exits with 126 (127 when the command does
+    /// not exist) after a one-line message on stderr, or with 125 when its parent is no longer the
+    /// daemon.
+    public static func runIfRequested(_ arguments: [String]) {
+        guard arguments.count > 1, arguments[1] == marker else { return }
+        guard let (daemon, path, command) = parse(arguments) else {
+            Output.errorLine("syncgate: \(marker) is internal to syncgate daemon")
+            exit(ExitCode.usage)
+        }
+        var none = sigset_t()
+        sigemptyset(&none)
+        sigprocmask(SIG_SETMASK, &none, nil)
+        #if os(Linux)
+            if let setDeathSignal = Self.setDeathSignal {
+                // PR_SET_PDEATHSIG (1) of <linux/prctl.h>.
+                _ = setDeathSignal(1, UInt(SIGKILL), 0, 0, 0)
+            }
+        #endif
+        // The daemon died before the death signal was armed: this run is not wanted.
+        guard getppid() == daemon else { exit(125) }
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
+        execv(path, argv)
+        let code = errno
+        Output.errorLine("syncgate: \(command[0]): \(String(cString: strerror(code)))")
+        exit(code == ENOENT ? ExitCode.commandNotFound : ExitCode.cannotExecute)
+    }
+
+    #if os(Linux)
+        private typealias SetDeathSignal = @convention(c) (Int32, UInt, UInt, UInt, UInt) -> Int32
+
+        /// `prctl`, which Swift does not import (it is variadic in C), looked up at run time.
+        private static let setDeathSignal: SetDeathSignal? = {
+            let everywhere = UnsafeMutableRawPointer(bitPattern: 0)  // RTLD_DEFAULT
+            guard let symbol = dlsym(everywhere, "prctl") else { return nil }
+            return unsafeBitCast(symbol, to: SetDeathSignal.self)
+        }()
+    #endif
+}
