@@ -105,6 +105,9 @@ public final class DurableScheduler: Sendable {
         var keptUniqueKeys: [UInt64: String] = [:]
         var storeIssues: [JobStoreIssue] = []
         var writeErrors: [String] = []
+        /// The jobs whose handles resolved while the scheduler shut down but that stay in the store for the
+        /// next launch, in the order they resolved.
+        var leftForNextLaunch: [SyncJob.ID] = []
         /// An operation waiting for its `attemptStarted` record, by sequence number.
         var startWaiters: [UInt64: CheckedContinuation<Void, Never>] = [:]
     }
@@ -410,6 +413,43 @@ public final class DurableScheduler: Sendable {
         return handle
     }
 
+    /// Shuts the scheduler down, writes what is still pending and closes the store; returns what the
+    /// next launch will find.
+    ///
+    /// Running attempts get `gracePeriod` to return, then their tasks are cancelled
+    /// (``SyncScheduler/shutdown(gracePeriod:)``); waiting jobs stop at once. Shutdown is not the app
+    /// giving up on its work: a durable job that did not end on its own (it was waiting, delayed or
+    /// blocked, its attempt was stopped, or it failed with attempts left) stays in the store and runs
+    /// again after the next ``restoreJobs()``. Its handle resolves, because nothing more happens to it in
+    /// this process, with ``SyncJobOutcome/cancelled`` — for a durable job after shutdown that outcome
+    /// means "left for the next launch", and the report's ``DurableShutdownReport/resumeNextLaunch``
+    /// lists every such job. A job behind one that the shutdown stopped resolves `cancelled` too, never
+    /// as failed by its dependency.
+    ///
+    /// Afterwards the store is closed (its lock released), so a new `FileJobStore` on the same directory
+    /// opens, in this process or another. Calling it again returns the same kind of report and closes
+    /// nothing twice.
+    public func shutdown(gracePeriod: Duration) async -> DurableShutdownReport {
+        await scheduler.shutdown(gracePeriod: gracePeriod)
+        var closeError: JobStoreError?
+        do throws(DurableJobError) {
+            try retryPendingWrites()
+        } catch {
+            if case .storeFailed(let failure) = error { closeError = failure }
+        }
+        let unwritten = writer.withLock { $0.pending.count }
+        let (resumed, kept) = state.withLock { state in
+            (state.leftForNextLaunch, state.kept.values.sorted { $0.sequence < $1.sequence })
+        }
+        do {
+            try store.close()
+        } catch {
+            closeError = closeError ?? storeError(error)
+        }
+        return DurableShutdownReport(
+            resumeNextLaunch: resumed, kept: kept, unwrittenRecords: unwritten, storeError: closeError)
+    }
+
     /// The durable jobs running or waiting, those kept in the store without running, and what went wrong.
     public func snapshot() -> DurableSnapshot {
         let pendingWrites = writer.withLock { $0.pending.count }
@@ -577,14 +617,19 @@ public final class DurableScheduler: Sendable {
         case .succeeded, .failed, .cancelled, .expired:
             state.active[sequence] = nil
             if delivery.isShutDown {
-                if case .cancelled = delivery.event { return nil }
+                if case .cancelled = delivery.event {
+                    state.leftForNextLaunch.append(job.id)
+                    return nil
+                }
                 if var series = job.series, case .succeeded = delivery.event {
                     // A period's run that returned while the scheduler shut down: the series goes on.
                     series.counts.succeeded += 1
                     let anchor = series.runStartedAt ?? wallClock()
+                    state.leftForNextLaunch.append(job.id)
                     return .periodEnded(sequence: sequence, anchor: anchor, periods: series.counts)
                 }
                 if delivery.event.isFailed && job.attempt < job.maxAttempts {
+                    state.leftForNextLaunch.append(job.id)
                     return .attemptFinished(sequence: sequence, failures: job.attempt, retryAt: nil)
                 }
             }

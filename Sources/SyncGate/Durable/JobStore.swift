@@ -15,6 +15,15 @@ public protocol JobStore: AnyObject, Sendable {
     /// - Throws: ``JobStoreError`` naming the path and the cause when the record cannot be written;
     ///   the store is then unchanged.
     func append(_ record: JobRecord) throws
+
+    /// Makes every record appended so far durable and releases the store (its lock, its files); later
+    /// appends fail. Closing twice does nothing more. The default does nothing.
+    func close() throws
+}
+
+extension JobStore {
+    /// Does nothing: a store with nothing to release.
+    public func close() throws {}
 }
 
 /// What a ``JobStore`` holds: the unresolved jobs and what went wrong reading them.

@@ -135,7 +135,10 @@ extension SchedulerStateMachine {
                 }
             }
             if fails {
-                failed.append((dependentKey, Self.dependencyOutcome(id: job.spec.id, outcome: outcome)))
+                // Stopped by a shutdown, a dependency did not fail: its dependents are stopped with it.
+                let stopped = isShutDown && outcome == .cancelled
+                failed.append(
+                    (dependentKey, stopped ? .cancelled : Self.dependencyOutcome(id: job.spec.id, outcome: outcome)))
                 continue
             }
             if succeeded { dependent.inputs.append((job.spec.id, job.payload)) }

@@ -59,6 +59,37 @@ struct DurableSchedulerTests {
         try run.store.load().jobs.map(\.id)
     }
 
+    @Test("shutdown ends the work, closes the store and reports what the next launch runs; nothing is failed")
+    func shutdownLeavesJobsForTheNextLaunch() async throws {
+        let (run, _) = try await start()
+        let first = try run.durable.submit(
+            DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1), uniqueKey: "album"))
+        let appended = try run.durable.submit(
+            DurableJob(
+                id: "up-2", kind: "upload", payload: UploadRequest(photo: 2), uniqueKey: "album", onDuplicate: .append
+            ))
+        let report = await run.durable.shutdown(gracePeriod: .zero)
+        #expect(report.resumeNextLaunch == ["up-1", "up-2"])
+        #expect(report.unwrittenRecords == 0)
+        #expect(report.storeError == nil)
+        #expect(
+            report.description
+                == "shut down: 2 durable jobs left for the next launch (up-1, up-2), 0 kept, 0 unwritten records")
+        // Nothing happened to either job in this process: neither reports an end that did not happen.
+        #expect(try await first.outcome() == .cancelled)
+        #expect(try await appended.outcome() == .cancelled)
+        // The store is closed: the same directory opens again, and both jobs come back and run.
+        let (next, restored) = try await start(connected: true)
+        #expect(restored.restored.map(\.id) == ["up-1", "up-2"])
+        await next.operation.waitForStarts(1)
+        next.operation.finish()
+        await next.operation.waitForStarts(2)
+        next.operation.finish()
+        for handle in restored.restored { #expect(try await handle.outcome() == .succeeded) }
+        #expect(try storedIDs(next).isEmpty)
+        _ = await next.durable.shutdown(gracePeriod: .zero)
+    }
+
     @Test("a durable job runs its handler with its payload, with the same events, and leaves the store")
     func runsAndLeaves() async throws {
         let (run, report) = try await start()
