@@ -12,10 +12,13 @@ enum StressSeeds {
     }
 
     /// The fixed seeds and `count` fresh ones (each printed in its test's arguments, so a failure can be
-    /// replayed); only the replay seed when one is set.
+    /// replayed); only the replay seed when one is set. `SYNCGATE_STRESS_FRESH` overrides the count (CI's
+    /// thread-sanitizer run, many times slower, uses one).
     static func fixed(plusFresh count: Int) -> [UInt64] {
         if let replay = replaySeed { return [replay] }
-        return fixed + (0..<count).map { _ in UInt64.random(in: 1...UInt64.max) }
+        let environment = ProcessInfo.processInfo.environment["SYNCGATE_STRESS_FRESH"]
+        let fresh = environment.flatMap { Int($0) }.map { max(0, $0) } ?? count
+        return fixed + (0..<fresh).map { _ in UInt64.random(in: 1...UInt64.max) }
     }
 
     static var replaySeed: UInt64? {
