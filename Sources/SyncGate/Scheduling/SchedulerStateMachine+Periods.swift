@@ -64,13 +64,7 @@ extension SchedulerStateMachine {
     /// and the next one begins where it ended.
     mutating func skipPeriod(_ key: Key, now: Duration, actions: inout [Action]) {
         guard let job = jobs[key], let series = job.series, job.phase != .running else { return }
-        switch job.phase {
-        case .waiting: leaveBucket(job)
-        case .delayed:
-            job.delayTimer = 0
-            resettable.remove(key)
-        case .parked, .running: break
-        }
+        stopWaiting(job)
         job.series?.counts.skipped += 1
         planPeriod(key, beginning: series.closesAt, now: now, startIfPossible: false, actions: &actions)
         if let counts = job.series?.counts {
@@ -112,16 +106,21 @@ extension SchedulerStateMachine {
     mutating func closeWindow(_ key: Key, now: Duration, actions: inout [Action]) {
         guard let job = jobs[key], job.phase != .running else { return }
         if job.failures > 0 {
-            switch job.phase {
-            case .waiting: leaveBucket(job)
-            case .delayed:
-                job.delayTimer = 0
-                resettable.remove(key)
-            case .parked, .running: break
-            }
+            stopWaiting(job)
             endPeriod(key, succeeded: false, now: now, actions: &actions)
         } else {
             skipPeriod(key, now: now, actions: &actions)
+        }
+    }
+
+    /// Takes a job that is not running out of its bucket or its delay, before its period is planned anew.
+    private mutating func stopWaiting(_ job: Job) {
+        switch job.phase {
+        case .waiting: leaveBucket(job)
+        case .delayed:
+            job.delayTimer = 0
+            resettable.remove(job.key)
+        case .parked, .running: break
         }
     }
 }

@@ -118,15 +118,6 @@ public enum DaemonCommand {
     ///
     /// - Throws: when it cannot be created, or belongs to another user.
     static func prepareStateDirectory(_ directory: String) throws {
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        var info = stat()
-        guard stat(directory, &info) == 0 else {
-            throw DaemonSocket.Failure(description: "cannot read \(directory): \(String(cString: strerror(errno)))")
-        }
-        guard info.st_uid == getuid() else {
-            throw DaemonSocket.Failure(description: "\(directory) belongs to uid \(info.st_uid), not \(getuid())")
-        }
-        if info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
+        try DaemonServer.prepareDirectory(directory)
     }
 }
