@@ -171,6 +171,10 @@ final class DaemonServer: Sendable {
         guard
             DaemonSocket.writeAll(connection, DaemonProtocol.encodeLine(response), until: .now + Self.responseDeadline)
         else { return }
+        if response.ok, request.type == .logs, request.stream == true, let id = request.id {
+            service.runLog.stream(id: id) { DaemonSocket.writeAll(connection, $0, until: .now + Self.responseDeadline) }
+            return
+        }
         guard let handle = waitFor else { return }
         let done = DispatchSemaphore(value: 0)
         let outcome = LockedState<DaemonResponse?>(nil)

@@ -39,6 +39,11 @@ final class DaemonService: Sendable {
                 return (DaemonResponse(ok: true, cancelled: cancel(request)), nil)
             case .logs:
                 let id = request.id ?? ""
+                if request.stream == true {
+                    // The runs follow, streamed by the server (``RunLog/stream(id:write:)``).
+                    guard runLog.runRecords(id: id) != nil else { throw DaemonProtocolError("no job with id '\(id)'") }
+                    return (DaemonResponse(ok: true, id: id), nil)
+                }
                 guard let runs = runLog.runs(id: id) else { throw DaemonProtocolError("no job with id '\(id)'") }
                 return (DaemonResponse(ok: true, id: id, runs: runs), nil)
             case .setCondition:
@@ -185,7 +190,8 @@ final class DaemonService: Sendable {
             }
             return DaemonResponse.Job(
                 id: info.id, name: job?.name ?? "?", command: job?.command ?? [], state: state,
-                waitingFor: waitingFor, attempts: info.attempts, lastExitStatus: runLog.lastExitStatus(id: info.id),
+                waitingFor: waitingFor, attempts: info.attempts, runs: runLog.runCount(id: info.id),
+                lastExitStatus: runLog.lastExitStatus(id: info.id),
                 uniqueKey: info.uniqueKey, tags: info.tags.sorted())
         }
     }
