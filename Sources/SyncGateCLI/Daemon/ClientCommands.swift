@@ -28,6 +28,14 @@ public enum ClientCommands {
                 let response = try checked(client.request(request))
                 let count = response.cancelled ?? 0
                 Output.line("cancelled \(count) job\(count == 1 ? "" : "s")")
+                if let unwritten = response.notWritten, unwritten > 0 {
+                    Output.error(
+                        "the cancel of \(unwritten) more job\(unwritten == 1 ? " is" : "s is") not on disk yet "
+                            + "(\(response.writeError ?? "unknown error")); the daemon keeps writing it, and "
+                            + "\(unwritten == 1 ? "that job runs" : "those jobs run") again if the daemon restarts first"
+                    )
+                    return ExitCode.failure
+                }
                 if count == 0 { return ExitCode.failure }
             case .logs(let id, let json):
                 try LogsCommand.execute(id: id, json: json, client: client)

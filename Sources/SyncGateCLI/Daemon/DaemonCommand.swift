@@ -47,11 +47,13 @@ public enum DaemonCommand {
             log("\(interrupted) run(s) were cut short by the last daemon's end; recorded as interrupted")
         }
         let runner = ShellJobRunner(runLog: runLog, killGrace: options.killGrace, log: log)
+        var restored: [SyncJobHandle] = []
         do {
             try durable.register(ShellJob.kind, payload: ShellJob.self) { job, context in
                 try await runner.run(job, context: context)
             }
             let report = try durable.restoreJobs()
+            restored = report.restored
             log("restored \(report.restored.count) job(s) from \(stateDirectory)")
             let pending = Set(report.restored.map(\.id) + report.kept.map(\.id))
             let pruned = runLog.prune(keeping: pending)
@@ -61,6 +63,12 @@ public enum DaemonCommand {
             return fail("cannot restore the jobs: \(error)")
         }
         let service = DaemonService(durable: durable, environment: machine.environment, runLog: runLog, log: log)
+        service.handles.add(restored)
+        let failures = durable.writeFailures
+        let listener = Task {
+            for await failure in failures { log("store: \(failure)") }
+        }
+        defer { listener.cancel() }
         let server: DaemonServer
         do {
             server = try DaemonServer(path: socketPath, service: service)
@@ -79,6 +87,11 @@ public enum DaemonCommand {
         server.stop()
         service.beginStopping()
         await scheduler.shutdown(gracePeriod: options.gracePeriod)
+        do {
+            try durable.retryPendingWrites()
+        } catch {
+            log("records not written before stopping (their jobs come back as last written): \(error)")
+        }
         try? store.close()
         log("stopped")
         return ExitCode.success

@@ -78,8 +78,14 @@ public struct DaemonResponse: Codable, Sendable, Equatable {
     public var jobs: [Job]?
     /// The runs of `logs`.
     public var runs: [Run]?
-    /// How many jobs `cancel` cancelled.
+    /// How many jobs `cancel` cancelled: those whose end is on disk, so that no restart runs them again.
     public var cancelled: Int?
+    /// How many jobs `cancel` stopped whose end is not on disk yet (its write failed, such as on a full
+    /// disk, or the job had not ended when the daemon answered); absent when none. The daemon keeps
+    /// writing it; a restart before it succeeds brings these jobs back.
+    public var notWritten: Int?
+    /// With ``notWritten``: the last write error.
+    public var writeError: String?
     /// The outcome on the second line of `submit --wait`: `succeeded`, `failed`, `cancelled`, `expired`.
     public var outcome: String?
     /// The last run's exit status on that line.
@@ -88,7 +94,8 @@ public struct DaemonResponse: Codable, Sendable, Equatable {
     /// Creates a response of the current version.
     public init(
         ok: Bool, error: String? = nil, id: String? = nil, jobs: [Job]? = nil, runs: [Run]? = nil,
-        cancelled: Int? = nil, outcome: String? = nil, exitStatus: Int32? = nil
+        cancelled: Int? = nil, notWritten: Int? = nil, writeError: String? = nil, outcome: String? = nil,
+        exitStatus: Int32? = nil
     ) {
         self.version = DaemonProtocol.version
         self.ok = ok
@@ -97,6 +104,8 @@ public struct DaemonResponse: Codable, Sendable, Equatable {
         self.jobs = jobs
         self.runs = runs
         self.cancelled = cancelled
+        self.notWritten = notWritten
+        self.writeError = writeError
         self.outcome = outcome
         self.exitStatus = exitStatus
     }

@@ -8,7 +8,12 @@ final class DaemonService: Sendable {
     let environment: SyncEnvironment
     let runLog: RunLog
     let log: @Sendable (String) -> Void
+    /// The handles of the unfinished jobs, for `cancel` to wait on.
+    let handles = JobHandles()
     private let stopping = LockedState(false)
+    /// How long a `cancel` waits for the jobs it cancelled to end (a running command gets SIGTERM, then
+    /// SIGKILL after the kill grace) before it answers; it stays under the client's answer deadline.
+    static let cancelWait = Duration.seconds(8)
 
     /// Marks the daemon as stopping: jobs cancelled from now on were cancelled by the shutdown.
     func beginStopping() {
@@ -36,7 +41,7 @@ final class DaemonService: Sendable {
             case .jobs:
                 return (DaemonResponse(ok: true, jobs: jobs(all: request.all ?? false)), nil)
             case .cancel:
-                return (DaemonResponse(ok: true, cancelled: cancel(request)), nil)
+                return (cancel(request), nil)
             case .logs:
                 let id = request.id ?? ""
                 if request.stream == true {
@@ -139,6 +144,7 @@ final class DaemonService: Sendable {
         }
         do {
             let handle = try durable.submit(DurableJob(id: id, kind: ShellJob.kind, payload: job, options: options))
+            handles.add([handle])
             if handle.id == id {
                 log("job \(id) (\(job.name)) queued")
             } else {
@@ -151,7 +157,11 @@ final class DaemonService: Sendable {
         }
     }
 
-    private func cancel(_ request: DaemonRequest) -> Int {
+    /// Cancels the jobs the request names, waits (at most ``cancelWait``) for them to end, and counts as
+    /// cancelled only those whose end the journal holds: a job whose `resolved` record could not be
+    /// written (a full disk) is reported in `notWritten`, since a restart before the durable layer writes
+    /// it runs the job again.
+    private func cancel(_ request: DaemonRequest) -> DaemonResponse {
         let scheduler = durable.scheduler
         let before = scheduler.jobs(matching: .all).filter { !$0.state.isTerminal }
         let chosen: [SyncJobInfo]
@@ -167,8 +177,34 @@ final class DaemonService: Sendable {
         } else {
             chosen = []
         }
-        if !chosen.isEmpty { log("cancelled \(chosen.map(\.id).joined(separator: ", "))") }
-        return chosen.count
+        let ids = chosen.map(\.id)
+        Self.waitForOutcomes(handles.handles(ids), within: Self.cancelWait)
+        let pending = durable.jobsWithPendingWrites()
+        let written = ids.filter { id in
+            !pending.contains(id) && scheduler.job(id: id)?.state.isTerminal != false
+        }
+        if !written.isEmpty { log("cancelled \(written.joined(separator: ", "))") }
+        let unwritten = ids.filter { !written.contains($0) }
+        guard !unwritten.isEmpty else { return DaemonResponse(ok: true, cancelled: written.count) }
+        let reason = durable.snapshot().writeErrors.last ?? "the jobs did not end within \(Self.cancelWait)"
+        log(
+            "the cancel of \(unwritten.count) job(s) is not on disk yet (\(unwritten.joined(separator: ", "))): "
+                + "they run again if the daemon restarts before it is written; last error: \(reason)")
+        return DaemonResponse(ok: true, cancelled: written.count, notWritten: unwritten.count, writeError: reason)
+    }
+
+    /// Blocks the calling thread (a connection's) until every handle has an outcome or `limit` passed.
+    private static func waitForOutcomes(_ handles: [SyncJobHandle], within limit: Duration) {
+        guard !handles.isEmpty else { return }
+        let done = DispatchSemaphore(value: 0)
+        let waiter = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for handle in handles { group.addTask { _ = try? await handle.outcome() } }
+            }
+            done.signal()
+        }
+        let milliseconds = Int(limit.components.seconds * 1000)
+        if done.wait(timeout: .now() + .milliseconds(milliseconds)) == .timedOut { waiter.cancel() }
     }
 
     /// The jobs of this daemon: unfinished ones, and with `all` those that finished since it started.
