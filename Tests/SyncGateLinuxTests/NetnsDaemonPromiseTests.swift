@@ -9,8 +9,9 @@
     /// iproute2 (the full disk a tmpfs); skips elsewhere unless SYNCGATE_REQUIRE_NETNS=1.
     @Suite(.enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(3)))
     struct NetnsDaemonPromiseTests {
-        /// How long a job may take to start after the route appears: the 200 ms debounce and a wide margin.
-        static let perChange = Duration.seconds(3)
+        /// How long a route change may take to reach a job: the 200 ms debounce and a margin for a loaded
+        /// machine (these tests check what is reported, not how fast).
+        static let perChange = Duration.seconds(20)
         /// The documented bound of a job's kept output files (`RunLog.jobOutputLimit`).
         static let jobOutputLimit = 16 << 20
 
@@ -127,10 +128,11 @@
                 #expect(Array(row.prefix(5)) == [Substring(id), "sync", "running", "1", "2"], "\(row)")
                 #expect(try harness.client(["cancel", id]).stdout == "cancelled 1 job\n")
 
-                let retried = try harness.client([
-                    "submit", "--require", "none", "--retries", "1", "--backoff", "0s", "--wait", "--", "sh", "-c",
-                    #"echo "attempt $SYNCGATE_ATTEMPT"; exit 1"#,
-                ])
+                let retried = try harness.client(
+                    [
+                        "submit", "--require", "none", "--retries", "1", "--backoff", "0s", "--wait", "--", "sh", "-c",
+                        #"echo "attempt $SYNCGATE_ATTEMPT"; exit 1"#,
+                    ], within: .seconds(30))
                 #expect(retried.status == 1)
                 let failed = retried.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 #expect(try harness.job(failed)["attempts"] as? Int == 2)
@@ -175,8 +177,11 @@
                         "syncgate: the cancel of \(total - counted) more jobs is not on disk yet ("),
                     "\(cancel)")
                 #expect(cancel.stderr.contains("those jobs run again if the daemon restarts first"), "\(cancel)")
-                #expect(harness.logText.contains("store: job "), "\(harness.logText)")
-                #expect(harness.logText.contains("writing resolved (cancelled) failed"))
+                // The daemon logs each failed write as the durable layer reports it.
+                try harness.eventually("the failed writes are logged", within: .seconds(30)) {
+                    harness.logText.contains("store: job ")
+                        && harness.logText.contains("writing resolved (cancelled) failed")
+                }
 
                 try harness.killDaemon()
                 try harness.startDaemon()
