@@ -7,7 +7,8 @@
 /// requeue after lost requirements (``RequirementsLostPolicy/cancelAndRequeue``) runs the same attempt
 /// again, and so does a durable job restored after its process died during the attempt. So
 /// ``attempts`` is the attempt number of ``SyncJobContext/attempt``, ``SyncSchedulerEvent/started(id:attempt:)``
-/// and ``SyncJobState/running(attempt:)``, and ``runs`` ≥ ``attempts`` counts the starts.
+/// and ``SyncJobState/running(attempt:)``, and ``runs`` counts the starts in this scheduler (at least
+/// ``attempts``, except for a restored durable job, whose earlier attempts ran in an earlier process).
 public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     /// How a periodic job's series has gone so far.
     public struct Periods: Sendable, Hashable {

@@ -180,13 +180,15 @@ final class DaemonService: Sendable {
         let ids = chosen.map(\.id)
         Self.waitForOutcomes(handles.handles(ids), within: Self.cancelWait)
         let pending = durable.jobsWithPendingWrites()
-        let written = ids.filter { id in
-            !pending.contains(id) && scheduler.job(id: id)?.state.isTerminal != false
-        }
+        let ended = Set(ids.filter { scheduler.job(id: $0)?.state.isTerminal != false })
+        let written = ids.filter { ended.contains($0) && !pending.contains($0) }
         if !written.isEmpty { log("cancelled \(written.joined(separator: ", "))") }
-        let unwritten = ids.filter { !written.contains($0) }
+        let unwritten = ids.filter { !ended.contains($0) || pending.contains($0) }
         guard !unwritten.isEmpty else { return DaemonResponse(ok: true, cancelled: written.count) }
-        let reason = durable.snapshot().writeErrors.last ?? "the jobs did not end within \(Self.cancelWait)"
+        let reason =
+            unwritten.contains(where: pending.contains)
+            ? durable.snapshot().writeErrors.last ?? "a journal write failed"
+            : "the jobs had not ended \(Self.cancelWait.components.seconds) s after the cancel"
         log(
             "the cancel of \(unwritten.count) job(s) is not on disk yet (\(unwritten.joined(separator: ", "))): "
                 + "they run again if the daemon restarts before it is written; last error: \(reason)")
