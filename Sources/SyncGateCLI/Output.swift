@@ -18,6 +18,11 @@ public enum Output {
         writeAll(STDOUT_FILENO, text)
     }
 
+    /// Writes `bytes` to stdout as they are (a job's output, which need not be UTF-8).
+    public static func writeBytes(_ bytes: [UInt8]) {
+        writeAll(STDOUT_FILENO, bytes)
+    }
+
     /// Writes `syncgate: ` + `message` and a newline to stderr.
     public static func error(_ message: String) {
         writeAll(STDERR_FILENO, "syncgate: " + message + "\n")
@@ -30,7 +35,12 @@ public enum Output {
 
     /// Writes every byte of `text` to `descriptor`, retrying after interruptions and short writes.
     private static func writeAll(_ descriptor: Int32, _ text: String) {
-        var bytes = Array(text.utf8)
+        writeAll(descriptor, Array(text.utf8))
+    }
+
+    /// Writes every byte to `descriptor`, retrying after interruptions and short writes.
+    private static func writeAll(_ descriptor: Int32, _ bytes: [UInt8]) {
+        var bytes = bytes
         var offset = 0
         while offset < bytes.count {
             let written = bytes.withUnsafeMutableBytes { buffer in

@@ -2,8 +2,118 @@ import Foundation
 import SyncGateCLI
 import Testing
 
-/// The daemon's run log on disk: runs cut short by the daemon's death, and the retention of old records.
+/// The daemon's run log on disk: runs cut short by the daemon's death, the retention of old records,
+/// the bounds of what a job keeps, and the stream `logs` reads.
 struct RunLogTests {
+    /// Runs of one job whose stdout and stderr each hold `bytes`, and the runs whose output `trim` keeps.
+    struct Bounds: Sendable, CustomTestStringConvertible {
+        var runs: Int
+        var bytes: Int
+        var kept: ClosedRange<Int>
+        var testDescription: String { "\(runs) runs of 2 × \(bytes) bytes keep runs \(kept)" }
+    }
+
+    static let bounds: [Bounds] = [
+        Bounds(runs: 3, bytes: 100, kept: 1...3),
+        Bounds(runs: 12, bytes: 100, kept: 3...12),
+        // 2 MiB a run: 8 runs fill the 16 MiB.
+        Bounds(runs: 12, bytes: 1 << 20, kept: 5...12),
+        // Over 16 MiB in one run: that newest run stays alone.
+        Bounds(runs: 2, bytes: 9 << 20, kept: 2...2),
+    ]
+
+    /// Records `count` ended runs of `id`, each writing `bytes` to stdout and to stderr.
+    private func record(_ count: Int, bytes: Int, id: String, in log: RunLog) throws {
+        try log.recordJob(id: id, ShellJob(command: ["true"], workingDirectory: "/", name: id))
+        for _ in 0..<count {
+            let run = log.startRun(id: id, attempt: 1)
+            let paths = log.outputPaths(id: id, run: run)
+            let data = Data(repeating: 0, count: bytes)
+            try data.write(to: URL(fileURLWithPath: paths.stdout))
+            try data.write(to: URL(fileURLWithPath: paths.stderr))
+            log.endRun(id: id, run: run, exitStatus: 1, interrupted: false)
+        }
+    }
+
+    @Test(arguments: bounds)
+    func aJobKeepsTheNewestRunsOutputWithinItsBounds(bounds: Bounds) throws {
+        try withLog { log in
+            try record(bounds.runs, bytes: bounds.bytes, id: "j#1", in: log)
+            let runs = try #require(log.runs(id: "j#1"))
+            #expect(runs.map(\.run) == Array(1...bounds.runs))
+            for run in runs {
+                let paths = log.outputPaths(id: "j#1", run: run.run)
+                let kept = bounds.kept.contains(run.run)
+                #expect(FileManager.default.fileExists(atPath: paths.stdout) == kept, "run \(run.run)")
+                #expect(FileManager.default.fileExists(atPath: paths.stderr) == kept, "run \(run.run)")
+                #expect(run.outputDropped == (kept ? nil : true), "run \(run.run)")
+                #expect(run.stdout.isEmpty == !kept, "run \(run.run)")
+            }
+        }
+    }
+
+    @Test func aJobKeepsTheRecordsOfItsNewest1000Runs() throws {
+        try withLog { log in
+            try log.recordJob(id: "j#1", ShellJob(command: ["true"], workingDirectory: "/", name: "j"))
+            let lines = (1...2_001).map { run in
+                #"{"event":"started","run":\#(run),"attempt":1,"at":"2026-01-01T00:00:00.000Z"}"# + "\n"
+                    + #"{"event":"ended","run":\#(run),"at":"2026-01-01T00:00:01.000Z","exitStatus":1}"# + "\n"
+            }.joined()
+            try Data(lines.utf8).write(to: URL(fileURLWithPath: log.directory + "/j#1/runs.jsonl"))
+            log.trim(id: "j#1")
+            let runs = try #require(log.runs(id: "j#1"))
+            #expect(runs.map(\.run) == Array(1_002...2_001))
+            #expect(runs.allSatisfy { $0.exitStatus == 1 })
+            #expect(log.runCount(id: "j#1") == 2_001)
+            #expect(log.startRun(id: "j#1", attempt: 1) == 2_002)
+        }
+    }
+
+    @Test func theStreamCarriesEveryByteInBase64Chunks() throws {
+        try withLog { log in
+            try log.recordJob(id: "s#1", ShellJob(command: ["true"], workingDirectory: "/", name: "s"))
+            let outputs: [[UInt8]] = [[0, 1, 2, 0xFF, 10], (0..<100_000).map { UInt8(truncatingIfNeeded: $0) }]
+            for output in outputs {
+                let run = log.startRun(id: "s#1", attempt: 1)
+                try Data(output).write(to: URL(fileURLWithPath: log.outputPaths(id: "s#1", run: run).stdout))
+                try Data(output.reversed()).write(to: URL(fileURLWithPath: log.outputPaths(id: "s#1", run: run).stderr))
+                log.endRun(id: "s#1", run: run, exitStatus: 0, interrupted: false)
+            }
+            var raw: [[UInt8]] = []
+            let complete = log.stream(id: "s#1") { bytes in
+                raw.append(bytes)
+                return true
+            }
+            #expect(complete)
+            #expect(raw.allSatisfy { $0.last == 10 && !$0.dropLast().contains(10) })
+            let longest = raw.map(\.count).max() ?? 0
+            let lines = try raw.map { try JSONDecoder().decode(LogStreamLine.self, from: Data($0.dropLast())) }
+            #expect(longest < 70_000)
+            #expect(lines.last == LogStreamLine(end: 2))
+            for (index, output) in outputs.enumerated() {
+                let run = index + 1
+                #expect(lines.contains { $0.run?.run == run && $0.run?.stdout == "" })
+                let chunks = lines.compactMap(\.output).filter { $0.run == run }
+                let stdout = chunks.filter { $0.stream == "stdout" }.flatMap {
+                    Data(base64Encoded: $0.base64) ?? Data()
+                }
+                let stderr = chunks.filter { $0.stream == "stderr" }.flatMap {
+                    Data(base64Encoded: $0.base64) ?? Data()
+                }
+                #expect(stdout == output)
+                #expect(stderr == output.reversed())
+            }
+            // A reader that goes away stops the stream.
+            var taken = 0
+            #expect(
+                !log.stream(id: "s#1") { _ in
+                    taken += 1
+                    return taken < 2
+                })
+            #expect(taken == 2)
+        }
+    }
+
     private func withLog(_ body: (RunLog) throws -> Void) throws {
         let directory = NSTemporaryDirectory() + "syncgate-runlog-\(UUID().uuidString)"
         defer { try? FileManager.default.removeItem(atPath: directory) }

@@ -12,12 +12,15 @@
         /// The test's directory: state, socket, log, and room for the commands' files.
         let directory: String
         var socket: String { directory + "/run/socket" }
-        var state: String { directory + "/state" }
+        /// The daemon's state directory: `state` in ``directory`` unless the test chose one (on a tiny disk).
+        var state: String { stateDirectory ?? directory + "/state" }
+        private let stateDirectory: String?
         var log: String { directory + "/daemon.log" }
         private(set) var daemon: SpawnedProcess?
 
-        init(topology: NetnsTopology) throws {
+        init(topology: NetnsTopology, stateDirectory: String? = nil) throws {
             self.topology = topology
+            self.stateDirectory = stateDirectory
             directory = NSTemporaryDirectory() + NetnsSupport.uniqueName("daemon")
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
@@ -47,6 +50,16 @@
             try NetnsSupport.waitForRouteSubscription(pid: process.pid)
             try eventually("the daemon answers on \(socket)") { try client(["jobs"]).status == 0 }
             return process
+        }
+
+        /// A field of the daemon's `/proc/PID/status` in KiB, such as `VmRSS` or `VmHWM` (its peak).
+        func memory(_ field: String) throws -> Int {
+            guard let daemon else { throw NetnsError(message: "no daemon") }
+            let status = try String(contentsOfFile: "/proc/\(daemon.pid)/status", encoding: .utf8)
+            guard let line = status.split(separator: "\n").first(where: { $0.hasPrefix(field + ":") }),
+                let kib = Int(line.split(whereSeparator: { $0 == " " || $0 == "\t" }).dropFirst().first ?? "")
+            else { throw NetnsError(message: "no \(field) in /proc/\(daemon.pid)/status") }
+            return kib
         }
 
         /// Sends the daemon SIGKILL and reaps it.

@@ -154,7 +154,10 @@
                 #expect(runs[1]["interrupted"] as? Bool == false)
                 #expect(runs[1]["exitStatus"] as? Int == 0)
                 #expect(runs[1]["stdout"] as? String == "done\n")
+                // The rerun repeats attempt 1 (a crash is not a failure), and is the job's second run.
                 #expect(try harness.job(id)["attempts"] as? Int == 1)
+                #expect(try harness.job(id)["runs"] as? Int == 2)
+                #expect(runs.map { $0["attempt"] as? Int } == [1, 1])
                 #expect(harness.logText.contains("1 run(s) were cut short"))
                 #expect(try harness.stopDaemon() == 0)
                 // Still exactly two runs: the job left the store when it succeeded.

@@ -473,6 +473,16 @@ public final class DurableScheduler: Sendable {
         failures.stream()
     }
 
+    /// The jobs that have a journal record not written yet (see ``DurableWriteFailure``): the store does
+    /// not hold their latest change, so a restart before it is written brings each back as its last
+    /// written record left it (a job whose cancel is pending runs again).
+    ///
+    /// A record is counted from the moment the layer tries to write it and fails, which is before the job's
+    /// handle sees the change the record is about.
+    public func jobsWithPendingWrites() -> Set<SyncJob.ID> {
+        writer.withLock { Set($0.pending.map(\.jobID)) }
+    }
+
     /// Writes the records whose writes failed, in order.
     ///
     /// The layer also retries them before every later record and about once a second (not after the

@@ -1,6 +1,14 @@
 /// One job as a query finds it: unfinished, or finished and still kept by the history's retention.
 ///
 /// Times are offsets on the scheduler's clock from the moment the scheduler was created.
+///
+/// An *attempt* is a try that counts against the job's retry budget (``RetryPolicy/maxAttempts``): a
+/// failure ends it and the retry is the next attempt. A *run* is every start of the job's operation: a
+/// requeue after lost requirements (``RequirementsLostPolicy/cancelAndRequeue``) runs the same attempt
+/// again, and so does a durable job restored after its process died during the attempt. So
+/// ``attempts`` is the attempt number of ``SyncJobContext/attempt``, ``SyncSchedulerEvent/started(id:attempt:)``
+/// and ``SyncJobState/running(attempt:)``, and ``runs`` counts the starts in this scheduler (at least
+/// ``attempts``, except for a restored durable job, whose earlier attempts ran in an earlier process).
 public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     /// How a periodic job's series has gone so far.
     public struct Periods: Sendable, Hashable {
@@ -36,8 +44,13 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     public var uniqueKey: String?
     /// The jobs this one runs after (its own list, plus the job it was appended to).
     public var dependsOn: [SyncJob.ID]
-    /// The number of attempts started (over all periods, for a periodic job).
+    /// The number of the running or last attempt, 0 before the first: the attempts that counted against
+    /// the retry budget so far, including those a restored durable job used before its restart (for a
+    /// periodic job, within the current period: each period starts again at attempt 1).
     public var attempts: Int
+    /// The starts of the job's operation in this scheduler (over all periods, for a periodic job): every
+    /// attempt's first run, and its runs again after a requeue.
+    public var runs: Int
     /// When the job was submitted.
     public var submittedAt: Duration
     /// When its first attempt started; `nil` if none has.
@@ -53,10 +66,12 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     /// starts with none). The same rule as ``SyncJobHandle/progress``.
     public var progress: SyncJobProgress?
 
-    /// A line such as `upload-1: succeeded after 2 attempts`.
+    /// A line such as `upload-1: succeeded after 2 attempts`, or `upload-1: succeeded after 1 attempt
+    /// (2 runs)` when a requeue ran an attempt again.
     public var description: String {
         var line = "\(id): \(state)"
         if attempts > 0 { line += " after \(attempts) attempt\(attempts == 1 ? "" : "s")" }
+        if runs != attempts && runs > 0 { line += " (\(runs) run\(runs == 1 ? "" : "s"))" }
         if let periods {
             line += " (periods: \(periods.succeeded) succeeded, \(periods.failed) failed, \(periods.skipped) skipped)"
         }

@@ -33,14 +33,17 @@ public enum ClientCommands {
                 let response = try checked(client.request(request))
                 let count = response.cancelled ?? 0
                 Output.line("cancelled \(count) job\(count == 1 ? "" : "s")")
+                if let unwritten = response.notWritten, unwritten > 0 {
+                    Output.error(
+                        "the cancel of \(unwritten) more job\(unwritten == 1 ? " is" : "s is") not on disk yet "
+                            + "(\(response.writeError ?? "unknown error")); the daemon keeps writing it, and "
+                            + "\(unwritten == 1 ? "that job runs" : "those jobs run") again if the daemon restarts first"
+                    )
+                    return ExitCode.failure
+                }
                 if count == 0 { return ExitCode.failure }
             case .logs(let id, let json):
-                let response = try checked(client.request(DaemonRequest(type: .logs, id: id)))
-                if json {
-                    Output.write(String(decoding: DaemonProtocol.encodeLine(response), as: UTF8.self))
-                } else {
-                    for run in response.runs ?? [] { Output.write(runText(run)) }
-                }
+                try LogsCommand.execute(id: id, json: json, client: client)
             case .setCondition(let name, let on):
                 _ = try checked(client.request(DaemonRequest(type: .setCondition, name: name, on: on)))
             default:
@@ -110,23 +113,24 @@ public enum ClientCommands {
     static func jobTable(_ jobs: [DaemonResponse.Job]) -> String {
         guard !jobs.isEmpty else { return "no jobs" }
         let rows =
-            [["ID", "NAME", "STATE", "ATTEMPTS", "LAST EXIT", "WAITING FOR"]]
+            [["ID", "NAME", "STATE", "ATTEMPT", "RUNS", "LAST EXIT", "WAITING FOR"]]
             + jobs.map { job in
                 [
-                    job.id, job.name, job.state, String(job.attempts), job.lastExitStatus.map(String.init) ?? "-",
+                    job.id, job.name, job.state, String(job.attempts), job.runs.map(String.init) ?? "-",
+                    job.lastExitStatus.map(String.init) ?? "-",
                     job.waitingFor.isEmpty ? "-" : job.waitingFor.joined(separator: ","),
                 ].map(DaemonLimits.escaped)
             }
-        let widths = (0..<6).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let widths = (0..<7).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, text in
-                column == 5 ? text : text + String(repeating: " ", count: widths[column] - text.count)
+                column == 6 ? text : text + String(repeating: " ", count: widths[column] - text.count)
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }
 
-    /// One run as `syncgate logs` prints it.
-    static func runText(_ run: DaemonResponse.Run) -> String {
+    /// The first line `syncgate logs` prints for a run: its number, attempt, start and end.
+    static func runHeader(_ run: DaemonResponse.Run) -> String {
         let end: String
         if run.endedAt == nil {
             end = "running"
@@ -135,9 +139,7 @@ public enum ClientCommands {
         } else {
             end = "exit status " + (run.exitStatus.map(String.init) ?? "?")
         }
-        var text = "=== run \(run.run) (attempt \(run.attempt)), started \(run.startedAt): \(end)\n"
-        if !run.stdout.isEmpty { text += "--- stdout\n" + run.stdout + (run.stdout.hasSuffix("\n") ? "" : "\n") }
-        if !run.stderr.isEmpty { text += "--- stderr\n" + run.stderr + (run.stderr.hasSuffix("\n") ? "" : "\n") }
-        return text
+        let dropped = run.outputDropped == true ? " (output dropped: only the newest runs' output is kept)" : ""
+        return "=== run \(run.run) (attempt \(run.attempt)), started \(run.startedAt): \(end)\(dropped)\n"
     }
 }

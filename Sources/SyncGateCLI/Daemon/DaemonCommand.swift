@@ -74,12 +74,19 @@ public enum DaemonCommand {
             runLog: runLog, killGrace: options.killGrace, log: log, launcher: launcher, running: running)
         // Restored jobs start once the log says "restored" and "listening".
         let gate = StartGate()
+        // The durable layer's failed writes are logged as they fail (it retries them).
+        let failures = durable.writeFailures
+        let listener = Task {
+            for await failure in failures { log("store: \(failure)") }
+        }
+        defer { listener.cancel() }
         do {
             try durable.register(ShellJob.kind, payload: ShellJob.self) { job, context in
                 await gate.wait()
                 try await runner.run(job, context: context)
             }
             let report = try durable.restoreJobs()
+            service.handles.add(report.restored)
             log("restored \(report.restored.count) job(s) from \(stateDirectory)")
             let pending = Set(report.restored.map(\.id) + report.kept.map(\.id))
             let pruned = runLog.prune(keeping: pending)
@@ -108,9 +115,13 @@ public enum DaemonCommand {
         compaction.cancel()
         server.stop()
         service.beginStopping()
-        await scheduler.shutdown(gracePeriod: options.gracePeriod)
-        try? store.close()
-        log("stopped")
+        let left = await durable.shutdown(gracePeriod: options.gracePeriod)
+        if left.unwrittenRecords > 0 || left.storeError != nil {
+            log(
+                "\(left.unwrittenRecords) record(s) not written before stopping (their jobs come back as last "
+                    + "written)\(left.storeError.map { ": \($0)" } ?? "")")
+        }
+        log("stopped; \(left.resumeNextLaunch.count) job(s) left for the next start")
         return ExitCode.success
     }
 

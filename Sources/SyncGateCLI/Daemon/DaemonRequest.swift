@@ -97,11 +97,14 @@ public struct DaemonRequest: Codable, Sendable, Equatable {
     public var name: String?
     /// For `setCondition`: whether it holds.
     public var on: Bool?
+    /// For `logs`: send the runs as ``LogStreamLine``s after the first response line, instead of all in
+    /// that line.
+    public var stream: Bool?
 
     /// Creates a request of the current version.
     public init(
         type: Kind, submission: Submission? = nil, all: Bool? = nil, id: String? = nil, tag: String? = nil,
-        uniqueKey: String? = nil, name: String? = nil, on: Bool? = nil
+        uniqueKey: String? = nil, name: String? = nil, on: Bool? = nil, stream: Bool? = nil
     ) {
         self.version = DaemonProtocol.version
         self.type = type
@@ -112,6 +115,7 @@ public struct DaemonRequest: Codable, Sendable, Equatable {
         self.uniqueKey = uniqueKey
         self.name = name
         self.on = on
+        self.stream = stream
     }
 
     /// Checks the fields the type needs, and every value against ``DaemonLimits``.

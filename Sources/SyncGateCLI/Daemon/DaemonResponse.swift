@@ -12,8 +12,13 @@ public struct DaemonResponse: Codable, Sendable, Equatable {
         public var state: String
         /// What a waiting job waits for: requirement names and `condition NAME`.
         public var waitingFor: [String]
-        /// The attempts started so far.
+        /// The number of the running or last attempt (0 before the first): the tries that counted against
+        /// the retries. A run stopped by a lost requirement or by the daemon's end is run again as the same
+        /// attempt; a failure makes the retry the next attempt.
         public var attempts: Int
+        /// Every start of the command, across daemon restarts (`syncgate logs` numbers them); absent from a
+        /// daemon that does not count them.
+        public var runs: Int?
         /// The last run's exit status (128 + N for a signal), if a run ended.
         public var lastExitStatus: Int32?
         /// The unique key.
@@ -26,7 +31,7 @@ public struct DaemonResponse: Codable, Sendable, Equatable {
     public struct Run: Codable, Sendable, Equatable {
         /// The run's number for this job, from 1.
         public var run: Int
-        /// The scheduler's attempt number.
+        /// The attempt this run belongs to (`$SYNCGATE_ATTEMPT`, the `attempts` of `jobs`).
         public var attempt: Int
         /// When it started (ISO 8601).
         public var startedAt: String
@@ -40,6 +45,25 @@ public struct DaemonResponse: Codable, Sendable, Equatable {
         public var stdout: String
         /// Its stderr, at most the run-log cap.
         public var stderr: String
+        /// True when its output was deleted to keep the job's output within the run log's bounds
+        /// (``RunLog/keptRunOutputs``, ``RunLog/jobOutputLimit``); absent otherwise.
+        public var outputDropped: Bool?
+
+        /// Creates a run.
+        public init(
+            run: Int, attempt: Int, startedAt: String, endedAt: String?, exitStatus: Int32?, interrupted: Bool,
+            stdout: String, stderr: String, outputDropped: Bool? = nil
+        ) {
+            self.run = run
+            self.attempt = attempt
+            self.startedAt = startedAt
+            self.endedAt = endedAt
+            self.exitStatus = exitStatus
+            self.interrupted = interrupted
+            self.stdout = stdout
+            self.stderr = stderr
+            self.outputDropped = outputDropped
+        }
     }
 
     /// Always ``DaemonProtocol/version``.
@@ -54,8 +78,14 @@ public struct DaemonResponse: Codable, Sendable, Equatable {
     public var jobs: [Job]?
     /// The runs of `logs`.
     public var runs: [Run]?
-    /// How many jobs `cancel` cancelled.
+    /// How many jobs `cancel` cancelled: those whose end is on disk, so that no restart runs them again.
     public var cancelled: Int?
+    /// How many jobs `cancel` stopped whose end is not on disk yet (its write failed, such as on a full
+    /// disk, or the job had not ended when the daemon answered); absent when none. The daemon keeps
+    /// writing it; a restart before it succeeds brings these jobs back.
+    public var notWritten: Int?
+    /// With ``notWritten``: the last write error.
+    public var writeError: String?
     /// The outcome on the second line of `submit --wait`: `succeeded`, `failed`, `cancelled`, `expired`.
     public var outcome: String?
     /// The last run's exit status on that line.
@@ -64,7 +94,8 @@ public struct DaemonResponse: Codable, Sendable, Equatable {
     /// Creates a response of the current version.
     public init(
         ok: Bool, error: String? = nil, id: String? = nil, jobs: [Job]? = nil, runs: [Run]? = nil,
-        cancelled: Int? = nil, outcome: String? = nil, exitStatus: Int32? = nil
+        cancelled: Int? = nil, notWritten: Int? = nil, writeError: String? = nil, outcome: String? = nil,
+        exitStatus: Int32? = nil
     ) {
         self.version = DaemonProtocol.version
         self.ok = ok
@@ -73,6 +104,8 @@ public struct DaemonResponse: Codable, Sendable, Equatable {
         self.jobs = jobs
         self.runs = runs
         self.cancelled = cancelled
+        self.notWritten = notWritten
+        self.writeError = writeError
         self.outcome = outcome
         self.exitStatus = exitStatus
     }

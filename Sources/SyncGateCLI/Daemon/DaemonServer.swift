@@ -245,9 +245,16 @@ final class DaemonServer: Sendable {
         }
         let (response, waitFor) = service.handle(request)
         guard
-            DaemonSocket.writeAll(connection, DaemonProtocol.encodeLine(response), until: .now + Self.responseDeadline),
-            let handle = waitFor
+            DaemonSocket.writeAll(connection, DaemonProtocol.encodeLine(response), until: .now + Self.responseDeadline)
         else {
+            if waits { waiters.cancelReservation() }
+            return false
+        }
+        if response.ok, request.type == .logs, request.stream == true, let id = request.id {
+            service.runLog.stream(id: id) { DaemonSocket.writeAll(connection, $0, until: .now + Self.responseDeadline) }
+            return false
+        }
+        guard let handle = waitFor else {
             if waits { waiters.cancelReservation() }
             return false
         }

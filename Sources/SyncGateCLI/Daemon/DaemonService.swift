@@ -8,7 +8,12 @@ final class DaemonService: Sendable {
     let environment: SyncEnvironment
     let runLog: RunLog
     let log: @Sendable (String) -> Void
+    /// The handles of the unfinished jobs, for `cancel` to wait on.
+    let handles = JobHandles()
     private let stopping = LockedState(false)
+    /// How long a `cancel` waits for the jobs it cancelled to end (a running command gets SIGTERM, then
+    /// SIGKILL after the kill grace) before it answers; it stays under the client's answer deadline.
+    static let cancelWait = Duration.seconds(8)
 
     /// Marks the daemon as stopping: jobs cancelled from now on were cancelled by the shutdown.
     func beginStopping() {
@@ -37,9 +42,14 @@ final class DaemonService: Sendable {
                 return (DaemonResponse(ok: true, jobs: jobs(all: request.all ?? false)), nil)
             case .cancel:
                 if let id = request.id, let problem = unknownJob(id) { throw DaemonProtocolError(problem) }
-                return (DaemonResponse(ok: true, cancelled: cancel(request)), nil)
+                return (cancel(request), nil)
             case .logs:
                 let id = request.id ?? ""
+                if request.stream == true {
+                    // The runs follow, streamed by the server (``RunLog/stream(id:write:)``).
+                    guard runLog.runRecords(id: id) != nil else { throw DaemonProtocolError("no job with id '\(id)'") }
+                    return (DaemonResponse(ok: true, id: id), nil)
+                }
                 guard let runs = runLog.runs(id: id) else { throw DaemonProtocolError("no job with id '\(id)'") }
                 return (DaemonResponse(ok: true, id: id, runs: runs), nil)
             case .setCondition:
@@ -155,6 +165,7 @@ final class DaemonService: Sendable {
         }
         do {
             let handle = try durable.submit(DurableJob(id: id, kind: ShellJob.kind, payload: job, options: options))
+            handles.add([handle])
             if handle.id == id {
                 log("job \(id) (\(job.name)) queued")
             } else {
@@ -167,7 +178,11 @@ final class DaemonService: Sendable {
         }
     }
 
-    private func cancel(_ request: DaemonRequest) -> Int {
+    /// Cancels the jobs the request names, waits (at most ``cancelWait``) for them to end, and counts as
+    /// cancelled only those whose end the journal holds: a job whose `resolved` record could not be
+    /// written (a full disk) is reported in `notWritten`, since a restart before the durable layer writes
+    /// it runs the job again.
+    private func cancel(_ request: DaemonRequest) -> DaemonResponse {
         let scheduler = durable.scheduler
         let before = scheduler.jobs(matching: .all).filter { !$0.state.isTerminal }
         let chosen: [SyncJobInfo]
@@ -183,8 +198,36 @@ final class DaemonService: Sendable {
         } else {
             chosen = []
         }
-        if !chosen.isEmpty { log("cancelled \(chosen.map(\.id).joined(separator: ", "))") }
-        return chosen.count
+        let ids = chosen.map(\.id)
+        Self.waitForOutcomes(handles.handles(ids), within: Self.cancelWait)
+        let pending = durable.jobsWithPendingWrites()
+        let ended = Set(ids.filter { scheduler.job(id: $0)?.state.isTerminal != false })
+        let written = ids.filter { ended.contains($0) && !pending.contains($0) }
+        if !written.isEmpty { log("cancelled \(written.joined(separator: ", "))") }
+        let unwritten = ids.filter { !ended.contains($0) || pending.contains($0) }
+        guard !unwritten.isEmpty else { return DaemonResponse(ok: true, cancelled: written.count) }
+        let reason =
+            unwritten.contains(where: pending.contains)
+            ? durable.snapshot().writeErrors.last ?? "a journal write failed"
+            : "the jobs had not ended \(Self.cancelWait.components.seconds) s after the cancel"
+        log(
+            "the cancel of \(unwritten.count) job(s) is not on disk yet (\(unwritten.joined(separator: ", "))): "
+                + "they run again if the daemon restarts before it is written; last error: \(reason)")
+        return DaemonResponse(ok: true, cancelled: written.count, notWritten: unwritten.count, writeError: reason)
+    }
+
+    /// Blocks the calling thread (a connection's) until every handle has an outcome or `limit` passed.
+    private static func waitForOutcomes(_ handles: [SyncJobHandle], within limit: Duration) {
+        guard !handles.isEmpty else { return }
+        let done = DispatchSemaphore(value: 0)
+        let waiter = Task {
+            await withTaskGroup(of: Void.self) { group in
+                for handle in handles { group.addTask { _ = try? await handle.outcome() } }
+            }
+            done.signal()
+        }
+        let milliseconds = Int(limit.components.seconds * 1000)
+        if done.wait(timeout: .now() + .milliseconds(milliseconds)) == .timedOut { waiter.cancel() }
     }
 
     /// The jobs of this daemon: unfinished ones, and with `all` those that finished since it started.
@@ -209,7 +252,8 @@ final class DaemonService: Sendable {
             }
             return DaemonResponse.Job(
                 id: info.id, name: job?.name ?? "?", command: job?.command ?? [], state: state,
-                waitingFor: waitingFor, attempts: info.attempts, lastExitStatus: runLog.lastExitStatus(id: info.id),
+                waitingFor: waitingFor, attempts: info.attempts, runs: runLog.runCount(id: info.id),
+                lastExitStatus: runLog.lastExitStatus(id: info.id),
                 uniqueKey: info.uniqueKey, tags: info.tags.sorted())
         }
     }

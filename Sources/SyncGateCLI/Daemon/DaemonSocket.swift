@@ -81,6 +81,9 @@ enum DaemonSocket {
 
     /// Reads one line (without its newline) of at most `limit` bytes before `deadline`.
     ///
+    /// It takes nothing from the socket past the newline (it peeks, then consumes the line), so the lines
+    /// that follow on the connection are read by the next call.
+    ///
     /// - Throws: ``Failure`` saying whether the line was too long, cut short or late.
     static func readLine(_ descriptor: Int32, limit: Int, until deadline: ContinuousClock.Instant) throws(Failure)
         -> [UInt8]
@@ -91,15 +94,23 @@ enum DaemonSocket {
             guard wait(descriptor, until: deadline) else {
                 throw Failure(description: "no complete request line within the time limit")
             }
-            let count = buffer.withUnsafeMutableBytes { recv(descriptor, $0.baseAddress, $0.count, 0) }
-            if count < 0 {
+            let peeked = buffer.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, $0.count, Int32(MSG_PEEK))
+            }
+            if peeked < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
                 throw Failure(description: "read failed: \(String(cString: strerror(errno)))")
             }
-            if count == 0 {
+            if peeked == 0 {
                 throw Failure(description: "request cut short after \(line.count) bytes (no newline)")
             }
-            if let newline = buffer[..<count].firstIndex(of: UInt8(ascii: "\n")) {
+            let newline = buffer[..<peeked].firstIndex(of: UInt8(ascii: "\n"))
+            // Consumes what was peeked, up to and with the newline: a stream socket has one reader here.
+            let count = buffer.withUnsafeMutableBytes {
+                recv(descriptor, $0.baseAddress, newline.map { $0 + 1 } ?? peeked, 0)
+            }
+            guard count > 0 else { throw Failure(description: "read failed: \(String(cString: strerror(errno)))") }
+            if let newline, newline < count {
                 line += buffer[..<newline]
                 guard line.count < limit else { break }
                 return line

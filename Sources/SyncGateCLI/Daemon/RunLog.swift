@@ -13,9 +13,22 @@ import Foundation
 /// stdout and stderr, cut at ``outputLimit`` bytes. A run that started but has no end line when the
 /// daemon starts was cut short by the daemon's death; ``closeInterruptedRuns()`` records it as
 /// interrupted.
+///
+/// What is kept per job is bounded: when a run ends, the output files of all but the newest
+/// ``keptRunOutputs`` runs are deleted, and older ones too while the job's output files exceed
+/// ``jobOutputLimit`` (the newest run's output always stays); `runs.jsonl` keeps the records of the newest
+/// ``keptRunRecords`` runs. Runs are numbered from 1 for the job's whole life, dropped or not.
 public struct RunLog: Sendable {
     /// The most bytes kept of one run's stdout, and of its stderr: 1 MiB.
     public static let outputLimit = 1 << 20
+    /// The runs whose output is kept per job: the newest 10.
+    public static let keptRunOutputs = 10
+    /// The most bytes of output files kept per job, beyond the newest run's: 16 MiB.
+    public static let jobOutputLimit = 16 << 20
+    /// The runs whose start and end records are kept per job: the newest 1000.
+    public static let keptRunRecords = 1000
+    /// The size of the output chunks ``stream(id:write:)`` sends: 48 KiB, 64 KiB in base64.
+    static let chunkSize = 48 << 10
 
     /// One line of `runs.jsonl`.
     struct Entry: Codable {
@@ -87,12 +100,61 @@ public struct RunLog: Sendable {
         return run
     }
 
-    /// Records the end of a run.
+    /// Records the end of a run, then drops what is over the job's bounds (``trim(id:)``).
     public func endRun(id: String, run: Int, exitStatus: Int32?, interrupted: Bool) {
         append(
             Entry(
                 event: "ended", run: run, at: Output.timestamp(), exitStatus: exitStatus,
                 interrupted: interrupted), id: id)
+        trim(id: id)
+    }
+
+    /// The number of the job's newest run: how many times its command started, across restarts.
+    public func runCount(id: String) -> Int {
+        entries(id: id).map(\.run).max() ?? 0
+    }
+
+    /// Deletes the output of runs beyond ``keptRunOutputs`` and ``jobOutputLimit``, oldest first, and
+    /// rewrites `runs.jsonl` with the newest ``keptRunRecords`` runs once it holds twice as many.
+    public func trim(id: String) {
+        guard Self.isSafe(id) else { return }
+        let directory = jobDirectory(id)
+        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        var sizes: [Int: Int] = [:]
+        for name in names {
+            let parts = name.split(separator: ".")
+            guard parts.count == 2, parts[1] == "out" || parts[1] == "err", let run = Int(parts[0]) else { continue }
+            var info = stat()
+            let size = stat(directory + "/" + name, &info) == 0 ? Int(info.st_size) : 0
+            sizes[run, default: 0] += size
+        }
+        var total = 0
+        for (index, run) in sizes.keys.sorted(by: >).enumerated() {
+            total += sizes[run] ?? 0
+            if index == 0 { continue }
+            if index >= Self.keptRunOutputs || total > Self.jobOutputLimit {
+                let paths = outputPaths(id: id, run: run)
+                unlink(paths.stdout)
+                unlink(paths.stderr)
+            }
+        }
+        let entries = entries(id: id)
+        guard let newest = entries.map(\.run).max(), Set(entries.map(\.run)).count > 2 * Self.keptRunRecords else {
+            return
+        }
+        let kept = entries.filter { $0.run > newest - Self.keptRunRecords }
+        let temporary = directory + "/runs.jsonl.new"
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return }
+        let bytes = kept.flatMap { DaemonProtocol.encodeLine($0) }
+        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        let synced = fsync(descriptor) == 0
+        close(descriptor)
+        if written == bytes.count && synced {
+            rename(temporary, directory + "/runs.jsonl")
+        } else {
+            unlink(temporary)
+        }
     }
 
     /// The paths of a run's stdout and stderr files.
@@ -112,6 +174,7 @@ public struct RunLog: Sendable {
                 endRun(id: id, run: entry.run, exitStatus: nil, interrupted: true)
                 count += 1
             }
+            trim(id: id)
         }
         return count
     }
@@ -140,16 +203,32 @@ public struct RunLog: Sendable {
         entries(id: id).last { $0.event == "ended" && $0.exitStatus != nil }?.exitStatus
     }
 
-    /// Every run of the job with its output; `nil` when the daemon has no record of it.
+    /// Every kept run of the job with its output; `nil` when the daemon has no record of it.
+    ///
+    /// The one-line answer of a `logs` request without `stream`: at most what ``trim(id:)`` keeps.
     public func runs(id: String) -> [DaemonResponse.Run]? {
+        guard let runs = runRecords(id: id) else { return nil }
+        return runs.map { run in
+            var run = run
+            let paths = outputPaths(id: id, run: run.run)
+            run.stdout = Self.contents(paths.stdout)
+            run.stderr = Self.contents(paths.stderr)
+            return run
+        }
+    }
+
+    /// The kept runs' records, without output (``DaemonResponse/Run/stdout`` and `stderr` empty); `nil`
+    /// when the daemon has no record of the job.
+    func runRecords(id: String) -> [DaemonResponse.Run]? {
         guard Self.isSafe(id), FileManager.default.fileExists(atPath: jobDirectory(id)) else { return nil }
         var runs: [Int: DaemonResponse.Run] = [:]
         for entry in entries(id: id) {
             if entry.event == "started" {
                 let paths = outputPaths(id: id, run: entry.run)
+                let dropped = access(paths.stdout, F_OK) != 0 && access(paths.stderr, F_OK) != 0
                 runs[entry.run] = DaemonResponse.Run(
                     run: entry.run, attempt: entry.attempt ?? 0, startedAt: entry.at, endedAt: nil, exitStatus: nil,
-                    interrupted: false, stdout: Self.read(paths.stdout), stderr: Self.read(paths.stderr))
+                    interrupted: false, stdout: "", stderr: "", outputDropped: dropped ? true : nil)
             } else if entry.event == "ended" {
                 runs[entry.run]?.endedAt = entry.at
                 runs[entry.run]?.exitStatus = entry.exitStatus
@@ -159,7 +238,37 @@ public struct RunLog: Sendable {
         return runs.keys.sorted().compactMap { runs[$0] }
     }
 
-    private static func read(_ path: String) -> String {
+    /// Sends the job's kept runs as ``LogStreamLine``s through `write`: per run its record, then its
+    /// stdout and its stderr in base64 chunks of ``chunkSize`` bytes, read from the files as they go
+    /// (never a whole run in memory), and an end line. Stops when `write` returns false; returns whether
+    /// every line was written.
+    @discardableResult
+    public func stream(id: String, write: ([UInt8]) -> Bool) -> Bool {
+        let runs = runRecords(id: id) ?? []
+        for run in runs {
+            guard write(DaemonProtocol.encodeLine(LogStreamLine(run: run))) else { return false }
+            let paths = outputPaths(id: id, run: run.run)
+            for (stream, path) in [("stdout", paths.stdout), ("stderr", paths.stderr)] {
+                let file = open(path, O_RDONLY | O_CLOEXEC)
+                guard file >= 0 else { continue }
+                defer { close(file) }
+                var buffer = [UInt8](repeating: 0, count: Self.chunkSize)
+                var left = Self.outputLimit + 200
+                while left > 0 {
+                    let count = buffer.withUnsafeMutableBytes { read(file, $0.baseAddress, min($0.count, left)) }
+                    if count < 0 && errno == EINTR { continue }
+                    if count <= 0 { break }
+                    left -= count
+                    let chunk = LogStreamLine.Chunk(
+                        run: run.run, stream: stream, base64: Data(buffer[..<count]).base64EncodedString())
+                    guard write(DaemonProtocol.encodeLine(LogStreamLine(output: chunk))) else { return false }
+                }
+            }
+        }
+        return write(DaemonProtocol.encodeLine(LogStreamLine(end: runs.count)))
+    }
+
+    private static func contents(_ path: String) -> String {
         guard let data = FileManager.default.contents(atPath: path) else { return "" }
         return String(decoding: data.prefix(outputLimit + 200), as: UTF8.self)
     }
