@@ -194,6 +194,31 @@
             }
         }
 
+        /// A socket directory or state directory that holds other files (a shared one, such as `/` or a
+        /// home directory given as `--socket` or `--state-dir`) keeps its mode: only SyncGate's own
+        /// entries are closed to others.
+        @Test func sharedDirectoriesKeepTheirMode() throws {
+            try withDaemon { topology, harness in
+                try topology.configureIPv4(defaultRoute: false)
+                let socketDirectory = (harness.socket as NSString).deletingLastPathComponent
+                for directory in [socketDirectory, harness.state] {
+                    try FileManager.default.createDirectory(
+                        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o755])
+                    try Data("mine".utf8).write(to: URL(fileURLWithPath: directory + "/neighbour"))
+                }
+                try harness.startDaemon()
+                #expect(try harness.client(["jobs"]).status == 0)
+                var info = stat()
+                for directory in [socketDirectory, harness.state] {
+                    #expect(stat(directory, &info) == 0 && info.st_mode & 0o777 == 0o755, "\(directory)")
+                }
+                for directory in [harness.state + "/jobs", harness.state + "/runs"] {
+                    #expect(stat(directory, &info) == 0 && info.st_mode & 0o077 == 0, "\(directory)")
+                }
+                #expect(try harness.stopDaemon() == 0)
+            }
+        }
+
         /// A daemon that cannot open its socket (another process listens there) restores and starts nothing:
         /// a runnable job's command does not run, and no run is recorded.
         @Test func aDaemonThatCannotListenStartsNoJob() throws {

@@ -129,6 +129,6 @@ public enum DaemonCommand {
     ///
     /// - Throws: when it cannot be created, or belongs to another user.
     static func prepareStateDirectory(_ directory: String) throws {
-        try DaemonServer.prepareDirectory(directory)
+        try DaemonServer.prepareDirectory(directory, ownEntries: ["jobs", "runs", "running"])
     }
 }

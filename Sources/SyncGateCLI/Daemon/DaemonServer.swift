@@ -42,7 +42,7 @@ final class DaemonServer: Sendable {
         self.service = service
         waiters = try DaemonWaiters()
         let directory = (path as NSString).deletingLastPathComponent
-        try Self.prepareDirectory(directory)
+        try Self.prepareDirectory(directory, ownEntries: [(path as NSString).lastPathComponent])
         if let existing = try? DaemonSocket.connect(to: path) {
             close(existing)
             throw DaemonSocket.Failure(description: "another daemon is listening on \(path)")
@@ -67,8 +67,12 @@ final class DaemonServer: Sendable {
         listener = descriptor
     }
 
-    /// Creates `directory` with mode 0700, or checks that an existing one is ours and closed to others.
-    static func prepareDirectory(_ directory: String) throws {
+    /// Creates `directory` with mode 0700, or checks that an existing one is ours.
+    ///
+    /// An existing directory is closed to others (mode 0700) only when it holds nothing but `ownEntries`
+    /// (SyncGate's own files): the mode of a directory shared with anything else (`/`, `/run`, a home
+    /// directory given as `--socket` or `--state-dir`) is never changed.
+    static func prepareDirectory(_ directory: String, ownEntries: Set<String>) throws {
         if mkdir(directory, 0o700) != 0 && errno != EEXIST {
             try FileManager.default.createDirectory(
                 atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -80,7 +84,9 @@ final class DaemonServer: Sendable {
         guard info.st_uid == getuid() else {
             throw DaemonSocket.Failure(description: "\(directory) belongs to uid \(info.st_uid), not \(getuid())")
         }
-        if info.st_mode & 0o077 != 0 { chmod(directory, 0o700) }
+        if info.st_mode & 0o077 != 0 && DaemonSocketLocation.holdsOnly(ownEntries, directory) {
+            chmod(directory, 0o700)
+        }
     }
 
     /// Starts accepting connections on a thread of its own.

@@ -10,7 +10,8 @@ import Foundation
 ///
 /// * The socket's directory is created with mode 0700 when missing. An existing one must be a real
 ///   directory (a symbolic link is refused, never followed), owned by the daemon's user, and not writable
-///   by group or others; read or search bits for others are then removed (mode 0700). So a directory that
+///   by group or others; read or search bits for others are then removed (mode 0700) when it holds
+///   nothing but the socket (the mode of a shared directory, such as `/`, is never changed). So a directory that
 ///   another user created first (`/tmp/syncgate-UID` when `XDG_RUNTIME_DIR` is not set) is refused with
 ///   an error naming its owner: it can keep the daemon from starting there, never receive its clients.
 /// * At the socket's path, nothing or a socket may exist. A socket that a daemon answers on is refused
@@ -22,7 +23,8 @@ enum DaemonSocketLocation {
     /// - Throws: ``DaemonSocket/Failure`` naming the path and the problem.
     static func prepare(socketPath: String) throws(DaemonSocket.Failure) {
         let directory = (socketPath as NSString).deletingLastPathComponent
-        try prepareDirectory(directory.isEmpty ? "." : directory)
+        try prepareDirectory(
+            directory.isEmpty ? "." : directory, ownEntries: [(socketPath as NSString).lastPathComponent])
         var info = stat()
         guard lstat(socketPath, &info) == 0 else {
             guard errno == ENOENT else {
@@ -46,7 +48,7 @@ enum DaemonSocketLocation {
     }
 
     /// Creates `directory` (mode 0700) or checks an existing one; see ``DaemonSocketLocation``.
-    static func prepareDirectory(_ directory: String) throws(DaemonSocket.Failure) {
+    static func prepareDirectory(_ directory: String, ownEntries: Set<String>) throws(DaemonSocket.Failure) {
         if mkdir(directory, 0o700) != 0 && errno == ENOENT {
             do {
                 try FileManager.default.createDirectory(
@@ -77,7 +79,14 @@ enum DaemonSocketLocation {
                     "the socket directory \(directory) is writable by other users (mode \(String(mode, radix: 8))): "
                     + "refusing it (chmod 700 it, or remove it)")
         }
-        if mode & 0o077 != 0 { chmod(directory, 0o700) }
+        if mode & 0o077 != 0 && holdsOnly(ownEntries, directory) { chmod(directory, 0o700) }
+    }
+
+    /// Whether `directory` holds nothing but entries named in `names` (SyncGate's own), so that its mode
+    /// may be changed: a directory shared with anything else keeps its mode.
+    static func holdsOnly(_ names: Set<String>, _ directory: String) -> Bool {
+        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return false }
+        return entries.allSatisfy(names.contains)
     }
 
     /// A file type, for messages: "a regular file", "a symbolic link", …
