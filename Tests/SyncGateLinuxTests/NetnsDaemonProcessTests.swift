@@ -100,7 +100,10 @@
                 let result = try harness.client(
                     [
                         "submit", "--require", "none", "--wait", "--", "sh", "-c",
-                        "setsid sleep 1000 & echo $! > \(file)",
+                        // The command exits only once the escaping process has left its group (it writes
+                        // its pid after setsid), so the job's end cannot catch it still in the group.
+                        "setsid sh -c 'echo $$ > \(file).new; mv \(file).new \(file); exec sleep 1000' & "
+                            + "while [ ! -s \(file) ]; do sleep 0.01; done",
                     ],
                     within: .seconds(20))
                 let escaped = try pids(in: file, count: 1, harness: harness)
