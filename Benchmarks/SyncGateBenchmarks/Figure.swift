@@ -12,7 +12,7 @@ struct Figure: Codable, Sendable {
     var baseline: Double?
     /// `value ÷ baseline`.
     var ratio: Double?
-    /// The goal for this figure (README.md, "Performance"), in words.
+    /// The goal for this figure (docs/PERFORMANCE.md), in words.
     var goal: String?
     /// Whether the goal is met in this run.
     var goalMet: Bool?

@@ -9,7 +9,7 @@ import Foundation
 /// A goal is met only when the median across rounds meets it and so does the ratio against every
 /// regime of the baseline that holds at least ``RegimeComparison/minimumShare`` of its samples.
 struct LatencyComparison: Codable, Sendable {
-    /// A goal on the ratio at one percentile (README.md, "Performance").
+    /// A goal on the ratio at one percentile (docs/PERFORMANCE.md).
     struct RatioGoal: Codable, Sendable {
         /// The percentile label, such as `"p50"`.
         var percentile: String

@@ -1,4 +1,4 @@
-// SyncGateBenchmarks: the dispatch-latency harness (goals and figures in README.md, "Performance").
+// SyncGateBenchmarks: the dispatch-latency harness (goals and figures in docs/PERFORMANCE.md).
 //
 //   swift run -c release SyncGateBenchmarks [--quick] [--scenario NAME]... [--json PATH] [--svg PATH]
 //
