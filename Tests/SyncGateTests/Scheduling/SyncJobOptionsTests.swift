@@ -4,6 +4,8 @@ import Testing
 
 @testable import SyncGateCore
 
+@testable import SyncGateDurable
+
 /// One value type for a job's options: carried by every kind of job, validated in one place, encoded
 /// in one place.
 @Suite("Job options", .timeLimit(.minutes(1)))
