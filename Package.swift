@@ -15,8 +15,23 @@ let package = Package(
         // library alone, no Foundation and no system calls. SyncGate's Linux backends use them, and each
         // fuzz target under Fuzz/ compiles this folder with its entry point (Fuzz/run.sh).
         .target(name: "SyncGateWire"),
-        .target(name: "SyncGate", dependencies: ["SyncGateWire"]),
-        .target(name: "SyncGateTesting", dependencies: ["SyncGate"]),
+        // The platform-neutral library: values, requirements, streams, sources and environment, scheduler,
+        // logging seam, support, the backend seams and the Apple seams. No backend of any platform.
+        .target(name: "SyncGateCore"),
+        // Durable jobs (journal, store, durable scheduler) and the background-task bridge.
+        .target(name: "SyncGateDurable", dependencies: ["SyncGateCore"]),
+        // The Linux backends (rtnetlink, sysfs, uevents, D-Bus) over the wire codecs.
+        .target(name: "SyncGateLinux", dependencies: ["SyncGateCore", "SyncGateWire"]),
+        // The Apple conformances to the seams (each file behind `#if canImport`).
+        .target(name: "SyncGateApple", dependencies: ["SyncGateCore", "SyncGateDurable"]),
+        // The quiet executors (Linux), on the runtime's experimental custom-executor interface.
+        .target(name: "SyncGateExecutors", dependencies: ["SyncGateCore"]),
+        // The product users import: re-exports the layers and picks the platform's sources.
+        .target(
+            name: "SyncGate",
+            dependencies: ["SyncGateCore", "SyncGateDurable", "SyncGateLinux", "SyncGateApple", "SyncGateExecutors"]
+        ),
+        .target(name: "SyncGateTesting", dependencies: ["SyncGateCore"]),
         .executableTarget(
             name: "WaitUntilReadyExample",
             dependencies: ["SyncGate", "SyncGateTesting"],
@@ -28,13 +43,22 @@ let package = Package(
             path: "Examples/SchedulerTour"
         ),
         .testTarget(
-            name: "SyncGateTests", dependencies: ["SyncGate", "SyncGateTesting", "SyncGateCLI"],
+            name: "SyncGateTests",
+            dependencies: [
+                "SyncGate", "SyncGateCore", "SyncGateDurable", "SyncGateLinux", "SyncGateApple", "SyncGateExecutors",
+                "SyncGateTesting", "SyncGateCLI",
+            ],
             // Journal files written by released format versions, read through #filePath.
             exclude: ["Durable/Golden"]),
         // Runs the Linux ConnectivityObserver inside a network namespace for SyncGateLinuxTests.
         .executableTarget(
-            name: "syncgate-netns-probe", dependencies: ["SyncGate", "SyncGateWire"], path: "Tools/NetnsProbe"),
-        .testTarget(name: "SyncGateLinuxTests", dependencies: ["SyncGate", "SyncGateWire", "SyncGateTesting"]),
+            name: "syncgate-netns-probe", dependencies: ["SyncGate", "SyncGateWire"],
+            path: "Tools/NetnsProbe"),
+        .testTarget(
+            name: "SyncGateLinuxTests",
+            dependencies: [
+                "SyncGate", "SyncGateCore", "SyncGateDurable", "SyncGateLinux", "SyncGateWire", "SyncGateTesting",
+            ]),
         // The command-line tool: a thin main over SyncGateCLI, which holds everything tests can import.
         .target(name: "SyncGateCLI", dependencies: ["SyncGate"]),
         .executableTarget(name: "syncgate", dependencies: ["SyncGateCLI", "SyncGate"]),
@@ -44,7 +68,8 @@ let package = Package(
             name: "syncgate-durable-probe", dependencies: ["SyncGate", "SyncGateTesting"],
             path: "Tools/DurableCrashProbe"),
         .executableTarget(
-            name: "DurableBenchmarks", dependencies: ["SyncGate"], path: "Benchmarks/DurableBenchmarks"),
+            name: "DurableBenchmarks", dependencies: ["SyncGate"],
+            path: "Benchmarks/DurableBenchmarks"),
         // The dispatch-latency harness: `swift run -c release SyncGateBenchmarks [--quick] [--json P] [--svg P]`.
         .executableTarget(
             name: "SyncGateBenchmarks",

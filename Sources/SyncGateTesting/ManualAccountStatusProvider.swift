@@ -1,4 +1,4 @@
-import SyncGate
+import SyncGateCore
 
 /// An account source a test sets by hand, with a scriptable ``refresh()``: a ``StatusFeed`` of
 /// ``AccountStatus`` plus a count of refreshes and an error to throw from them.

@@ -1,4 +1,4 @@
-import SyncGate
+import SyncGateCore
 
 /// A clock that moves only when a test tells it to.
 ///

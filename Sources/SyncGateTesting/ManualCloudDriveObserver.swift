@@ -1,4 +1,4 @@
-import SyncGate
+import SyncGateCore
 
 /// A cloud-drive source a test sets by hand: a ``StatusFeed`` of the drive's availability.
 public typealias ManualCloudDriveObserver = StatusFeed<Bool>

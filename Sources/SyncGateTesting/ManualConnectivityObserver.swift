@@ -1,4 +1,4 @@
-import SyncGate
+import SyncGateCore
 
 /// A connectivity source a test sets by hand: a ``StatusFeed`` of ``ConnectivityStatus``, followed by an
 /// environment exactly as SyncGate's own observer is.

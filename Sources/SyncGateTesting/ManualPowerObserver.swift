@@ -1,4 +1,4 @@
-import SyncGate
+import SyncGateCore
 
 /// A power source a test sets by hand: a ``StatusFeed`` of ``PowerStatus``.
 public typealias ManualPowerObserver = StatusFeed<PowerStatus>

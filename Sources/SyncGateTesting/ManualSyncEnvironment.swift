@@ -1,4 +1,4 @@
-import SyncGate
+import SyncGateCore
 
 /// A ``SyncEnvironment`` whose every part a test or a demo sets by hand.
 ///

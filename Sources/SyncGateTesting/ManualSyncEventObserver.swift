@@ -1,4 +1,4 @@
-import SyncGate
+import SyncGateCore
 
 /// A sync-event source a test sets by hand: a ``StatusFeed`` of ``SyncEvent``.
 public typealias ManualSyncEventObserver = StatusFeed<SyncEvent>

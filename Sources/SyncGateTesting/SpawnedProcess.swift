@@ -2,7 +2,7 @@
     import Foundation
     import Glibc
 
-    import SyncGate
+    import SyncGateCore
 
     /// A child process for the package's tests: started with `posix_spawn`, reaped with `waitpid`, its stdin,
     /// stdout and stderr pipes held by the test, and every wait on it bounded by a deadline.

@@ -3,7 +3,9 @@
     import SyncGateTesting
     import Testing
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
 
     /// The merger of rtnetlink and NetworkManager publishes outside its lock: whoever follows the
     /// observer synchronously may call back into it.

@@ -2,7 +2,9 @@
     import Foundation
     import Testing
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
 
     /// In-process checks of the real observer in the test's own network namespace. They need no root:
     /// opening rtnetlink sockets and looking up routes are unprivileged, and nothing is sent anywhere.

@@ -4,7 +4,9 @@
     import SyncGateTesting
     import Testing
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
     @testable import SyncGateWire
 
     /// Bad input from the bus: calls never answered, malformed and oversized messages, properties of the

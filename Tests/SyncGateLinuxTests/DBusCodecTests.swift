@@ -1,6 +1,8 @@
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateLinux
 @testable import SyncGateWire
 
 /// The pure D-Bus codec against byte vectors: both byte orders, every container, and the limits.

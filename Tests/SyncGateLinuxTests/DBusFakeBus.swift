@@ -2,7 +2,9 @@
     import Foundation
     import Glibc
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
     @testable import SyncGateWire
 
     /// A scripted stand-in for a message bus on a Unix socket, for the bad-input tests: it authenticates

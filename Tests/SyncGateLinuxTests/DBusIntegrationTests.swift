@@ -3,7 +3,9 @@
     import SyncGateTesting
     import Testing
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
 
     /// The observers against real peers: a private `dbus-daemon` with python-dbusmock's NetworkManager and
     /// power-profiles-daemon templates. Each test has its own bus. Skips without dbus-daemon or dbusmock

@@ -1,6 +1,8 @@
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateLinux
 
 /// The property tracker's rules, step by step, without a bus.
 struct DBusPropertyStateMachineTests {

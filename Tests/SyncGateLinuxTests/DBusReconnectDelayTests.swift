@@ -4,7 +4,9 @@
     import SyncGateTesting
     import Testing
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
 
     /// While the bus's socket file is absent and its creation watched, the timed retry is only a safety net
     /// and waits an hour; with a socket file present that refuses connections (a stale one), the creation

@@ -3,7 +3,9 @@
     import SyncGateTesting
     import Testing
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
 
     /// The D-Bus sources of `.deviceIdle` (systemd-logind, python-dbusmock's logind template) and
     /// `.notRoaming` (ModemManager, a mock set up by `DBusTestBus.modemManagerTemplate`), each on its own

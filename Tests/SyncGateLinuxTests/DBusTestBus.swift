@@ -5,7 +5,9 @@
     import SyncGateTesting
     import Testing
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
     @testable import SyncGateWire
 
     /// A private system-like bus (`dbus-daemon`) with python-dbusmock services on it, for the D-Bus tests.

@@ -2,7 +2,9 @@
     import Foundation
     import Testing
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
 
     /// Classification against sysfs fixture trees built at run time, one per kind of interface.
     struct LinuxInterfaceKindTests {

@@ -1,6 +1,8 @@
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateLinux
 @testable import SyncGateWire
 
 /// ModemManager's pure rules: which registration states roam, which modem is primary, and when the

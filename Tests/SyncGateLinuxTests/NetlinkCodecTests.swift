@@ -1,6 +1,8 @@
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateLinux
 @testable import SyncGateWire
 
 struct NetlinkCodecTests {

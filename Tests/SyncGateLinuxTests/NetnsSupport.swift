@@ -4,7 +4,9 @@
     import SyncGateTesting
     import Testing
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
 
     /// Whether the real-kernel namespace tests can run here, and why not.
     enum NetnsSupport {

@@ -1,6 +1,8 @@
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateLinux
 
 /// NetworkManager's states to SyncGate's values, and the merge with the rtnetlink status.
 struct NetworkManagerMappingTests {

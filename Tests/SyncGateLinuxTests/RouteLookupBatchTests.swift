@@ -1,7 +1,9 @@
 #if os(Linux)
     import Testing
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
     @testable import SyncGateWire
 
     struct RouteLookupBatchTests {

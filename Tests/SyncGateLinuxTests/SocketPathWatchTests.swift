@@ -4,7 +4,9 @@
     import Glibc
     import Testing
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
 
     /// The inotify wait for a bus socket: it follows the path down as directories appear and reports the
     /// socket's creation once, and nothing else.

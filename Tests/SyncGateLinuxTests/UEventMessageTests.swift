@@ -1,6 +1,8 @@
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateLinux
 @testable import SyncGateWire
 
 /// Kernel uevent datagrams as a test writes them: fields joined by NUL, with the trailing NUL.

@@ -3,7 +3,9 @@
     import Glibc
     import Testing
 
-    @testable import SyncGate
+    @testable import SyncGateCore
+
+    @testable import SyncGateLinux
     @testable import SyncGateWire
 
     /// Whether this process may make the kernel emit a uevent (root, writable sysfs).

@@ -1,3 +1,7 @@
+import SyncGateApple
+import SyncGateCore
+import SyncGateLinux
+
 extension SyncEnvironment {
     /// Creates an environment that watches the requested parts with the platform's own sources.
     ///

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
 
 /// The power source on Apple platforms, above its `ProcessInfo` / `UIDevice` / IOKit seam.
 @Suite("Apple power mapping", .timeLimit(.minutes(1)))

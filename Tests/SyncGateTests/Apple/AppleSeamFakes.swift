@@ -1,7 +1,7 @@
 import Foundation
 import SyncGateTesting
 
-@testable import SyncGate
+@testable import SyncGateCore
 
 /// A path monitor a test drives by hand: `deliver` calls the handler as Apple's queue would.
 final class FakePathMonitor: PathMonitoring {

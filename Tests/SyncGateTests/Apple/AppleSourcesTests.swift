@@ -1,7 +1,7 @@
 import SyncGateTesting
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
 
 /// What `SyncEnvironment(monitoring:cloudKit:)` wires on Apple platforms, through fake factories: one
 /// source per requested part and nothing else.

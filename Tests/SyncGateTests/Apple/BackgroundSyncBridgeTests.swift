@@ -2,7 +2,9 @@ import Foundation
 import SyncGateTesting
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateDurable
 
 /// A BGTaskScheduler a test reads: the requests submitted and cancelled.
 final class FakeTaskScheduler: BackgroundTaskScheduling {

@@ -1,7 +1,7 @@
 import SyncGateTesting
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
 
 /// The CloudKit account source, above its `CKContainer` seam: every `CKAccountStatus` mapped, errors
 /// kept as `couldNotDetermine`, transient errors retried with backoff on the clock.

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
 
 /// The iCloud Drive source, above its `ubiquityIdentityToken` seam.
 @Suite("iCloud Drive source", .timeLimit(.minutes(1)))

@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
 
 /// The Core Data + CloudKit sync-event source, above its notification seam: every event type mapped,
 /// the activity back to idle when events end, and the full-storage hook.

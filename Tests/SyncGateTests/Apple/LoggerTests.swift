@@ -1,6 +1,8 @@
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateDurable
 
 /// The logging hook: nothing is built without a logger, the stderr adapter's lines and levels, and the
 /// call sites for a source lost and regained and a full iCloud storage.

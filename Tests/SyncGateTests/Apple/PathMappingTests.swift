@@ -1,6 +1,6 @@
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
 
 /// The network source on Apple platforms, above its `NWPathMonitor` seam: every case of `NWPath.Status`,
 /// `NWPath.UnsatisfiedReason` and `NWInterface.InterfaceType` mapped, and the follower's guarantees.

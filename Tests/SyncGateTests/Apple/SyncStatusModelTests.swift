@@ -1,7 +1,7 @@
 import Observation
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
 
 /// The `@Observable` status model, observed with `withObservationTracking` as SwiftUI does.
 @Suite("SyncStatusModel", .timeLimit(.minutes(1)))

@@ -2,7 +2,9 @@ import Foundation
 import SyncGateTesting
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateDurable
 
 /// The payload of the chain tests' jobs: the output to set, and whether the attempt fails.
 struct ChainStep: Codable, Sendable {

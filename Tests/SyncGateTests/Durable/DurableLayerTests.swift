@@ -3,7 +3,9 @@ import SyncGateTesting
 import Synchronization
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateDurable
 
 /// A store that notes, for every call, whether the calling thread held a scheduler's lock.
 final class ProbingStore: JobStore {

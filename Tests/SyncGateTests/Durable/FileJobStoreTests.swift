@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateDurable
 
 /// FileJobStore on real files in a temporary directory.
 @Suite("FileJobStore")

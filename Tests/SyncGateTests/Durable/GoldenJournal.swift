@@ -1,6 +1,8 @@
 import Foundation
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateDurable
 
 /// The golden journal files in `Golden/`: bytes written by a released version of the journal format,
 /// checked in so that every later version of the code is tested against what users already have on disk.

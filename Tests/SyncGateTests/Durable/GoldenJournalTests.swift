@@ -2,7 +2,9 @@ import Foundation
 import SyncGateTesting
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateDurable
 
 /// The checked-in journal files of every released format version still read as they were written.
 @Suite("Golden journals", .timeLimit(.minutes(1)))

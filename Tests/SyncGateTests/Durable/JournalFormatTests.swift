@@ -1,7 +1,9 @@
 import Foundation
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
+
+@testable import SyncGateDurable
 
 /// The journal's byte format, record by record, and the scan that reads it back.
 @Suite("Journal format")

@@ -1,7 +1,7 @@
 import SyncGateTesting
 import Testing
 
-@testable import SyncGate
+@testable import SyncGateCore
 
 /// `KeyTable` against `Dictionary` as the model, over random mixes of inserts, overwrites and removals,
 /// with key patterns that stress linear probing and backward-shift deletion.

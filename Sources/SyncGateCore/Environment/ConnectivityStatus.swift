@@ -1,0 +1,93 @@
+/// A snapshot of the device's network path.
+///
+/// Field for field the `ConnectivityStatus` of ForgeObservers (the library SyncGate grew from), so code written
+/// against it (`status.isConnected`, `status.interface == .wifi`) compiles unchanged.
+public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
+    /// Whether the device has a usable network path.
+    public let isConnected: Bool
+    /// The primary network interface in use.
+    public let interface: ConnectionInterface
+    /// Whether the path is expensive (cellular, a personal hotspot, a metered connection).
+    public let isExpensive: Bool
+    /// Whether the path is constrained (Low Data Mode).
+    public let isConstrained: Bool
+    /// How far the path is known to reach; ``ConnectivityReachability/unknown`` where no validator exists.
+    public let reachability: ConnectivityReachability
+    /// Whether the connection in use is a mobile connection that is roaming (on Linux: ModemManager's
+    /// 3GPP registration state of the primary modem, while the path goes through a cellular interface);
+    /// `false` where nothing reports roaming.
+    public let isRoaming: Bool
+
+    /// Creates a status from its facts; `reachability` defaults to unknown (no validator), `isRoaming` to
+    /// `false`.
+    public init(
+        isConnected: Bool,
+        interface: ConnectionInterface,
+        isExpensive: Bool,
+        isConstrained: Bool,
+        reachability: ConnectivityReachability = .unknown,
+        isRoaming: Bool = false
+    ) {
+        self.isConnected = isConnected
+        self.interface = interface
+        self.isExpensive = isExpensive
+        self.isConstrained = isConstrained
+        self.reachability = reachability
+        self.isRoaming = isRoaming
+    }
+
+    /// No usable path: not connected, no interface, neither expensive nor constrained.
+    public static let disconnected = ConnectivityStatus(
+        isConnected: false,
+        interface: .none,
+        isExpensive: false,
+        isConstrained: false
+    )
+
+    /// Whether a validator confirmed the internet, or none exists to say otherwise (what
+    /// ``SyncRequirements/validatedInternet`` checks, besides being connected).
+    public var isInternetValidatedOrUnknown: Bool {
+        reachability == .internet || reachability == .unknown
+    }
+
+    /// A readable summary, such as `connected via wifi (expensive)`, `connected via wifi (captive-portal)`
+    /// or `disconnected`. Reachability is shown only when a validator found less than the internet.
+    public var description: String {
+        guard isConnected else { return "disconnected" }
+        var flags: [String] = []
+        if isExpensive { flags.append("expensive") }
+        if isConstrained { flags.append("constrained") }
+        if isRoaming { flags.append("roaming") }
+        if !isInternetValidatedOrUnknown { flags.append(reachability.description) }
+        let suffix = flags.isEmpty ? "" : " (\(flags.joined(separator: ", ")))"
+        return "connected via \(interface)\(suffix)"
+    }
+}
+
+extension ConnectivityStatus {
+    /// A connected status through the given interface.
+    ///
+    /// ```swift
+    /// let hotspot = ConnectivityStatus.connected(via: .wifi, isExpensive: true)
+    /// ```
+    public static func connected(
+        via interface: ConnectionInterface,
+        isExpensive: Bool = false,
+        isConstrained: Bool = false,
+        reachability: ConnectivityReachability = .unknown,
+        isRoaming: Bool = false
+    ) -> ConnectivityStatus {
+        ConnectivityStatus(
+            isConnected: true, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained,
+            reachability: reachability, isRoaming: isRoaming)
+    }
+}
+
+extension ConnectivityStatus {
+    /// The same status with ``isRoaming`` replaced.
+    package func with(isRoaming: Bool) -> ConnectivityStatus {
+        ConnectivityStatus(
+            isConnected: isConnected, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained,
+            reachability: reachability, isRoaming: isRoaming)
+    }
+}

@@ -1,0 +1,75 @@
+/// What a running attempt knows about itself.
+public struct SyncJobContext: Sendable {
+    /// The job's identifier; a good idempotency key for the work it does.
+    public let jobID: SyncJob.ID
+    /// The attempt number, 1 for the first.
+    public let attempt: Int
+    /// The environment status the attempt started on; it satisfied the job's requirements.
+    public let startStatus: SyncEnvironmentStatus
+    /// The job's requirements.
+    public let requirements: SyncRequirements
+    /// The job's app-defined conditions.
+    public let conditions: Set<SyncCondition>
+    /// The outputs of the jobs this one depends on that set one (``setOutput(_:)``), by their
+    /// identifiers, in the order of its `dependsOn` (the job it was appended to last).
+    public let inputs: [(id: SyncJob.ID, value: any Sendable)]
+    package let environment: SyncEnvironment
+    package let handle: SyncJobHandle?
+
+    package init(
+        jobID: SyncJob.ID,
+        attempt: Int,
+        startStatus: SyncEnvironmentStatus,
+        requirements: SyncRequirements,
+        conditions: Set<SyncCondition>,
+        environment: SyncEnvironment,
+        inputs: [(id: SyncJob.ID, value: any Sendable)] = [],
+        handle: SyncJobHandle? = nil
+    ) {
+        self.jobID = jobID
+        self.attempt = attempt
+        self.startStatus = startStatus
+        self.requirements = requirements
+        self.conditions = conditions
+        self.environment = environment
+        self.inputs = inputs
+        self.handle = handle
+    }
+
+    /// The environment's status now.
+    public var currentStatus: SyncEnvironmentStatus { environment.status }
+
+    /// Whether the job's requirements and conditions still hold now.
+    public var requirementsHold: Bool {
+        environment.status.satisfies(requirements, conditions: conditions)
+    }
+
+    /// The input from dependency `id` as a `T`, or `nil` when it set none or one of another type.
+    public func input<T: Sendable>(_ type: T.Type = T.self, from id: SyncJob.ID) -> T? {
+        inputs.first { $0.id == id }?.value as? T
+    }
+
+    /// The first input that is a `T`, or `nil`; for a job with one dependency.
+    public func input<T: Sendable>(_ type: T.Type = T.self) -> T? {
+        inputs.lazy.compactMap { $0.value as? T }.first
+    }
+
+    /// Sets the output the job's dependents read from their ``inputs`` once it succeeds; a later call
+    /// replaces it. An output set by an attempt that then fails is replaced or dropped by the next one.
+    public func setOutput(_ value: any Sendable) {
+        handle?.setOutput(value)
+    }
+
+    /// Reports how far the attempt has come; its handle streams it (``SyncJobHandle/progressUpdates``)
+    /// and ``SyncScheduler/snapshot()`` shows the latest.
+    ///
+    /// Cheap enough to call per item of a large upload: one short lock and a store, plus a yield to
+    /// each stream that is open.
+    ///
+    /// - Parameters:
+    ///   - fraction: the fraction done, clamped to `0...1` (NaN counts as 0).
+    ///   - message: a short message for display.
+    public func reportProgress(_ fraction: Double, message: String? = nil) {
+        handle?.setProgress(SyncJobProgress(fraction: fraction, message: message))
+    }
+}

@@ -1,0 +1,157 @@
+/// When and how a job runs: what it waits for, its order, its time limits, its retries and the rules
+/// that tie it to other jobs. Every kind of job carries one: ``SyncJob``, ``DurableJob`` and the
+/// ``StoredJob`` a ``JobStore`` keeps.
+///
+/// ```swift
+/// var options = SyncJobOptions(requires: .largeTransfer, retry: .exponential(maxAttempts: 5))
+/// options.serialGroup = "uploads"
+/// let job = SyncJob(options: options) { context in try await upload(idempotencyKey: context.jobID) }
+/// ```
+///
+/// An option is added in one place: a field here (with its default in ``init(requires:conditions:priority:delay:startDeadline:runTimeout:retry:onRequirementsLost:uniqueKey:onDuplicate:serialGroup:tags:dependsOn:period:)``),
+/// its rule in ``validationError``, its entry in the journal codec's options encoding, and its tests.
+public struct SyncJobOptions: Sendable, Hashable {
+    /// What must hold before an attempt starts; ``SyncRequirements/network`` unless given
+    /// (``SyncRequirements/none`` for work that needs nothing of the environment).
+    public var requirements: SyncRequirements
+    /// The app-defined conditions that must hold before an attempt starts.
+    public var conditions: Set<SyncCondition>
+    /// The priority among runnable jobs.
+    public var priority: SyncJobPriority
+    /// How long after submission the job becomes eligible; `nil` for at once. A durable job keeps it as
+    /// a wall-clock instant, so the time the app was not running counts too.
+    public var delay: Duration?
+    /// How long after submission the first attempt must have started; the job expires otherwise.
+    public var startDeadline: Duration?
+    /// How long one attempt may run before it is cancelled and counted as failed.
+    public var runTimeout: Duration?
+    /// How failures are retried.
+    public var retry: RetryPolicy
+    /// What happens when the requirements stop holding while an attempt runs.
+    public var onRequirementsLost: RequirementsLostPolicy
+    /// A key of which at most one unfinished job exists (across restarts too, for durable jobs).
+    public var uniqueKey: String?
+    /// What happens when an unfinished job already has ``uniqueKey``.
+    public var onDuplicate: DuplicatePolicy
+    /// A group whose jobs run one at a time, in submission order.
+    public var serialGroup: String?
+    /// Labels for ``SyncScheduler/cancel(tag:)`` and for display.
+    public var tags: Set<String>
+    /// The jobs that must succeed before this one starts, by identifier, in the order their outputs
+    /// reach ``SyncJobContext/inputs``. Each must be unfinished, or finished and kept in the history, when
+    /// this job is submitted (``SyncScheduler/submit(chain:)`` submits a chain in order), so a cycle can
+    /// only be a job naming itself, which is rejected like an unknown id. When one fails, is cancelled or
+    /// expires, this job fails with ``SyncJobError/dependencyDidNotSucceed(id:outcome:)`` naming it, and
+    /// so do the jobs that depend on this one.
+    public var dependsOn: [SyncJob.ID]
+    /// Makes the job periodic: it runs once per period until it is cancelled; `nil` for a one-off job.
+    public var period: SyncJobPeriod?
+    /// Where a restored periodic job's series continues; `nil` for a new series (set by the durable
+    /// layer only).
+    package var periodResume: SyncJobPeriod.Resume?
+    /// A dependency of a restored job that did not succeed in an earlier run: the job fails at once,
+    /// naming it (set by the durable layer only).
+    package var restoredDependencyFailure: RestoredDependencyFailure?
+
+    /// Creates options; every parameter has the default a job gets when it does not mention it.
+    ///
+    /// - Parameters:
+    ///   - requires: what must hold before an attempt starts; ``SyncRequirements/network`` by default.
+    ///   - conditions: the app-defined conditions that must hold before an attempt starts.
+    ///   - priority: the priority among runnable jobs.
+    ///   - delay: how long after submission the job becomes eligible.
+    ///   - startDeadline: how long after submission the first attempt must have started.
+    ///   - runTimeout: how long one attempt may run.
+    ///   - retry: how failures are retried.
+    ///   - onRequirementsLost: what happens when the requirements stop holding during an attempt.
+    ///   - uniqueKey: a key of which at most one unfinished job exists.
+    ///   - onDuplicate: what happens when an unfinished job already has the key.
+    ///   - serialGroup: a group whose jobs run one at a time, in submission order.
+    ///   - tags: labels for cancellation and display.
+    ///   - dependsOn: the jobs that must succeed before this one starts.
+    ///   - period: how the job repeats; `nil` for a one-off job.
+    public init(
+        requires: SyncRequirements = .network,
+        conditions: Set<SyncCondition> = [],
+        priority: SyncJobPriority = .normal,
+        delay: Duration? = nil,
+        startDeadline: Duration? = nil,
+        runTimeout: Duration? = nil,
+        retry: RetryPolicy = .none,
+        onRequirementsLost: RequirementsLostPolicy = .cancelAndRequeue,
+        uniqueKey: String? = nil,
+        onDuplicate: DuplicatePolicy = .keepExisting,
+        serialGroup: String? = nil,
+        tags: Set<String> = [],
+        dependsOn: [SyncJob.ID] = [],
+        period: SyncJobPeriod? = nil
+    ) {
+        self.requirements = requires
+        self.conditions = conditions
+        self.priority = priority
+        self.delay = delay
+        self.startDeadline = startDeadline
+        self.runTimeout = runTimeout
+        self.retry = retry
+        self.onRequirementsLost = onRequirementsLost
+        self.uniqueKey = uniqueKey
+        self.onDuplicate = onDuplicate
+        self.serialGroup = serialGroup
+        self.tags = tags
+        self.dependsOn = dependsOn
+        self.period = period
+    }
+
+    /// The first problem with the options, naming the field and its value, or `nil` when they are valid.
+    ///
+    /// The one place where options are checked: every kind of submission (closure, durable, restored)
+    /// goes through it.
+    package var validationError: SyncJobRefusal? {
+        if conditions.contains(where: { !$0.isValid }) {
+            return .option("conditions", nil, "conditions must not contain an empty name")
+        }
+        if let delay, delay < .zero { return .option("delay", "\(delay)", "delay must not be negative, got \(delay)") }
+        if let startDeadline, startDeadline <= .zero {
+            return .option("startDeadline", "\(startDeadline)", "startDeadline must be positive, got \(startDeadline)")
+        }
+        if let runTimeout, runTimeout <= .zero {
+            return .option("runTimeout", "\(runTimeout)", "runTimeout must be positive, got \(runTimeout)")
+        }
+        if let refusal = retry.validationError { return refusal }
+        if let uniqueKey, uniqueKey.isEmpty { return .option("uniqueKey", "\"\"", "uniqueKey must not be empty") }
+        if let serialGroup, serialGroup.isEmpty {
+            return .option("serialGroup", "\"\"", "serialGroup must not be empty")
+        }
+        if tags.contains("") { return .option("tags", "\"\"", "tags must not contain an empty tag") }
+        if dependsOn.contains("") { return .option("dependsOn", "\"\"", "dependsOn must not contain an empty id") }
+        if let repeated = Self.firstRepeated(dependsOn) {
+            var refusal = SyncJobRefusal.option("dependsOn", "\"\(repeated)\"", "dependsOn names \"\(repeated)\" twice")
+            refusal.relatedJobs = [repeated]
+            return refusal
+        }
+        if let period {
+            if let refusal = period.validationError { return refusal }
+            if let startDeadline {
+                return .option(
+                    "startDeadline", "\(startDeadline)",
+                    "startDeadline must be nil for a periodic job (each period has its window), got \(startDeadline)")
+            }
+            if let serialGroup {
+                return .option(
+                    "serialGroup", "\"\(serialGroup)\"",
+                    "serialGroup must be nil for a periodic job (a series would hold its turn), got \"\(serialGroup)\"")
+            }
+            if onDuplicate == .append || onDuplicate == .appendOrReplace {
+                return .option(
+                    "onDuplicate", "\(onDuplicate)",
+                    "onDuplicate must not be \(onDuplicate) for a periodic job (a series never succeeds)")
+            }
+        }
+        return nil
+    }
+
+    private static func firstRepeated(_ ids: [SyncJob.ID]) -> SyncJob.ID? {
+        var seen: Set<SyncJob.ID> = []
+        return ids.first { !seen.insert($0).inserted }
+    }
+}

@@ -1,0 +1,132 @@
+import Foundation
+import SyncGateCore
+
+/// A job's ``SyncJobOptions`` in the journal: the one place options are encoded and decoded.
+///
+/// Version 1 lays them out in this order: the delay's and the start deadline's end as optional instants
+/// (counted from the submission instant), the run timeout, the requirement bits, the sorted condition
+/// names, the priority code, the retry policy, the requirements-lost policy, the unique key, the
+/// duplicate policy, the serial group, the sorted tags. Version 2 appends the dependencies (in their
+/// order) and the period (its interval and flex), and its duplicate policy code also takes `append` and
+/// `appendOrReplace`. A new option is a new format version, with its field appended here and read by
+/// that version's decoder.
+extension JournalCodec {
+    static func encode(_ options: SyncJobOptions, submittedAt: Date, into writer: inout JournalWriter) {
+        writer.optionalDate(options.delay.map { submittedAt.addingTimeInterval($0.inSeconds) })
+        writer.optionalDate(options.startDeadline.map { submittedAt.addingTimeInterval($0.inSeconds) })
+        writer.optionalDuration(options.runTimeout)
+        writer.varint(options.requirements.rawValue)
+        writer.strings(options.conditions.map(\.name).sorted())
+        writer.byte(priorityCode(options.priority))
+        encode(options.retry, into: &writer)
+        writer.byte(options.onRequirementsLost == .keepRunning ? 0 : 1)
+        writer.optionalString(options.uniqueKey)
+        writer.byte(duplicateCode(options.onDuplicate))
+        writer.optionalString(options.serialGroup)
+        writer.strings(options.tags.sorted())
+        writer.strings(options.dependsOn)
+        writer.bool(options.period != nil)
+        if let period = options.period {
+            writer.duration(period.interval)
+            writer.duration(period.flex)
+        }
+    }
+
+    static func decodeOptions(
+        _ reader: inout JournalReader, submittedAt: Date, version: Int
+    ) throws -> SyncJobOptions {
+        func since(_ instant: Date?) -> Duration? {
+            instant.map { Duration.saturating(seconds: $0.timeIntervalSince(submittedAt)) }
+        }
+        var options = SyncJobOptions()
+        options.delay = since(try reader.optionalDate())
+        options.startDeadline = since(try reader.optionalDate())
+        options.runTimeout = try reader.optionalDuration()
+        options.requirements = SyncRequirements(rawValue: try reader.varint())
+        options.conditions = Set(try reader.strings().map { SyncCondition($0) })
+        options.priority = try priority(try reader.byte())
+        options.retry = try decodeRetry(&reader)
+        options.onRequirementsLost = try reader.byte() == 0 ? .keepRunning : .cancelAndRequeue
+        options.uniqueKey = try reader.optionalString()
+        let duplicate = try reader.byte()
+        options.onDuplicate = version >= 2 ? try duplicatePolicy(duplicate) : duplicate == 0 ? .keepExisting : .replace
+        options.serialGroup = try reader.optionalString()
+        options.tags = Set(try reader.strings())
+        if version >= 2 {
+            options.dependsOn = try reader.strings()
+            if try reader.bool() {
+                options.period = SyncJobPeriod(every: try reader.duration(), flex: try reader.duration())
+            }
+        }
+        return options
+    }
+
+    private static func encode(_ retry: RetryPolicy, into writer: inout JournalWriter) {
+        switch retry.backoff {
+        case .fixed(let delay):
+            writer.byte(0)
+            writer.duration(delay)
+        case .exponential(let initial, let multiplier, let maxDelay):
+            writer.byte(1)
+            writer.duration(initial)
+            writer.double(multiplier)
+            writer.duration(maxDelay)
+        }
+        writer.int(retry.maxAttempts)
+        writer.double(retry.jitter)
+        writer.bool(retry.resetWhenRequirementsReturn)
+    }
+
+    private static func decodeRetry(_ reader: inout JournalReader) throws -> RetryPolicy {
+        let backoff: RetryPolicy.Backoff
+        switch try reader.byte() {
+        case 0: backoff = .fixed(try reader.duration())
+        case 1:
+            backoff = .exponential(
+                initial: try reader.duration(), multiplier: try reader.double(), maxDelay: try reader.duration())
+        case let other: throw JournalReader.Malformed(description: "unknown backoff \(other)")
+        }
+        return RetryPolicy(
+            backoff: backoff,
+            maxAttempts: try reader.int(),
+            jitter: try reader.double(),
+            resetWhenRequirementsReturn: try reader.bool()
+        )
+    }
+
+    private static func duplicateCode(_ policy: DuplicatePolicy) -> UInt8 {
+        switch policy {
+        case .keepExisting: 0
+        case .replace: 1
+        case .append: 2
+        case .appendOrReplace: 3
+        }
+    }
+
+    private static func duplicatePolicy(_ code: UInt8) throws -> DuplicatePolicy {
+        switch code {
+        case 0: return .keepExisting
+        case 1: return .replace
+        case 2: return .append
+        case 3: return .appendOrReplace
+        default: throw JournalReader.Malformed(description: "unknown duplicate policy \(code)")
+        }
+    }
+
+    private static func priorityCode(_ priority: SyncJobPriority) -> UInt8 {
+        switch priority {
+        case .low: 0
+        case .normal: 1
+        case .high: 2
+        }
+    }
+
+    private static func priority(_ code: UInt8) throws -> SyncJobPriority {
+        switch code {
+        case 0: return .low
+        case 1: return .normal
+        case 2: return .high
+        default: throw JournalReader.Malformed(description: "unknown priority \(code)")
+        }
+    }
+}

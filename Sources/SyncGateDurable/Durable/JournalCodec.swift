@@ -1,0 +1,230 @@
+import Foundation
+import SyncGateCore
+
+/// The journal's byte format, by version.
+///
+/// A file starts with the 8-byte header `SGJRNL` followed by its format version in two decimal digits
+/// (`SGJRNL01`); then come frames, each `magic (4) | body length (4) | CRC-32C of length and body (4) |
+/// body`, little-endian. The body is a type byte followed by the record's fields (see ``JournalWriter``).
+///
+/// Every record body is decoded by the decoder of the file's version (``decode(_:version:)``); a file of
+/// a newer version than ``currentVersion`` is refused, one of an older version is rewritten in the
+/// current version when it is opened. A change of the body layout takes a new version, a decoder for it
+/// beside the old ones, and golden files of it (`Tests/SyncGateTests/Durable/Golden/`).
+enum JournalCodec {
+    /// The version this code writes.
+    ///
+    /// Version 2 added the periodic, chain and append options (``JournalCodec`` + Options), a periodic
+    /// job's series (its anchor and counts) in a job's record, and the `periodEnded` record. Version 3
+    /// added the `dependencyEnded` record (a dependency's result and output) and a job's dependency
+    /// results in its record: a version 2 reader would skip such a record as unreadable and lose the
+    /// output, so it must refuse the file instead.
+    static let currentVersion = 3
+    /// The versions this code reads.
+    static let readableVersions = 1...currentVersion
+    /// The header of a journal this code writes.
+    static let header = header(version: currentVersion)
+    /// The length of every header.
+    static let headerLength = 8
+    private static let headerPrefix: [UInt8] = Array("SGJRNL".utf8)
+
+    /// The header of a journal of the given version (1...99).
+    static func header(version: Int) -> [UInt8] {
+        headerPrefix + [UInt8(ascii: "0") + UInt8(version / 10), UInt8(ascii: "0") + UInt8(version % 10)]
+    }
+
+    /// The version a header names, or `nil` when `bytes` do not start with a journal header.
+    static func version(ofHeader bytes: some Collection<UInt8>) -> Int? {
+        let header = Array(bytes.prefix(headerLength))
+        guard header.count == headerLength, header.starts(with: headerPrefix) else { return nil }
+        let digits = header[headerPrefix.count...].map { Int($0) - Int(UInt8(ascii: "0")) }
+        guard digits.allSatisfy({ (0...9).contains($0) }) else { return nil }
+        return digits[0] * 10 + digits[1]
+    }
+    static let magic: UInt32 = 0x5347_4A52
+    static let frameOverhead = 12
+    /// Bodies longer than this are taken as corruption, and never written: the largest payload a durable
+    /// job may have, plus room for its other fields.
+    static let maximumBodyLength = DurableScheduler.maximumPayloadSize + (1 << 20)
+
+    private enum RecordType: UInt8 {
+        case submitted = 1
+        case attemptStarted = 2
+        case attemptFinished = 3
+        case resolved = 4
+        /// From version 2.
+        case periodEnded = 5
+        /// From version 3.
+        case dependencyEnded = 6
+    }
+
+    /// The record as a complete frame.
+    static func frame(_ record: JobRecord) -> [UInt8] {
+        frame(body: encode(record))
+    }
+
+    /// An encoded body as a complete frame.
+    static func frame(body: [UInt8]) -> [UInt8] {
+        var frame = JournalWriter()
+        frame.uint32(magic)
+        frame.uint32(UInt32(body.count))
+        var checked = JournalWriter()
+        checked.uint32(UInt32(body.count))
+        let crc = (checked.bytes + body).withUnsafeBytes { CRC32C.checksum($0) }
+        frame.uint32(crc)
+        return frame.bytes + body
+    }
+
+    static func encode(_ record: JobRecord) -> [UInt8] {
+        var writer = JournalWriter()
+        switch record {
+        case .submitted(let job):
+            writer.byte(RecordType.submitted.rawValue)
+            encode(job, into: &writer)
+        case .attemptStarted(let sequence, let attempt):
+            writer.byte(RecordType.attemptStarted.rawValue)
+            writer.varint(sequence)
+            writer.int(attempt)
+        case .attemptFinished(let sequence, let failures, let retryAt):
+            writer.byte(RecordType.attemptFinished.rawValue)
+            writer.varint(sequence)
+            writer.int(failures)
+            writer.optionalDate(retryAt)
+        case .resolved(let sequence, let resolution):
+            writer.byte(RecordType.resolved.rawValue)
+            writer.varint(sequence)
+            writer.byte(resolution.rawValue)
+        case .periodEnded(let sequence, let anchor, let periods):
+            writer.byte(RecordType.periodEnded.rawValue)
+            writer.varint(sequence)
+            writer.date(anchor)
+            encode(periods, into: &writer)
+        case .dependencyEnded(let sequence, let result):
+            writer.byte(RecordType.dependencyEnded.rawValue)
+            writer.varint(sequence)
+            encode(result, into: &writer)
+        }
+        return writer.bytes
+    }
+
+    /// Decodes a record body with the decoder of the file's format version.
+    static func decode(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
+        switch version {
+        case 1, 2, 3: return try decodeRecord(body, version: version)
+        default: throw JournalReader.Malformed(description: "no decoder for journal format version \(version)")
+        }
+    }
+
+    /// Version 1, the first format; version 2, which appends the new options and a series' state to a
+    /// job's record and adds the `periodEnded` record; version 3, which appends the dependency results
+    /// to a job's record and adds the `dependencyEnded` record.
+    private static func decodeRecord(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
+        var reader = JournalReader(body)
+        let type = try reader.byte()
+        let record: JobRecord
+        switch RecordType(rawValue: type) {
+        case .submitted:
+            record = .submitted(try decodeJob(&reader, version: version))
+        case .attemptStarted:
+            record = .attemptStarted(sequence: try reader.varint(), attempt: try reader.int())
+        case .attemptFinished:
+            record = .attemptFinished(
+                sequence: try reader.varint(), failures: try reader.int(), retryAt: try reader.optionalDate())
+        case .resolved:
+            let sequence = try reader.varint()
+            let raw = try reader.byte()
+            guard let resolution = JobRecord.Resolution(rawValue: raw) else {
+                throw JournalReader.Malformed(description: "unknown resolution \(raw)")
+            }
+            record = .resolved(sequence: sequence, resolution: resolution)
+        case .periodEnded where version >= 2:
+            record = .periodEnded(
+                sequence: try reader.varint(), anchor: try reader.date(), periods: try decodePeriods(&reader))
+        case .dependencyEnded where version >= 3:
+            record = .dependencyEnded(sequence: try reader.varint(), result: try decodeResult(&reader))
+        case .periodEnded, .dependencyEnded, nil:
+            throw JournalReader.Malformed(description: "unknown record type \(type)")
+        }
+        guard reader.isAtEnd else { throw JournalReader.Malformed(description: "extra bytes after the record") }
+        return record
+    }
+
+    // MARK: - Jobs
+
+    private static func encode(_ job: StoredJob, into writer: inout JournalWriter) {
+        writer.varint(job.sequence)
+        writer.string(job.id)
+        writer.string(job.kind)
+        writer.byteArray(job.payload)
+        writer.date(job.submittedAt)
+        encode(job.options, submittedAt: job.submittedAt, into: &writer)
+        writer.int(job.failures)
+        writer.int(job.lastStartedAttempt)
+        writer.bool(job.isRunning)
+        writer.optionalDate(job.retryAt)
+        writer.optionalDate(job.periodAnchor)
+        writer.bool(job.periods != nil)
+        if let periods = job.periods { encode(periods, into: &writer) }
+        writer.varint(UInt64(job.dependencyResults.count))
+        for result in job.dependencyResults { encode(result, into: &writer) }
+    }
+
+    private static func encode(_ result: StoredJob.DependencyResult, into writer: inout JournalWriter) {
+        writer.string(result.id)
+        writer.byte(result.resolution.rawValue)
+        writer.bool(result.output != nil)
+        if let output = result.output { writer.byteArray(Array(output)) }
+        writer.optionalString(result.ancestor)
+        writer.string(result.detail)
+    }
+
+    private static func decodeResult(_ reader: inout JournalReader) throws -> StoredJob.DependencyResult {
+        let id = try reader.string()
+        let raw = try reader.byte()
+        guard let resolution = JobRecord.Resolution(rawValue: raw) else {
+            throw JournalReader.Malformed(description: "unknown resolution \(raw)")
+        }
+        let output = try reader.bool() ? Data(try reader.byteArray()) : nil
+        let ancestor = try reader.optionalString()
+        return StoredJob.DependencyResult(
+            id: id, resolution: resolution, output: output, ancestor: ancestor, detail: try reader.string())
+    }
+
+    private static func encode(_ periods: SyncJobInfo.Periods, into writer: inout JournalWriter) {
+        writer.int(periods.succeeded)
+        writer.int(periods.failed)
+        writer.int(periods.skipped)
+    }
+
+    private static func decodePeriods(_ reader: inout JournalReader) throws -> SyncJobInfo.Periods {
+        SyncJobInfo.Periods(succeeded: try reader.int(), failed: try reader.int(), skipped: try reader.int())
+    }
+
+    private static func decodeJob(_ reader: inout JournalReader, version: Int) throws -> StoredJob {
+        let sequence = try reader.varint()
+        let id = try reader.string()
+        let kind = try reader.string()
+        let payload = Data(try reader.byteArray())
+        let submittedAt = try reader.date()
+        var job = StoredJob(
+            sequence: sequence, id: id, kind: kind, payload: payload, submittedAt: submittedAt,
+            options: try decodeOptions(&reader, submittedAt: submittedAt, version: version))
+        job.failures = try reader.int()
+        job.lastStartedAttempt = try reader.int()
+        job.isRunning = try reader.bool()
+        job.retryAt = try reader.optionalDate()
+        if version >= 2 {
+            job.periodAnchor = try reader.optionalDate()
+            job.periods = try reader.bool() ? try decodePeriods(&reader) : nil
+        }
+        if version >= 3 {
+            let count = try reader.varint()
+            // Each result takes at least five bytes: a count past the body's end is corruption.
+            guard count <= UInt64(reader.remaining) else {
+                throw JournalReader.Malformed(description: "\(count) dependency results in a short record")
+            }
+            for _ in 0..<count { job.dependencyResults.append(try decodeResult(&reader)) }
+        }
+        return job
+    }
+}

@@ -1,0 +1,323 @@
+import SyncGateCore
+
+#if os(Linux)
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
+    import SyncGateWire
+
+    /// The reader thread's state and event loop: sockets, link cache, debounce, evaluation.
+    ///
+    /// Built on the caller's thread (which computes the first status), then handed to the reader thread,
+    /// which alone touches it afterwards. Every netlink message is only a hint that something changed;
+    /// the answer always comes from fresh route lookups (`RTM_F_FIB_MATCH`) plus the link cache.
+    ///
+    /// One hint comes early: the kernel announces an IPv4 route's removal (`RTM_DELROUTE`) just before it
+    /// takes the entry out of its table, so a lookup made at once, on another CPU, can still find the
+    /// entry being removed. The loop remembers the entries announced as removed until a lookup no longer
+    /// answers with one of them: it looks again at once a few times, then on a short poll timeout, so the
+    /// status never stays on a route that is gone (``staleLookupLimit``).
+    final class ConnectivityReaderLoop {
+        /// The mailbox shared with the owner and the timer tasks.
+        let signal: ConnectivityReaderSignal
+        /// The status from the latest evaluation.
+        private(set) var status: ConnectivityStatus
+        /// Where evaluations are published; set before the thread starts.
+        var broadcast: StatusBroadcast<ConnectivityStatus>?
+
+        private let configuration: ConnectivityReaderConfiguration
+        private let events: NetlinkSocket
+        private let queries: NetlinkQueryClient
+        private var links: [Int32: NetlinkLink] = [:]
+        private var kinds: [Int32: LinuxInterfaceKind] = [:]
+        private var debounce: ConnectivityDebounce
+        private var needsLinkDump = true
+        /// The last answers of the two probe lookups, and whether a hint since may have changed them: a
+        /// route message changes only its own family's answer, a link message or a lost message both.
+        private var ipv4Lookup = RouteLookupResult.noAnswer
+        private var ipv6Lookup = RouteLookupResult.noAnswer
+        private var ipv4NeedsLookup = true
+        private var ipv6NeedsLookup = true
+        /// Entries announced by `RTM_DELROUTE` that no lookup has confirmed gone yet.
+        private var removedEntries: Set<NetlinkRoute.EntryKey> = []
+        /// Whether the last evaluation still found a removed entry, so the loop evaluates again soon.
+        private var recheckPending = false
+        /// How many rechecks in a row have still found a removed entry.
+        private var rechecks = 0
+        /// Both probe lookups, IPv4 then IPv6, prepared once to be sent in one datagram.
+        private var bothProbes: RouteLookupBatch?
+        /// The IPv4 probe lookup alone, prepared once.
+        private var ipv4Probe: RouteLookupBatch?
+        /// The IPv6 probe lookup alone, prepared once.
+        private var ipv6Probe: RouteLookupBatch?
+
+        /// Immediate lookups made again, in one evaluation, while a lookup answers with a removed entry.
+        static let immediateRetries = 8
+        /// Rechecks (one per millisecond of poll timeout) before the loop accepts what the lookups say: the
+        /// kernel takes an announced entry out within microseconds unless its thread is preempted.
+        static let staleLookupLimit = 1_000
+
+        /// Opens the sockets (events first, so nothing is missed between dump and subscription), dumps the
+        /// links and evaluates the first status.
+        init(configuration: ConnectivityReaderConfiguration) throws(ConnectivityObserverError) {
+            self.configuration = configuration
+            debounce = ConnectivityDebounce(isImmediate: configuration.debounce <= .zero)
+            events = try NetlinkSocket(
+                groups: Netlink.Group.link | Netlink.Group.ipv4Route | Netlink.Group.ipv6Route,
+                receiveBufferSize: configuration.receiveBufferSize,
+                bufferSize: 64 * 1024
+            )
+            queries = try NetlinkQueryClient()
+            signal = try ConnectivityReaderSignal()
+            status = .disconnected
+            bothProbes = RouteLookupBatch(destinations: [configuration.ipv4Probe, configuration.ipv6Probe])
+            ipv4Probe = RouteLookupBatch(destinations: [configuration.ipv4Probe])
+            ipv6Probe = RouteLookupBatch(destinations: [configuration.ipv6Probe])
+            guard refreshLinks() else {
+                signal.requestStop()
+                closeDescriptors()
+                throw ConnectivityObserverError(operation: "link dump", code: 0)
+            }
+            status = evaluate()
+        }
+
+        /// The descriptors this loop owns: event socket, request socket, wake-up pipe.
+        var fileDescriptors: [Int32] {
+            [events.fileDescriptor, queries.fileDescriptor, signal.readDescriptor]
+                + (signal.writeDescriptor.map { [$0] } ?? [])
+        }
+
+        /// Closes the sockets and the pipe's read end.
+        func closeDescriptors() {
+            events.close()
+            queries.close()
+            closeDescriptor(signal.readDescriptor)
+        }
+
+        /// Runs until a stop is requested, then closes the descriptors. Blocks in `poll` while idle.
+        func run() {
+            defer { closeDescriptors() }
+            var descriptors = [
+                pollfd(fd: events.fileDescriptor, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: signal.readDescriptor, events: Int16(POLLIN), revents: 0),
+            ]
+            while !signal.isStopRequested {
+                descriptors[0].revents = 0
+                descriptors[1].revents = 0
+                let ready = poll(&descriptors, 2, recheckPending ? 1 : -1)
+                if ready < 0 && errno != EINTR { break }
+                var evaluateNow = recheckPending && ready == 0
+                guard ready > 0 || evaluateNow else { continue }
+                if descriptors[1].revents != 0 {
+                    let mail = signal.take()
+                    if mail.isStopRequested { return }
+                    for generation in mail.firedGenerations {
+                        evaluateNow = perform(debounce.timerFired(generation: generation)) || evaluateNow
+                    }
+                }
+                if descriptors[0].revents != 0, drainEvents() {
+                    evaluateNow = perform(debounce.hintsReceived()) || evaluateNow
+                }
+                if evaluateNow {
+                    publish(evaluate())
+                }
+            }
+        }
+
+        /// Reads the pending datagrams (a bounded batch) and updates the link cache.
+        /// - Returns: whether anything relevant changed.
+        private func drainEvents() -> Bool {
+            var sawHint = false
+            for _ in 0..<256 {
+                switch events.receive() {
+                case .datagram(let bytes):
+                    let datagram = NetlinkMessage.parse(bytes)
+                    if datagram.isMalformed {
+                        forgetEverything()
+                        sawHint = true
+                    }
+                    for message in datagram.messages where apply(message) {
+                        sawHint = true
+                    }
+                case .overflow:
+                    forgetEverything()
+                    sawHint = true
+                case .ignored:
+                    continue
+                case .wouldBlock:
+                    return sawHint
+                case .failed:
+                    forgetEverything()
+                    return true
+                }
+            }
+            return sawHint
+        }
+
+        /// Applies one event message to the link cache. Returns whether it is a hint worth evaluating.
+        private func apply(_ message: NetlinkMessage) -> Bool {
+            if message.reportsOverflow {
+                forgetEverything()
+                return true
+            }
+            switch message.type {
+            case Netlink.MessageType.newLink:
+                guard let link = NetlinkLink.decode(message), !link.isWirelessChatter else { return false }
+                links[link.index] = link
+                kinds[link.index] = nil
+                lookUpBothFamilies()
+                return true
+            case Netlink.MessageType.deleteLink:
+                guard let link = NetlinkLink.decode(message) else { return false }
+                links[link.index] = nil
+                kinds[link.index] = nil
+                lookUpBothFamilies()
+                return true
+            case Netlink.MessageType.newRoute, Netlink.MessageType.deleteRoute:
+                guard let route = NetlinkRoute.decode(message) else {
+                    lookUpBothFamilies()
+                    return true
+                }
+                if message.type == Netlink.MessageType.deleteRoute {
+                    removedEntries.insert(route.entryKey)
+                } else if !removedEntries.isEmpty {
+                    removedEntries.remove(route.entryKey)
+                }
+                switch route.family {
+                case Netlink.familyIPv4: ipv4NeedsLookup = true
+                case Netlink.familyIPv6: ipv6NeedsLookup = true
+                default: lookUpBothFamilies()
+                }
+                return true
+            default:
+                return false
+            }
+        }
+
+        /// Performs a debounce action; returns whether it asks for an evaluation now.
+        private func perform(_ action: ConnectivityDebounce.Action) -> Bool {
+            switch action {
+            case .none:
+                return false
+            case .evaluate:
+                return true
+            case .armTimer(let generation):
+                let sleep = configuration.clock.sleeper(for: configuration.debounce)
+                let signal = self.signal
+                signal.setTimer(
+                    Task.detached {
+                        do { try await sleep() } catch { return }
+                        signal.timerFired(generation: generation)
+                    }
+                )
+                return false
+            }
+        }
+
+        /// Re-dumps the links into the cache. Returns whether a consistent dump was read.
+        private func refreshLinks() -> Bool {
+            guard let dumped = queries.dumpLinks() else { return false }
+            links = dumped
+            kinds = [:]
+            needsLinkDump = false
+            return true
+        }
+
+        /// Looks up both probe routes and decides the status from them and the link cache.
+        private func evaluate() -> ConnectivityStatus {
+            let resynced = needsLinkDump && refreshLinks()
+            signal.count(resynced: resynced)
+            lookUpChangedFamilies()
+            var stale = markFamiliesAnsweringWithRemovedEntries()
+            if stale { signal.countStaleLookup() }
+            for _ in 0..<Self.immediateRetries where stale {
+                sched_yield()
+                lookUpChangedFamilies()
+                stale = markFamiliesAnsweringWithRemovedEntries()
+            }
+            let (ipv4, ipv6) = (ipv4Lookup, ipv6Lookup)
+            if stale { rechecks += 1 }
+            if !stale || rechecks >= Self.staleLookupLimit {
+                removedEntries = []
+                rechecks = 0
+            }
+            recheckPending = !removedEntries.isEmpty
+            for index in (ipv4.route?.candidateInterfaces ?? []) + (ipv6.route?.candidateInterfaces ?? [])
+            where links[index] == nil {
+                links[index] = queries.link(index: index)
+            }
+            return ConnectivityEvaluator.status(ipv4: ipv4, ipv6: ipv6, links: links) { link in
+                kind(of: link)
+            }
+        }
+
+        private func lookUpBothFamilies() {
+            ipv4NeedsLookup = true
+            ipv6NeedsLookup = true
+        }
+
+        /// After a lost or malformed message nothing cached can be trusted: the links are dumped again and
+        /// both probe routes looked up again at the next evaluation.
+        private func forgetEverything() {
+            needsLinkDump = true
+            lookUpBothFamilies()
+        }
+
+        /// Looks the probe routes up again for the families a hint may have changed (both in one request
+        /// datagram when both are); a family whose lookup got no answer stays marked, so the next
+        /// evaluation asks again.
+        private func lookUpChangedFamilies() {
+            if ipv4NeedsLookup && ipv6NeedsLookup, let results = Self.lookup(&bothProbes, queries) {
+                (ipv4Lookup, ipv6Lookup) = (results[0], results[1])
+            } else {
+                if ipv4NeedsLookup { ipv4Lookup = Self.lookup(&ipv4Probe, queries)?[0] ?? .noAnswer }
+                if ipv6NeedsLookup { ipv6Lookup = Self.lookup(&ipv6Probe, queries)?[0] ?? .noAnswer }
+            }
+            if ipv4NeedsLookup { ipv4NeedsLookup = ipv4Lookup == .noAnswer }
+            if ipv6NeedsLookup { ipv6NeedsLookup = ipv6Lookup == .noAnswer }
+        }
+
+        /// Runs a prepared batch on `queries`; `nil` when there is none (a probe of a bad length).
+        private static func lookup(_ batch: inout RouteLookupBatch?, _ queries: NetlinkQueryClient)
+            -> [RouteLookupResult]?
+        {
+            guard var prepared = batch else { return nil }
+            batch = nil  // keeps the prepared bytes uniquely referenced while they are renumbered
+            defer { batch = prepared }
+            return queries.lookupRoutes(&prepared)
+        }
+
+        /// Marks for another lookup each family whose answer is an entry that `RTM_DELROUTE` announced as
+        /// removed; returns whether there was one.
+        private func markFamiliesAnsweringWithRemovedEntries() -> Bool {
+            guard !removedEntries.isEmpty else { return false }
+            let isRemoved = { (lookup: RouteLookupResult) in
+                lookup.route.map { self.removedEntries.contains($0.entryKey) } ?? false
+            }
+            let (ipv4Stale, ipv6Stale) = (isRemoved(ipv4Lookup), isRemoved(ipv6Lookup))
+            ipv4NeedsLookup = ipv4NeedsLookup || ipv4Stale
+            ipv6NeedsLookup = ipv6NeedsLookup || ipv6Stale
+            return ipv4Stale || ipv6Stale
+        }
+
+        private func kind(of link: NetlinkLink) -> LinuxInterfaceKind {
+            if let kind = kinds[link.index] { return kind }
+            let facts = SysfsInterfaceFacts.read(
+                interface: link.name ?? "",
+                sysfsRoot: configuration.sysfsRoot,
+                linkKind: link.kind,
+                hardwareType: Int(link.hardwareType)
+            )
+            let kind = LinuxInterfaceKind.classify(facts)
+            kinds[link.index] = kind
+            return kind
+        }
+
+        private func publish(_ status: ConnectivityStatus) {
+            self.status = status
+            broadcast?.send(status)
+        }
+    }
+#endif

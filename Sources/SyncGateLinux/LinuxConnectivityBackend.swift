@@ -1,0 +1,169 @@
+import SyncGateCore
+
+#if os(Linux)
+    /// The connectivity backend on Linux: rtnetlink and sysfs (``LinuxConnectivityReader``), merged with
+    /// NetworkManager's and ModemManager's facts from the system bus (``LinuxConnectivityMerger``,
+    /// ``NetworkManagerFollower``, ``ModemManagerFollower``).
+    final class LinuxConnectivityBackend: PlatformBackend {
+        /// The broadcast that holds the merged status (the merger's).
+        let broadcast: StatusBroadcast<ConnectivityStatus>
+        private let reader: LinuxConnectivityReader?
+        private let merger: LinuxConnectivityMerger
+        private let link: StatusBroadcast<ConnectivityStatus>
+        private let linkObserver: UInt64
+        private let networkManager: NetworkManagerFollower?
+        private let modemManager: ModemManagerFollower?
+
+        /// Creates a backend on `reader` (or on a link status that stays disconnected without one).
+        convenience init(
+            reader: LinuxConnectivityReader?, networkManager: DBusFollowerConfiguration?,
+            modemManager: DBusFollowerConfiguration?
+        ) {
+            self.init(
+                reader: reader, link: reader?.broadcast ?? StatusBroadcast(.disconnected),
+                networkManager: networkManager, modemManager: modemManager)
+        }
+
+        /// Creates a backend whose link status comes from `link`, merged with NetworkManager's facts when
+        /// `networkManager` is given and with ModemManager's when `modemManager` is; waits up to each
+        /// configuration's `initialWait` for that service's first answer.
+        init(
+            reader: LinuxConnectivityReader?,
+            link: StatusBroadcast<ConnectivityStatus>,
+            networkManager configuration: DBusFollowerConfiguration?,
+            modemManager modemConfiguration: DBusFollowerConfiguration?
+        ) {
+            self.reader = reader
+            self.link = link
+            let merger = LinuxConnectivityMerger(link: link.value)
+            self.merger = merger
+            broadcast = merger.broadcast
+            linkObserver = link.addObserver { [weak link, weak merger] _ in
+                guard let link, let merger else { return }
+                merger.update(link: link.value)
+            }
+            merger.update(link: link.value)
+            if let configuration {
+                let source = NetworkManagerFollower(configuration: configuration) { [weak merger] facts in
+                    merger?.update(networkManager: facts)
+                }
+                source.start(waitingUpTo: configuration.initialWait)
+                networkManager = source
+            } else {
+                networkManager = nil
+            }
+            if let modemConfiguration {
+                let source = ModemManagerFollower(configuration: modemConfiguration) { [weak merger] facts in
+                    merger?.update(modemManager: facts)
+                }
+                source.start(waitingUpTo: modemConfiguration.initialWait)
+                modemManager = source
+            } else {
+                modemManager = nil
+            }
+        }
+
+        /// The descriptors the reader holds open (empty without one).
+        var fileDescriptors: [Int32] { reader?.fileDescriptors ?? [] }
+
+        /// How many evaluations and link-cache resyncs (after overflow) have happened.
+        var counters: ConnectivityReaderCounters { reader?.counters ?? ConnectivityReaderCounters() }
+
+        /// rtnetlink, the sysfs heuristic, NetworkManager or ModemManager per field, with their notes.
+        var provenance: ConnectivityProvenance {
+            var provenance =
+                reader == nil && networkManager == nil && modemManager == nil
+                ? ConnectivityProvenance.none : merger.provenance
+            provenance.notes += networkManager?.notes ?? ["NetworkManager: not consulted"]
+            provenance.notes += modemManager?.notes ?? ["ModemManager: not consulted"]
+            return provenance
+        }
+
+        /// Stops NetworkManager's and ModemManager's sources, unhooks the merger and stops the reader thread.
+        func stop() {
+            networkManager?.stop()
+            modemManager?.stop()
+            link.removeObserver(linkObserver)
+            reader?.stop()
+        }
+    }
+
+    extension ConnectivityObserver {
+        /// Creates an observer on the platform backend, with a 200 ms debounce on Linux.
+        ///
+        /// If the kernel refuses the netlink sockets (some sandboxes do), the observer reports
+        /// ``ConnectivityStatus/disconnected`` and never changes; use ``init(debounce:sysfsRoot:clock:)`` to
+        /// learn why instead.
+        public convenience init() {
+            self.init(
+                backend: LinuxConnectivityBackend(
+                    reader: try? LinuxConnectivityReader(configuration: ConnectivityReaderConfiguration()),
+                    networkManager: DBusFollowerConfiguration(), modemManager: DBusFollowerConfiguration()))
+        }
+
+        /// Creates an observer on rtnetlink and sysfs (and NetworkManager on the system bus) with explicit options.
+        ///
+        /// - Parameters:
+        ///   - debounce: how long a burst of kernel notifications is coalesced before the path is looked up
+        ///     again; `.zero` looks it up after every batch read from the socket. A burst is answered
+        ///     between one and two windows after its last notification.
+        ///   - sysfsRoot: where sysfs is mounted; the interface kind is read below `class/net/`.
+        ///   - clock: the clock that times the debounce window.
+        /// - Throws: ``ConnectivityObserverError`` when the netlink sockets cannot be opened or the first
+        ///   link dump fails.
+        public convenience init(
+            debounce: Duration = .milliseconds(200),
+            sysfsRoot: String = "/sys",
+            clock: any Clock<Duration> = ContinuousClock()
+        ) throws(ConnectivityObserverError) {
+            try self.init(
+                configuration: ConnectivityReaderConfiguration(debounce: debounce, sysfsRoot: sysfsRoot, clock: clock),
+                networkManager: DBusFollowerConfiguration(), modemManager: DBusFollowerConfiguration()
+            )
+        }
+
+        /// Creates an observer with every setting of the backend, for tests and tools in the package.
+        ///
+        /// - Parameters:
+        ///   - configuration: the rtnetlink reader's settings.
+        ///   - networkManager: where to follow NetworkManager; `nil` (the default) uses rtnetlink and sysfs
+        ///     alone.
+        ///   - modemManager: where to follow ModemManager for roaming; `nil` (the default) reports no roaming.
+        package convenience init(
+            configuration: ConnectivityReaderConfiguration,
+            networkManager: DBusFollowerConfiguration? = nil,
+            modemManager: DBusFollowerConfiguration? = nil
+        ) throws(ConnectivityObserverError) {
+            self.init(
+                backend: LinuxConnectivityBackend(
+                    reader: try LinuxConnectivityReader(configuration: configuration), networkManager: networkManager,
+                    modemManager: modemManager)
+            )
+        }
+
+        /// Creates an observer whose link status comes from `linkStatus` instead of rtnetlink, merged with
+        /// NetworkManager's (and, when `modemManager` is given, ModemManager's) facts from the given buses;
+        /// for tests of the D-Bus sources.
+        package convenience init(
+            linkStatus: StatusBroadcast<ConnectivityStatus>, networkManager: DBusFollowerConfiguration?,
+            modemManager: DBusFollowerConfiguration? = nil
+        ) {
+            self.init(
+                backend: LinuxConnectivityBackend(
+                    reader: nil, link: linkStatus, networkManager: networkManager, modemManager: modemManager))
+        }
+
+        /// The descriptors the backend holds open (empty without a backend), for tests.
+        package var fileDescriptors: [Int32] { linuxBackend.fileDescriptors }
+
+        /// How many evaluations, link-cache resyncs (after overflow) and stale lookups have happened, for tests
+        /// and tools.
+        package var counters: ConnectivityReaderCounters { linuxBackend.counters }
+
+        /// The backend as built by this platform's initializers, which are the only ones on Linux.
+        private var linuxBackend: LinuxConnectivityBackend {
+            // swift-format-ignore: NeverForceUnwrap
+            backend as! LinuxConnectivityBackend
+        }
+    }
+#endif

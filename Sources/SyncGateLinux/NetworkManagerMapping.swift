@@ -1,0 +1,101 @@
+import SyncGateCore
+
+/// The pure rules that turn NetworkManager's properties into SyncGate's values, and merge them with the
+/// rtnetlink status.
+///
+/// | NetworkManager | SyncGate |
+/// |---|---|
+/// | `Metered` YES 1, GUESS_YES 3 | expensive |
+/// | `Metered` NO 2, GUESS_NO 4 | not expensive |
+/// | `Metered` UNKNOWN 0 or missing | the kind rule (cellular and Bluetooth are expensive) |
+/// | `Connectivity` FULL 4 | reachability internet |
+/// | `Connectivity` PORTAL 2 | captive portal |
+/// | `Connectivity` LIMITED 3 | limited |
+/// | `Connectivity` NONE 1 | local |
+/// | `Connectivity` UNKNOWN 0 or missing | unknown (checks off: counts as validated) |
+/// | `PrimaryConnectionType` `802-11-wireless`, `802-3-ethernet`, `gsm`/`cdma`, `bluetooth` | wifi, wired Ethernet, cellular, other (expensive) |
+/// | otherwise primary device `DeviceType` WIFI 2, ETHERNET 1, MODEM 8, BT 5 | the same kinds |
+/// | any other non-empty connection type (`vpn`, `bond`, `bridge`…) | other |
+/// | no primary connection | the sysfs heuristic |
+///
+/// rtnetlink stays the only source of "connected": a disconnected link is disconnected whatever
+/// NetworkManager says.
+enum NetworkManagerMapping {
+    /// NetworkManager's verdict on cost: `nil` when it has none (`UNKNOWN`, or a value it does not define).
+    static func isExpensive(metered: UInt32?) -> Bool? {
+        switch metered {
+        case 1, 3: true
+        case 2, 4: false
+        default: nil
+        }
+    }
+
+    /// The reachability for an NMConnectivityState.
+    static func reachability(connectivity: UInt32?) -> ConnectivityReachability {
+        switch connectivity {
+        case 1: .local
+        case 2: .captivePortal
+        case 3: .limited
+        case 4: .internet
+        default: .unknown
+        }
+    }
+
+    /// The interface kind of the primary connection, or `nil` when there is none.
+    static func kind(connectionType: String?, deviceType: UInt32?) -> LinuxInterfaceKind? {
+        switch connectionType {
+        case "802-11-wireless": return .wifi
+        case "802-3-ethernet": return .wiredEthernet
+        case "gsm", "cdma": return .cellular
+        case "bluetooth": return .bluetooth
+        default: break
+        }
+        switch deviceType {
+        case 1: return .wiredEthernet
+        case 2: return .wifi
+        case 5: return .bluetooth
+        case 8: return .cellular
+        default: break
+        }
+        guard let connectionType, !connectionType.isEmpty else { return nil }
+        return .other
+    }
+
+    /// The status to publish and where each field came from.
+    ///
+    /// - Parameters:
+    ///   - link: the rtnetlink/sysfs status.
+    ///   - networkManager: NetworkManager's facts, or `nil` while it is absent.
+    static func merge(
+        link: ConnectivityStatus,
+        networkManager: NetworkManagerFacts?
+    ) -> (status: ConnectivityStatus, provenance: ConnectivityProvenance) {
+        guard let facts = networkManager else {
+            return (link, heuristicProvenance)
+        }
+        let kind = kind(connectionType: facts.primaryConnectionType, deviceType: facts.primaryDeviceType)
+        let metered = isExpensive(metered: facts.metered)
+        let provenance = ConnectivityProvenance(
+            isConnected: .rtnetlink,
+            interface: kind == nil ? .sysfsHeuristic : .networkManager,
+            isExpensive: metered != nil
+                ? .networkManager : kind == nil ? .sysfsHeuristic : StatusOrigin("NetworkManager connection type"),
+            isConstrained: .defaultValue,
+            reachability: .networkManager
+        )
+        guard link.isConnected else { return (link, provenance) }
+        let status = ConnectivityStatus(
+            isConnected: true,
+            interface: kind?.interface ?? link.interface,
+            isExpensive: metered ?? kind?.isExpensive ?? link.isExpensive,
+            isConstrained: link.isConstrained,
+            reachability: reachability(connectivity: facts.connectivity)
+        )
+        return (status, provenance)
+    }
+
+    /// Where the fields come from without NetworkManager.
+    static let heuristicProvenance = ConnectivityProvenance(
+        isConnected: .rtnetlink, interface: .sysfsHeuristic, isExpensive: .sysfsHeuristic,
+        isConstrained: .defaultValue, reachability: .defaultValue)
+}

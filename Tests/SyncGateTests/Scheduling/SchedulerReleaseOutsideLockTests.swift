@@ -1,0 +1,92 @@
+import SyncGateTesting
+import Testing
+
+@testable import SyncGateCore
+
+/// What a job holds (its operation's captures, its attachment) is released outside the scheduler's lock,
+/// so a deinitializer that calls the scheduler (a captured object that cancels a job, or the last
+/// reference to the scheduler itself, whose deinitializer cancels every job) cannot deadlock on it.
+@Suite("Scheduler releases outside its lock", .timeLimit(.minutes(1)))
+struct SchedulerReleaseOutsideLockTests {
+    /// Records, when it goes away, whether its thread was inside a scheduler's critical section.
+    final class Probe: Sendable {
+        let log: LockedState<[Bool]>
+
+        init(log: LockedState<[Bool]>) {
+            self.log = log
+        }
+
+        deinit {
+            let held = SchedulerLockProbe.isHeld
+            log.withLock { $0.append(held) }
+        }
+    }
+
+    struct Failure: Error {}
+
+    /// How the job that holds the probe leaves the scheduler (or lets go of it).
+    enum Ending: String, CaseIterable, Sendable, CustomTestStringConvertible {
+        /// Cancelled while waiting, with no history kept.
+        case cancelledWhileWaiting
+        /// Finished, kept in the history, and later dropped from it.
+        case droppedFromHistory
+        /// Cancelled because its scheduler went away, with no history kept.
+        case schedulerReleased
+        /// Its first attempt set an output and failed; the retry's start forgets that output.
+        case outputForgottenByRetry
+
+        var testDescription: String { rawValue }
+    }
+
+    @Test("a job's captures are released outside the scheduler's lock", arguments: Ending.allCases)
+    func releasedOutsideTheLock(_ ending: Ending) async throws {
+        let log = LockedState<[Bool]>([])
+        let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi))
+        switch ending {
+        case .cancelledWhileWaiting:
+            let scheduler = try SyncScheduler(environment: manual.environment, configuration: .init(history: .none))
+            let handle = try Self.submitWaiting(to: scheduler, holding: Probe(log: log))
+            handle.cancel()
+            #expect(try await handle.outcome().state == .cancelled)
+        case .droppedFromHistory:
+            let scheduler = try SyncScheduler(
+                environment: manual.environment, configuration: .init(history: .init(maxCount: 1)))
+            for index in 0..<100 {
+                let handle = try Self.submitRunnable(to: scheduler, id: "job-\(index)", holding: Probe(log: log))
+                #expect(try await handle.outcome().state == .succeeded)
+            }
+        case .schedulerReleased:
+            var scheduler: SyncScheduler? = try SyncScheduler(
+                environment: manual.environment, configuration: .init(history: .none))
+            let handle = try Self.submitWaiting(to: try #require(scheduler), holding: Probe(log: log))
+            scheduler = nil
+            #expect(try await handle.outcome().state == .cancelled)
+        case .outputForgottenByRetry:
+            let clock = ManualClock()
+            let timed = ManualSyncEnvironment(connectivity: .connected(via: .wifi), clock: clock)
+            let scheduler = SyncScheduler(environment: timed.environment, clock: clock)
+            let handle = try scheduler.submit(
+                SyncJob(id: "retries", requires: [], retry: .fixed(delay: .seconds(1), maxAttempts: 2)) { context in
+                    guard context.attempt == 1 else { return }
+                    context.setOutput(Probe(log: log))
+                    throw Failure()
+                })
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(1))
+            #expect(try await handle.outcome().state == .succeeded)
+        }
+        let releases = log.withLock { $0 }
+        #expect(!releases.isEmpty)
+        #expect(!releases.contains(true), "\(releases.count { $0 }) of \(releases.count) released under the lock")
+    }
+
+    private static func submitWaiting(to scheduler: SyncScheduler, holding probe: Probe) throws -> SyncJobHandle {
+        try scheduler.submit(SyncJob(id: "waits", requires: [], conditions: ["never-held"]) { _ in _ = probe })
+    }
+
+    private static func submitRunnable(to scheduler: SyncScheduler, id: String, holding probe: Probe) throws
+        -> SyncJobHandle
+    {
+        try scheduler.submit(SyncJob(id: id, requires: []) { _ in _ = probe })
+    }
+}
