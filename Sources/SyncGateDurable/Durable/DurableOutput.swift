@@ -18,4 +18,29 @@ public struct DurableOutput: Sendable, Hashable {
     public func decode<T: Decodable>(_ type: T.Type = T.self) throws -> T {
         try JSONDecoder().decode(type, from: json)
     }
+
+    /// The JSON of an output an attempt set: a ``DurableOutput`` as it is, any other `Encodable` encoded.
+    ///
+    /// - Throws: ``DurableJobError/outputEncodingFailed(jobID:type:reason:)`` when the output is not
+    ///   `Encodable`, does not encode, or encodes to more than `limit` bytes.
+    static func encoded(_ output: any Sendable, jobID: SyncJob.ID, limit: Int) throws(DurableJobError) -> Data {
+        let typeName = String(reflecting: type(of: output))
+        let data: Data
+        if let stored = output as? DurableOutput {
+            data = stored.json
+        } else if let encodable = output as? any Encodable {
+            do {
+                data = try JSONEncoder().encode(encodable)
+            } catch {
+                throw .outputEncodingFailed(jobID: jobID, type: typeName, reason: "\(error)")
+            }
+        } else {
+            throw .outputEncodingFailed(jobID: jobID, type: typeName, reason: "the type is not Encodable")
+        }
+        if data.count > limit {
+            throw .outputEncodingFailed(
+                jobID: jobID, type: typeName, reason: "\(data.count) bytes encoded, more than the limit of \(limit)")
+        }
+        return data
+    }
 }

@@ -1,0 +1,132 @@
+import Foundation
+import SyncGateCore
+
+/// The durable layer's journal writes after submission: records written in order, those that fail kept and
+/// written again before every later record, on ``retryPending()``, and about once a ``retryInterval`` on its
+/// clock.
+///
+/// Each failed record is reported once (logged at the `error` level, sent on ``failures`` and kept in
+/// ``errors``, the last ``maximumErrors`` of them). A store that reports itself closed is never retried by
+/// the timer: it would only spin. Writes happen under this writer's own lock, so records reach the store in
+/// the order they were handed in.
+final class DurableJournalWriter: Sendable {
+    /// A record that did not reach the store yet.
+    private struct Pending {
+        let record: JobRecord
+        let jobID: SyncJob.ID
+        var isReported = false
+    }
+
+    private struct State {
+        var pending: [Pending] = []
+        var isRetryScheduled = false
+        var errors: [String] = []
+    }
+
+    /// How many failure descriptions ``errors`` keeps.
+    static let maximumErrors = 100
+    /// How long after a failure the timer writes the pending records again.
+    static let retryInterval = Duration.seconds(1)
+
+    private let store: any JobStore
+    private let clock: any Clock<Duration>
+    private let state = LockedState(State())
+    /// The failures, as they are first met.
+    let failures = EventBroadcast<DurableWriteFailure>()
+
+    /// Creates the writer of `store`, timing its retries on `clock`.
+    init(store: any JobStore, clock: any Clock<Duration>) {
+        self.store = store
+        self.clock = clock
+    }
+
+    /// The number of records not written yet.
+    var pendingCount: Int { state.withLock { $0.pending.count } }
+
+    /// The jobs that have a record not written yet.
+    var pendingJobs: Set<SyncJob.ID> { state.withLock { Set($0.pending.map(\.jobID)) } }
+
+    /// The descriptions of the last failures, oldest first.
+    var errors: [String] { state.withLock { $0.errors } }
+
+    /// Writes `record` (about job `jobID`) after the pending ones; a failure is reported and the record kept.
+    func write(_ record: JobRecord, jobID: SyncJob.ID) {
+        let failed = state.withLock { state in
+            state.pending.append(Pending(record: record, jobID: jobID))
+            return drain(&state).failed
+        }
+        report(failed)
+    }
+
+    /// Writes the pending records in order.
+    ///
+    /// - Throws: the store's error when a record still cannot be written; it stays pending.
+    func retryPending() throws {
+        let (failed, error) = state.withLock { drain(&$0) }
+        report(failed)
+        if let error { throw error }
+    }
+
+    /// Writes the pending records in order, stopping at the first failure; returns the records newly known
+    /// to have failed, and the error.
+    private func drain(_ state: inout State) -> (failed: [DurableWriteFailure], error: (any Error)?) {
+        while let next = state.pending.first {
+            do {
+                try store.append(next.record)
+                state.pending.removeFirst()
+            } catch {
+                var failed: [DurableWriteFailure] = []
+                for index in state.pending.indices where !state.pending[index].isReported {
+                    state.pending[index].isReported = true
+                    let pending = state.pending[index]
+                    failed.append(
+                        DurableWriteFailure(
+                            jobID: pending.jobID, sequence: pending.record.sequence,
+                            record: Self.summary(of: pending.record), error: "\(error)"))
+                }
+                state.errors += failed.map(\.description)
+                state.errors.removeFirst(max(state.errors.count - Self.maximumErrors, 0))
+                let isClosed = (error as? JobStoreError)?.code == .closed
+                if !state.isRetryScheduled && !isClosed {
+                    state.isRetryScheduled = true
+                    scheduleRetry()
+                }
+                return (failed, error)
+            }
+        }
+        return ([], nil)
+    }
+
+    /// Logs the failures and sends them on ``failures``.
+    private func report(_ failed: [DurableWriteFailure]) {
+        for failure in failed {
+            SyncGateLog.log(.error, "durable job \(failure.jobID): \(failure.record) not written: \(failure.error)")
+            failures.send(failure)
+        }
+    }
+
+    /// Writes the pending records again after ``retryInterval``, and again while some remain.
+    private func scheduleRetry() {
+        let clock = clock
+        Task { [weak self] in
+            try? await clock.sleep(for: Self.retryInterval)
+            guard let self else { return }
+            let failed = self.state.withLock { state in
+                state.isRetryScheduled = false
+                return state.pending.isEmpty ? [] : self.drain(&state).failed
+            }
+            self.report(failed)
+        }
+    }
+
+    private static func summary(of record: JobRecord) -> String {
+        switch record {
+        case .submitted: "submitted"
+        case .attemptStarted(_, let attempt): "attempt \(attempt) started"
+        case .attemptFinished(_, let failures, _): "attempt finished (\(failures) failures)"
+        case .resolved(_, let resolution): "resolved (\(resolution))"
+        case .periodEnded(_, _, let periods): "period ended (\(periods))"
+        case .dependencyEnded(_, let result): "dependency \(result.id) ended (\(result.resolution))"
+        }
+    }
+}

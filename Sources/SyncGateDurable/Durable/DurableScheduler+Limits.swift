@@ -1,0 +1,17 @@
+import SyncGateCore
+
+extension DurableScheduler {
+    /// The largest encoded payload a durable job may have: 64 MiB.
+    ///
+    /// ``submit(_:)`` refuses a larger one with ``DurableJobError/payloadTooLarge(jobID:size:limit:)``;
+    /// ``FileJobStore`` reads records of this payload size plus room for the job's other fields, and
+    /// refuses to write a record it could not read back.
+    public static let maximumPayloadSize = 64 << 20
+
+    /// The longest duration a durable job's option may have: 100 years.
+    ///
+    /// The journal keeps delays and start deadlines as wall-clock instants and restores them as
+    /// durations; ``submit(_:)`` refuses a `delay`, `startDeadline`, `runTimeout`, retry backoff or
+    /// period interval longer than this, naming the field.
+    public static let maximumDuration = Duration.seconds(100 * 365 * 86_400)
+}

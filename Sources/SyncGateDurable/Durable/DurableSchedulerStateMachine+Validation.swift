@@ -1,0 +1,69 @@
+import Foundation
+import SyncGateCore
+
+extension DurableSchedulerStateMachine {
+    /// The first duration option longer than ``DurableScheduler/maximumDuration``, naming the field and the
+    /// value.
+    static func rangeError(_ options: SyncJobOptions) -> SyncJobRefusal? {
+        let maximum = DurableScheduler.maximumDuration
+        var durations: [(String, Duration?)] = [
+            ("delay", options.delay), ("startDeadline", options.startDeadline), ("runTimeout", options.runTimeout),
+            ("period.interval", options.period?.interval),
+        ]
+        switch options.retry.backoff {
+        case .fixed(let delay): durations.append(("retry delay", delay))
+        case .exponential(let initial, _, let maxDelay):
+            durations += [("retry.initial", initial), ("retry.maxDelay", maxDelay)]
+        }
+        for case (let field, let value?) in durations where value > maximum {
+            return .option(
+                field, "\(value)", "\(field) must be at most \(maximum) (100 years) in a durable job, got \(value)")
+        }
+        return nil
+    }
+
+    /// Why a new durable job may not have its dependencies, naming the field and the value: each job it
+    /// depends on (or, as `appendPredecessor`, is appended to) must be an active durable job, so that a
+    /// restart finds it in the store.
+    func dependencyError(_ options: SyncJobOptions, appendPredecessor: SyncJob.ID?) -> SyncJobRefusal? {
+        let ids = Set(active.values.map(\.id))
+        if let id = options.dependsOn.first(where: { !ids.contains($0) }) {
+            return .option(
+                "dependsOn", "\"\(id)\"",
+                "dependsOn names \"\(id)\", which is not an unfinished durable job of this scheduler: a durable "
+                    + "job may depend only on those, so that a restart finds them", relatedTo: id)
+        }
+        if let uniqueKey = options.uniqueKey, let previous = appendPredecessor, !ids.contains(previous) {
+            return .option(
+                "onDuplicate", "\(options.onDuplicate)",
+                "onDuplicate \(options.onDuplicate) would follow job \"\(previous)\" of uniqueKey \"\(uniqueKey)\", "
+                    + "which is not a durable job", relatedTo: previous)
+        }
+        return nil
+    }
+
+    /// Whether the options append to their unique key's last job.
+    static func appends(_ options: SyncJobOptions) -> Bool {
+        options.uniqueKey != nil && (options.onDuplicate == .append || options.onDuplicate == .appendOrReplace)
+    }
+
+    /// The refusal of a new job whose dependency `ended` after the job was checked and before its edges were
+    /// recorded: no record of how it ended would reach the job's.
+    static func endedDependencyRefusal(_ id: SyncJob.ID, ended: SyncJob.ID) -> SyncJobRefusal {
+        SyncJobRefusal(
+            jobID: id, field: "dependsOn", value: "\"\(ended)\"", relatedJobs: [ended],
+            reason: "dependsOn names \"\(ended)\", which ended while this job was submitted: a durable job "
+                + "may depend only on unfinished durable jobs of this scheduler")
+    }
+}
+
+extension SyncJobRefusal {
+    /// ``option(_:_:_:)`` naming the job `related` that the refusal is about.
+    fileprivate static func option(_ field: String, _ value: String, _ reason: String, relatedTo related: SyncJob.ID)
+        -> SyncJobRefusal
+    {
+        var refusal = SyncJobRefusal.option(field, value, reason)
+        refusal.relatedJobs = [related]
+        return refusal
+    }
+}

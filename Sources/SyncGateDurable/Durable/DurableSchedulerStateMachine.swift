@@ -1,0 +1,363 @@
+import Foundation
+import SyncGateCore
+
+/// The durable layer's state as a pure value: the registered kinds, the jobs running in the scheduler, the
+/// jobs kept in the store, the dependency edges between them, and the records their events call for.
+///
+/// No lock, no I/O and no clock: ``DurableScheduler`` keeps it behind its lock, passes wall-clock instants
+/// in, and performs what the mutating methods return (journal records to write, jobs to submit, start
+/// waiters to resume) after releasing the lock. Invariants: a sequence number is active or kept, never
+/// both; every job with edges is active, kept, or stored and not restored yet; a record about a
+/// dependency's end is returned for each dependent with an edge to it, in the dependents' order.
+struct DurableSchedulerStateMachine: Sendable {
+    /// A durable job the scheduler runs now.
+    struct Active: Sendable, Equatable {
+        let id: SyncJob.ID
+        /// The last attempt started, 0 before the first.
+        var attempt: Int
+        let maxAttempts: Int
+        /// A periodic job's series: where it stands, in wall-clock instants.
+        var series: DurableSeries?
+        /// The `attemptStarted` records written for it by this process.
+        var startsRecorded = 0
+        /// The attempts whose operation began in this process.
+        var startsBegun = 0
+    }
+
+    /// A dependency of an active or kept durable job, whose end the journal records for it.
+    struct Edge: Sendable, Hashable {
+        let id: SyncJob.ID
+        /// False for the edge of an `appendOrReplace` job to the job it was appended to.
+        let propagatesFailure: Bool
+    }
+
+    /// A journal record to write, and the job it is about.
+    struct Write: Sendable, Equatable {
+        let record: JobRecord
+        let jobID: SyncJob.ID
+    }
+
+    /// A stored job that a restore pass activated, to be submitted if the pass's plan says so.
+    struct Submission: Sendable {
+        let stored: StoredJob
+        let dependencies: DurableRestorePlan.Dependencies
+        let options: SyncJobOptions
+    }
+
+    /// What a restore pass starts with: its plan, the records of the jobs that expired, and the jobs
+    /// activated for submission by their index in the stored jobs.
+    struct RestoreStart: Sendable {
+        var plan: DurableRestorePlan
+        var writes: [Write]
+        var submissions: [Int: Submission]
+    }
+
+    private(set) var registry = DurableKindRegistry()
+    private(set) var active: [UInt64: Active] = [:]
+    /// The durable dependencies of active and kept jobs, by sequence number.
+    private(set) var edges: [UInt64: [Edge]] = [:]
+    /// The encoded output of an active job's attempt that succeeded, until its resolution is written.
+    private var outputs: [UInt64: Data] = [:]
+    /// Results written for stored jobs that are not active (kept, not restored yet, or activated by a
+    /// restore pass that has not settled them), for restore.
+    private(set) var lateResults: [UInt64: [StoredJob.DependencyResult]] = [:]
+    /// The jobs a restore pass activated and has not settled yet.
+    private var restoring: Set<UInt64> = []
+    private(set) var isRestored = false
+    private var nextSequence: UInt64 = 1
+    /// The jobs kept in the store without running; they hold their ids and unique keys.
+    private(set) var kept: [UInt64: DurableRestorePlan.Hold] = [:]
+    private(set) var storeIssues: [JobStoreIssue] = []
+    /// The jobs whose handles resolved while the scheduler shut down but that stay in the store for the
+    /// next launch, in the order they resolved.
+    private(set) var leftForNextLaunch: [SyncJob.ID] = []
+
+    /// The kept jobs in sequence order.
+    var keptJobs: [KeptDurableJob] { kept.sorted { $0.key < $1.key }.map(\.value.job) }
+
+    /// The active jobs' ids in sequence order.
+    var activeIDs: [SyncJob.ID] { active.sorted { $0.key < $1.key }.map(\.value.id) }
+
+    // MARK: - Kinds and submissions
+
+    /// Registers a kind; false when the name is taken.
+    mutating func register(_ name: String, _ kind: DurableKindRegistry.Kind) -> Bool {
+        registry.register(name, kind)
+    }
+
+    /// Why a new job may not be submitted with these options, naming the field: a duration longer than
+    /// ``DurableScheduler/maximumDuration``, a dependency (or, as `appendPredecessor`, the job of its
+    /// unique key it would follow) that is not an active durable job, or an id or unique key a kept job
+    /// holds.
+    func refusal(for id: SyncJob.ID, options: SyncJobOptions, appendPredecessor: SyncJob.ID?) -> SyncJobRefusal? {
+        if let refusal = Self.rangeError(options) ?? dependencyError(options, appendPredecessor: appendPredecessor) {
+            return refusal.refusing(id)
+        }
+        return DurableRestorePlan.holder(of: id, uniqueKey: options.uniqueKey, in: kept)
+    }
+
+    /// Reserves the next sequence number.
+    mutating func reserveSequence() -> UInt64 {
+        defer { nextSequence += 1 }
+        return nextSequence
+    }
+
+    /// Activates a new job with its dependency edges only if every job they name is still active; returns
+    /// the first that is not (and activates nothing then).
+    mutating func activate(_ sequence: UInt64, _ job: Active, ifActive edges: [Edge]) -> SyncJob.ID? {
+        if !edges.isEmpty {
+            let ids = Set(active.values.map(\.id))
+            if let ended = edges.first(where: { !ids.contains($0.id) }) { return ended.id }
+        }
+        activate(sequence, job, edges: edges)
+        return nil
+    }
+
+    /// Adds the edge of an appended job to the job of its unique key that it follows.
+    mutating func addEdge(_ edge: Edge, to sequence: UInt64) {
+        edges[sequence, default: []].append(edge)
+    }
+
+    /// Forgets a job the scheduler did not take; returns the record saying that it left the store.
+    mutating func discard(_ sequence: UInt64, jobID: SyncJob.ID) -> Write {
+        active[sequence] = nil
+        edges[sequence] = nil
+        outputs[sequence] = nil
+        restoring.remove(sequence)
+        return Write(record: .resolved(sequence: sequence, resolution: .discarded), jobID: jobID)
+    }
+
+    /// Keeps the encoded output of an attempt of job `sequence` until its resolution is written.
+    mutating func keepOutput(_ data: Data?, of sequence: UInt64) {
+        outputs[sequence] = data
+    }
+
+    // MARK: - Restore
+
+    /// Starts a restore pass over `jobs` (with what the layer made of each, `readiness`) at `now`: records
+    /// the dependencies of the stored jobs that are not active, keeps those that cannot run, resolves
+    /// those whose start deadline passed (returning their records and their dependents'), and activates
+    /// every candidate with its late results merged, so that its events find it once it is submitted.
+    mutating func beginRestore(
+        _ jobs: [StoredJob], readiness: [DurableRestorePlan.Readiness], now: Date
+    ) -> RestoreStart {
+        for stored in jobs { registerEdges(of: stored) }
+        let plan = DurableRestorePlan(
+            jobs: jobs, readiness: readiness, active: Set(active.keys), kept: kept, now: now)
+        var start = RestoreStart(plan: plan, writes: [], submissions: [:])
+        for (index, var stored) in jobs.enumerated() {
+            switch plan.classifications[index] {
+            case .active:
+                continue
+            case .keep(let reason):
+                keep(stored, reason: reason)
+            case .expire:
+                unkeep(stored.sequence)
+                start.writes += dependencyWrites(of: stored.id, event: .expired(id: stored.id), .expired, nil)
+                start.writes.append(
+                    Write(record: .resolved(sequence: stored.sequence, resolution: .expired), jobID: stored.id))
+            case .candidate:
+                for result in lateResults[stored.sequence] ?? [] {
+                    stored.dependencyResults.removeAll { $0.id == result.id }
+                    stored.dependencyResults.append(result)
+                }
+                let dependencies = DurableRestorePlan.dependencies(of: stored)
+                let options = DurableRestorePlan.options(continuing: stored, dependencies: dependencies, now: now)
+                start.submissions[index] = Submission(stored: stored, dependencies: dependencies, options: options)
+                activate(
+                    stored.sequence,
+                    Active(
+                        id: stored.id, attempt: stored.lastStartedAttempt,
+                        maxAttempts: stored.options.retry.maxAttempts, series: DurableSeries(of: stored, now: now)),
+                    edges: dependencies.failure == nil
+                        ? dependencies.dependsOn.map { Edge(id: $0, propagatesFailure: true) } : [])
+                restoring.insert(stored.sequence)
+            }
+        }
+        return start
+    }
+
+    /// Ends a restore pass: confirms the jobs the scheduler took, keeps again those it did not, and returns
+    /// the records of the discarded ones.
+    mutating func finishRestore(_ start: RestoreStart, contents: JobStoreContents) -> [Write] {
+        var writes: [Write] = []
+        for (index, settlement) in start.plan.settlements.sorted(by: { $0.key < $1.key }) {
+            let stored = start.plan.jobs[index]
+            switch settlement {
+            case .restored:
+                restoring.remove(stored.sequence)
+                lateResults[stored.sequence] = nil
+            case .discarded:
+                writes.append(discard(stored.sequence, jobID: stored.id))
+            case .kept(let reason):
+                active[stored.sequence] = nil
+                edges[stored.sequence] = nil
+                outputs[stored.sequence] = nil
+                restoring.remove(stored.sequence)
+                keep(stored, reason: reason)
+            }
+        }
+        isRestored = true
+        nextSequence = max(nextSequence, contents.highestSequence + 1)
+        storeIssues = contents.issues
+        return writes
+    }
+
+    // MARK: - Events
+
+    /// The records an event of job `sequence` calls for, at `now`: its own record, preceded, when it
+    /// resolves, by the records telling its dependents how it ended.
+    ///
+    /// While the scheduler shuts down, a cancelled job, or one that failed with attempts left, stays in
+    /// the store: shutdown is not the app giving up on the work.
+    mutating func event(_ delivery: SchedulerEventDelivery, of sequence: UInt64, now: Date) -> [Write] {
+        guard var job = active[sequence] else { return [] }
+        let record = record(of: delivery, for: &job, sequence: sequence, now: now)
+        var writes: [Write] = []
+        if case .resolved(_, let resolution)? = record {
+            // The dependents learn how it ended (and its output) before it leaves the store.
+            writes = dependencyWrites(of: job.id, event: delivery.event, resolution, outputs[sequence])
+        }
+        if active[sequence] == nil {
+            edges[sequence] = nil
+            outputs[sequence] = nil
+        }
+        if let record { writes.append(Write(record: record, jobID: job.id)) }
+        return writes
+    }
+
+    /// Counts an attempt of job `sequence` whose operation begins; returns whether its `attemptStarted`
+    /// record is written already (or the job is gone), so that the operation may run.
+    mutating func attemptBegins(_ sequence: UInt64) -> Bool {
+        guard var job = active[sequence] else { return true }
+        job.startsBegun += 1
+        active[sequence] = job
+        return job.startsRecorded >= job.startsBegun
+    }
+
+    /// Whether every attempt of job `sequence` that began has its `attemptStarted` record (or the job is
+    /// gone).
+    func isStartRecorded(_ sequence: UInt64) -> Bool {
+        guard let job = active[sequence] else { return true }
+        return job.startsRecorded >= job.startsBegun
+    }
+
+    /// Counts the `attemptStarted` record just written for job `sequence`; returns whether an operation
+    /// waiting for it may run now.
+    mutating func startRecorded(_ sequence: UInt64) -> Bool {
+        guard var job = active[sequence] else { return true }
+        job.startsRecorded += 1
+        active[sequence] = job
+        return job.startsRecorded >= job.startsBegun
+    }
+
+    /// The record of one event of the active job `sequence` (`job`, updated and stored back, or removed
+    /// when the event resolves it), at `now`; `nil` when the event calls for none.
+    private mutating func record(
+        of delivery: SchedulerEventDelivery, for job: inout Active, sequence: UInt64, now: Date
+    ) -> JobRecord? {
+        switch delivery.event {
+        case .submitted:
+            return nil
+        case .periodEnded(_, let counts):
+            guard var series = job.series else { return nil }
+            series.anchor = series.nextAnchor(counts: counts, now: now)
+            series.counts = counts
+            series.runStartedAt = nil
+            job.series = series
+            active[sequence] = job
+            return .periodEnded(sequence: sequence, anchor: series.anchor, periods: counts)
+        case .started(_, let attempt):
+            job.attempt = attempt
+            if job.series != nil && job.series?.runStartedAt == nil { job.series?.runStartedAt = now }
+            active[sequence] = job
+            return .attemptStarted(sequence: sequence, attempt: attempt)
+        case .retryScheduled(_, let attempt, let delay):
+            let retryAt = now.addingTimeInterval(delay.inSeconds)
+            return .attemptFinished(sequence: sequence, failures: attempt - 1, retryAt: retryAt)
+        case .requeued:
+            return .attemptFinished(sequence: sequence, failures: max(job.attempt - 1, 0), retryAt: nil)
+        case .succeeded, .failed, .cancelled, .expired:
+            active[sequence] = nil
+            if delivery.isShutDown {
+                if case .cancelled = delivery.event {
+                    leftForNextLaunch.append(job.id)
+                    return nil
+                }
+                if var series = job.series, case .succeeded = delivery.event {
+                    // A period's run that returned while the scheduler shut down: the series goes on.
+                    series.counts.succeeded += 1
+                    let anchor = series.runStartedAt ?? now
+                    leftForNextLaunch.append(job.id)
+                    return .periodEnded(sequence: sequence, anchor: anchor, periods: series.counts)
+                }
+                if delivery.event.isFailed && job.attempt < job.maxAttempts {
+                    leftForNextLaunch.append(job.id)
+                    return .attemptFinished(sequence: sequence, failures: job.attempt, retryAt: nil)
+                }
+            }
+            return JobLifecycle.resolution(of: delivery.event).map { .resolved(sequence: sequence, resolution: $0) }
+        }
+    }
+
+    // MARK: - Helpers
+
+    private mutating func activate(_ sequence: UInt64, _ job: Active, edges: [Edge]) {
+        active[sequence] = job
+        self.edges[sequence] = edges.isEmpty ? nil : edges
+        kept[sequence] = nil
+    }
+
+    private mutating func keep(_ stored: StoredJob, reason: KeptDurableJob.Reason) {
+        kept[stored.sequence] = DurableRestorePlan.Hold(
+            job: KeptDurableJob(id: stored.id, kind: stored.kind, sequence: stored.sequence, reason: reason),
+            uniqueKey: stored.options.uniqueKey)
+        registerEdges(of: stored)
+    }
+
+    private mutating func unkeep(_ sequence: UInt64) {
+        kept[sequence] = nil
+        edges[sequence] = nil
+        lateResults[sequence] = nil
+    }
+
+    /// Records the dependencies of a stored job that is not active, which have not ended yet.
+    private mutating func registerEdges(of stored: StoredJob) {
+        guard active[stored.sequence] == nil else { return }
+        let ended = Set(stored.dependencyResults.map(\.id))
+        let edges = stored.options.dependsOn.filter { !ended.contains($0) }.map {
+            Edge(id: $0, propagatesFailure: true)
+        }
+        self.edges[stored.sequence] = edges.isEmpty ? nil : edges
+    }
+
+    /// The `dependencyEnded` records for the active and kept dependents of the job `id` that just
+    /// resolved, in their submission order.
+    private mutating func dependencyWrites(
+        of id: SyncJob.ID, event: SyncSchedulerEvent, _ resolution: JobRecord.Resolution, _ output: Data?
+    ) -> [Write] {
+        var result = StoredJob.DependencyResult(id: id, resolution: resolution)
+        if resolution == .succeeded {
+            result.output = output
+        } else if case .failed(_, let error) = event {
+            result.detail = "\(error)"
+            if case SyncJobError.dependencyDidNotSucceed(let ancestor, let outcome) = error {
+                // Passed on from further up the chain: the dependents name the job that did not succeed.
+                result.ancestor = ancestor
+                result.resolution = JobRecord.Resolution(outcome: outcome)
+                if case .failed(let cause) = outcome { result.detail = "\(cause)" } else { result.detail = "" }
+            }
+        }
+        var writes: [Write] = []
+        for (dependent, edges) in edges.sorted(by: { $0.key < $1.key }) {
+            guard let edge = edges.first(where: { $0.id == id }) else { continue }
+            if resolution != .succeeded && !edge.propagatesFailure { continue }
+            let dependentID = active[dependent]?.id ?? kept[dependent]?.job.id ?? id
+            writes.append(Write(record: .dependencyEnded(sequence: dependent, result: result), jobID: dependentID))
+            if active[dependent] == nil || restoring.contains(dependent) {
+                lateResults[dependent, default: []].append(result)
+            }
+        }
+        return writes
+    }
+}
