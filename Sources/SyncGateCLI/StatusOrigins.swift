@@ -19,24 +19,45 @@ public struct StatusOrigins: Sendable, Hashable {
         self.storage = storage
     }
 
-    /// Each field with the name of its source, in report order.
+    /// Each field with the name of its source, in report order: the rows of ``StatusLayout`` whose
+    /// record is present, each requirement's under its descriptor's
+    /// ``SyncGate/SyncRequirementDescriptor/Field/sourceLabel``.
     public var fields: [(field: String, source: String)] {
         var fields: [(String, String)] = []
-        if let connectivity {
-            fields += [
-                ("connected", connectivity.isConnected.name), ("interface", connectivity.interface.name),
-                ("expensive", connectivity.isExpensive.name), ("constrained", connectivity.isConstrained.name),
-                ("reachability", connectivity.reachability.name), ("roaming", connectivity.isRoaming.name),
-            ]
+        for layout in StatusLayout.parts {
+            for slot in layout.rowSlots {
+                switch slot {
+                case .requirement(let descriptor):
+                    if let label = descriptor.field.sourceLabel, let origin = origin(of: descriptor.requirement) {
+                        fields.append((label, origin.name))
+                    }
+                case .other(let label, _):
+                    if label == "interface", let origin = connectivity?.interface {
+                        fields.append((label, origin.name))
+                    }
+                }
+            }
         }
-        if let power {
-            fields += [
-                ("external power", power.isOnExternalPower.name), ("battery", power.batteryLevel.name),
-                ("low power mode", power.isLowPowerModeEnabled.name), ("device idle", power.isDeviceIdle.name),
-            ]
-        }
-        if let storage { fields.append(("free space", storage.freeSpace.name)) }
         return fields
+    }
+
+    /// The source of the fact behind a single requirement, from the record of its part: each requirement
+    /// with a ``SyncGate/SyncRequirementDescriptor/Field/sourceLabel`` maps to its provenance field here;
+    /// `nil` when the record is absent.
+    func origin(of requirement: SyncRequirements) -> StatusOrigin? {
+        switch requirement {
+        case .network: connectivity?.isConnected
+        case .unmetered: connectivity?.isExpensive
+        case .unconstrained: connectivity?.isConstrained
+        case .validatedInternet: connectivity?.reachability
+        case .notRoaming: connectivity?.isRoaming
+        case .externalPower: power?.isOnExternalPower
+        case .batteryNotLow: power?.batteryLevel
+        case .notLowPower: power?.isLowPowerModeEnabled
+        case .deviceIdle: power?.isDeviceIdle
+        case .storageNotLow: storage?.freeSpace
+        default: nil
+        }
     }
 
     /// The notes of every record: why a better source is not used, problems met with one; only the

@@ -46,9 +46,10 @@ public struct StatusReport: Sendable {
     private var monitored: MonitoringOptions { status.monitoredParts }
 
     /// The report as JSON, in the schema documented on the type.
+    ///
+    /// The parts follow ``StatusLayout``: each requirement's fact under its descriptor's
+    /// ``SyncGate/SyncRequirementDescriptor/Field/key``.
     public var json: JSONValue {
-        let connectivity = status.connectivity
-        let power = status.power
         let satisfied = status.satisfiedRequirements
         let treated = status.requirementsTreatedAsMet
         let requirements: [JSONValue] = SyncRequirements.members.map { member in
@@ -65,72 +66,28 @@ public struct StatusReport: Sendable {
                 ("treatedAsMet", .array(preset.requirement.intersection(treated).names.map { .string($0) })),
             ])
         }
-        return .object([
-            ("schemaVersion", .int(Self.schemaVersion)),
-            ("time", .string(time)),
-            (
-                "network",
-                .object([
-                    ("monitored", .bool(monitored.contains(.network))),
-                    ("connected", .bool(connectivity.isConnected)),
-                    ("interface", .string(connectivity.interface.description)),
-                    ("interfaceName", connectivity.isConnected ? interfaceName.map { .string($0) } ?? .null : .null),
-                    ("expensive", .bool(connectivity.isExpensive)),
-                    ("constrained", .bool(connectivity.isConstrained)),
-                    ("reachability", .string(connectivity.reachability.description)),
-                    ("roaming", .bool(connectivity.isRoaming)),
-                ])
-            ),
-            (
-                "power",
-                .object([
-                    ("monitored", .bool(monitored.contains(.power))),
-                    ("externalPower", .bool(power.isOnExternalPower)),
-                    ("batteryLevel", power.batteryLevel.map { .double($0) } ?? .null),
-                    ("batteryLow", .bool(power.isBatteryLow)),
-                    ("lowPowerMode", .bool(power.isLowPowerModeEnabled)),
-                    ("deviceIdle", .bool(power.isDeviceIdle)),
-                ])
-            ),
-            (
-                "account",
-                .object([
-                    ("monitored", .bool(monitored.contains(.account))),
-                    ("status", .string(status.account.description)),
-                ])
-            ),
-            (
-                "cloudDrive",
-                .object([
-                    ("monitored", .bool(monitored.contains(.cloudDrive))),
-                    ("available", .bool(status.isCloudDriveAvailable)),
-                ])
-            ),
-            (
-                "syncEvent",
-                .object([
-                    ("monitored", .bool(monitored.contains(.syncEvent))),
-                    ("event", .string(status.syncEvent.description)),
-                ])
-            ),
-            (
-                "storage",
-                .object([
-                    ("monitored", .bool(monitored.contains(.storage))),
-                    ("path", status.storage.path.map { .string($0) } ?? .null),
-                    ("availableBytes", status.storage.availableBytes.map { .int(Int(clamping: $0)) } ?? .null),
-                    ("capacityBytes", status.storage.capacityBytes.map { .int(Int(clamping: $0)) } ?? .null),
-                    ("thresholdBytes", .int(Int(clamping: status.storage.thresholdBytes))),
-                    ("low", .bool(status.storage.isLow)),
-                ])
-            ),
-            ("conditions", .array(status.conditions.map(\.name).sorted().map { .string($0) })),
-            ("requirements", .array(requirements)),
-            ("presets", .array(presets)),
-            ("met", .array(satisfied.names.map { .string($0) })),
-            ("treatedAsMet", .array(treated.names.map { .string($0) })),
-            ("sources", sources?.json ?? .null),
-        ])
+        let parts: [(String, JSONValue)] = StatusLayout.parts.map { layout in
+            let facts: [(String, JSONValue)] = layout.jsonSlots.map { slot in
+                switch slot {
+                case .requirement(let descriptor):
+                    switch descriptor.field.reading(status) {
+                    case .flag(let flag): (descriptor.field.key, .bool(flag))
+                    case .word(let word): (descriptor.field.key, .string(word))
+                    }
+                case .other(let key, let value): (key, value(self))
+                }
+            }
+            return (layout.key, .object([("monitored", .bool(monitored.contains(layout.part)))] + facts))
+        }
+        return .object(
+            [("schemaVersion", .int(Self.schemaVersion)), ("time", .string(time))] + parts + [
+                ("conditions", .array(status.conditions.map(\.name).sorted().map { .string($0) })),
+                ("requirements", .array(requirements)),
+                ("presets", .array(presets)),
+                ("met", .array(satisfied.names.map { .string($0) })),
+                ("treatedAsMet", .array(treated.names.map { .string($0) })),
+                ("sources", sources?.json ?? .null),
+            ])
     }
 
     /// The phrase used for a part without a source.
@@ -159,43 +116,23 @@ public struct StatusReport: Sendable {
     }
 
     /// The lines of `syncgate status`, styled.
+    ///
+    /// The rows follow ``StatusLayout``: each requirement's fact under its descriptor's
+    /// ``SyncGate/SyncRequirementDescriptor/Field/label``; a part that is not monitored is one row.
     public func lines(style: TerminalStyle) -> [String] {
-        let yes = { (flag: Bool) in flag ? "yes" : "no" }
-        let connectivity = status.connectivity
-        let power = status.power
         var rows: [(String, String)] = []
-        if monitored.contains(.network) {
-            rows.append(("connected", yes(connectivity.isConnected)))
-            rows.append(("interface", interfaceText))
-            rows.append(("expensive", yes(connectivity.isExpensive)))
-            #if os(Linux)
-                rows.append(("constrained", yes(connectivity.isConstrained) + " (Linux has no Low Data Mode)"))
-            #else
-                rows.append(("constrained", yes(connectivity.isConstrained)))
-            #endif
-            rows.append(("reachability", connectivity.reachability.description))
-            rows.append(("roaming", yes(connectivity.isRoaming)))
-        } else {
-            rows.append(("network", Self.notMonitored))
+        for layout in StatusLayout.parts {
+            guard monitored.contains(layout.part) else {
+                rows.append((layout.label, layout.unmonitored))
+                continue
+            }
+            for slot in layout.rowSlots {
+                switch slot {
+                case .requirement(let descriptor): rows.append((descriptor.field.label, rowText(descriptor)))
+                case .other(let label, let value): rows.append((label, value(self)))
+                }
+            }
         }
-        if monitored.contains(.power) {
-            rows.append(("power", power.isOnExternalPower ? "external power" : "on battery"))
-            rows.append(("battery", batteryText))
-            rows.append(("low power mode", power.isLowPowerModeEnabled ? "on" : "off"))
-            rows.append(("device idle", yes(power.isDeviceIdle)))
-        } else {
-            rows.append(("power", Self.notMonitored))
-        }
-        rows.append(("account", monitored.contains(.account) ? status.account.description : Self.notMonitored))
-        rows.append(
-            (
-                "cloud drive",
-                monitored.contains(.cloudDrive)
-                    ? (status.isCloudDriveAvailable ? "available" : "unavailable") : Self.notMonitored
-            )
-        )
-        rows.append(("sync events", monitored.contains(.syncEvent) ? status.syncEvent.description : "not monitored"))
-        rows.append(("storage", monitored.contains(.storage) ? storageText : Self.notMonitored))
         let conditions = status.conditions.map(\.name).sorted()
         rows.append(("conditions", conditions.isEmpty ? "none" : conditions.joined(separator: ", ")))
 
@@ -218,6 +155,20 @@ public struct StatusReport: Sendable {
             lines.append("  " + Self.pad(preset.name, 19) + verdict(preset.requirement, satisfied, treated, style))
         }
         return lines
+    }
+
+    /// The text of a requirement's row: its descriptor's ``SyncGate/SyncRequirementDescriptor/Field/text(in:)``,
+    /// except for the facts the tool writes with more detail (the battery's level, the free space, Linux's
+    /// missing Low Data Mode).
+    private func rowText(_ descriptor: SyncRequirementDescriptor) -> String {
+        switch descriptor.requirement {
+        case .batteryNotLow: return batteryText
+        case .storageNotLow: return storageText
+        #if os(Linux)
+            case .unconstrained: return descriptor.field.text(in: status) + " (Linux has no Low Data Mode)"
+        #endif
+        default: return descriptor.field.text(in: status)
+        }
     }
 
     private func verdict(

@@ -142,4 +142,59 @@ struct StatusReportTests {
         #expect(colored.paint("met", .green) == "\u{1B}[32mmet\u{1B}[0m")
         #expect(TerminalStyle.plain.paint("met", .green) == "met")
     }
+
+    /// Every field of every record from one source, so each fact with a source label is listed.
+    static let everySource = StatusOrigins(
+        connectivity: ConnectivityProvenance(
+            isConnected: .rtnetlink, interface: .rtnetlink, isExpensive: .rtnetlink, isConstrained: .rtnetlink,
+            reachability: .rtnetlink, isRoaming: .rtnetlink),
+        power: PowerProvenance(
+            isLowPowerModeEnabled: .sysfs, isOnExternalPower: .sysfs, batteryLevel: .sysfs, isDeviceIdle: .sysfs),
+        storage: StorageProvenance(freeSpace: .statvfs))
+
+    /// The JSON key of each part.
+    static let partKeys: [(part: MonitoringOptions, key: String)] = [
+        (.network, "network"), (.power, "power"), (.account, "account"), (.cloudDrive, "cloudDrive"),
+        (.syncEvent, "syncEvent"), (.storage, "storage"),
+    ]
+
+    @Test(
+        "every requirement of the table is in the JSON, the rows, the sources, the parser and the help",
+        arguments: SyncRequirements.descriptors.map(\.name)
+    )
+    func everyDescriptorIsShown(name: String) throws {
+        let descriptor = try #require(SyncRequirements.descriptors.first { $0.name == name })
+        let field = descriptor.field
+        let status = SyncEnvironmentStatus(
+            connectivity: .connected(via: .cellular, isExpensive: true, isRoaming: true),
+            power: PowerStatus(isOnExternalPower: false, batteryLevel: 0.5), account: .available)
+        let report = StatusReport(status: status, interfaceName: "wwan0", time: "T", sources: Self.everySource)
+        // The JSON: the fact under its key in its part's object, and the requirement in the lists.
+        let partKey = try #require(Self.partKeys.first { $0.part == descriptor.part }?.key)
+        let expected: JSONValue =
+            switch field.reading(status) {
+            case .flag(let flag): .bool(flag)
+            case .word(let word): .string(word)
+            }
+        #expect(report.json[partKey]?[field.key] == expected)
+        guard case .array(let rows)? = report.json["requirements"] else {
+            Issue.record("requirements is not an array")
+            return
+        }
+        #expect(rows.contains { $0["name"] == .string(name) })
+        // The text: one row under its label while the part is monitored.
+        let lines = report.lines(style: .plain)
+        let row = field.label + String(repeating: " ", count: max(1, 16 - field.label.count))
+        #expect(lines.filter { $0.hasPrefix(row) }.count == 1, "\(lines)")
+        #expect(lines.contains { $0.hasPrefix("  " + name + " ") })
+        // The sources: its label when it has one.
+        if let sourceLabel = field.sourceLabel {
+            #expect(Self.everySource.fields.filter { $0.field == sourceLabel }.count == 1)
+        }
+        // The parser and the help.
+        #expect(try RequirementListParser.parse(name, option: "--require") == descriptor.requirement)
+        #expect(RequirementListParser.format(descriptor.requirement) == name)
+        #expect(
+            HelpText.requirementList().contains(name + " ") && HelpText.requirementList().contains(descriptor.meaning))
+    }
 }

@@ -43,21 +43,14 @@ public struct SyncEnvironmentStatus: Sendable, Hashable, CustomStringConvertible
     }
 
     /// The requirements that hold now, including those treated as met because their part is not monitored.
+    ///
+    /// A requirement holds when its descriptor's ``SyncRequirementDescriptor/holds`` says so (see
+    /// ``SyncRequirements/descriptors``).
     public var satisfiedRequirements: SyncRequirements {
         var met = requirementsTreatedAsMet
-        let connected = connectivity.isConnected
-        if connected { met.insert(.network) }
-        if connected && !connectivity.isExpensive { met.insert(.unmetered) }
-        if connected && !connectivity.isConstrained { met.insert(.unconstrained) }
-        if connected && connectivity.isInternetValidatedOrUnknown { met.insert(.validatedInternet) }
-        if !power.isLowPowerModeEnabled { met.insert(.notLowPower) }
-        if power.isOnExternalPower { met.insert(.externalPower) }
-        if !power.isBatteryLow { met.insert(.batteryNotLow) }
-        if account == .available { met.insert(.accountReady) }
-        if isCloudDriveAvailable { met.insert(.cloudDrive) }
-        if !storage.isLow { met.insert(.storageNotLow) }
-        if power.isDeviceIdle { met.insert(.deviceIdle) }
-        if connected && !connectivity.isRoaming { met.insert(.notRoaming) }
+        for descriptor in SyncRequirements.descriptors where descriptor.holds(self) {
+            met.formUnion(descriptor.requirement)
+        }
         return met
     }
 

@@ -1,6 +1,7 @@
 /// The spelling of a single requirement, of a preset, or of no requirements at all, with what it means.
 ///
-/// ``SyncRequirements/named`` is the one table of these spellings. ``SyncRequirements/init(name:)``,
+/// ``SyncRequirements/named`` is the one table of these spellings, its single requirements read from
+/// ``SyncRequirements/descriptors``. ``SyncRequirements/init(name:)``,
 /// ``SyncRequirements/names``, ``SyncRequirements/description`` and the `syncgate` tool (its help, its
 /// parser and its error messages, `status --json`) all read it, so a requirement added to the table is
 /// known everywhere at once.
@@ -56,38 +57,19 @@ public struct SyncRequirementName: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension SyncRequirements {
-    /// Every spelling of requirements: each single requirement in declaration order, then the presets,
-    /// then `none`.
+    /// Every spelling of requirements: each single requirement in the order of ``descriptors``, then the
+    /// presets, then `none`.
     ///
     /// The one table of names: parsing (``init(name:)``), ``names``, ``description``, ``members``,
-    /// ``presets`` and the `syncgate` tool derive from it. Adding a requirement means adding its row here.
-    public static let named: [SyncRequirementName] = [
-        SyncRequirementName("network", .network, holdsWhen: "a usable network path"),
-        SyncRequirementName(
-            "unmetered", .unmetered, holdsWhen: "connected and not expensive (cellular, hotspot, metered)"),
-        SyncRequirementName("unconstrained", .unconstrained, holdsWhen: "connected and not in Low Data Mode"),
-        SyncRequirementName(
-            "validated-internet", .validatedInternet,
-            holdsWhen: "connected, no captive portal or local-only network (met when nothing checks)"),
-        SyncRequirementName("not-low-power", .notLowPower, holdsWhen: "Low Power Mode off"),
-        SyncRequirementName(
-            "external-power", .externalPower, holdsWhen: "on external power (always, without a battery)"),
-        SyncRequirementName(
-            "battery-not-low", .batteryNotLow, holdsWhen: "battery unknown, above 20 %, or on external power"),
-        SyncRequirementName("account-ready", .accountReady, holdsWhen: "the sync account is available"),
-        SyncRequirementName("cloud-drive", .cloudDrive, holdsWhen: "the cloud drive is available"),
-        SyncRequirementName(
-            "storage-not-low", .storageNotLow,
-            holdsWhen: "free space at least min(5 % of the volume, 500 MiB), or the set threshold"),
-        SyncRequirementName(
-            "device-idle", .deviceIdle, holdsWhen: "nobody uses the device (met when nothing reports idleness)"),
-        SyncRequirementName(
-            "not-roaming", .notRoaming, holdsWhen: "connected, and not over a roaming mobile connection"),
-        SyncRequirementName("sync-ready", .syncReady),
-        SyncRequirementName("cloud-drive-ready", .cloudDriveReady),
-        SyncRequirementName("large-transfer", .largeTransfer),
-        SyncRequirementName("none", .none, holdsWhen: "no requirements: always holds"),
-    ]
+    /// ``presets`` and the `syncgate` tool derive from it. A single requirement's row comes from its
+    /// descriptor (its name, and its meaning as the summary); a preset's row is written here.
+    public static let named: [SyncRequirementName] =
+        descriptors.map { SyncRequirementName($0.name, $0.requirement, holdsWhen: $0.meaning) } + [
+            SyncRequirementName("sync-ready", .syncReady),
+            SyncRequirementName("cloud-drive-ready", .cloudDriveReady),
+            SyncRequirementName("large-transfer", .largeTransfer),
+            SyncRequirementName("none", .none, holdsWhen: "no requirements: always holds"),
+        ]
 
     /// The single requirements of ``named``, in declaration order.
     public static let members: [SyncRequirementName] = named.filter { $0.kind == .requirement }

@@ -5,7 +5,7 @@
 /// satisfies none of them.
 /// A requirement whose part of the environment is not monitored reads as satisfied (see
 /// ``MonitoringOptions``), so presets such as ``syncReady`` also work where no account source exists.
-/// ``named`` spells every requirement and preset.
+/// ``named`` spells every requirement and preset; ``descriptors`` describes each single requirement once.
 public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConvertible {
     /// The bits of the set.
     public let rawValue: UInt64
@@ -60,7 +60,11 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
 
     /// The requirements whose source is consulted only while someone needs them: a job that requires one,
     /// or a waiter waiting for one, registers its demand with the environment (``RequirementDemand``).
-    package static let demandDriven: SyncRequirements = [.storageNotLow]
+    ///
+    /// The descriptors marked ``SyncRequirementDescriptor/isDemandDriven``.
+    package static let demandDriven: SyncRequirements = descriptors.filter(\.isDemandDriven).reduce(into: []) {
+        $0.formUnion($1.requirement)
+    }
 
     /// What ``SyncEnvironmentStatus/isSyncReady`` checks: network, account ready, not in Low Power Mode.
     public static let syncReady: SyncRequirements = [.network, .accountReady, .notLowPower]
@@ -87,27 +91,23 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
         Self.members.filter { contains($0.requirement) }.map(\.name)
     }
 
-    /// The part of the environment whose source decides these requirements.
+    /// The part of the environment whose source decides these requirements: the union of their
+    /// descriptors' ``SyncRequirementDescriptor/part``.
     public var monitoredParts: MonitoringOptions {
         var parts: MonitoringOptions = []
-        for part in MonitoringOptions.members where !intersection(Self.decided(by: part.part)).isEmpty {
-            parts.insert(part.part)
+        for descriptor in Self.descriptors where contains(descriptor.requirement) {
+            parts.formUnion(descriptor.part)
         }
         return parts
     }
 
-    /// The requirements decided by the given parts of the environment.
+    /// The requirements decided by the given parts of the environment: those whose descriptor's
+    /// ``SyncRequirementDescriptor/part`` is among `parts`.
     public static func decided(by parts: MonitoringOptions) -> SyncRequirements {
         var requirements: SyncRequirements = []
-        if parts.contains(.network) {
-            requirements.formUnion([.network, .unmetered, .unconstrained, .validatedInternet, .notRoaming])
+        for descriptor in descriptors where parts.contains(descriptor.part) {
+            requirements.formUnion(descriptor.requirement)
         }
-        if parts.contains(.power) {
-            requirements.formUnion([.notLowPower, .externalPower, .batteryNotLow, .deviceIdle])
-        }
-        if parts.contains(.account) { requirements.insert(.accountReady) }
-        if parts.contains(.cloudDrive) { requirements.insert(.cloudDrive) }
-        if parts.contains(.storage) { requirements.insert(.storageNotLow) }
         return requirements
     }
 
