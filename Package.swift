@@ -28,7 +28,7 @@ let package = Package(
             path: "Examples/SchedulerTour"
         ),
         .testTarget(
-            name: "SyncGateTests", dependencies: ["SyncGate", "SyncGateTesting", "SyncGateCLI"],
+            name: "SyncGateTests", dependencies: ["SyncGate", "SyncGateTesting"],
             // Journal files written by released format versions, read through #filePath.
             exclude: ["Durable/Golden"]),
         // Runs the Linux ConnectivityObserver inside a network namespace for SyncGateLinuxTests.
