@@ -33,17 +33,17 @@ package struct WatchCommand: Subcommand {
         """
     }
 
-    /// Whether to print one JSON object per line instead of text.
+    /// Whether each change is one JSON object per line instead of text.
     package var json: Bool
 
-    /// Creates the invocation.
+    /// Creates the invocation: text lines, or with `json` one JSON object per line.
     package init(json: Bool = false) {
         self.json = json
     }
 
     /// Reads `--json`.
     package init(parsing arguments: ParsedArguments) {
-        json = arguments.flag("--json")
+        self.init(json: arguments.flag("--json"))
     }
 
     /// Watches this machine until SIGINT or SIGTERM; returns 128 + the signal's number.
