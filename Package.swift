@@ -46,7 +46,7 @@ let package = Package(
             name: "SyncGateTests",
             dependencies: [
                 "SyncGate", "SyncGateCore", "SyncGateDurable", "SyncGateLinux", "SyncGateApple", "SyncGateExecutors",
-                "SyncGateTesting", "SyncGateCLI",
+                "SyncGateTesting",
             ],
             // Journal files written by released format versions, read through #filePath.
             exclude: ["Durable/Golden"]),

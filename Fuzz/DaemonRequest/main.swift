@@ -1,5 +1,5 @@
 // libFuzzer target for the daemon's request decoder (DaemonProtocol.decodeRequest with
-// DaemonRequest.validate), the first code that reads what any local client sends. Built and run by
+// DaemonRequestFields.validated), the first code that reads what any local client sends. Built and run by
 // Fuzz/run.sh with the files named in sources.txt:
 //   Fuzz/run.sh 60 DaemonRequest
 // Besides "never traps", it checks that an accepted request keeps the documented bounds (durations in
@@ -11,7 +11,7 @@
 public func fuzzDaemonRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
     let bytes = Array(UnsafeBufferPointer(start: data, count: data == nil ? 0 : size))
     guard let request = try? DaemonProtocol.decodeRequest(bytes) else { return 0 }
-    if let submission = request.submission, request.type == .submit {
+    if case .submit(let submission) = request {
         let period = try? submission.periodDurations(everyOption: "every", flexOption: "flex")
         precondition(submission.every == nil || period != nil, "an accepted period does not read")
         if let period {

@@ -1,18 +1,18 @@
 /// How a child process ended, decoded from the status `waitpid` reports.
-public enum ChildExitStatus: Sendable, Hashable, CustomStringConvertible {
+package enum ChildExitStatus: Sendable, Hashable, CustomStringConvertible {
     /// The process called `exit` with this status.
     case exited(Int32)
     /// A signal with this number ended the process.
     case signaled(Int32)
 
     /// Decodes a raw `waitpid` status (the `WIFEXITED`/`WEXITSTATUS`/`WTERMSIG` layout of Linux and BSD).
-    public init(waitStatus: Int32) {
+    package init(waitStatus: Int32) {
         let signal = waitStatus & 0x7f
         self = signal == 0 ? .exited((waitStatus >> 8) & 0xff) : .signaled(signal)
     }
 
     /// The status a shell reports for it: the exit status, or 128 + the signal number.
-    public var exitCode: Int32 {
+    package var exitCode: Int32 {
         switch self {
         case .exited(let status): status
         case .signaled(let signal): ExitCode.signaled(signal)
@@ -20,10 +20,10 @@ public enum ChildExitStatus: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// Whether the process exited with status 0.
-    public var isSuccess: Bool { self == .exited(0) }
+    package var isSuccess: Bool { self == .exited(0) }
 
     /// `exited with status 3` or `killed by signal 15 (SIGTERM)`.
-    public var description: String {
+    package var description: String {
         switch self {
         case .exited(let status): "exited with status \(status)"
         case .signaled(let signal): "killed by signal \(signal)" + (Self.names[signal].map { " (\($0))" } ?? "")

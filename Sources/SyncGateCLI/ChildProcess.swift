@@ -23,19 +23,19 @@ import SyncGate
 /// is spawned from the thread that later reaps it, which lives as long as the command, so a death signal
 /// the command asks for (`PR_SET_PDEATHSIG`, tied to the thread that started it) fires only when the
 /// whole process dies.
-public final class ChildProcess: Sendable {
+package final class ChildProcess: Sendable {
     /// Why a command could not be started.
-    public struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
+    package struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The command's name.
-        public var command: String
+        package var command: String
         /// The `errno` of `posix_spawnp`.
-        public var code: Int32
+        package var code: Int32
 
         /// 127 when the command was not found, 126 when it could not be executed.
-        public var exitCode: Int32 { code == ENOENT ? ExitCode.commandNotFound : ExitCode.cannotExecute }
+        package var exitCode: Int32 { code == ENOENT ? ExitCode.commandNotFound : ExitCode.cannotExecute }
 
         /// `ls: command not found`, or the system's explanation.
-        public var description: String {
+        package var description: String {
             code == ENOENT ? "\(command): command not found" : "\(command): \(String(cString: strerror(code)))"
         }
     }
@@ -51,7 +51,7 @@ public final class ChildProcess: Sendable {
     }
 
     /// The process id.
-    public let pid: pid_t
+    package let pid: pid_t
     /// Whether the process leads a process group of its own, which signals go to.
     private let ownsGroup: Bool
     private let state: LockedState<State>
@@ -59,26 +59,26 @@ public final class ChildProcess: Sendable {
     /// Starts `arguments[0]` (looked up in `PATH`) with the remaining arguments.
     ///
     /// - Throws: ``SpawnError`` when the command cannot be started.
-    public convenience init(arguments: [String]) throws(SpawnError) {
+    package convenience init(arguments: [String]) throws(SpawnError) {
         try self.init(arguments: arguments, redirection: nil)
     }
 
     /// Where a command started by the daemon reads and writes, and what it sees.
-    public struct Redirection: Sendable {
+    package struct Redirection: Sendable {
         /// The environment, replacing the tool's own.
-        public var environment: [String: String]
+        package var environment: [String: String]
         /// The working directory.
-        public var workingDirectory: String
+        package var workingDirectory: String
         /// The descriptor that becomes stdout.
-        public var standardOutput: Int32
+        package var standardOutput: Int32
         /// The descriptor that becomes stderr.
-        public var standardError: Int32
+        package var standardError: Int32
         /// How long the processes left in the command's group after it exits get between SIGTERM and
         /// SIGKILL.
-        public var groupGrace: Duration
+        package var groupGrace: Duration
 
         /// Creates a redirection; stdin is `/dev/null`.
-        public init(
+        package init(
             environment: [String: String], workingDirectory: String, standardOutput: Int32, standardError: Int32,
             groupGrace: Duration = .seconds(5)
         ) {
@@ -95,7 +95,7 @@ public final class ChildProcess: Sendable {
     /// leader of a process group of its own; without a redirection, as ``init(arguments:)``.
     ///
     /// - Throws: ``SpawnError`` when the command cannot be started.
-    public init(arguments: [String], redirection: Redirection?) throws(SpawnError) {
+    package init(arguments: [String], redirection: Redirection?) throws(SpawnError) {
         precondition(!arguments.isEmpty, "ChildProcess needs a command")
         let state = LockedState(State())
         self.state = state
@@ -258,7 +258,7 @@ public final class ChildProcess: Sendable {
     /// Waits until the process has ended and returns how; returns at once when it already has.
     ///
     /// Not cancellable: a caller that must stop the process sends it a signal and keeps waiting.
-    public func exitStatus() async -> ChildExitStatus {
+    package func exitStatus() async -> ChildExitStatus {
         await withCheckedContinuation { continuation in
             let done = state.withLock { state -> ChildExitStatus? in
                 if let exit = state.exitStatus { return exit }
@@ -275,7 +275,7 @@ public final class ChildProcess: Sendable {
     /// SIGKILL (normally none). For a command without a redirection, returns once it has exited.
     ///
     /// Not cancellable, like ``exitStatus()``.
-    public func groupEnded() async -> [pid_t] {
+    package func groupEnded() async -> [pid_t] {
         guard ownsGroup else {
             _ = await exitStatus()
             return []
@@ -291,12 +291,12 @@ public final class ChildProcess: Sendable {
     }
 
     /// Whether the process has ended.
-    public var hasExited: Bool { state.withLock { $0.exitStatus != nil || $0.reaped } }
+    package var hasExited: Bool { state.withLock { $0.exitStatus != nil || $0.reaped } }
 
     /// Sends `signal` unless the process has already ended (to its process group when it was started
     /// with a ``Redirection``, until the whole group has ended); returns whether it was sent.
     @discardableResult
-    public func signal(_ signal: Int32) -> Bool {
+    package func signal(_ signal: Int32) -> Bool {
         state.withLock { state in
             guard !state.reaped else { return false }
             // The group's id stays taken while its leader is not reaped, and the leader is reaped only
@@ -307,7 +307,7 @@ public final class ChildProcess: Sendable {
 
     /// Sends SIGTERM now and SIGKILL after `gracePeriod` if the process (for a command started with a
     /// ``Redirection``, any process of its group) is still running then.
-    public func terminate(gracePeriod: Duration) {
+    package func terminate(gracePeriod: Duration) {
         signal(SIGTERM)
         // A stopped process of the group would not see SIGTERM before SIGKILL.
         if ownsGroup { signal(SIGCONT) }

@@ -10,9 +10,9 @@
 /// SyncGate's ``SyncGate/ConnectivityObserver`` reports the kind of the interface (Wi-Fi, Ethernet, …)
 /// but not its name, so `syncgate status` reads the name here, from the same kernel routing table; in
 /// setups with policy routing the default route may differ from the route the observer looked up.
-public enum DefaultRouteTable {
+package enum DefaultRouteTable {
     /// The interface of the lowest-metric IPv4 default route that is up, from `/proc/net/route` text.
-    public static func ipv4Interface(in text: String) -> String? {
+    package static func ipv4Interface(in text: String) -> String? {
         var best: (name: String, metric: UInt64)?
         for line in text.split(separator: "\n").dropFirst() {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
@@ -28,7 +28,7 @@ public enum DefaultRouteTable {
 
     /// The interface of the lowest-metric IPv6 default route that is up and not on `lo`, from
     /// `/proc/net/ipv6_route` text.
-    public static func ipv6Interface(in text: String) -> String? {
+    package static func ipv6Interface(in text: String) -> String? {
         var best: (name: String, metric: UInt64)?
         for line in text.split(separator: "\n") {
             let fields = line.split(whereSeparator: { $0 == " " || $0 == "\t" })
@@ -44,7 +44,7 @@ public enum DefaultRouteTable {
     }
 
     /// The default route's interface on this machine (IPv4 first, then IPv6), or `nil`.
-    public static func currentInterfaceName(procRoot: String = "/proc") -> String? {
+    package static func currentInterfaceName(procRoot: String = "/proc") -> String? {
         if let text = readFile(procRoot + "/net/route"), let name = ipv4Interface(in: text) { return name }
         if let text = readFile(procRoot + "/net/ipv6_route"), let name = ipv6Interface(in: text) { return name }
         return nil

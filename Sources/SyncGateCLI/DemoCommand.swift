@@ -5,7 +5,75 @@ import SyncGate
 ///
 /// Jobs that need something this machine lacks (no network, on battery) wait and then expire at their
 /// start deadline, with the reason, so the demo ends on any machine: after about 8 seconds at `--speed 1`.
-public enum DemoCommand {
+package struct DemoCommand: Subcommand {
+    /// `demo`.
+    package static let name = "demo"
+    /// The row under USAGE.
+    package static let synopsis = "syncgate demo [--speed N] [--plain]"
+    /// The summary under USAGE.
+    package static let summary = "a dozen app jobs, live"
+    /// `--speed` and `--plain`.
+    package static let options = [
+        CommandLineOption("--speed", .text("N"), help: ["run the timeline N times faster (0.1...100; tests use 20)"]),
+        CommandLineOption("--plain", help: ["plain lines even on a terminal"]),
+    ]
+    /// None.
+    package static let operands = CommandLineOperands.none
+
+    /// The help of `syncgate demo`.
+    package static func help(_ sections: HelpText.Sections) -> String {
+        """
+        USAGE: syncgate demo [--speed N] [--plain]
+
+        Runs a dozen jobs an app might submit to SyncScheduler, against this machine's real network
+        and power, with a simulated account (signed out at first), cloud drive and app conditions.
+        Jobs wait, start, fail, retry and finish; jobs that need something this machine lacks wait
+        and then expire at their start deadline. Live display on a terminal, plain lines otherwise,
+        then a summary. Takes about 8 seconds.
+
+        OPTIONS
+        \(sections.options)
+
+        EXAMPLE
+          syncgate demo
+        """
+    }
+
+    /// The range of `--speed`.
+    package static let speedRange = 0.1...100.0
+
+    /// How many times faster than real time the demo's timeline runs (1 for the normal pace).
+    package var speed: Double
+    /// Whether to print plain lines even when stdout is a terminal.
+    package var plain: Bool
+
+    /// Creates the invocation.
+    package init(speed: Double = 1, plain: Bool = false) {
+        self.speed = speed
+        self.plain = plain
+    }
+
+    /// Reads `--speed` (within ``speedRange``) and `--plain`.
+    package init(parsing arguments: ParsedArguments) throws(UsageError) {
+        self.init()
+        if let text = arguments.value("--speed") {
+            guard let speed = Double(text), Self.speedRange.contains(speed) else {
+                throw UsageError(
+                    "invalid speed '\(text)' for --speed: expected a number from "
+                        + "\(Self.speedRange.lowerBound) to \(Int(Self.speedRange.upperBound))"
+                )
+            }
+            self.speed = speed
+        }
+        plain = arguments.flag("--plain")
+    }
+
+    /// Runs the demo on this terminal; see ``execute(_:style:width:signals:)``.
+    package func run() async -> Int32 {
+        let signals = SignalWatcher()
+        return await Self.execute(self, style: Output.style, width: Output.terminalWidth, signals: signals.signals)
+    }
+
     /// Seconds of the timeline after which anything still unfinished is cancelled.
     static let hardStop = 12.0
 
@@ -16,8 +84,8 @@ public enum DemoCommand {
     ///   - style: colors and whether a live display is possible.
     ///   - width: the terminal's width.
     ///   - signals: signals that stop the demo.
-    public static func execute(
-        _ options: Command.DemoOptions,
+    package static func execute(
+        _ options: DemoCommand,
         style: TerminalStyle,
         width: Int,
         signals: AsyncStream<Int32>

@@ -11,9 +11,9 @@
 ///
 /// The number is range-checked before any arithmetic, so no text (`2562048h`, twenty digits of
 /// minutes) can overflow: the parser never traps, which `Fuzz/Duration` checks.
-public enum DurationParser {
+package enum DurationParser {
     /// The longest duration accepted, in hours.
-    public static let maximumHours: Int64 = 8_760
+    package static let maximumHours: Int64 = 8_760
 
     private static let units: [(suffix: String, nanoseconds: Int64)] = [
         ("ms", 1_000_000),
@@ -26,7 +26,7 @@ public enum DurationParser {
     ///
     /// - Throws: ``UsageError`` naming the option and the value when the text is not a duration or is
     ///   negative.
-    public static func parse(_ text: String, option: String) throws(UsageError) -> Duration {
+    package static func parse(_ text: String, option: String) throws(UsageError) -> Duration {
         if text.hasPrefix("-"), let digit = text.dropFirst().first, digit.isASCII, digit.isNumber {
             throw UsageError("invalid duration '\(text)' for \(option): must not be negative")
         }
@@ -71,7 +71,7 @@ public enum DurationParser {
     ///
     /// Whole hours, minutes, seconds and milliseconds use their unit; anything else is written in
     /// seconds (or, below a second, milliseconds) with up to three decimals.
-    public static func format(_ duration: Duration) -> String {
+    package static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let (scaled, scaleOverflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
         let (nanoseconds, sumOverflow) = scaled.addingReportingOverflow(attoseconds / 1_000_000_000)

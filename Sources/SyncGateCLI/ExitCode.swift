@@ -2,26 +2,26 @@
 ///
 /// `run` exits with the command's own status instead (128 + N when a signal N ended it), except for the
 /// cases listed here that happen before the command ran.
-public enum ExitCode {
+package enum ExitCode {
     /// Success: the requirements hold (`wait`), the command succeeded (`run`), or the output was printed.
-    public static let success: Int32 = 0
+    package static let success: Int32 = 0
     /// A runtime failure of the tool itself, explained on stderr.
-    public static let failure: Int32 = 1
+    package static let failure: Int32 = 1
     /// A usage error: one line on stderr.
-    public static let usage: Int32 = 2
+    package static let usage: Int32 = 2
     /// The requirements did not hold within `--timeout` (the code GNU `timeout` uses).
-    public static let timedOut: Int32 = 124
+    package static let timedOut: Int32 = 124
     /// The command was found but could not be executed (`run`).
-    public static let cannotExecute: Int32 = 126
+    package static let cannotExecute: Int32 = 126
     /// The command was not found (`run`).
-    public static let commandNotFound: Int32 = 127
+    package static let commandNotFound: Int32 = 127
     /// Interrupted by SIGINT (128 + 2).
-    public static let interrupted: Int32 = 130
+    package static let interrupted: Int32 = 130
     /// Terminated by SIGTERM (128 + 15).
-    public static let terminated: Int32 = 143
+    package static let terminated: Int32 = 143
 
     /// The conventional status for a process ended by signal `number`: 128 + `number`.
-    public static func signaled(_ number: Int32) -> Int32 {
+    package static func signaled(_ number: Int32) -> Int32 {
         128 + number
     }
 }

@@ -1,5 +1,5 @@
 /// A JSON value whose objects keep their keys in the order written, so the output's shape is stable.
-public enum JSONValue: Sendable, Equatable {
+package enum JSONValue: Sendable, Equatable {
     /// `null`.
     case null
     /// `true` or `false`.
@@ -16,27 +16,27 @@ public enum JSONValue: Sendable, Equatable {
     case object([(String, JSONValue)])
 
     /// The value serialized on one line, without spaces.
-    public var compact: String {
+    package var compact: String {
         var output = ""
         write(into: &output, indent: nil, level: 0)
         return output
     }
 
     /// The value serialized over several lines, indented by two spaces per level.
-    public var pretty: String {
+    package var pretty: String {
         var output = ""
         write(into: &output, indent: "  ", level: 0)
         return output
     }
 
     /// The member named `key` of an object, or `nil`.
-    public subscript(key: String) -> JSONValue? {
+    package subscript(key: String) -> JSONValue? {
         guard case .object(let members) = self else { return nil }
         return members.first { $0.0 == key }?.1
     }
 
     /// Whether two values are equal, objects compared member by member in order.
-    public static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
+    package static func == (lhs: JSONValue, rhs: JSONValue) -> Bool {
         switch (lhs, rhs) {
         case (.null, .null): true
         case (.bool(let a), .bool(let b)): a == b

@@ -2,9 +2,9 @@ import SyncGate
 
 /// This machine's environment as the tool sees it: the platform's observers, and which source decided
 /// each field.
-public struct MachineEnvironment: Sendable {
+package struct MachineEnvironment: Sendable {
     /// The environment built on the observers.
-    public let environment: SyncEnvironment
+    package let environment: SyncEnvironment
     #if os(Linux) || canImport(Network)
         private let connectivity: ConnectivityObserver
     #endif
@@ -13,7 +13,7 @@ public struct MachineEnvironment: Sendable {
 
     /// Creates the platform's network, power and storage observers (storage on the working directory) and
     /// an environment over them.
-    public init() {
+    package init() {
         power = PowerObserver()
         storage = StorageObserver()
         #if os(Linux) || canImport(Network)
@@ -25,7 +25,7 @@ public struct MachineEnvironment: Sendable {
     }
 
     /// Which source decided each field now, with notes on sources that are missing.
-    public var sources: StatusOrigins {
+    package var sources: StatusOrigins {
         #if os(Linux) || canImport(Network)
             StatusOrigins(connectivity: connectivity.provenance, power: power.provenance, storage: storage.provenance)
         #else

@@ -7,29 +7,29 @@ import Foundation
 #endif
 
 /// Writing to stdout and stderr, flushed at once so lines reach pipes as they happen.
-public enum Output {
+package enum Output {
     /// Writes `line` and a newline to stdout.
-    public static func line(_ line: String) {
+    package static func line(_ line: String) {
         write(line + "\n")
     }
 
     /// Writes `text` to stdout as it is.
-    public static func write(_ text: String) {
+    package static func write(_ text: String) {
         writeAll(STDOUT_FILENO, text)
     }
 
     /// Writes `bytes` to stdout as they are (a job's output, which need not be UTF-8).
-    public static func writeBytes(_ bytes: [UInt8]) {
+    package static func writeBytes(_ bytes: [UInt8]) {
         writeAll(STDOUT_FILENO, bytes)
     }
 
     /// Writes `syncgate: ` + `message` and a newline to stderr.
-    public static func error(_ message: String) {
+    package static func error(_ message: String) {
         writeAll(STDERR_FILENO, "syncgate: " + message + "\n")
     }
 
     /// Writes `line` and a newline to stderr, without the `syncgate: ` prefix.
-    public static func errorLine(_ line: String) {
+    package static func errorLine(_ line: String) {
         writeAll(STDERR_FILENO, line + "\n")
     }
 
@@ -63,22 +63,22 @@ public enum Output {
     }
 
     /// Whether stdout is a terminal.
-    public static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
+    package static var stdoutIsTerminal: Bool { isatty(STDOUT_FILENO) == 1 }
 
     /// The style for stdout under this process's environment.
-    public static var style: TerminalStyle {
+    package static var style: TerminalStyle {
         TerminalStyle(isTerminal: stdoutIsTerminal, environment: ProcessInfo.processInfo.environment)
     }
 
     /// The terminal's width in columns, or 100 when unknown.
-    public static var terminalWidth: Int {
+    package static var terminalWidth: Int {
         var size = winsize()
         guard ioctl(STDOUT_FILENO, UInt(TIOCGWINSZ), &size) == 0, size.ws_col > 0 else { return 100 }
         return Int(size.ws_col)
     }
 
     /// The current time in ISO 8601, UTC, with milliseconds: `2025-01-31T12:00:00.000Z`.
-    public static func timestamp(_ date: Date = Date()) -> String {
+    package static func timestamp(_ date: Date = Date()) -> String {
         date.formatted(Date.ISO8601FormatStyle(includingFractionalSeconds: true))
     }
 }

@@ -5,21 +5,21 @@ import SyncGate
 /// Every spelling of a table of ``SyncGate/SyncRequirementName`` (by default
 /// ``SyncGate/SyncRequirements/named``: the requirements, the presets and `none`) is accepted; case is
 /// ignored and `_` may stand for `-`. Items are separated by commas with optional spaces.
-public enum RequirementListParser {
+package enum RequirementListParser {
     /// The spelling of the empty list in `table` (`none`), if the table has one.
-    public static func noneSpelling(in table: [SyncRequirementName] = SyncRequirements.named) -> String? {
+    package static func noneSpelling(in table: [SyncRequirementName] = SyncRequirements.named) -> String? {
         table.first { $0.kind == .nothing }?.name
     }
 
     /// Every accepted spelling, in the order of `table`.
-    public static func spellings(in table: [SyncRequirementName] = SyncRequirements.named) -> [String] {
+    package static func spellings(in table: [SyncRequirementName] = SyncRequirements.named) -> [String] {
         table.map(\.name)
     }
 
     /// Parses `text`, given to `option`, as a requirement list spelled with the names of `table`.
     ///
     /// - Throws: ``UsageError`` naming the option and the offending item.
-    public static func parse(
+    package static func parse(
         _ text: String,
         option: String,
         table: [SyncRequirementName] = SyncRequirements.named
@@ -46,7 +46,7 @@ public enum RequirementListParser {
     }
 
     /// Writes a requirement list the way it is read: `network,unmetered`, or `none` when empty.
-    public static func format(_ requirements: SyncRequirements) -> String {
+    package static func format(_ requirements: SyncRequirements) -> String {
         requirements.isEmpty ? (noneSpelling() ?? "") : requirements.names.joined(separator: ",")
     }
 }

@@ -13,7 +13,132 @@ import SyncGate
 /// * With `--stop-on-loss`, losing the requirements sends the command SIGTERM, then SIGKILL after the
 ///   grace period; it runs again, without using up a retry, when they hold again. Without it, a running
 ///   command is left alone.
-public enum RunCommand {
+package struct RunCommand: Subcommand {
+    /// `run`.
+    package static let name = "run"
+    /// The row under USAGE.
+    package static let synopsis = "syncgate run --require LIST [options] -- COMMAND [ARGS...]"
+    /// The summary under USAGE.
+    package static let summary = "run a command when they hold"
+    /// The options, in the order of the help.
+    package static let options = [
+        CommandLineOption("--require", .text("LIST"), help: ["the requirements (see below)"]),
+        CommandLineOption(
+            "--timeout", .duration,
+            help: [
+                "how long to wait for them before the first start; exit 124 after.",
+                "0s runs the command only if they hold now",
+            ]),
+        CommandLineOption(
+            "--retries", .text("N"), help: ["run a failing command (non-zero exit) up to N more times (0...1000)"]),
+        CommandLineOption(
+            "--backoff", .duration,
+            help: [
+                "the delay before the first retry, doubling each time up to 32 times",
+                "itself (default 1s); 0s retries at once",
+            ]),
+        CommandLineOption(
+            "--stop-on-loss",
+            help: [
+                "when the requirements stop holding, send the command SIGTERM (SIGKILL",
+                "after the grace period) and run it again when they return, without",
+                "using up a retry",
+            ]),
+        CommandLineOption(
+            "--grace", .duration, help: ["time between SIGTERM and SIGKILL (default 5s); 0s kills at once"]),
+        CommandLineOption(
+            "--condition", .text("NAME"), repeatable: true,
+            help: ["also require an app-defined condition (never set by a lone syncgate)"]),
+    ]
+    /// The command follows the options.
+    package static let operands = CommandLineOperands.command
+
+    /// The help of `syncgate run`.
+    package static func help(_ sections: HelpText.Sections) -> String {
+        """
+        USAGE: syncgate run --require LIST [--timeout DUR] [--retries N] [--backoff DUR]
+                            [--stop-on-loss] [--grace DUR] [--condition NAME]... -- COMMAND [ARGS...]
+
+        Runs COMMAND as a SyncScheduler job once the requirements hold, and exits with its status.
+
+        OPTIONS
+        \(sections.options)
+        \(sections.durations)
+        SIGINT and SIGTERM are forwarded to the running command; the run then ends with its status.
+        While no command runs, they end the run with 130 or 143.
+
+        \(sections.requirementList)
+
+        EXAMPLE
+          syncgate run --require unmetered,external-power --retries 3 -- rsync -a ~/photos backup:
+        """
+    }
+
+    /// The default backoff before the first retry.
+    package static let defaultBackoff: Duration = .seconds(1)
+    /// The default time between SIGTERM and SIGKILL when the command is stopped.
+    package static let defaultGracePeriod: Duration = .seconds(5)
+
+    /// The requirements that must hold before the command starts.
+    package var requirements: SyncRequirements
+    /// App-defined conditions that must hold; a lone `syncgate` process never sets any.
+    package var conditions: Set<SyncCondition>
+    /// How long to wait for the requirements before the first start; `nil` waits indefinitely, and zero
+    /// runs the command only if they hold now (else the run times out at once).
+    package var timeout: Duration?
+    /// How many times a failed command is run again.
+    package var retries: Int
+    /// The delay before the first retry; it doubles after each failure, up to 32 times this value.
+    /// Zero retries at once.
+    package var backoff: Duration
+    /// Whether the command is stopped when the requirements stop holding and run again when they return.
+    package var stopOnLoss: Bool
+    /// How long a stopped command gets between SIGTERM and SIGKILL; zero sends SIGKILL right after
+    /// SIGTERM.
+    package var gracePeriod: Duration
+    /// The command and its arguments.
+    package var command: [String]
+
+    /// Creates the invocation.
+    package init(
+        requirements: SyncRequirements,
+        conditions: Set<SyncCondition> = [],
+        timeout: Duration? = nil,
+        retries: Int = 0,
+        backoff: Duration = RunCommand.defaultBackoff,
+        stopOnLoss: Bool = false,
+        gracePeriod: Duration = RunCommand.defaultGracePeriod,
+        command: [String]
+    ) {
+        self.requirements = requirements
+        self.conditions = conditions
+        self.timeout = timeout
+        self.retries = retries
+        self.backoff = backoff
+        self.stopOnLoss = stopOnLoss
+        self.gracePeriod = gracePeriod
+        self.command = command
+    }
+
+    /// Reads `--require` (needed), the command (needed) and the other options.
+    package init(parsing arguments: ParsedArguments) throws(UsageError) {
+        let requirements = try arguments.requiredRequirements()
+        guard !arguments.operands.isEmpty else { throw UsageError("'run' needs a command after '--'") }
+        self.init(requirements: requirements, conditions: try arguments.conditions(), command: arguments.operands)
+        timeout = try arguments.duration("--timeout")
+        retries = try arguments.retries() ?? retries
+        backoff = try arguments.duration("--backoff") ?? backoff
+        gracePeriod = try arguments.duration("--grace") ?? gracePeriod
+        stopOnLoss = arguments.flag("--stop-on-loss")
+    }
+
+    /// Runs the command on this machine's environment; see ``execute(_:environment:signals:log:)``.
+    package func run() async -> Int32 {
+        let signals = SignalWatcher()
+        return await Self.execute(
+            self, environment: SyncGateTool.makeEnvironment(), signals: signals.signals, log: { Output.error($0) })
+    }
+
     /// The command exited with a non-zero status.
     struct CommandFailed: Error, CustomStringConvertible {
         var exit: ChildExitStatus
@@ -39,8 +164,8 @@ public enum RunCommand {
     ///   - environment: the environment that gates the command.
     ///   - signals: signals to forward to the command (or that end the run while none runs).
     ///   - log: where the tool's own messages go (stderr in the tool).
-    public static func execute(
-        _ options: Command.RunOptions,
+    package static func execute(
+        _ options: RunCommand,
         environment: SyncEnvironment,
         signals: AsyncStream<Int32>,
         log: @escaping @Sendable (String) -> Void
@@ -138,7 +263,7 @@ public enum RunCommand {
 
     private static func exitCode(
         for outcome: SyncJobOutcome,
-        options: Command.RunOptions,
+        options: RunCommand,
         environment: SyncEnvironment,
         shared: LockedState<Shared>,
         log: @Sendable (String) -> Void
@@ -165,11 +290,11 @@ public enum RunCommand {
 
     /// Says what is still unmet when the timeout ran out, and returns ``ExitCode/timedOut``.
     private static func timedOut(
-        _ options: Command.RunOptions,
+        _ options: RunCommand,
         environment: SyncEnvironment,
         log: @Sendable (String) -> Void
     ) -> Int32 {
-        let waitOptions = Command.WaitOptions(requirements: options.requirements, conditions: options.conditions)
+        let waitOptions = WaitCommand(requirements: options.requirements, conditions: options.conditions)
         let timeout = options.timeout.map(DurationParser.format) ?? "?"
         log(
             "timed out after \(timeout) before running \(options.command[0]); still unmet: "
@@ -179,7 +304,7 @@ public enum RunCommand {
     }
 
     /// One attempt: starts the command, waits for it, and turns its end into the job's result.
-    private static func runOnce(_ options: Command.RunOptions, shared: LockedState<Shared>) async throws {
+    private static func runOnce(_ options: RunCommand, shared: LockedState<Shared>) async throws {
         let child = try shared.withLock { shared throws -> ChildProcess in
             if let signal = shared.signal { throw SyncJobError.doNotRetry(Interrupted(signal: signal)) }
             do {

@@ -20,12 +20,12 @@ import SyncGate
 /// thread that does not block one would take it and, the signal being ignored, drop it. So the tool calls
 /// ``blockWatchedSignals(_:)`` on the main thread before any other thread exists, and every thread
 /// inherits the mask.
-public final class SignalWatcher: Sendable {
+package final class SignalWatcher: Sendable {
     /// The signals the tool watches.
-    public static let watched: [Int32] = [SIGINT, SIGTERM]
+    package static let watched: [Int32] = [SIGINT, SIGTERM]
 
     /// Blocks `numbers` in the calling thread, and so in every thread it creates later.
-    public static func blockWatchedSignals(_ numbers: [Int32] = watched) {
+    package static func blockWatchedSignals(_ numbers: [Int32] = watched) {
         var set = sigset_t()
         sigemptyset(&set)
         for number in numbers { sigaddset(&set, number) }
@@ -33,7 +33,7 @@ public final class SignalWatcher: Sendable {
     }
 
     /// The signals received, in order; one consumer.
-    public let signals: AsyncStream<Int32>
+    package let signals: AsyncStream<Int32>
 
     #if os(Linux)
         /// The write end of the socket pair that tells the reading thread to stop.
@@ -45,7 +45,7 @@ public final class SignalWatcher: Sendable {
         /// A thread of its own reads them from a `signalfd` and sleeps in `poll` between them, so the
         /// watcher makes no wake-up while no signal comes (a dispatch source would start libdispatch's
         /// thread pool, whose monitor timer wakes once a second).
-        public init(_ numbers: [Int32] = watched) {
+        package init(_ numbers: [Int32] = watched) {
             let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
             signals = stream
             var mask = sigset_t()
@@ -125,7 +125,7 @@ public final class SignalWatcher: Sendable {
         private let sources: LockedState<[any DispatchSourceSignal]>
 
         /// Starts watching the given signals.
-        public init(_ numbers: [Int32] = watched) {
+        package init(_ numbers: [Int32] = watched) {
             let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
             signals = stream
             var sources: [any DispatchSourceSignal] = []

@@ -1,9 +1,62 @@
 import SyncGate
 
-/// `syncgate status` and `syncgate watch`: the environment once, or one line per change.
-public enum StatusCommand {
+/// `syncgate status`: the environment once, with the source of each part.
+package struct StatusCommand: Subcommand {
+    /// `status`.
+    package static let name = "status"
+    /// The row under USAGE.
+    package static let synopsis = "syncgate status [--json]"
+    /// The summary under USAGE.
+    package static let summary = "the environment now"
+    /// `--json`.
+    package static let options = [
+        CommandLineOption(
+            "--json",
+            help: [
+                "one JSON object (schemaVersion 1): network, power, account, cloudDrive, syncEvent,",
+                "conditions, requirements [{name, holds, monitored}], presets, met, treatedAsMet",
+            ])
+    ]
+    /// None.
+    package static let operands = CommandLineOperands.none
+
+    /// The help of `syncgate status`.
+    package static func help(_ sections: HelpText.Sections) -> String {
+        """
+        USAGE: syncgate status [--json]
+
+        Prints the environment now: connected, interface (kind, and the default route's interface
+        name), expensive, constrained, power, battery, account, cloud drive, and which requirements
+        and presets hold. A part without a source is shown as "not monitored, treated as met".
+
+        OPTIONS
+        \(sections.options)
+
+        EXAMPLE
+          syncgate status --json | jq .met
+        """
+    }
+
+    /// Whether to print one JSON object instead of lines.
+    package var json: Bool
+
+    /// Creates the invocation.
+    package init(json: Bool = false) {
+        self.json = json
+    }
+
+    /// Reads `--json`.
+    package init(parsing arguments: ParsedArguments) {
+        json = arguments.flag("--json")
+    }
+
+    /// Prints the status of this machine once; returns 0.
+    package func run() async -> Int32 {
+        Self.status(json: json, machine: MachineEnvironment(), style: Output.style)
+    }
+
     /// The report for the environment's status now, with the default route's interface name.
-    public static func report(_ status: SyncEnvironmentStatus, sources: StatusOrigins? = nil) -> StatusReport {
+    package static func report(_ status: SyncEnvironmentStatus, sources: StatusOrigins? = nil) -> StatusReport {
         StatusReport(
             status: status,
             interfaceName: status.connectivity.isConnected ? DefaultRouteTable.currentInterfaceName() : nil,
@@ -13,7 +66,7 @@ public enum StatusCommand {
     }
 
     /// Prints the status once, with the source of each field; returns 0.
-    public static func status(json: Bool, machine: MachineEnvironment, style: TerminalStyle) -> Int32 {
+    package static func status(json: Bool, machine: MachineEnvironment, style: TerminalStyle) -> Int32 {
         let report = report(machine.environment.status, sources: machine.sources)
         if json {
             Output.line(report.json.pretty)
@@ -21,28 +74,5 @@ public enum StatusCommand {
             for line in report.lines(style: style) { Output.line(line) }
         }
         return ExitCode.success
-    }
-
-    /// Prints the status and then one line per change until a signal arrives; returns 128 + its number.
-    ///
-    /// In text, a change that would print the same line but for the time (free space moving by bytes) prints
-    /// nothing; JSON prints every change (see ``WatchLineFilter``).
-    ///
-    /// While it watches, the free space is read as if a job needed it (on the storage observer's timer).
-    public static func watch(
-        json: Bool,
-        environment: SyncEnvironment,
-        style: TerminalStyle,
-        signals: AsyncStream<Int32>
-    ) async -> Int32 {
-        environment.demand.retain(.storageNotLow)
-        defer { environment.demand.release(.storageNotLow) }
-        return await SignalRace.run(signals: signals) {
-            var filter = WatchLineFilter(json: json, style: style)
-            for await status in environment.statusStream {
-                if let line = filter.line(for: report(status)) { Output.line(line) }
-            }
-            return nil
-        }
     }
 }

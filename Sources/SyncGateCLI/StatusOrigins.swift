@@ -1,16 +1,16 @@
 import SyncGate
 
 /// Which source decided each field of a status report: the observers' provenance records.
-public struct StatusOrigins: Sendable, Hashable {
+package struct StatusOrigins: Sendable, Hashable {
     /// Where the network fields came from; `nil` when the network is not monitored.
-    public var connectivity: ConnectivityProvenance?
+    package var connectivity: ConnectivityProvenance?
     /// Where the power fields came from; `nil` when power is not monitored.
-    public var power: PowerProvenance?
+    package var power: PowerProvenance?
     /// Where the free space came from, with notes; `nil` when storage is not monitored.
-    public var storage: StorageProvenance?
+    package var storage: StorageProvenance?
 
     /// Creates the record.
-    public init(
+    package init(
         connectivity: ConnectivityProvenance?, power: PowerProvenance?,
         storage: StorageProvenance? = nil
     ) {
@@ -22,7 +22,7 @@ public struct StatusOrigins: Sendable, Hashable {
     /// Each field with the name of its source, in report order: the rows of ``StatusLayout`` whose
     /// record is present, each requirement's under its descriptor's
     /// ``SyncGate/SyncRequirementDescriptor/Field/sourceLabel``.
-    public var fields: [(field: String, source: String)] {
+    package var fields: [(field: String, source: String)] {
         var fields: [(String, String)] = []
         for layout in StatusLayout.parts {
             for slot in layout.rowSlots {
@@ -64,7 +64,7 @@ public struct StatusOrigins: Sendable, Hashable {
     /// first note about each source (the text before its first colon), since later ones repeat the cause.
     /// Sources with the same note (several D-Bus services on one unreachable bus) share one line:
     /// `NetworkManager, ModemManager: no D-Bus connection to … (…)`.
-    public var notes: [String] {
+    package var notes: [String] {
         var seen: Set<Substring> = []
         let first = ((connectivity?.notes ?? []) + (power?.notes ?? []) + (storage?.notes ?? [])).filter { note in
             seen.insert(note.prefix { $0 != ":" }).inserted
@@ -87,7 +87,7 @@ public struct StatusOrigins: Sendable, Hashable {
     }
 
     /// The record as JSON: `{"fields": {"connected": "rtnetlink", …}, "notes": […]}`.
-    public var json: JSONValue {
+    package var json: JSONValue {
         .object([
             ("fields", .object(fields.map { ($0.field, .string($0.source)) })),
             ("notes", .array(notes.map { .string($0) })),

@@ -22,21 +22,21 @@ import SyncGate
 /// | `met` | the names of the requirements that hold |
 /// | `treatedAsMet` | the names of the requirements that hold only because their part is not monitored |
 /// | `sources` | `{fields, notes}`: `fields` maps each network and power field (`connected`, `interface`, `expensive`, `constrained`, `reachability`, `roaming`, `external power`, `battery`, `low power mode`, `device idle`, `free space`) to the source that decided it, such as `rtnetlink`, `NetworkManager` or `sysfs power_supply`; `notes` say why a better source is not used; `null` when not known |
-public struct StatusReport: Sendable {
+package struct StatusReport: Sendable {
     /// The version written as `schemaVersion`.
-    public static let schemaVersion = 1
+    package static let schemaVersion = 1
 
     /// The status described.
-    public var status: SyncEnvironmentStatus
+    package var status: SyncEnvironmentStatus
     /// The name of the default route's interface, when known.
-    public var interfaceName: String?
+    package var interfaceName: String?
     /// The time of the reading, already formatted (ISO 8601, UTC).
-    public var time: String
+    package var time: String
     /// Which source decided each field, when known.
-    public var sources: StatusOrigins?
+    package var sources: StatusOrigins?
 
     /// Creates a report.
-    public init(status: SyncEnvironmentStatus, interfaceName: String?, time: String, sources: StatusOrigins? = nil) {
+    package init(status: SyncEnvironmentStatus, interfaceName: String?, time: String, sources: StatusOrigins? = nil) {
         self.status = status
         self.interfaceName = interfaceName
         self.time = time
@@ -49,7 +49,7 @@ public struct StatusReport: Sendable {
     ///
     /// The parts follow ``StatusLayout``: each requirement's fact under its descriptor's
     /// ``SyncGate/SyncRequirementDescriptor/Field/key``.
-    public var json: JSONValue {
+    package var json: JSONValue {
         let satisfied = status.satisfiedRequirements
         let treated = status.requirementsTreatedAsMet
         let requirements: [JSONValue] = SyncRequirements.members.map { member in
@@ -91,10 +91,10 @@ public struct StatusReport: Sendable {
     }
 
     /// The phrase used for a part without a source.
-    public static let notMonitored = "not monitored, treated as met"
+    package static let notMonitored = "not monitored, treated as met"
 
     /// The interface, with its name when known: `wired-ethernet (eth0)`.
-    public var interfaceText: String {
+    package var interfaceText: String {
         let connectivity = status.connectivity
         guard connectivity.isConnected else { return "none" }
         if let interfaceName { return "\(connectivity.interface) (\(interfaceName))" }
@@ -102,14 +102,14 @@ public struct StatusReport: Sendable {
     }
 
     /// The battery: `80%`, `15% (low)`, or a note that no level is known.
-    public var batteryText: String {
+    package var batteryText: String {
         guard let level = status.power.batteryLevel else { return "no level (no battery, or not reported)" }
         let percent = Int((level * 100).rounded())
         return "\(percent)%" + (status.power.isBatteryLow ? " (low)" : "")
     }
 
     /// The free space: `1.2 GiB free of 20.0 GiB on /srv (low below 500.0 MiB)`.
-    public var storageText: String {
+    package var storageText: String {
         let storage = status.storage
         let path = storage.path.map { " on \($0)" } ?? ""
         return "\(storage)\(path) (low below \(StorageStatus.format(storage.thresholdBytes)))"
@@ -119,7 +119,7 @@ public struct StatusReport: Sendable {
     ///
     /// The rows follow ``StatusLayout``: each requirement's fact under its descriptor's
     /// ``SyncGate/SyncRequirementDescriptor/Field/label``; a part that is not monitored is one row.
-    public func lines(style: TerminalStyle) -> [String] {
+    package func lines(style: TerminalStyle) -> [String] {
         var rows: [(String, String)] = []
         for layout in StatusLayout.parts {
             guard monitored.contains(layout.part) else {
@@ -189,7 +189,7 @@ public struct StatusReport: Sendable {
     }
 
     /// One line for `syncgate watch`: the time, the network, the power, and what holds.
-    public func watchLine(style: TerminalStyle) -> String {
+    package func watchLine(style: TerminalStyle) -> String {
         watchLine(summary: watchSummary(style: style), style: style)
     }
 
@@ -203,7 +203,7 @@ public struct StatusReport: Sendable {
     ///
     /// Two reports with the same summary look the same to a reader, so `watch` prints a new line only when
     /// the summary changes (see ``WatchLineFilter``).
-    public func watchSummary(style: TerminalStyle) -> String {
+    package func watchSummary(style: TerminalStyle) -> String {
         var parts: [String] = []
         if monitored.contains(.network) {
             let connectivity = status.connectivity

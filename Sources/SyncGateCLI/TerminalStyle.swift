@@ -3,20 +3,20 @@
 /// Color is used only when stdout is a terminal, `NO_COLOR` is unset or empty (https://no-color.org),
 /// and `TERM` is not `dumb`. A live display (redrawn in place) needs a terminal and a `TERM` other than
 /// `dumb`; it does not depend on `NO_COLOR`.
-public struct TerminalStyle: Sendable, Equatable {
+package struct TerminalStyle: Sendable, Equatable {
     /// Whether ANSI colors are written.
-    public var usesColor: Bool
+    package var usesColor: Bool
     /// Whether output may be redrawn in place.
-    public var isInteractive: Bool
+    package var isInteractive: Bool
 
     /// Creates a style with explicit choices.
-    public init(usesColor: Bool, isInteractive: Bool) {
+    package init(usesColor: Bool, isInteractive: Bool) {
         self.usesColor = usesColor
         self.isInteractive = isInteractive
     }
 
     /// Decides the style for an output that is (or is not) a terminal, under the given environment variables.
-    public init(isTerminal: Bool, environment: [String: String]) {
+    package init(isTerminal: Bool, environment: [String: String]) {
         let dumb = environment["TERM"] == "dumb"
         let noColor = !(environment["NO_COLOR"] ?? "").isEmpty
         usesColor = isTerminal && !dumb && !noColor
@@ -24,10 +24,10 @@ public struct TerminalStyle: Sendable, Equatable {
     }
 
     /// Plain output: no color, no redrawing.
-    public static let plain = TerminalStyle(usesColor: false, isInteractive: false)
+    package static let plain = TerminalStyle(usesColor: false, isInteractive: false)
 
     /// The colors the tool uses.
-    public enum Color: String, Sendable {
+    package enum Color: String, Sendable {
         /// Something holds or succeeded.
         case green = "32"
         /// Something does not hold or failed.
@@ -43,7 +43,7 @@ public struct TerminalStyle: Sendable, Equatable {
     }
 
     /// `text` in `color` when colors are used, otherwise `text` unchanged.
-    public func paint(_ text: String, _ color: Color) -> String {
+    package func paint(_ text: String, _ color: Color) -> String {
         usesColor ? "\u{1B}[\(color.rawValue)m\(text)\u{1B}[0m" : text
     }
 }

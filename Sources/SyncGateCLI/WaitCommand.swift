@@ -1,7 +1,77 @@
 import SyncGate
 
 /// `syncgate wait`: returns when the requirements hold, on timeout, or on a signal.
-public enum WaitCommand {
+package struct WaitCommand: Subcommand {
+    /// `wait`.
+    package static let name = "wait"
+    /// The row under USAGE.
+    package static let synopsis = "syncgate wait --require LIST [--timeout DUR]"
+    /// The summary under USAGE.
+    package static let summary = "wait until the requirements hold"
+    /// `--require`, `--timeout` and `--condition`.
+    package static let options = [
+        CommandLineOption("--require", .text("LIST"), help: ["the requirements (see below)"]),
+        CommandLineOption(
+            "--timeout", .duration, help: ["how long to wait; 0s answers from the current state without waiting"]),
+        CommandLineOption(
+            "--condition", .text("NAME"), repeatable: true,
+            help: [
+                "also wait for an app-defined condition. A lone syncgate process never",
+                "sets conditions, so this only ends by timeout or signal (for testing).",
+            ]),
+    ]
+    /// None.
+    package static let operands = CommandLineOperands.none
+
+    /// The help of `syncgate wait`.
+    package static func help(_ sections: HelpText.Sections) -> String {
+        """
+        USAGE: syncgate wait --require LIST [--timeout DUR] [--condition NAME]...
+
+        Exits 0 as soon as the requirements hold (at once when they already do), 124 when --timeout
+        runs out first, 130 on SIGINT and 143 on SIGTERM.
+
+        OPTIONS
+        \(sections.options)
+        \(sections.durations)
+
+        \(sections.requirementList)
+
+        EXAMPLE
+          syncgate wait --require network,unmetered --timeout 5m && ./sync.sh
+        """
+    }
+
+    /// The requirements to wait for.
+    package var requirements: SyncRequirements
+    /// App-defined conditions to wait for; a lone `syncgate` process never sets any.
+    package var conditions: Set<SyncCondition>
+    /// How long to wait; `nil` waits until the requirements hold or a signal arrives, and zero answers
+    /// from the current state without waiting.
+    package var timeout: Duration?
+
+    /// Creates the invocation.
+    package init(requirements: SyncRequirements, conditions: Set<SyncCondition> = [], timeout: Duration? = nil) {
+        self.requirements = requirements
+        self.conditions = conditions
+        self.timeout = timeout
+    }
+
+    /// Reads `--require` (needed), `--condition` and `--timeout`.
+    package init(parsing arguments: ParsedArguments) throws(UsageError) {
+        let requirements = try arguments.requiredRequirements()
+        self.init(
+            requirements: requirements, conditions: try arguments.conditions(),
+            timeout: try arguments.duration("--timeout"))
+    }
+
+    /// Waits on this machine's environment; see ``execute(_:environment:signals:log:)``.
+    package func run() async -> Int32 {
+        let signals = SignalWatcher()
+        return await Self.execute(
+            self, environment: SyncGateTool.makeEnvironment(), signals: signals.signals, log: { Output.error($0) })
+    }
+
     /// Waits and returns the exit status: 0 when the requirements hold, ``ExitCode/timedOut`` on timeout,
     /// 128 + N on signal N (130 for SIGINT).
     ///
@@ -10,8 +80,8 @@ public enum WaitCommand {
     ///   - environment: the environment to follow.
     ///   - signals: signals that end the wait.
     ///   - log: where explanations go (stderr in the tool).
-    public static func execute(
-        _ options: Command.WaitOptions,
+    package static func execute(
+        _ options: WaitCommand,
         environment: SyncEnvironment,
         signals: AsyncStream<Int32>,
         log: @escaping @Sendable (String) -> Void
@@ -39,7 +109,7 @@ public enum WaitCommand {
     }
 
     /// The requirements and conditions of `options` that do not hold in `status`.
-    static func unmetText(_ options: Command.WaitOptions, _ status: SyncEnvironmentStatus) -> String {
+    static func unmetText(_ options: WaitCommand, _ status: SyncEnvironmentStatus) -> String {
         let requirements = status.unmetRequirements(options.requirements).names
         let conditions = status.unmetConditions(options.conditions).map { "condition \($0.name)" }.sorted()
         let all = requirements + conditions

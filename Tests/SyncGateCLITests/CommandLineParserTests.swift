@@ -7,49 +7,53 @@ struct CommandLineParserTests {
         (["--help"], .help(nil)),
         (["-h"], .help(nil)),
         (["help"], .help(nil)),
-        (["help", "run"], .help(.run)),
+        (["help", "run"], .help(RunCommand.self)),
         (["--version"], .version),
-        (["status"], .status(json: false)),
-        (["status", "--json"], .status(json: true)),
-        (["status", "--help"], .help(.status)),
-        (["watch", "--json"], .watch(json: true)),
-        (["wait", "-h"], .help(.wait)),
-        (["wait", "--require", "network"], .wait(.init(requirements: .network))),
+        (["status"], .invoke(StatusCommand(json: false))),
+        (["status", "--json"], .invoke(StatusCommand(json: true))),
+        (["status", "--help"], .help(StatusCommand.self)),
+        (["watch", "--json"], .invoke(WatchCommand(json: true))),
+        (["wait", "-h"], .help(WaitCommand.self)),
+        (["wait", "--require", "network"], .invoke(WaitCommand(requirements: .network))),
         (
             ["wait", "--require=sync-ready", "--timeout", "300ms"],
-            .wait(.init(requirements: .syncReady, timeout: .milliseconds(300)))
+            .invoke(WaitCommand(requirements: .syncReady, timeout: .milliseconds(300)))
         ),
         (
             ["wait", "--condition", "a", "--require", "none", "--condition=b", "--timeout=0s"],
-            .wait(.init(requirements: [], conditions: ["a", "b"], timeout: .zero))
+            .invoke(WaitCommand(requirements: [], conditions: ["a", "b"], timeout: .zero))
         ),
         (
             ["run", "--require", "network", "--", "ls", "-l"],
-            .run(.init(requirements: .network, command: ["ls", "-l"]))
+            .invoke(RunCommand(requirements: .network, command: ["ls", "-l"]))
         ),
-        (["run", "--require", "network", "ls", "-l"], .run(.init(requirements: .network, command: ["ls", "-l"]))),
+        (
+            ["run", "--require", "network", "ls", "-l"],
+            .invoke(RunCommand(requirements: .network, command: ["ls", "-l"]))
+        ),
         (
             ["run", "--require", "network", "--", "--help", "a b"],
-            .run(.init(requirements: .network, command: ["--help", "a b"]))
+            .invoke(RunCommand(requirements: .network, command: ["--help", "a b"]))
         ),
         (
             [
                 "run", "--require", "unmetered,external-power", "--timeout", "5m", "--retries", "3", "--backoff",
                 "2s", "--stop-on-loss", "--grace", "1s", "--", "rsync", "-a", "photos", "backup:",
             ],
-            .run(
-                .init(
+            .invoke(
+                RunCommand(
                     requirements: [.unmetered, .externalPower], timeout: .seconds(300), retries: 3,
                     backoff: .seconds(2), stopOnLoss: true, gracePeriod: .seconds(1),
                     command: ["rsync", "-a", "photos", "backup:"]))
         ),
         (
             ["run", "--require", "network", "--timeout", "0s", "--backoff=0ms", "--grace", "0s", "--", "ls"],
-            .run(.init(requirements: .network, timeout: .zero, backoff: .zero, gracePeriod: .zero, command: ["ls"]))
+            .invoke(
+                RunCommand(requirements: .network, timeout: .zero, backoff: .zero, gracePeriod: .zero, command: ["ls"]))
         ),
-        (["demo"], .demo(.init())),
-        (["demo", "--speed", "20", "--plain"], .demo(.init(speed: 20, plain: true))),
-        (["demo", "--speed=0.5"], .demo(.init(speed: 0.5))),
+        (["demo"], .invoke(DemoCommand())),
+        (["demo", "--speed", "20", "--plain"], .invoke(DemoCommand(speed: 20, plain: true))),
+        (["demo", "--speed=0.5"], .invoke(DemoCommand(speed: 0.5))),
     ]
 
     @Test(arguments: valid)

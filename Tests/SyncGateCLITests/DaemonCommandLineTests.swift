@@ -13,14 +13,16 @@ struct DaemonCommandLineTests {
     {
         var submission = DaemonRequest.Submission(command: command, workingDirectory: here)
         change(&submission)
-        return .submit(submission)
+        return .invoke(SubmitCommand(submission))
     }
 
     static let valid: [([String], Command)] = [
-        (["daemon"], .daemon(.init())),
+        (["daemon"], .invoke(DaemonCommand())),
         (
             ["daemon", "--state-dir", "/s", "--socket=/r/socket", "--grace", "0s", "--kill-grace", "2s"],
-            .daemon(.init(stateDirectory: "/s", socketPath: "/r/socket", gracePeriod: .zero, killGrace: .seconds(2)))
+            .invoke(
+                DaemonCommand(stateDirectory: "/s", socketPath: "/r/socket", gracePeriod: .zero, killGrace: .seconds(2))
+            )
         ),
         (["submit", "--", "./backup.sh"], submission(["./backup.sh"])),
         (["submit", "ls", "-l"], submission(["ls", "-l"])),
@@ -54,17 +56,17 @@ struct DaemonCommandLineTests {
                 $0.flex = "10m"
             }
         ),
-        (["submit", "--help"], .help(.submit)),
-        (["jobs"], .jobs(json: false, all: false)),
-        (["jobs", "--json", "--all"], .jobs(json: true, all: true)),
-        (["cancel", "abc#1"], .cancel(DaemonRequest(type: .cancel, id: "abc#1"))),
-        (["cancel", "--tag", "photos"], .cancel(DaemonRequest(type: .cancel, tag: "photos"))),
-        (["cancel", "--unique=backup"], .cancel(DaemonRequest(type: .cancel, uniqueKey: "backup"))),
-        (["logs", "abc#1"], .logs(id: "abc#1", json: false)),
-        (["logs", "--json", "abc#1"], .logs(id: "abc#1", json: true)),
-        (["set-condition", "window", "on"], .setCondition(name: "window", on: true)),
-        (["set-condition", "window", "off"], .setCondition(name: "window", on: false)),
-        (["help", "set-condition"], .help(.setCondition)),
+        (["submit", "--help"], .help(SubmitCommand.self)),
+        (["jobs"], .invoke(JobsCommand(json: false, all: false))),
+        (["jobs", "--json", "--all"], .invoke(JobsCommand(json: true, all: true))),
+        (["cancel", "abc#1"], .invoke(CancelCommand(.id("abc#1")))),
+        (["cancel", "--tag", "photos"], .invoke(CancelCommand(.tag("photos")))),
+        (["cancel", "--unique=backup"], .invoke(CancelCommand(.uniqueKey("backup")))),
+        (["logs", "abc#1"], .invoke(LogsCommand(id: "abc#1", json: false))),
+        (["logs", "--json", "abc#1"], .invoke(LogsCommand(id: "abc#1", json: true))),
+        (["set-condition", "window", "on"], .invoke(SetConditionCommand(name: "window", on: true))),
+        (["set-condition", "window", "off"], .invoke(SetConditionCommand(name: "window", on: false))),
+        (["help", "set-condition"], .help(SetConditionCommand.self)),
     ]
 
     @Test(arguments: valid)

@@ -13,7 +13,7 @@ struct DaemonLimitsTests {
     private static func submit(_ change: (inout DaemonRequest.Submission) -> Void) -> [UInt8] {
         var submission = DaemonRequest.Submission(command: ["true"], workingDirectory: "/", require: "none")
         change(&submission)
-        return Array(DaemonProtocol.encodeLine(DaemonRequest(type: .submit, submission: submission)).dropLast())
+        return Array(DaemonProtocol.encodeLine(DaemonRequest.submit(submission)).dropLast())
     }
 
     private static let long = String(repeating: "c", count: 257)
@@ -194,7 +194,7 @@ struct DaemonLimitsTests {
         let job = DaemonResponse.Job(
             id: "abc", name: "\u{1B}[2Jwipe", command: ["\u{1B}[2Jwipe"], state: "waiting",
             waitingFor: ["condition x"], attempts: 0, lastExitStatus: nil, uniqueKey: nil, tags: [])
-        let table = ClientCommands.jobTable([job])
+        let table = JobsCommand.jobTable([job])
         #expect(!table.unicodeScalars.contains("\u{1B}"))
         #expect(table.contains("\\e[2Jwipe"))
     }

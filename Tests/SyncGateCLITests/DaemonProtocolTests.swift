@@ -76,15 +76,14 @@ struct DaemonProtocolTests {
     }
 
     static let wellFormed: [DaemonRequest] = [
-        DaemonRequest(type: .jobs, all: true),
-        DaemonRequest(type: .cancel, id: "abc#1"),
-        DaemonRequest(type: .cancel, tag: "photos"),
-        DaemonRequest(type: .cancel, uniqueKey: "backup"),
-        DaemonRequest(type: .logs, id: "abc#1"),
-        DaemonRequest(type: .setCondition, name: "charging-window", on: false),
-        DaemonRequest(
-            type: .submit,
-            submission: DaemonRequest.Submission(
+        .jobs(all: true),
+        .cancel(.id("abc#1")),
+        .cancel(.tag("photos")),
+        .cancel(.uniqueKey("backup")),
+        .logs(id: "abc#1", stream: false),
+        .setCondition(name: "charging-window", on: false),
+        .submit(
+            DaemonRequest.Submission(
                 command: ["rsync", "-a", "a b", "dest:"], workingDirectory: "/home/me", name: "backup",
                 require: "unmetered,external-power", conditions: ["c"], tags: ["t"], uniqueKey: "backup",
                 onDuplicate: "replace", delay: "1s", deadline: "1h", timeout: "10m", retries: 3, backoff: "2s",

@@ -9,111 +9,111 @@ import Testing
 struct DurationOptionTests {
     /// One duration option: how to write a command line that gives it a value, and where the value lands.
     struct Option: Sendable, CustomTestStringConvertible {
-        var subcommand: Command.Subcommand
+        var subcommand: any Subcommand.Type
         var name: String
         var arguments: @Sendable (String) -> [String]
         var value: @Sendable (Command) -> Duration?
         /// The shortest value accepted (below it: a usage error); a period's bounds are not zero.
         var shortest: Duration = .zero
 
-        var testDescription: String { "\(subcommand.rawValue) \(name)" }
+        var testDescription: String { "\(subcommand.name) \(name)" }
     }
 
     static let options: [Option] = [
         Option(
-            subcommand: .wait, name: "--timeout",
+            subcommand: WaitCommand.self, name: "--timeout",
             arguments: { ["wait", "--require", "none", "--timeout", $0] },
             value: { command in
-                guard case .wait(let options) = command else { return nil }
+                guard let options = command.invoked(as: WaitCommand.self) else { return nil }
                 return options.timeout
             }
         ),
         Option(
-            subcommand: .run, name: "--timeout",
+            subcommand: RunCommand.self, name: "--timeout",
             arguments: { ["run", "--require", "none", "--timeout", $0, "--", "true"] },
             value: { command in
-                guard case .run(let options) = command else { return nil }
+                guard let options = command.invoked(as: RunCommand.self) else { return nil }
                 return options.timeout
             }
         ),
         Option(
-            subcommand: .run, name: "--backoff",
+            subcommand: RunCommand.self, name: "--backoff",
             arguments: { ["run", "--require", "none", "--backoff", $0, "--", "true"] },
             value: { command in
-                guard case .run(let options) = command else { return nil }
+                guard let options = command.invoked(as: RunCommand.self) else { return nil }
                 return options.backoff
             }
         ),
         Option(
-            subcommand: .run, name: "--grace",
+            subcommand: RunCommand.self, name: "--grace",
             arguments: { ["run", "--require", "none", "--grace", $0, "--", "true"] },
             value: { command in
-                guard case .run(let options) = command else { return nil }
+                guard let options = command.invoked(as: RunCommand.self) else { return nil }
                 return options.gracePeriod
             }
         ),
         Option(
-            subcommand: .daemon, name: "--grace",
+            subcommand: DaemonCommand.self, name: "--grace",
             arguments: { ["daemon", "--grace", $0] },
             value: { command in
-                guard case .daemon(let options) = command else { return nil }
+                guard let options = command.invoked(as: DaemonCommand.self) else { return nil }
                 return options.gracePeriod
             }
         ),
         Option(
-            subcommand: .daemon, name: "--kill-grace",
+            subcommand: DaemonCommand.self, name: "--kill-grace",
             arguments: { ["daemon", "--kill-grace", $0] },
             value: { command in
-                guard case .daemon(let options) = command else { return nil }
+                guard let options = command.invoked(as: DaemonCommand.self) else { return nil }
                 return options.killGrace
             }
         ),
         Option(
-            subcommand: .submit, name: "--delay",
+            subcommand: SubmitCommand.self, name: "--delay",
             arguments: { ["submit", "--delay", $0, "--", "true"] },
             value: { command in
-                guard case .submit(let submission) = command, let text = submission.delay else { return nil }
+                guard let text = command.invoked(as: SubmitCommand.self)?.submission.delay else { return nil }
                 return try? DurationParser.parse(text, option: "--delay")
             }
         ),
         Option(
-            subcommand: .submit, name: "--deadline",
+            subcommand: SubmitCommand.self, name: "--deadline",
             arguments: { ["submit", "--deadline", $0, "--", "true"] },
             value: { command in
-                guard case .submit(let submission) = command, let text = submission.deadline else { return nil }
+                guard let text = command.invoked(as: SubmitCommand.self)?.submission.deadline else { return nil }
                 return try? DurationParser.parse(text, option: "--deadline")
             }
         ),
         Option(
-            subcommand: .submit, name: "--timeout",
+            subcommand: SubmitCommand.self, name: "--timeout",
             arguments: { ["submit", "--timeout", $0, "--", "true"] },
             value: { command in
-                guard case .submit(let submission) = command, let text = submission.timeout else { return nil }
+                guard let text = command.invoked(as: SubmitCommand.self)?.submission.timeout else { return nil }
                 return try? DurationParser.parse(text, option: "--timeout")
             }
         ),
         Option(
-            subcommand: .submit, name: "--backoff",
+            subcommand: SubmitCommand.self, name: "--backoff",
             arguments: { ["submit", "--retries", "1", "--backoff", $0, "--", "true"] },
             value: { command in
-                guard case .submit(let submission) = command, let text = submission.backoff else { return nil }
+                guard let text = command.invoked(as: SubmitCommand.self)?.submission.backoff else { return nil }
                 return try? DurationParser.parse(text, option: "--backoff")
             }
         ),
         Option(
-            subcommand: .submit, name: "--every",
+            subcommand: SubmitCommand.self, name: "--every",
             arguments: { ["submit", "--every", $0, "--", "true"] },
             value: { command in
-                guard case .submit(let submission) = command, let text = submission.every else { return nil }
+                guard let text = command.invoked(as: SubmitCommand.self)?.submission.every else { return nil }
                 return try? DurationParser.parse(text, option: "--every")
             },
             shortest: DaemonLimits.minimumPeriod
         ),
         Option(
-            subcommand: .submit, name: "--flex",
+            subcommand: SubmitCommand.self, name: "--flex",
             arguments: { ["submit", "--every", "1h", "--flex", $0, "--", "true"] },
             value: { command in
-                guard case .submit(let submission) = command, let text = submission.flex else { return nil }
+                guard let text = command.invoked(as: SubmitCommand.self)?.submission.flex else { return nil }
                 return try? DurationParser.parse(text, option: "--flex")
             },
             shortest: .nanoseconds(1)
@@ -121,8 +121,8 @@ struct DurationOptionTests {
     ]
 
     @Test func theTableHasEveryDurationOptionOfEverySubcommand() {
-        let parsed = Command.Subcommand.allCases.flatMap { subcommand in
-            CommandLineParser.durationOptions(for: subcommand).map { "\(subcommand.rawValue) \($0)" }
+        let parsed = Subcommands.all.flatMap { subcommand in
+            CommandLineParser.durationOptions(for: subcommand).map { "\(subcommand.name) \($0)" }
         }
         #expect(Set(Self.options.map(\.testDescription)) == Set(parsed))
         #expect(Self.options.count == parsed.count)
@@ -168,5 +168,13 @@ struct DurationOptionTests {
         let end = lines[(start + 1)...].firstIndex { !$0.hasPrefix("      ") } ?? lines.endIndex
         #expect(lines[start..<end].joined(separator: " ").contains("0s "))
         #expect(lines.contains { $0.hasPrefix("DUR is a number and a unit") })
+    }
+}
+
+extension Command {
+    /// The parsed subcommand, when it is a `type`.
+    fileprivate func invoked<Parsed: Subcommand>(as type: Parsed.Type) -> Parsed? {
+        guard case .invoke(let subcommand) = self else { return nil }
+        return subcommand as? Parsed
     }
 }

@@ -9,7 +9,7 @@ struct HelpTextTests {
         .filter { !$0.monitoredParts.isEmpty }
 
     /// The help texts that list the requirements.
-    static let topics: [Command.Subcommand?] = [nil, .wait, .run]
+    static let topics: [(any Subcommand.Type)?] = [nil, WaitCommand.self, RunCommand.self]
 
     /// The name that `line` of a help text explains, if it is a row of the requirement list.
     static func rowName(_ line: Substring) -> String? {
@@ -30,7 +30,7 @@ struct HelpTextTests {
         let name = names[0]
         for topic in Self.topics {
             let rows = HelpText.text(for: topic).split(separator: "\n").compactMap(Self.rowName)
-            #expect(rows.contains(name), "help \(topic?.rawValue ?? "syncgate") does not list \(name)")
+            #expect(rows.contains(name), "help \(topic?.name ?? "syncgate") does not list \(name)")
         }
         #expect(try RequirementListParser.parse(name, option: "--require") == requirement)
         #expect(try RequirementListParser.parse(name.uppercased(), option: "--require") == requirement)
@@ -46,7 +46,7 @@ struct HelpTextTests {
 
     /// The requirement rows of the help are the table, in its order, with the summary of each.
     @Test(arguments: topics)
-    func theRequirementRowsAreTheTable(topic: Command.Subcommand?) throws {
+    func theRequirementRowsAreTheTable(topic: (any Subcommand.Type)?) throws {
         let lines = HelpText.text(for: topic).split(separator: "\n")
         let start = try #require(lines.firstIndex { $0.hasPrefix("REQUIREMENTS") })
         let rows = lines[(start + 1)...].prefix { $0.hasPrefix("  ") }
@@ -76,8 +76,8 @@ struct HelpTextTests {
         }
     }
 
-    @Test(arguments: [nil] + Command.Subcommand.allCases.map(Optional.some))
-    func helpLinesFitInOneHundredColumns(topic: Command.Subcommand?) {
+    @Test(arguments: [nil] + Subcommands.all.map(Optional.some))
+    func helpLinesFitInOneHundredColumns(topic: (any Subcommand.Type)?) {
         for line in HelpText.text(for: topic).split(separator: "\n") {
             #expect(line.count <= 100, "too wide: \(line)")
         }

@@ -40,7 +40,7 @@ struct RunCommandTests {
         defer { unlink(marker) }
         // First run: leave a marker, say so, and sleep until stopped. Second run: succeed at once.
         let script = #"if [ -e "$1" ]; then exit 0; fi; touch "$1"; echo started > "$2"; exec sleep 30"#
-        let options = Command.RunOptions(
+        let options = RunCommand(
             requirements: .network, stopOnLoss: true, gracePeriod: .seconds(5),
             command: ["sh", "-c", script, "sh", marker, started.path])
         let (logLines, log) = AsyncStream.makeStream(of: String.self)
@@ -64,7 +64,7 @@ struct RunCommandTests {
         let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi), monitoring: [.network])
         let started = try StartSignal()
         defer { started.remove() }
-        let options = Command.RunOptions(
+        let options = RunCommand(
             requirements: .network, retries: 3,
             command: ["sh", "-c", #"echo started > "$1"; exec sleep 30"#, "sh", started.path])
         let (signals, sender) = AsyncStream.makeStream(of: Int32.self)
@@ -79,7 +79,7 @@ struct RunCommandTests {
     @Test func aSignalWhileWaitingEndsTheRun() async throws {
         let manual = ManualSyncEnvironment(monitoring: [.network])
         let (signals, sender) = AsyncStream.makeStream(of: Int32.self)
-        let options = Command.RunOptions(requirements: .network, command: ["true"])
+        let options = RunCommand(requirements: .network, command: ["true"])
         let run = Task {
             await RunCommand.execute(options, environment: manual.environment, signals: signals) { _ in }
         }

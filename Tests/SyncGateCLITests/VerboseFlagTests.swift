@@ -6,9 +6,9 @@ import Testing
 @Suite("--verbose", .timeLimit(.minutes(1)))
 struct VerboseFlagTests {
     static let table: [([String], Command, Bool)] = [
-        (["status"], .status(json: false), false),
-        (["--verbose", "status"], .status(json: false), true),
-        (["--verbose", "watch", "--json"], .watch(json: true), true),
+        (["status"], .invoke(StatusCommand(json: false)), false),
+        (["--verbose", "status"], .invoke(StatusCommand(json: false)), true),
+        (["--verbose", "watch", "--json"], .invoke(WatchCommand(json: true)), true),
         (["--verbose", "--help"], .help(nil), true),
     ]
 

@@ -11,21 +11,21 @@ import Foundation
 ///
 /// Before it sends anything, the client checks who listens (`SO_PEERCRED`): only a server running as the
 /// client's own user or as root is trusted; any other is refused and gets nothing.
-public struct DaemonClient: Sendable {
+package struct DaemonClient: Sendable {
     /// How long the daemon has to answer a request.
-    public static let answerDeadline = Duration.seconds(10)
+    package static let answerDeadline = Duration.seconds(10)
 
     /// Why a request could not be carried out, as one line for stderr.
-    public struct Failure: Error, Sendable, CustomStringConvertible {
+    package struct Failure: Error, Sendable, CustomStringConvertible {
         /// The message.
-        public var description: String
+        package var description: String
     }
 
     /// The socket's path.
-    public let socketPath: String
+    package let socketPath: String
 
     /// A client of the daemon listening on `socketPath`.
-    public init(socketPath: String = DaemonPaths.socketPath()) {
+    package init(socketPath: String = DaemonPaths.socketPath()) {
         self.socketPath = socketPath
     }
 
@@ -73,7 +73,7 @@ public struct DaemonClient: Sendable {
     }
 
     /// Sends `request` and returns the response.
-    public func request(_ request: DaemonRequest) throws(Failure) -> DaemonResponse {
+    package func request(_ request: DaemonRequest) throws(Failure) -> DaemonResponse {
         let (connection, response) = try send(request)
         if connection >= 0 { close(connection) }
         return response
@@ -89,5 +89,30 @@ public struct DaemonClient: Sendable {
                 continuation.resume(returning: line.flatMap { try? DaemonProtocol.decodeResponse($0) })
             }
         }
+    }
+}
+
+extension DaemonClient {
+    /// Runs the client side of a subcommand under the tool's signal watcher, with a client of the default
+    /// socket: `body`'s exit status, or 1 with the failure on stderr.
+    static func session(
+        _ body: (DaemonClient, AsyncStream<Int32>) async throws(Failure) -> Int32
+    ) async -> Int32 {
+        let signals = SignalWatcher()
+        do {
+            return try await body(DaemonClient(), signals.signals)
+        } catch {
+            Output.error(error.description)
+            return ExitCode.failure
+        }
+    }
+
+    /// Sends `request` and returns the response, or throws the daemon's refusal, escaped for a terminal.
+    func checkedRequest(_ request: DaemonRequest) throws(Failure) -> DaemonResponse {
+        let response = try self.request(request)
+        guard response.ok else {
+            throw Failure(description: DaemonLimits.escaped(response.error ?? "the daemon refused"))
+        }
+        return response
     }
 }

@@ -15,12 +15,107 @@ import SyncGate
 /// pending jobs (a job that was running runs again: at-least-once) and listens; restored jobs start only
 /// after its log says so. On SIGTERM or SIGINT it stops
 /// listening, lets running commands go on for the grace period, then sends them SIGTERM and, after
-/// ``Command/DaemonOptions/killGrace``, SIGKILL; their runs are recorded as interrupted and the jobs stay
+/// ``killGrace``, SIGKILL; their runs are recorded as interrupted and the jobs stay
 /// in the store, to run again when the daemon next starts. Its log goes to stderr, one line per event,
 /// with a syslog priority prefix when stderr is the journal.
-public enum DaemonCommand {
+package struct DaemonCommand: Subcommand {
+    /// `daemon`.
+    package static let name = "daemon"
+    /// The row under USAGE.
+    package static let synopsis = "syncgate daemon [options]"
+    /// The summary under USAGE.
+    package static let summary = "the job service (see 'syncgate daemon --help')"
+    /// `--state-dir`, `--socket`, `--grace` and `--kill-grace`.
+    package static let options = [
+        CommandLineOption(
+            "--state-dir", .text("DIR"),
+            help: [
+                "the jobs and run logs (default $XDG_STATE_HOME/syncgate, else",
+                "~/.local/state/syncgate; root: /var/lib/syncgate)",
+            ]),
+        CommandLineOption(
+            "--socket", .text("PATH"),
+            help: [
+                "the socket (default $SYNCGATE_SOCKET, else",
+                "$XDG_RUNTIME_DIR/syncgate/socket, else /tmp/syncgate-UID/socket;",
+                "root: /run/syncgate/socket). Its directory must be this user's,",
+                "not a symbolic link and not writable by others, or it is refused",
+            ]),
+        CommandLineOption(
+            "--grace", .duration,
+            help: [
+                "on SIGTERM, how long running commands may go on (default 10s);",
+                "0s stops them at once",
+            ]),
+        CommandLineOption(
+            "--kill-grace", .duration,
+            help: [
+                "then the time between their SIGTERM and SIGKILL (default 5s); 0s",
+                "kills at once",
+            ]),
+    ]
+    /// None.
+    package static let operands = CommandLineOperands.none
+
+    /// The help of `syncgate daemon`.
+    package static func help(_ sections: HelpText.Sections) -> String {
+        """
+        USAGE: syncgate daemon [--state-dir DIR] [--socket PATH] [--grace DUR] [--kill-grace DUR]
+
+        Runs the job service: a durable scheduler over this machine's network and power, served on
+        a Unix socket (mode 0600, in a 0700 directory) that only this user and root may use.
+        Pending jobs survive restarts; a command that was running when the daemon stopped runs
+        again when it starts (at least once). Logs to stderr.
+
+        OPTIONS
+        \(sections.options)
+        \(sections.durations)
+        """
+    }
+
+    /// The default time running commands get to finish when the daemon stops.
+    package static let defaultGracePeriod: Duration = .seconds(10)
+    /// The default time between SIGTERM and SIGKILL.
+    package static let defaultKillGrace: Duration = .seconds(5)
+
+    /// The state directory; `nil` for ``DaemonPaths/stateDirectory(environment:)``.
+    package var stateDirectory: String?
+    /// The socket; `nil` for ``DaemonPaths/socketPath(environment:)``.
+    package var socketPath: String?
+    /// How long running commands may go on when the daemon stops, before SIGTERM.
+    package var gracePeriod: Duration
+    /// The time between SIGTERM and SIGKILL for a command the daemon stops.
+    package var killGrace: Duration
+
+    /// Creates the invocation.
+    package init(
+        stateDirectory: String? = nil, socketPath: String? = nil,
+        gracePeriod: Duration = DaemonCommand.defaultGracePeriod,
+        killGrace: Duration = DaemonCommand.defaultKillGrace
+    ) {
+        self.stateDirectory = stateDirectory
+        self.socketPath = socketPath
+        self.gracePeriod = gracePeriod
+        self.killGrace = killGrace
+    }
+
+    /// Reads `--state-dir` and `--socket` (absolute paths), `--grace` and `--kill-grace`.
+    package init(parsing arguments: ParsedArguments) throws(UsageError) {
+        self.init()
+        stateDirectory = try arguments.path("--state-dir")
+        socketPath = try arguments.path("--socket")
+        gracePeriod = try arguments.duration("--grace") ?? gracePeriod
+        killGrace = try arguments.duration("--kill-grace") ?? killGrace
+    }
+
+    /// Runs the daemon until SIGTERM or SIGINT; see ``execute(_:signals:)``.
+    package func run() async -> Int32 {
+        let signals = SignalWatcher()
+        return await Self.execute(self, signals: signals.signals)
+    }
+
     /// Runs the daemon until SIGTERM or SIGINT; returns the exit status.
-    public static func execute(_ options: Command.DaemonOptions, signals: AsyncStream<Int32>) async -> Int32 {
+    package static func execute(_ options: DaemonCommand, signals: AsyncStream<Int32>) async -> Int32 {
         let journal = ProcessInfo.processInfo.environment["JOURNAL_STREAM"] != nil
         // Job names and commands reach the log: escaped, so none can forge a line or drive a terminal.
         let log: @Sendable (String) -> Void = { message in

@@ -4,29 +4,29 @@
 /// Every value that comes from outside is checked against these bounds before it is used: a refused
 /// value gets an error naming the field or option and the value, and changes nothing. This file uses the
 /// standard library alone, so that the fuzz targets under `Fuzz/` compile it with the decoder.
-public enum DaemonLimits {
+package enum DaemonLimits {
     /// The shortest period of a periodic job (`--every`): one minute.
     ///
     /// A desktop daemon's periodic work (fetching mail, syncing a folder, a backup) has no use for a
     /// shorter one, and each run costs a process, a run-log entry and journal records: at one a minute
     /// that is 1 440 runs a day, which the journal's compaction keeps bounded.
-    public static let minimumPeriod = Duration.seconds(60)
+    package static let minimumPeriod = Duration.seconds(60)
 
     /// The longest label, in UTF-8 bytes: a job's name, tag, unique key or app condition, a job id.
-    public static let maximumLabelBytes = 256
+    package static let maximumLabelBytes = 256
 
     /// The most tags, and the most app conditions, one job may have.
-    public static let maximumLabels = 64
+    package static let maximumLabels = 64
 
     /// The most app conditions that may be on at once in the daemon (`set-condition NAME on`): each is
     /// kept in the environment's status, which every change copies.
-    public static let maximumConditionsOn = 1_024
+    package static let maximumConditionsOn = 1_024
 
     /// Why `value` cannot be a label (a name, tag, unique key, condition or id), or `nil` when it can.
     ///
     /// A label is non-empty, at most ``maximumLabelBytes`` bytes, and holds no control characters (no NUL,
     /// no escape sequences, no line breaks), so that it reaches a terminal or a log as it was typed.
-    public static func labelProblem(_ value: String) -> String? {
+    package static func labelProblem(_ value: String) -> String? {
         if value.isEmpty { return "must not be empty" }
         if value.utf8.count > maximumLabelBytes {
             return "longer than \(maximumLabelBytes) bytes (\(value.utf8.count))"
@@ -37,14 +37,14 @@ public enum DaemonLimits {
 
     /// Why `value` cannot be passed to a command (an argument or a directory), or `nil` when it can: a
     /// NUL byte ends a C string, so the command would get something else than was asked for.
-    public static func argumentProblem(_ value: String) -> String? {
+    package static func argumentProblem(_ value: String) -> String? {
         value.utf8.contains(0) ? "must not contain a NUL byte" : nil
     }
 
     /// `value` with control characters written as escapes (`\e`, `\n`, `\u{9b}`), for text meant for a
     /// terminal or a log line: nothing a job's name or command holds can move the cursor, clear the
     /// screen or forge a line.
-    public static func escaped(_ value: String) -> String {
+    package static func escaped(_ value: String) -> String {
         guard value.unicodeScalars.contains(where: isControl) else { return value }
         var text = ""
         for scalar in value.unicodeScalars {
@@ -61,7 +61,7 @@ public enum DaemonLimits {
     }
 
     /// `value` as an error message quotes it: at most 64 characters (then `…`), escaped.
-    public static func shown(_ value: String) -> String {
+    package static func shown(_ value: String) -> String {
         escaped(String(value.prefix(64))) + (value.count > 64 ? "…" : "")
     }
 

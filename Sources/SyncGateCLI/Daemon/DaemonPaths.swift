@@ -13,9 +13,9 @@ import Foundation
 ///   `XDG_RUNTIME_DIR`, `/tmp/syncgate-UID/socket`.
 ///
 /// `SYNCGATE_SOCKET` overrides the socket's path for the daemon and its clients alike.
-public enum DaemonPaths {
+package enum DaemonPaths {
     /// The state directory for this user.
-    public static func stateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func stateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if getuid() == 0 { return "/var/lib/syncgate" }
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/syncgate" }
         let home = environment["HOME"] ?? NSHomeDirectory()
@@ -23,7 +23,7 @@ public enum DaemonPaths {
     }
 
     /// The socket's path for this user.
-    public static func socketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func socketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
         if let path = environment["SYNCGATE_SOCKET"], !path.isEmpty { return path }
         if getuid() == 0 { return "/run/syncgate/socket" }
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/syncgate/socket" }

@@ -8,16 +8,16 @@ import Foundation
 /// not UTF-8, not one JSON object, of another version, of an unknown type or missing a field is refused
 /// with `{"version":1,"ok":false,"error":"…"}` and changes nothing. The schema is in
 /// `docs/daemon-protocol.md`.
-public enum DaemonProtocol {
+package enum DaemonProtocol {
     /// The version every message carries.
-    public static let version = 1
+    package static let version = 1
     /// The largest request, newline included: 64 KiB.
-    public static let maximumRequestSize = 64 << 10
+    package static let maximumRequestSize = 64 << 10
 
     /// Decodes one request line (without its newline).
     ///
     /// - Throws: ``DaemonProtocolError`` naming what is wrong.
-    public static func decodeRequest(_ bytes: [UInt8]) throws(DaemonProtocolError) -> DaemonRequest {
+    package static func decodeRequest(_ bytes: [UInt8]) throws(DaemonProtocolError) -> DaemonRequest {
         guard bytes.count < maximumRequestSize else {
             throw DaemonProtocolError("request of \(bytes.count) bytes exceeds the limit of \(maximumRequestSize)")
         }
@@ -47,10 +47,9 @@ public enum DaemonProtocol {
             throw DaemonProtocolError("unknown request type '\(type)' (one of \(names))")
         }
         do {
-            let request = try JSONDecoder().decode(DaemonRequest.self, from: Data(bytes))
-            try request.validate()
+            let fields = try JSONDecoder().decode(DaemonRequestFields.self, from: Data(bytes))
             _ = kind
-            return request
+            return try fields.validated()
         } catch let error as DaemonProtocolError {
             throw error
         } catch let DecodingError.keyNotFound(key, _) {
@@ -69,7 +68,7 @@ public enum DaemonProtocol {
     }
 
     /// Encodes a message as one line: compact JSON with sorted keys and a newline.
-    public static func encodeLine<Message: Encodable>(_ message: Message) -> [UInt8] {
+    package static func encodeLine<Message: Encodable>(_ message: Message) -> [UInt8] {
         let encoder = JSONEncoder()
         encoder.outputFormatting = [.sortedKeys, .withoutEscapingSlashes]
         // The messages are plain structs of strings, numbers and arrays: encoding cannot fail.
@@ -80,7 +79,7 @@ public enum DaemonProtocol {
     /// Decodes a response line (without its newline).
     ///
     /// - Throws: ``DaemonProtocolError`` when the line is not a version-1 response.
-    public static func decodeResponse(_ bytes: [UInt8]) throws(DaemonProtocolError) -> DaemonResponse {
+    package static func decodeResponse(_ bytes: [UInt8]) throws(DaemonProtocolError) -> DaemonResponse {
         let response: DaemonResponse
         do {
             response = try JSONDecoder().decode(DaemonResponse.self, from: Data(bytes))
@@ -95,15 +94,15 @@ public enum DaemonProtocol {
 }
 
 /// A request the daemon refused or a response the client could not read, with one line saying why.
-public struct DaemonProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
+package struct DaemonProtocolError: Error, Sendable, Hashable, CustomStringConvertible {
     /// What was wrong, naming the field and the value.
-    public let message: String
+    package let message: String
 
     /// Creates an error with the given message.
-    public init(_ message: String) {
+    package init(_ message: String) {
         self.message = message
     }
 
     /// The message.
-    public var description: String { message }
+    package var description: String { message }
 }

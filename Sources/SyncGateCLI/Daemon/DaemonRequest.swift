@@ -1,7 +1,24 @@
-/// One request of the daemon's wire format (``DaemonProtocol``).
-public struct DaemonRequest: Codable, Sendable, Equatable {
-    /// What the request asks for.
-    public enum Kind: String, Codable, Sendable, CaseIterable {
+/// One request of the daemon's wire format (``DaemonProtocol``): what it asks for, with the data that
+/// kind of request carries.
+///
+/// A request read from the wire is one that passed ``DaemonRequestFields/validated()``: every field its
+/// kind needs is there and every value is within ``DaemonLimits``. On the wire it is
+/// ``DaemonRequestFields``, a JSON object with `version`, `type` and that kind's fields.
+package enum DaemonRequest: Encodable, Sendable, Equatable {
+    /// Queue a command (`syncgate submit`).
+    case submit(Submission)
+    /// List the jobs (`syncgate jobs`), with those that finished when `all`.
+    case jobs(all: Bool)
+    /// Cancel jobs (`syncgate cancel`).
+    case cancel(CancelSelector)
+    /// Read a job's runs and their output (`syncgate logs`); with `stream`, the runs follow the first
+    /// response line as ``LogStreamLine``s instead of in it.
+    case logs(id: String, stream: Bool)
+    /// Set an app condition (`syncgate set-condition`).
+    case setCondition(name: String, on: Bool)
+
+    /// What a request asks for, as the wire's `type` spells it.
+    package enum Kind: String, Codable, Sendable, CaseIterable {
         /// Queue a command (`syncgate submit`).
         case submit
         /// List the jobs (`syncgate jobs`).
@@ -14,45 +31,62 @@ public struct DaemonRequest: Codable, Sendable, Equatable {
         case setCondition
     }
 
+    /// The jobs a `cancel` request names.
+    package enum CancelSelector: Sendable, Equatable {
+        /// The job with this id.
+        case id(String)
+        /// Every job with this tag.
+        case tag(String)
+        /// The unfinished job with this unique key.
+        case uniqueKey(String)
+
+        /// The id, tag or key.
+        package var value: String {
+            switch self {
+            case .id(let value), .tag(let value), .uniqueKey(let value): value
+            }
+        }
+    }
+
     /// The job a `submit` request queues.
-    public struct Submission: Codable, Sendable, Equatable {
+    package struct Submission: Codable, Sendable, Equatable {
         /// The command and its arguments; the first is looked up in the daemon's `PATH`.
-        public var command: [String]
+        package var command: [String]
         /// The directory the command runs in.
-        public var workingDirectory: String
+        package var workingDirectory: String
         /// A name for listings.
-        public var name: String?
+        package var name: String?
         /// The requirements, as `--require` spells them (`network,unmetered`).
-        public var require: String
+        package var require: String
         /// App conditions that must hold.
-        public var conditions: [String]
+        package var conditions: [String]
         /// Tags for `cancel --tag`.
-        public var tags: [String]
+        package var tags: [String]
         /// The unique key, and what to do when an unfinished job has it: `keep`, `replace` or `append`.
-        public var uniqueKey: String?
+        package var uniqueKey: String?
         /// `keep`, `replace` or `append`.
-        public var onDuplicate: String?
+        package var onDuplicate: String?
         /// Durations, as the command line spells them (`30s`).
-        public var delay: String?
+        package var delay: String?
         /// How long the job may wait to start.
-        public var deadline: String?
+        package var deadline: String?
         /// How long one run may take.
-        public var timeout: String?
+        package var timeout: String?
         /// How many times a failed run is retried.
-        public var retries: Int
+        package var retries: Int
         /// The first retry's delay.
-        public var backoff: String?
+        package var backoff: String?
         /// The period of a periodic job.
-        public var every: String?
+        package var every: String?
         /// The flex window of a periodic job.
-        public var flex: String?
+        package var flex: String?
         /// Whether losing the requirements stops the command and requeues it.
-        public var stopOnLoss: Bool
+        package var stopOnLoss: Bool
         /// Whether the client waits for the outcome (a second response line).
-        public var wait: Bool
+        package var wait: Bool
 
         /// Creates a submission.
-        public init(
+        package init(
             command: [String], workingDirectory: String, name: String? = nil, require: String = "network",
             conditions: [String] = [], tags: [String] = [], uniqueKey: String? = nil, onDuplicate: String? = nil,
             delay: String? = nil, deadline: String? = nil, timeout: String? = nil, retries: Int = 0,
@@ -79,80 +113,14 @@ public struct DaemonRequest: Codable, Sendable, Equatable {
         }
     }
 
-    /// Always ``DaemonProtocol/version``.
-    public var version: Int
-    /// What the request asks for.
-    public var type: Kind
-    /// For `submit`.
-    public var submission: Submission?
-    /// For `jobs`: include finished jobs.
-    public var all: Bool?
-    /// For `cancel` and `logs`: the job id.
-    public var id: String?
-    /// For `cancel`: every job with this tag.
-    public var tag: String?
-    /// For `cancel`: the unfinished job with this unique key.
-    public var uniqueKey: String?
-    /// For `setCondition`: the condition's name.
-    public var name: String?
-    /// For `setCondition`: whether it holds.
-    public var on: Bool?
-    /// For `logs`: send the runs as ``LogStreamLine``s after the first response line, instead of all in
-    /// that line.
-    public var stream: Bool?
-
-    /// Creates a request of the current version.
-    public init(
-        type: Kind, submission: Submission? = nil, all: Bool? = nil, id: String? = nil, tag: String? = nil,
-        uniqueKey: String? = nil, name: String? = nil, on: Bool? = nil, stream: Bool? = nil
-    ) {
-        self.version = DaemonProtocol.version
-        self.type = type
-        self.submission = submission
-        self.all = all
-        self.id = id
-        self.tag = tag
-        self.uniqueKey = uniqueKey
-        self.name = name
-        self.on = on
-        self.stream = stream
+    /// The job of a `submit` request; `nil` for the other kinds.
+    package var submission: Submission? {
+        if case .submit(let submission) = self { submission } else { nil }
     }
 
-    /// Checks the fields the type needs, and every value against ``DaemonLimits``.
-    ///
-    /// Durations are read as the command line reads them (``DurationParser``) and range-checked here, so
-    /// nothing later does arithmetic on an unchecked number: `every` is at least
-    /// ``DaemonLimits/minimumPeriod``, `flex` is positive and shorter than `every`, `retries` is from 0 to
-    /// 1000. Labels (name, tags, conditions, keys, ids) follow ``DaemonLimits/labelProblem(_:)``; the
-    /// command's arguments and directory carry no NUL byte.
-    ///
-    /// - Throws: ``DaemonProtocolError`` naming the field and the value.
-    public func validate() throws(DaemonProtocolError) {
-        switch type {
-        case .submit:
-            guard let submission else { throw DaemonProtocolError("request 'submit' has no field 'submission'") }
-            try submission.validate()
-        case .jobs:
-            break
-        case .cancel:
-            let given = [("id", id), ("tag", tag), ("uniqueKey", uniqueKey)].compactMap { field, value in
-                value.map { (field, $0) }
-            }
-            guard given.count == 1 else {
-                throw DaemonProtocolError("request 'cancel' needs exactly one of 'id', 'tag', 'uniqueKey'")
-            }
-            guard !given[0].1.isEmpty else { throw DaemonProtocolError("request 'cancel' has an empty selector") }
-            try Self.checkLabel(given[0].1, field: given[0].0)
-        case .logs:
-            guard let id, !id.isEmpty else { throw DaemonProtocolError("request 'logs' has no field 'id'") }
-            try Self.checkLabel(id, field: "id")
-        case .setCondition:
-            guard let name, !name.isEmpty else {
-                throw DaemonProtocolError("request 'setCondition' has no non-empty field 'name'")
-            }
-            try Self.checkLabel(name, field: "name")
-            guard on != nil else { throw DaemonProtocolError("request 'setCondition' has no field 'on'") }
-        }
+    /// Encodes the request as its wire fields.
+    package func encode(to encoder: any Encoder) throws {
+        try DaemonRequestFields(self).encode(to: encoder)
     }
 
     /// Throws naming `field` and `value` when `value` is not a label.
@@ -167,10 +135,10 @@ extension DaemonRequest.Submission {
     /// The onDuplicate values.
     static let duplicatePolicies = ["keep", "replace", "append"]
 
-    /// Checks every field against ``DaemonLimits``; see ``DaemonRequest/validate()``.
+    /// Checks every field against ``DaemonLimits``; see ``DaemonRequestFields/validated()``.
     ///
     /// - Throws: ``DaemonProtocolError`` naming the field (`submission.…`) and the value.
-    public func validate() throws(DaemonProtocolError) {
+    package func validate() throws(DaemonProtocolError) {
         guard let first = command.first, !first.isEmpty else {
             throw DaemonProtocolError("field 'submission.command' must name a command, got \(command)")
         }
@@ -226,7 +194,7 @@ extension DaemonRequest.Submission {
     /// shorter than the period.
     ///
     /// - Throws: ``UsageError`` naming `everyOption` or `flexOption` and the value.
-    public func periodDurations(everyOption: String, flexOption: String) throws(UsageError)
+    package func periodDurations(everyOption: String, flexOption: String) throws(UsageError)
         -> (every: Duration, flex: Duration)?
     {
         guard let every else {

@@ -1,56 +1,56 @@
 /// One response of the daemon's wire format (``DaemonProtocol``).
-public struct DaemonResponse: Codable, Sendable, Equatable {
+package struct DaemonResponse: Codable, Sendable, Equatable {
     /// One job as `syncgate jobs` lists it.
-    public struct Job: Codable, Sendable, Equatable {
+    package struct Job: Codable, Sendable, Equatable {
         /// The job's id.
-        public var id: String
+        package var id: String
         /// The name given with `--name`, else the command's first word.
-        public var name: String
+        package var name: String
         /// The command and its arguments.
-        public var command: [String]
+        package var command: [String]
         /// `waiting`, `delayed`, `running`, `succeeded`, `failed`, `cancelled` or `expired`.
-        public var state: String
+        package var state: String
         /// What a waiting job waits for: requirement names and `condition NAME`.
-        public var waitingFor: [String]
+        package var waitingFor: [String]
         /// The number of the running or last attempt (0 before the first): the tries that counted against
         /// the retries. A run stopped by a lost requirement or by the daemon's end is run again as the same
         /// attempt; a failure makes the retry the next attempt.
-        public var attempts: Int
+        package var attempts: Int
         /// Every start of the command, across daemon restarts (`syncgate logs` numbers them); absent from a
         /// daemon that does not count them.
-        public var runs: Int?
+        package var runs: Int?
         /// The last run's exit status (128 + N for a signal), if a run ended.
-        public var lastExitStatus: Int32?
+        package var lastExitStatus: Int32?
         /// The unique key.
-        public var uniqueKey: String?
+        package var uniqueKey: String?
         /// The tags.
-        public var tags: [String]
+        package var tags: [String]
     }
 
     /// One run of a job as `syncgate logs` shows it.
-    public struct Run: Codable, Sendable, Equatable {
+    package struct Run: Codable, Sendable, Equatable {
         /// The run's number for this job, from 1.
-        public var run: Int
+        package var run: Int
         /// The attempt this run belongs to (`$SYNCGATE_ATTEMPT`, the `attempts` of `jobs`).
-        public var attempt: Int
+        package var attempt: Int
         /// When it started (ISO 8601).
-        public var startedAt: String
+        package var startedAt: String
         /// When it ended, if it did.
-        public var endedAt: String?
+        package var endedAt: String?
         /// Its exit status (128 + N for a signal), if it ended.
-        public var exitStatus: Int32?
+        package var exitStatus: Int32?
         /// Whether the daemon stopped it (requirements lost, cancelled, shut down or killed).
-        public var interrupted: Bool
+        package var interrupted: Bool
         /// Its stdout, at most the run-log cap.
-        public var stdout: String
+        package var stdout: String
         /// Its stderr, at most the run-log cap.
-        public var stderr: String
+        package var stderr: String
         /// True when its output was deleted to keep the job's output within the run log's bounds
         /// (``RunLog/keptRunOutputs``, ``RunLog/jobOutputLimit``); absent otherwise.
-        public var outputDropped: Bool?
+        package var outputDropped: Bool?
 
         /// Creates a run.
-        public init(
+        package init(
             run: Int, attempt: Int, startedAt: String, endedAt: String?, exitStatus: Int32?, interrupted: Bool,
             stdout: String, stderr: String, outputDropped: Bool? = nil
         ) {
@@ -67,32 +67,32 @@ public struct DaemonResponse: Codable, Sendable, Equatable {
     }
 
     /// Always ``DaemonProtocol/version``.
-    public var version: Int
+    package var version: Int
     /// Whether the request was carried out.
-    public var ok: Bool
+    package var ok: Bool
     /// Why not, when `ok` is false.
-    public var error: String?
+    package var error: String?
     /// The job id of `submit`.
-    public var id: String?
+    package var id: String?
     /// The jobs of `jobs`.
-    public var jobs: [Job]?
+    package var jobs: [Job]?
     /// The runs of `logs`.
-    public var runs: [Run]?
+    package var runs: [Run]?
     /// How many jobs `cancel` cancelled: those whose end is on disk, so that no restart runs them again.
-    public var cancelled: Int?
+    package var cancelled: Int?
     /// How many jobs `cancel` stopped whose end is not on disk yet (its write failed, such as on a full
     /// disk, or the job had not ended when the daemon answered); absent when none. The daemon keeps
     /// writing it; a restart before it succeeds brings these jobs back.
-    public var notWritten: Int?
+    package var notWritten: Int?
     /// With ``notWritten``: the last write error.
-    public var writeError: String?
+    package var writeError: String?
     /// The outcome on the second line of `submit --wait`: `succeeded`, `failed`, `cancelled`, `expired`.
-    public var outcome: String?
+    package var outcome: String?
     /// The last run's exit status on that line.
-    public var exitStatus: Int32?
+    package var exitStatus: Int32?
 
     /// Creates a response of the current version.
-    public init(
+    package init(
         ok: Bool, error: String? = nil, id: String? = nil, jobs: [Job]? = nil, runs: [Run]? = nil,
         cancelled: Int? = nil, notWritten: Int? = nil, writeError: String? = nil, outcome: String? = nil,
         exitStatus: Int32? = nil
@@ -111,7 +111,7 @@ public struct DaemonResponse: Codable, Sendable, Equatable {
     }
 
     /// A refusal.
-    public static func failure(_ message: String) -> DaemonResponse {
+    package static func failure(_ message: String) -> DaemonResponse {
         DaemonResponse(ok: false, error: message)
     }
 }

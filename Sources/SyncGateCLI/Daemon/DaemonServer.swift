@@ -238,7 +238,7 @@ final class DaemonServer: Sendable {
                 until: .now + Self.responseDeadline)
             return false
         }
-        let waits = request.type == .submit && request.submission?.wait == true
+        let waits = request.submission?.wait == true
         if waits && !waiters.reserve() {
             DaemonSocket.writeAll(
                 connection,
@@ -256,7 +256,7 @@ final class DaemonServer: Sendable {
             if waits { waiters.cancelReservation() }
             return false
         }
-        if response.ok, request.type == .logs, request.stream == true, let id = request.id {
+        if response.ok, case .logs(let id, stream: true) = request {
             service.runLog.stream(id: id) { DaemonSocket.writeAll(connection, $0, until: .now + Self.responseDeadline) }
             return false
         }

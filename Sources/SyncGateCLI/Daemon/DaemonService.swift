@@ -33,41 +33,37 @@ final class DaemonService: Sendable {
     /// Carries out a request; `submit --wait` also needs ``outcome(of:)``.
     func handle(_ request: DaemonRequest) -> (DaemonResponse, SyncJobHandle?) {
         do throws(DaemonProtocolError) {
-            switch request.type {
-            case .submit:
-                guard let submission = request.submission else { return (.failure("no submission"), nil) }
+            switch request {
+            case .submit(let submission):
                 let handle = try submit(submission)
                 return (DaemonResponse(ok: true, id: handle.id), submission.wait ? handle : nil)
-            case .jobs:
-                return (DaemonResponse(ok: true, jobs: jobs(all: request.all ?? false)), nil)
-            case .cancel:
-                if let id = request.id, let problem = unknownJob(id) { throw DaemonProtocolError(problem) }
-                return (cancel(request), nil)
-            case .logs:
-                let id = request.id ?? ""
-                if request.stream == true {
+            case .jobs(let all):
+                return (DaemonResponse(ok: true, jobs: jobs(all: all)), nil)
+            case .cancel(let selector):
+                if case .id(let id) = selector, let problem = unknownJob(id) { throw DaemonProtocolError(problem) }
+                return (cancel(selector), nil)
+            case .logs(let id, let stream):
+                if stream {
                     // The runs follow, streamed by the server (``RunLog/stream(id:write:)``).
                     guard runLog.runRecords(id: id) != nil else { throw DaemonProtocolError("no job with id '\(id)'") }
                     return (DaemonResponse(ok: true, id: id), nil)
                 }
                 guard let runs = runLog.runs(id: id) else { throw DaemonProtocolError("no job with id '\(id)'") }
                 return (DaemonResponse(ok: true, id: id, runs: runs), nil)
-            case .setCondition:
-                let condition = SyncCondition(request.name ?? "")
+            case .setCondition(let name, let on):
+                let condition = SyncCondition(name)
                 let conditions = environment.status.conditions
-                if request.on == true, !conditions.contains(condition),
-                    conditions.count >= DaemonLimits.maximumConditionsOn
-                {
+                if on, !conditions.contains(condition), conditions.count >= DaemonLimits.maximumConditionsOn {
                     throw DaemonProtocolError(
                         "cannot turn on condition '\(condition.name)': \(conditions.count) conditions are on, "
                             + "at most \(DaemonLimits.maximumConditionsOn); turn some off first")
                 }
                 do {
-                    try environment.setCondition(SyncCondition(request.name ?? ""), isMet: request.on ?? false)
+                    try environment.setCondition(condition, isMet: on)
                 } catch {
                     throw DaemonProtocolError("\(error)")
                 }
-                log("condition \(request.name ?? "") \(request.on == true ? "on" : "off")")
+                log("condition \(name) \(on ? "on" : "off")")
                 return (DaemonResponse(ok: true), nil)
             }
         } catch {
@@ -178,25 +174,24 @@ final class DaemonService: Sendable {
         }
     }
 
-    /// Cancels the jobs the request names, waits (at most ``cancelWait``) for them to end, and counts as
+    /// Cancels the jobs the selector names, waits (at most ``cancelWait``) for them to end, and counts as
     /// cancelled only those whose end the journal holds: a job whose `resolved` record could not be
     /// written (a full disk) is reported in `notWritten`, since a restart before the durable layer writes
     /// it runs the job again.
-    private func cancel(_ request: DaemonRequest) -> DaemonResponse {
+    private func cancel(_ selector: DaemonRequest.CancelSelector) -> DaemonResponse {
         let scheduler = durable.scheduler
         let before = scheduler.jobs(matching: .all).filter { !$0.state.isTerminal }
         let chosen: [SyncJobInfo]
-        if let id = request.id {
+        switch selector {
+        case .id(let id):
             chosen = before.filter { $0.id == id }
             scheduler.cancel(jobID: id)
-        } else if let tag = request.tag {
+        case .tag(let tag):
             chosen = before.filter { $0.tags.contains(tag) }
             scheduler.cancel(tag: tag)
-        } else if let key = request.uniqueKey {
+        case .uniqueKey(let key):
             chosen = before.filter { $0.uniqueKey == key }
             scheduler.cancel(uniqueKey: key)
-        } else {
-            chosen = []
         }
         let ids = chosen.map(\.id)
         Self.waitForOutcomes(handles.handles(ids), within: Self.cancelWait)

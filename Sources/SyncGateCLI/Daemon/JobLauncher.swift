@@ -15,9 +15,9 @@ import Foundation
 ///
 /// The death signal is not inherited by the command's children; the daemon reaches them through the
 /// process group instead, and after a crash by stopping the group of each command that outlived it.
-public enum JobLauncher {
+package enum JobLauncher {
     /// The hidden first argument that selects the launcher.
-    public static let marker = "--syncgate-launch-job"
+    package static let marker = "--syncgate-launch-job"
 
     /// The arguments that start `command` (already resolved to `path`) through `executable`, for the
     /// daemon whose process id is `daemon`.
@@ -41,7 +41,7 @@ public enum JobLauncher {
     /// Never returns when selected: it `exec`s the command, or exits with 126 (127 when the command does
     /// not exist) after a one-line message on stderr, or with 125 when its parent is no longer the
     /// daemon.
-    public static func runIfRequested(_ arguments: [String]) {
+    package static func runIfRequested(_ arguments: [String]) {
         guard arguments.count > 1, arguments[1] == marker else { return }
         guard let (daemon, path, command) = parse(arguments) else {
             Output.errorLine("syncgate: \(marker) is internal to syncgate daemon")

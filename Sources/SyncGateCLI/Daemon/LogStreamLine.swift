@@ -6,18 +6,18 @@
 /// in order), and after the last run an end line with the number of runs sent. Output travels as
 /// base64, so any bytes (NUL included) cost 4/3 of their size on the wire, and no line exceeds 64 KiB
 /// of output. A connection that closes before the end line was cut short.
-public struct LogStreamLine: Codable, Sendable, Equatable {
+package struct LogStreamLine: Codable, Sendable, Equatable {
     /// A piece of one run's output.
-    public struct Chunk: Codable, Sendable, Equatable {
+    package struct Chunk: Codable, Sendable, Equatable {
         /// The run's number.
-        public var run: Int
+        package var run: Int
         /// `stdout` or `stderr`.
-        public var stream: String
+        package var stream: String
         /// The bytes, in base64.
-        public var base64: String
+        package var base64: String
 
         /// Creates a chunk.
-        public init(run: Int, stream: String, base64: String) {
+        package init(run: Int, stream: String, base64: String) {
             self.run = run
             self.stream = stream
             self.base64 = base64
@@ -25,16 +25,16 @@ public struct LogStreamLine: Codable, Sendable, Equatable {
     }
 
     /// Always ``DaemonProtocol/version``.
-    public var version: Int
+    package var version: Int
     /// A run's record, before its output.
-    public var run: DaemonResponse.Run?
+    package var run: DaemonResponse.Run?
     /// A chunk of the current run's output.
-    public var output: Chunk?
+    package var output: Chunk?
     /// On the last line: how many runs were sent.
-    public var end: Int?
+    package var end: Int?
 
     /// Creates a line of the current version.
-    public init(run: DaemonResponse.Run? = nil, output: Chunk? = nil, end: Int? = nil) {
+    package init(run: DaemonResponse.Run? = nil, output: Chunk? = nil, end: Int? = nil) {
         self.version = DaemonProtocol.version
         self.run = run
         self.output = output

@@ -18,15 +18,15 @@ import Foundation
 /// ``keptRunOutputs`` runs are deleted, and older ones too while the job's output files exceed
 /// ``jobOutputLimit`` (the newest run's output always stays); `runs.jsonl` keeps the records of the newest
 /// ``keptRunRecords`` runs. Runs are numbered from 1 for the job's whole life, dropped or not.
-public struct RunLog: Sendable {
+package struct RunLog: Sendable {
     /// The most bytes kept of one run's stdout, and of its stderr: 1 MiB.
-    public static let outputLimit = 1 << 20
+    package static let outputLimit = 1 << 20
     /// The runs whose output is kept per job: the newest 10.
-    public static let keptRunOutputs = 10
+    package static let keptRunOutputs = 10
     /// The most bytes of output files kept per job, beyond the newest run's: 16 MiB.
-    public static let jobOutputLimit = 16 << 20
+    package static let jobOutputLimit = 16 << 20
     /// The runs whose start and end records are kept per job: the newest 1000.
-    public static let keptRunRecords = 1000
+    package static let keptRunRecords = 1000
     /// The size of the output chunks ``stream(id:write:)`` sends: 48 KiB, 64 KiB in base64.
     static let chunkSize = 48 << 10
 
@@ -41,13 +41,13 @@ public struct RunLog: Sendable {
     }
 
     /// How long the record of a job that is no longer in the store is kept: 30 days.
-    public static let retention = Duration.seconds(30 * 86_400)
+    package static let retention = Duration.seconds(30 * 86_400)
 
     /// The `runs` directory.
-    public let directory: String
+    package let directory: String
 
     /// Uses `directory`, created with mode 0700 if missing.
-    public init(directory: String) throws {
+    package init(directory: String) throws {
         self.directory = directory
         try FileManager.default.createDirectory(
             atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -61,7 +61,7 @@ public struct RunLog: Sendable {
     }
 
     /// Records a newly submitted job.
-    public func recordJob(id: String, _ job: ShellJob) throws {
+    package func recordJob(id: String, _ job: ShellJob) throws {
         guard Self.isSafe(id) else { return }
         try FileManager.default.createDirectory(
             atPath: jobDirectory(id), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
@@ -69,7 +69,7 @@ public struct RunLog: Sendable {
     }
 
     /// The job's payload as recorded at submission.
-    public func job(id: String) -> ShellJob? {
+    package func job(id: String) -> ShellJob? {
         guard Self.isSafe(id), let data = FileManager.default.contents(atPath: jobDirectory(id) + "/job.json") else {
             return nil
         }
@@ -94,14 +94,14 @@ public struct RunLog: Sendable {
     }
 
     /// Records the start of a run and returns its number.
-    public func startRun(id: String, attempt: Int) -> Int {
+    package func startRun(id: String, attempt: Int) -> Int {
         let run = (entries(id: id).map(\.run).max() ?? 0) + 1
         append(Entry(event: "started", run: run, attempt: attempt, at: Output.timestamp()), id: id)
         return run
     }
 
     /// Records the end of a run, then drops what is over the job's bounds (``trim(id:)``).
-    public func endRun(id: String, run: Int, exitStatus: Int32?, interrupted: Bool) {
+    package func endRun(id: String, run: Int, exitStatus: Int32?, interrupted: Bool) {
         append(
             Entry(
                 event: "ended", run: run, at: Output.timestamp(), exitStatus: exitStatus,
@@ -110,13 +110,13 @@ public struct RunLog: Sendable {
     }
 
     /// The number of the job's newest run: how many times its command started, across restarts.
-    public func runCount(id: String) -> Int {
+    package func runCount(id: String) -> Int {
         entries(id: id).map(\.run).max() ?? 0
     }
 
     /// Deletes the output of runs beyond ``keptRunOutputs`` and ``jobOutputLimit``, oldest first, and
     /// rewrites `runs.jsonl` with the newest ``keptRunRecords`` runs once it holds twice as many.
-    public func trim(id: String) {
+    package func trim(id: String) {
         guard Self.isSafe(id) else { return }
         let directory = jobDirectory(id)
         let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
@@ -158,13 +158,13 @@ public struct RunLog: Sendable {
     }
 
     /// The paths of a run's stdout and stderr files.
-    public func outputPaths(id: String, run: Int) -> (stdout: String, stderr: String) {
+    package func outputPaths(id: String, run: Int) -> (stdout: String, stderr: String) {
         (jobDirectory(id) + "/\(run).out", jobDirectory(id) + "/\(run).err")
     }
 
     /// Records as interrupted every run that has no end line; returns how many.
     @discardableResult
-    public func closeInterruptedRuns() -> Int {
+    package func closeInterruptedRuns() -> Int {
         let ids = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         var count = 0
         for id in ids where Self.isSafe(id) {
@@ -182,7 +182,7 @@ public struct RunLog: Sendable {
     /// Removes the records of jobs not in `pending` that have not changed for ``retention``; returns how
     /// many.
     @discardableResult
-    public func prune(keeping pending: Set<String>, now: Date = Date()) -> Int {
+    package func prune(keeping pending: Set<String>, now: Date = Date()) -> Int {
         let ids = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
         let limit = now.addingTimeInterval(-Double(Self.retention.components.seconds))
         var removed = 0
@@ -199,14 +199,14 @@ public struct RunLog: Sendable {
     }
 
     /// The last ended run's exit status.
-    public func lastExitStatus(id: String) -> Int32? {
+    package func lastExitStatus(id: String) -> Int32? {
         entries(id: id).last { $0.event == "ended" && $0.exitStatus != nil }?.exitStatus
     }
 
     /// Every kept run of the job with its output; `nil` when the daemon has no record of it.
     ///
     /// The one-line answer of a `logs` request without `stream`: at most what ``trim(id:)`` keeps.
-    public func runs(id: String) -> [DaemonResponse.Run]? {
+    package func runs(id: String) -> [DaemonResponse.Run]? {
         guard let runs = runRecords(id: id) else { return nil }
         return runs.map { run in
             var run = run
@@ -243,7 +243,7 @@ public struct RunLog: Sendable {
     /// (never a whole run in memory), and an end line. Stops when `write` returns false; returns whether
     /// every line was written.
     @discardableResult
-    public func stream(id: String, write: ([UInt8]) -> Bool) -> Bool {
+    package func stream(id: String, write: ([UInt8]) -> Bool) -> Bool {
         let runs = runRecords(id: id) ?? []
         for run in runs {
             guard write(DaemonProtocol.encodeLine(LogStreamLine(run: run))) else { return false }

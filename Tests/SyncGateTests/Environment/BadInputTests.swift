@@ -1,9 +1,6 @@
 import SyncGate
-import SyncGateCLI
 import SyncGateTesting
 import Testing
-
-private let expectedUnit = "expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"
 
 /// Every public entry point that takes values, walked with invalid ones: the error names the field and
 /// the value, and nothing that was queued changes (docs/ARCHITECTURE.md §4, "bad input"). The scheduler's
@@ -61,20 +58,6 @@ struct BadInputTests {
         await scheduler.shutdown(gracePeriod: .zero)
         #expect(throws: SyncSchedulerError.shutDown) { try scheduler.submit(SyncJob { _ in }) }
         await #expect(throws: SyncSchedulerError.shutDown) { try await scheduler.run(requiring: []) { _ in 1 } }
-    }
-
-    @Test(
-        "the command line refuses bad durations, naming the option and the value",
-        arguments: [
-            ("", "--timeout", "invalid duration '' for --timeout: " + expectedUnit),
-            ("-1s", "--timeout", "invalid duration '-1s' for --timeout: must not be negative"),
-            ("10", "--backoff", "invalid duration '10' for --backoff: " + expectedUnit),
-            ("5d", "--timeout", "invalid duration '5d' for --timeout: unknown unit 'd' (use ms, s, m or h)"),
-            ("9000h", "--timeout", "invalid duration '9000h' for --timeout: longer than 8760h"),
-        ]
-    )
-    func commandLineDurations(text: String, option: String, message: String) {
-        #expect(throws: UsageError(message)) { try DurationParser.parse(text, option: option) }
     }
 
     @Test("unknown requirement spellings are refused", arguments: ["", "wifi", "network,", "low-power"])

@@ -1,0 +1,79 @@
+/// `syncgate jobs`: the daemon's jobs, as a table or (`--json`) one JSON document.
+package struct JobsCommand: Subcommand {
+    /// `jobs`.
+    package static let name = "jobs"
+    /// The row under USAGE.
+    package static let synopsis = "syncgate jobs [--json] [--all]"
+    /// The summary under USAGE.
+    package static let summary = "the daemon's jobs"
+    /// `--json` and `--all`.
+    package static let options = [CommandLineOption("--json"), CommandLineOption("--all")]
+    /// None.
+    package static let operands = CommandLineOperands.none
+
+    /// The help of `syncgate jobs`.
+    package static func help(_ sections: HelpText.Sections) -> String {
+        """
+        USAGE: syncgate jobs [--json] [--all]
+
+        Lists the daemon's unfinished jobs (with --all, also those that finished since it started):
+        id, name, state, attempts, last exit status and what a waiting job waits for.
+        """
+    }
+
+    /// Whether to print one JSON document instead of a table.
+    package var json: Bool
+    /// Whether to list the jobs that finished too.
+    package var all: Bool
+
+    /// Creates the invocation.
+    package init(json: Bool = false, all: Bool = false) {
+        self.json = json
+        self.all = all
+    }
+
+    /// Reads `--json` and `--all`.
+    package init(parsing arguments: ParsedArguments) {
+        self.init(json: arguments.flag("--json"), all: arguments.flag("--all"))
+    }
+
+    /// Asks the daemon for its jobs and prints them.
+    package func run() async -> Int32 {
+        await DaemonClient.session { client, _ throws(DaemonClient.Failure) in
+            let jobs = try client.checkedRequest(.jobs(all: all)).jobs ?? []
+            if json {
+                Output.write(
+                    String(decoding: DaemonProtocol.encodeLine(JobList(version: 1, jobs: jobs)), as: UTF8.self))
+            } else {
+                Output.line(Self.jobTable(jobs))
+            }
+            return ExitCode.success
+        }
+    }
+
+    /// The `jobs --json` document.
+    struct JobList: Encodable {
+        var version: Int
+        var jobs: [DaemonResponse.Job]
+    }
+
+    /// The table of `syncgate jobs`.
+    static func jobTable(_ jobs: [DaemonResponse.Job]) -> String {
+        guard !jobs.isEmpty else { return "no jobs" }
+        let rows =
+            [["ID", "NAME", "STATE", "ATTEMPT", "RUNS", "LAST EXIT", "WAITING FOR"]]
+            + jobs.map { job in
+                [
+                    job.id, job.name, job.state, String(job.attempts), job.runs.map(String.init) ?? "-",
+                    job.lastExitStatus.map(String.init) ?? "-",
+                    job.waitingFor.isEmpty ? "-" : job.waitingFor.joined(separator: ","),
+                ].map(DaemonLimits.escaped)
+            }
+        let widths = (0..<7).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        return rows.map { row in
+            row.enumerated().map { column, text in
+                column == 6 ? text : text + String(repeating: " ", count: widths[column] - text.count)
+            }.joined(separator: "  ")
+        }.joined(separator: "\n")
+    }
+}

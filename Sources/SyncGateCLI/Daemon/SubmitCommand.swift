@@ -1,0 +1,190 @@
+import Foundation
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
+/// `syncgate submit`: queues a command with the daemon and prints the job's id; with `--wait`, waits for
+/// the outcome and exits with the command's status.
+///
+/// Every value is checked on the command line, so a mistake exits 2 before the daemon is asked.
+package struct SubmitCommand: Subcommand {
+    /// `submit`.
+    package static let name = "submit"
+    /// The row under USAGE.
+    package static let synopsis = "syncgate submit [options] -- COMMAND [ARGS...]"
+    /// The summary under USAGE.
+    package static let summary = "queue a command with the daemon"
+    /// The options, in the order of the help.
+    package static let options = [
+        CommandLineOption(
+            "--require", .text("LIST"), help: ["the requirements (default network; see 'syncgate help run')"]),
+        CommandLineOption(
+            "--condition", .text("NAME"), repeatable: true,
+            help: ["also require an app condition (syncgate set-condition)"]),
+        CommandLineOption("--name", .text("NAME"), help: ["the name in listings (default: the command)"]),
+        CommandLineOption(
+            "--tag", .text("TAG"), repeatable: true, help: ["a tag for 'cancel --tag' (repeatable, up to 64)"]),
+        CommandLineOption(
+            "--unique", .text("KEY"), help: ["at most one unfinished job per KEY, with --on-duplicate:"]),
+        CommandLineOption(
+            "--on-duplicate", .text("POLICY"), help: ["keep (default: the existing job stays), replace, append"]),
+        CommandLineOption("--delay", .duration, help: ["do not start before DUR has passed; 0s is no delay"]),
+        CommandLineOption(
+            "--deadline", .duration, help: ["expire if not started within DUR; 0s expires unless it starts now"]),
+        CommandLineOption(
+            "--timeout", .duration, help: ["stop a run that takes longer than DUR; 0s stops runs at once"]),
+        CommandLineOption("--retries", .text("N"), help: ["retry a failing run up to N times (0...1000)"]),
+        CommandLineOption(
+            "--backoff", .duration, help: ["the first retry's delay, doubling (default 1s); 0s retries at once"]),
+        CommandLineOption(
+            "--every", .duration,
+            help: [
+                "run every DUR, at least 1m (0s and other shorter periods are",
+                "refused)",
+            ]),
+        CommandLineOption(
+            "--flex", .duration,
+            help: [
+                "the window at the end of each period in which a run may start",
+                "(default a quarter of --every; shorter than it; 0s is refused:",
+                "it must be positive)",
+            ]),
+        CommandLineOption(
+            "--stop-on-loss", help: ["stop the command when the requirements go; run it again later"]),
+        CommandLineOption("--wait", help: ["wait for the outcome and exit with the command's status"]),
+    ]
+    /// The command follows the options.
+    package static let operands = CommandLineOperands.command
+
+    /// The help of `syncgate submit`.
+    package static func help(_ sections: HelpText.Sections) -> String {
+        """
+        USAGE: syncgate submit [options] -- COMMAND [ARGS...]
+
+        Queues COMMAND with the daemon and prints the job's id. The command runs in the current
+        directory, with stdin /dev/null, a clean environment (PATH, HOME, USER, LOGNAME, LANG,
+        XDG_RUNTIME_DIR, SYNCGATE_JOB_ID, SYNCGATE_ATTEMPT) and the daemon's user. Names, tags,
+        keys and conditions are at most 256 bytes, without control characters.
+
+        OPTIONS
+        \(sections.options)
+        \(sections.durations)
+        EXAMPLE
+          syncgate submit --require unmetered --unique backup --name backup -- ./backup.sh
+        """
+    }
+
+    /// The job, as the request carries it.
+    package var submission: DaemonRequest.Submission
+
+    /// Creates the invocation.
+    package init(_ submission: DaemonRequest.Submission) {
+        self.submission = submission
+    }
+
+    /// Reads the command (needed; it runs in the current directory) and every option, each checked as
+    /// the daemon checks it.
+    package init(parsing arguments: ParsedArguments) throws(UsageError) {
+        let tail = arguments.operands
+        guard !tail.isEmpty, !tail[0].isEmpty else { throw UsageError("'submit' needs a command after '--'") }
+        let require = arguments.value("--require") ?? "network"
+        _ = try RequirementListParser.parse(require, option: "--require")
+        var submission = DaemonRequest.Submission(
+            command: tail, workingDirectory: FileManager.default.currentDirectoryPath, require: require)
+        submission.conditions = try arguments.conditions().map(\.name).sorted()
+        submission.tags = arguments.values["--tag"] ?? []
+        if submission.tags.contains(where: \.isEmpty) { throw UsageError("empty tag for --tag") }
+        if let name = arguments.value("--name") {
+            guard !name.isEmpty else { throw UsageError("empty name for --name") }
+            submission.name = name
+        }
+        if let key = arguments.value("--unique") {
+            guard !key.isEmpty else { throw UsageError("empty key for --unique") }
+            submission.uniqueKey = key
+        }
+        for (option, labels) in [
+            ("--condition", submission.conditions), ("--tag", submission.tags),
+            ("--name", submission.name.map { [$0] }),
+            ("--unique", submission.uniqueKey.map { [$0] }),
+        ] {
+            try ParsedArguments.checkLabels(labels ?? [], option: option)
+        }
+        if let policy = arguments.value("--on-duplicate") {
+            guard DaemonRequest.Submission.duplicatePolicies.contains(policy) else {
+                throw UsageError("invalid policy '\(policy)' for --on-duplicate: expected keep, replace or append")
+            }
+            guard submission.uniqueKey != nil else { throw UsageError("option '--on-duplicate' needs --unique KEY") }
+            submission.onDuplicate = policy
+        }
+        for (option, keyPath) in [
+            ("--delay", \DaemonRequest.Submission.delay), ("--deadline", \.deadline), ("--timeout", \.timeout),
+            ("--backoff", \.backoff), ("--every", \.every), ("--flex", \.flex),
+        ] {
+            if let text = arguments.value(option) {
+                _ = try DurationParser.parse(text, option: option)
+                submission[keyPath: keyPath] = text
+            }
+        }
+        if submission.flex != nil && submission.every == nil { throw UsageError("option '--flex' needs --every") }
+        _ = try submission.periodDurations(everyOption: "--every", flexOption: "--flex")
+        submission.retries = try arguments.retries() ?? 0
+        if submission.backoff != nil && submission.retries == 0 {
+            throw UsageError("option '--backoff' needs --retries N")
+        }
+        submission.stopOnLoss = arguments.flag("--stop-on-loss")
+        submission.wait = arguments.flag("--wait")
+        if submission.wait && submission.every != nil {
+            throw UsageError("option '--wait' cannot be used with --every (a periodic job has no last outcome)")
+        }
+        self.submission = submission
+    }
+
+    /// Queues the job and prints its id; with `--wait`, exits with its outcome (SIGINT and SIGTERM end
+    /// only the wait, the job stays queued).
+    package func run() async -> Int32 {
+        await DaemonClient.session { client, signals throws(DaemonClient.Failure) in
+            try await submit(client: client, signals: signals)
+        }
+    }
+
+    private func submit(client: DaemonClient, signals: AsyncStream<Int32>) async throws(DaemonClient.Failure) -> Int32 {
+        let (connection, first) = try client.send(.submit(submission))
+        guard first.ok, let id = first.id, connection >= 0 else {
+            if connection >= 0 { close(connection) }
+            throw DaemonClient.Failure(description: DaemonLimits.escaped(first.error ?? "the daemon refused the job"))
+        }
+        Output.line(id)
+        guard submission.wait else {
+            close(connection)
+            return ExitCode.success
+        }
+        defer { close(connection) }
+        return await SignalRace.first(
+            {
+                guard let outcome = await DaemonClient.readOutcome(connection) else {
+                    Output.error("the daemon stopped before job \(id) ended; it runs again when the daemon restarts")
+                    return ExitCode.failure
+                }
+                guard outcome.ok else {
+                    Output.error(outcome.error ?? "the daemon stopped before job \(id) ended")
+                    return ExitCode.failure
+                }
+                if outcome.outcome != "succeeded" {
+                    Output.error("job \(id) \(outcome.outcome ?? "ended")\(outcome.error.map { ": \($0)" } ?? "")")
+                }
+                return outcome.exitStatus ?? ExitCode.failure
+            },
+            {
+                for await signal in signals {
+                    // The job stays queued; only the wait ends.
+                    shutdown(connection, Int32(SHUT_RDWR))
+                    return ExitCode.signaled(signal)
+                }
+                return nil
+            },
+            otherwise: ExitCode.failure)
+    }
+}

@@ -1,0 +1,78 @@
+import SyncGate
+
+/// `syncgate watch`: the environment now, then one line per change until a signal arrives.
+package struct WatchCommand: Subcommand {
+    /// `watch`.
+    package static let name = "watch"
+    /// The row under USAGE.
+    package static let synopsis = "syncgate watch [--json]"
+    /// The summary under USAGE.
+    package static let summary = "one line per change, until interrupted"
+    /// `--json`.
+    package static let options = [
+        CommandLineOption(
+            "--json", help: ["one JSON object per line, in the schema of 'status --json', for every change"])
+    ]
+    /// None.
+    package static let operands = CommandLineOperands.none
+
+    /// The help of `syncgate watch`.
+    package static func help(_ sections: HelpText.Sections) -> String {
+        """
+        USAGE: syncgate watch [--json]
+
+        Prints the environment now and then one line per change, each with an ISO 8601 UTC time,
+        until SIGINT (exit 130) or SIGTERM (exit 143). A change that would print the same text
+        (free space moving by a few bytes) prints nothing.
+
+        OPTIONS
+        \(sections.options)
+
+        EXAMPLE
+          syncgate watch
+        """
+    }
+
+    /// Whether each change is one JSON object per line instead of text.
+    package var json: Bool
+
+    /// Creates the invocation: text lines, or with `json` one JSON object per line.
+    package init(json: Bool = false) {
+        self.json = json
+    }
+
+    /// Reads `--json`.
+    package init(parsing arguments: ParsedArguments) {
+        self.init(json: arguments.flag("--json"))
+    }
+
+    /// Watches this machine until SIGINT or SIGTERM; returns 128 + the signal's number.
+    package func run() async -> Int32 {
+        let signals = SignalWatcher()
+        return await Self.watch(
+            json: json, environment: SyncGateTool.makeEnvironment(), style: Output.style, signals: signals.signals)
+    }
+
+    /// Prints the status and then one line per change until a signal arrives; returns 128 + its number.
+    ///
+    /// In text, a change that would print the same line but for the time (free space moving by bytes) prints
+    /// nothing; JSON prints every change (see ``WatchLineFilter``).
+    ///
+    /// While it watches, the free space is read as if a job needed it (on the storage observer's timer).
+    package static func watch(
+        json: Bool,
+        environment: SyncEnvironment,
+        style: TerminalStyle,
+        signals: AsyncStream<Int32>
+    ) async -> Int32 {
+        environment.demand.retain(.storageNotLow)
+        defer { environment.demand.release(.storageNotLow) }
+        return await SignalRace.run(signals: signals) {
+            var filter = WatchLineFilter(json: json, style: style)
+            for await status in environment.statusStream {
+                if let line = filter.line(for: StatusCommand.report(status)) { Output.line(line) }
+            }
+            return nil
+        }
+    }
+}
