@@ -1,4 +1,5 @@
 import Foundation
+import SyncGateCore
 
 /// The output of a durable job's dependency that succeeded in an earlier run of the app, as JSON.
 ///
