@@ -152,10 +152,10 @@
         }
 
         /// The descriptors the backend holds open (empty without a backend), for tests.
-        package var fileDescriptors: [Int32] { backend.fileDescriptors }
+        package var fileDescriptors: [Int32] { backend(as: LinuxConnectivityBackend.self).fileDescriptors }
 
         /// How many evaluations, link-cache resyncs (after overflow) and stale lookups have happened, for tests
         /// and tools.
-        package var counters: ConnectivityReaderCounters { backend.counters }
+        package var counters: ConnectivityReaderCounters { backend(as: LinuxConnectivityBackend.self).counters }
     }
 #endif

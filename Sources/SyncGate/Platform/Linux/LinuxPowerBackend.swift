@@ -103,18 +103,18 @@
         /// - Returns: whether the datagram caused a re-read.
         @discardableResult
         package func handleUEvent(_ bytes: [UInt8]) -> Bool {
-            backend.reader.handle(datagrams: [bytes], overflowed: false)
+            backend(as: LinuxPowerBackend.self).reader.handle(datagrams: [bytes], overflowed: false)
         }
 
         /// Re-reads sysfs as after a lost event (a receive-buffer overflow) and returns when published.
         package func handleUEventOverflow() {
-            backend.reader.handle(datagrams: [], overflowed: true)
+            backend(as: LinuxPowerBackend.self).reader.handle(datagrams: [], overflowed: true)
         }
 
         /// Whether the kernel uevent socket is open.
-        package var isListeningForUEvents: Bool { backend.uevents != nil }
+        package var isListeningForUEvents: Bool { backend(as: LinuxPowerBackend.self).uevents != nil }
 
         /// Whether the slow re-read timer exists, which it does only while a system battery exists.
-        package var isRereadTimerArmed: Bool { backend.reader.isRereadTimerArmed }
+        package var isRereadTimerArmed: Bool { backend(as: LinuxPowerBackend.self).reader.isRereadTimerArmed }
     }
 #endif
