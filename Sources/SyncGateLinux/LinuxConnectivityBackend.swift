@@ -154,16 +154,10 @@ import SyncGateCore
         }
 
         /// The descriptors the backend holds open (empty without a backend), for tests.
-        package var fileDescriptors: [Int32] { linuxBackend.fileDescriptors }
+        package var fileDescriptors: [Int32] { backend(as: LinuxConnectivityBackend.self).fileDescriptors }
 
         /// How many evaluations, link-cache resyncs (after overflow) and stale lookups have happened, for tests
         /// and tools.
-        package var counters: ConnectivityReaderCounters { linuxBackend.counters }
-
-        /// The backend as built by this platform's initializers, which are the only ones on Linux.
-        private var linuxBackend: LinuxConnectivityBackend {
-            // swift-format-ignore: NeverForceUnwrap
-            backend as! LinuxConnectivityBackend
-        }
+        package var counters: ConnectivityReaderCounters { backend(as: LinuxConnectivityBackend.self).counters }
     }
 #endif

@@ -105,24 +105,18 @@ import SyncGateCore
         /// - Returns: whether the datagram caused a re-read.
         @discardableResult
         package func handleUEvent(_ bytes: [UInt8]) -> Bool {
-            linuxBackend.reader.handle(datagrams: [bytes], overflowed: false)
+            backend(as: LinuxPowerBackend.self).reader.handle(datagrams: [bytes], overflowed: false)
         }
 
         /// Re-reads sysfs as after a lost event (a receive-buffer overflow) and returns when published.
         package func handleUEventOverflow() {
-            linuxBackend.reader.handle(datagrams: [], overflowed: true)
+            backend(as: LinuxPowerBackend.self).reader.handle(datagrams: [], overflowed: true)
         }
 
         /// Whether the kernel uevent socket is open.
-        package var isListeningForUEvents: Bool { linuxBackend.uevents != nil }
+        package var isListeningForUEvents: Bool { backend(as: LinuxPowerBackend.self).uevents != nil }
 
         /// Whether the slow re-read timer exists, which it does only while a system battery exists.
-        package var isRereadTimerArmed: Bool { linuxBackend.reader.isRereadTimerArmed }
-
-        /// The backend as built by this platform's initializers, which are the only ones on Linux.
-        private var linuxBackend: LinuxPowerBackend {
-            // swift-format-ignore: NeverForceUnwrap
-            backend as! LinuxPowerBackend
-        }
+        package var isRereadTimerArmed: Bool { backend(as: LinuxPowerBackend.self).reader.isRereadTimerArmed }
     }
 #endif

@@ -13,14 +13,14 @@
 ///   Without the bus or NetworkManager (or when it stops), the heuristic applies, and NetworkManager is
 ///   picked up again when it returns. ``ConnectivityStatus/isRoaming`` follows ModemManager on the system
 ///   bus (the primary modem's 3GPP registration state, while the path is cellular) and is `false`
-///   without it. ``provenance`` tells which source decided each field.
+///   without it. ``StatusObserver/provenance`` tells which source decided each field.
 /// * **Apple platforms**: one `NWPathMonitor`.
 /// * **Elsewhere**: no backend; the status stays ``ConnectivityStatus/disconnected``.
 ///
-/// The first status is computed before the initializer returns, so ``status`` is right from the first
+/// The first status is computed before the initializer returns, so ``StatusObserver/status`` is right from the first
 /// read; on Linux the initializer waits up to one second for NetworkManager's first answer (no wait at
 /// all when there is no system bus). Releasing the observer stops its thread and closes its sockets; a stream
-/// obtained from ``statusStream`` keeps the observer alive while it is being consumed.
+/// obtained from ``StatusObserver/statusStream`` keeps the observer alive while it is being consumed.
 ///
 /// ```swift
 /// let observer = ConnectivityObserver()
@@ -28,34 +28,11 @@
 ///     break
 /// }
 /// ```
-public final class ConnectivityObserver: ConnectivityObserving, BroadcastBacked {
-    /// The broadcast that holds the status.
-    package let broadcast: StatusBroadcast<ConnectivityStatus>
+///
+/// ``StatusObserver/provenance`` tells which source decided each field of ``StatusObserver/status``, with
+/// notes on sources that are missing and on problems met with them. On Linux: rtnetlink, the sysfs
+/// heuristic or NetworkManager, with notes on why NetworkManager is not used; on Apple platforms:
+/// `NWPathMonitor`, except reachability (no validator); elsewhere, none.
+public typealias ConnectivityObserver = StatusObserver<ConnectivityStatus, ConnectivityProvenance>
 
-    /// The platform backend: the only part that talks to the operating system.
-    package let backend: ConnectivityBackend
-
-    /// Creates an observer on `backend`; the platform's public initializers build it.
-    package init(backend: ConnectivityBackend) {
-        self.backend = backend
-        broadcast = backend.broadcast
-    }
-
-    deinit {
-        backend.stop()
-        broadcast.finish()
-    }
-
-    /// Which source decided each field of ``status``, with notes on sources that are missing and on
-    /// problems met with them.
-    ///
-    /// On Linux: rtnetlink, the sysfs heuristic or NetworkManager, with notes on why NetworkManager is
-    /// not used; on Apple platforms: `NWPathMonitor`, except reachability (no validator); elsewhere, none.
-    public var provenance: ConnectivityProvenance { backend.provenance }
-
-    /// The current status. Thread-safe; never blocks for longer than a short critical section.
-    public var status: ConnectivityStatus { broadcast.value }
-
-    /// A new multicast stream: the current status first, then every change.
-    public var statusStream: AsyncStream<ConnectivityStatus> { broadcast.stream(retaining: self) }
-}
+extension StatusObserver: ConnectivityObserving where Status == ConnectivityStatus {}

@@ -1,45 +1,69 @@
-/// The source of one part of a ``SyncEnvironment``, reduced to what the environment needs from it.
-struct PartSource<Value: Sendable & Equatable>: Sendable {
-    /// Reads the source's current value.
-    let current: @Sendable () -> Value
-    /// Opens a new stream of the source's values.
-    let stream: @Sendable () -> AsyncStream<Value>
-    /// The source's broadcast, when the source is SyncGate's own or a ``StatusFeed``: then it is followed
-    /// synchronously.
-    let broadcast: StatusBroadcast<Value>?
+/// The source of one part of a ``SyncEnvironment``, bound to the field of ``SyncEnvironmentStatus`` it
+/// keeps current and reduced to what the environment needs from it.
+struct PartSource: Sendable {
+    /// The part the source monitors.
+    let part: MonitoringOptions
+    /// The source itself, which the environment keeps alive.
+    let source: any Sendable
+    /// Writes the source's current value into its field.
+    private let read: @Sendable (inout SyncEnvironmentStatus) -> Void
+    /// Follows the source into its field of a combined status.
+    private let link: @Sendable (StatusBroadcast<SyncEnvironmentStatus>) -> SourceLink
 
-    init<Source: Sendable>(
+    /// Binds `source` to `field`, the field of the combined status that `part` names.
+    init<Source: PartObserving>(
         _ source: Source,
-        current: @escaping @Sendable (Source) -> Value,
-        stream: @escaping @Sendable (Source) -> AsyncStream<Value>
+        field: any WritableKeyPath<SyncEnvironmentStatus, Source.Status> & Sendable,
+        part: MonitoringOptions
     ) {
-        self.current = { current(source) }
-        self.stream = { stream(source) }
-        self.broadcast = (source as? any BroadcastBacked<Value>)?.broadcast
+        typealias Status = Source.Status
+        self.part = part
+        self.source = source
+        let assign: @Sendable (inout SyncEnvironmentStatus, Status) -> Void = { $0[keyPath: field] = $1 }
+        read = { assign(&$0, source.status) }
+        if let broadcast = (source as? any BroadcastBacked<Status>)?.broadcast {
+            link = { Self.follow(broadcast, into: $0, assign: assign) }
+        } else {
+            link = { Self.follow(source.statusStream, into: $0, assign: assign) }
+        }
+    }
+
+    /// Writes the source's current value into its field of `status`.
+    func read(into status: inout SyncEnvironmentStatus) {
+        read(&status)
     }
 
     /// Keeps the source's field of `combined` equal to the source's value from now on, and returns the
     /// link that does it.
     ///
-    /// A broadcast-backed source is followed by a synchronous observer on the thread that changes it; it
-    /// reads the source's newest value inside `combined`'s critical section (lock order: `combined`, then
-    /// the source's broadcast, which never calls out while locked), so two changes made at once on two
-    /// threads never leave an older value behind. Any other source is followed through its stream by one
-    /// task.
-    func follow(
+    /// A broadcast-backed source (SyncGate's own, or a ``StatusFeed``) is followed by a synchronous
+    /// observer on the thread that changes it; it reads the source's newest value inside `combined`'s
+    /// critical section (lock order: `combined`, then the source's broadcast, which never calls out while
+    /// locked), so two changes made at once on two threads never leave an older value behind. Any other
+    /// source is followed through its stream by one task.
+    func follow(into combined: StatusBroadcast<SyncEnvironmentStatus>) -> SourceLink {
+        link(combined)
+    }
+
+    private static func follow<Status: Sendable & Equatable>(
+        _ broadcast: StatusBroadcast<Status>,
         into combined: StatusBroadcast<SyncEnvironmentStatus>,
-        assign: @escaping @Sendable (inout SyncEnvironmentStatus, Value) -> Void
+        assign: @escaping @Sendable (inout SyncEnvironmentStatus, Status) -> Void
     ) -> SourceLink {
-        if let broadcast {
-            let observer = broadcast.addObserver { [weak broadcast, weak combined] _ in
-                guard let broadcast, let combined else { return }
-                combined.update { assign(&$0, broadcast.value) }
-            }
-            // A change between the environment's first read and the observer's registration is not lost.
+        let observer = broadcast.addObserver { [weak broadcast, weak combined] _ in
+            guard let broadcast, let combined else { return }
             combined.update { assign(&$0, broadcast.value) }
-            return SourceLink(broadcast: broadcast, observer: observer)
         }
-        let values = stream()
+        // A change between the environment's first read and the observer's registration is not lost.
+        combined.update { assign(&$0, broadcast.value) }
+        return SourceLink(broadcast: broadcast, observer: observer)
+    }
+
+    private static func follow<Status: Sendable & Equatable>(
+        _ values: AsyncStream<Status>,
+        into combined: StatusBroadcast<SyncEnvironmentStatus>,
+        assign: @escaping @Sendable (inout SyncEnvironmentStatus, Status) -> Void
+    ) -> SourceLink {
         let task = Task { [weak combined] in
             for await value in values {
                 guard let combined else { return }

@@ -18,7 +18,7 @@
 ///   `net.hadess.PowerProfiles`), and is `false` without it. Where sysfs lists no supply at all, UPower's
 ///   `OnBattery` decides ``PowerStatus/isOnExternalPower``. ``PowerStatus/isDeviceIdle`` follows
 ///   systemd-logind's `IdleHint`, and is `true` without logind. The daemons are followed through
-///   `PropertiesChanged` and picked up again when they restart; ``provenance`` tells which source
+///   `PropertiesChanged` and picked up again when they restart; ``StatusObserver/provenance`` tells which source
 ///   decided each field.
 /// * **Apple platforms**: ``PowerStatus/isLowPowerModeEnabled`` follows
 ///   `ProcessInfo.isLowPowerModeEnabled` and its change notification. The power source and battery
@@ -28,35 +28,12 @@
 ///
 /// The initial status is read before `init` returns (on Linux, after waiting up to one second for the power
 /// daemons' first answers when a system bus exists). Releasing the observer stops its sources; a stream
-/// obtained from ``statusStream`` keeps the observer alive while it is being consumed.
-public final class PowerObserver: PowerObserving, BroadcastBacked {
-    /// The broadcast that holds the status.
-    package let broadcast: StatusBroadcast<PowerStatus>
+/// obtained from ``StatusObserver/statusStream`` keeps the observer alive while it is being consumed.
+///
+/// ``StatusObserver/provenance`` tells which source decided each field of ``StatusObserver/status``, with
+/// notes on sources that are missing and on problems met with them. On Linux: sysfs,
+/// power-profiles-daemon or UPower, with notes on the daemons that are missing; on Apple platforms:
+/// `ProcessInfo` for Low Power Mode, defaults otherwise; elsewhere, none.
+public typealias PowerObserver = StatusObserver<PowerStatus, PowerProvenance>
 
-    /// The platform backend: the only part that talks to the operating system.
-    package let backend: PowerBackend
-
-    /// Creates an observer on `backend`; the platform's public initializers build it.
-    package init(backend: PowerBackend) {
-        self.backend = backend
-        broadcast = backend.broadcast
-    }
-
-    deinit {
-        backend.stop()
-        broadcast.finish()
-    }
-
-    /// The current power status. Thread-safe; never blocks for longer than a short critical section.
-    public var status: PowerStatus { broadcast.value }
-
-    /// A new stream: the current status first, then every change.
-    public var statusStream: AsyncStream<PowerStatus> { broadcast.stream(retaining: self) }
-
-    /// Which source decided each field of ``status``, with notes on sources that are missing and on
-    /// problems met with them.
-    ///
-    /// On Linux: sysfs, power-profiles-daemon or UPower, with notes on the daemons that are missing; on
-    /// Apple platforms: `ProcessInfo` for Low Power Mode, defaults otherwise; elsewhere, none.
-    public var provenance: PowerProvenance { backend.provenance }
-}
+extension StatusObserver: PowerObserving where Status == PowerStatus {}

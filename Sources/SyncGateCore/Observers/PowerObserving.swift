@@ -1,10 +1,7 @@
-/// A source of the device's power state: its current value and a multicast stream of changes.
+/// A source of the device's power state: its current ``PowerStatus`` and a multicast stream of changes
+/// (``PartObserving/status`` and ``PartObserving/statusStream``; the stream emits the current value on
+/// subscription).
 ///
 /// SyncGate's ``PowerObserver`` and a `StatusFeed<PowerStatus>` conform, and ``SyncEnvironment`` follows
-/// them synchronously; any other conforming type is followed through ``statusStream``.
-public protocol PowerObserving: Sendable {
-    /// The current power status. Thread-safe.
-    var status: PowerStatus { get }
-    /// Stream of power changes. Emits the current value on subscription.
-    var statusStream: AsyncStream<PowerStatus> { get }
-}
+/// them synchronously; any other conforming type is followed through its stream.
+public protocol PowerObserving: PartObserving where Status == PowerStatus {}

@@ -7,10 +7,11 @@
 /// multicast and current-value-first like every SyncGate source: each ``stream()`` starts with the
 /// current value, consecutive equal values are dropped, and a slow consumer gets only the newest.
 ///
-/// A feed conforms to the part protocol that matches its value: `StatusFeed<AccountStatus>` is an
-/// ``AccountStatusProviding``, `StatusFeed<Bool>` a ``CloudDriveObserving``, `StatusFeed<SyncEvent>` a
-/// ``SyncEventObserving``, `StatusFeed<ConnectivityStatus>` a ``ConnectivityObserving`` and
-/// `StatusFeed<PowerStatus>` a ``PowerObserving``.
+/// Every feed is a ``PartObserving`` source of its value, and a feed conforms to the part protocol that
+/// matches its value: `StatusFeed<AccountStatus>` is an ``AccountStatusProviding``, `StatusFeed<Bool>` a
+/// ``CloudDriveObserving``, `StatusFeed<SyncEvent>` a ``SyncEventObserving``,
+/// `StatusFeed<ConnectivityStatus>` a ``ConnectivityObserving``, `StatusFeed<PowerStatus>` a
+/// ``PowerObserving`` and `StatusFeed<StorageStatus>` a ``StorageObserving``.
 ///
 /// ```swift
 /// let account = StatusFeed(AccountStatus.couldNotDetermine)
@@ -76,38 +77,24 @@ public final class StatusFeed<Value: Sendable & Equatable>: BroadcastBacked {
     public var subscriberCount: Int { broadcast.subscriberCount }
 }
 
-extension StatusFeed: ConnectivityObserving where Value == ConnectivityStatus {
-    /// The current status; setting it is the same as ``send(_:)``.
-    public var status: ConnectivityStatus {
+extension StatusFeed: PartObserving {
+    /// The current value; setting it is the same as ``send(_:)``.
+    public var status: Value {
         get { value }
         set { send(newValue) }
     }
 
-    /// A new multicast stream: the current status first, then every change.
-    public var statusStream: AsyncStream<ConnectivityStatus> { stream() }
+    /// A new multicast stream: the current value first, then every change.
+    public var statusStream: AsyncStream<Value> { stream() }
 }
 
-extension StatusFeed: PowerObserving where Value == PowerStatus {
-    /// The current status; setting it is the same as ``send(_:)``.
-    public var status: PowerStatus {
-        get { value }
-        set { send(newValue) }
-    }
+extension StatusFeed: ConnectivityObserving where Value == ConnectivityStatus {}
 
-    /// A new multicast stream: the current status first, then every change.
-    public var statusStream: AsyncStream<PowerStatus> { stream() }
-}
+extension StatusFeed: PowerObserving where Value == PowerStatus {}
+
+extension StatusFeed: StorageObserving where Value == StorageStatus {}
 
 extension StatusFeed: AccountStatusProviding where Value == AccountStatus {
-    /// The current status; setting it is the same as ``send(_:)``.
-    public var status: AccountStatus {
-        get { value }
-        set { send(newValue) }
-    }
-
-    /// A new multicast stream: the current status first, then every change.
-    public var statusStream: AsyncStream<AccountStatus> { stream() }
-
     /// Returns the current status: a feed knows only what it was sent.
     public func refresh() async throws -> AccountStatus { value }
 }

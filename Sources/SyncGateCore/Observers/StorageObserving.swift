@@ -1,21 +1,7 @@
-/// A source of the free space on a volume: its current value and a multicast stream of changes.
+/// A source of the free space on a volume: its current ``StorageStatus`` and a multicast stream of
+/// changes (``PartObserving/status`` and ``PartObserving/statusStream``; the stream emits the current
+/// value on subscription).
 ///
 /// SyncGate's ``StorageObserver`` and a `StatusFeed<StorageStatus>` conform, and ``SyncEnvironment``
-/// follows them synchronously; any other conforming type is followed through ``statusStream``.
-public protocol StorageObserving: Sendable {
-    /// The current storage status. Thread-safe.
-    var status: StorageStatus { get }
-    /// Stream of storage changes. Emits the current value on subscription.
-    var statusStream: AsyncStream<StorageStatus> { get }
-}
-
-extension StatusFeed: StorageObserving where Value == StorageStatus {
-    /// The current storage status; setting it is the same as ``send(_:)``.
-    public var status: StorageStatus {
-        get { value }
-        set { send(newValue) }
-    }
-
-    /// A new multicast stream: the current status first, then every change.
-    public var statusStream: AsyncStream<StorageStatus> { stream() }
-}
+/// follows them synchronously; any other conforming type is followed through its stream.
+public protocol StorageObserving: PartObserving where Status == StorageStatus {}

@@ -15,7 +15,7 @@
 /// The environment **owns** the sources it is given: it keeps each of them alive for as long as it
 /// lives, so an environment built on sources that nobody else holds (as above, or with
 /// ``init(monitoring:)``) keeps following the machine. Releasing the environment releases them. Each
-/// stream it hands out (``statusStream`` and the per-part streams) keeps the environment alive while the
+/// stream it hands out (``statusStream`` and ``stream(of:)``) keeps the environment alive while the
 /// stream is being consumed, so `for await status in SyncEnvironment(monitoring: .all).statusStream`
 /// follows the machine for as long as the loop runs.
 ///
@@ -61,54 +61,25 @@ public final class SyncEnvironment: Sendable {
         storage: (any StorageObserving)? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
-        var parts: MonitoringOptions = []
-        if connectivity != nil { parts.insert(.network) }
-        if power != nil { parts.insert(.power) }
-        if account != nil { parts.insert(.account) }
-        if cloudDrive != nil { parts.insert(.cloudDrive) }
-        if syncEvents != nil { parts.insert(.syncEvent) }
-        if storage != nil { parts.insert(.storage) }
-        monitoredParts = parts
+        let given: [PartSource?] = [
+            connectivity.map { PartSource($0, field: \.connectivity, part: .network) },
+            power.map { PartSource($0, field: \.power, part: .power) },
+            account.map { PartSource($0, field: \.account, part: .account) },
+            cloudDrive.map { PartSource($0, field: \.isCloudDriveAvailable, part: .cloudDrive) },
+            syncEvents.map { PartSource($0, field: \.syncEvent, part: .syncEvent) },
+            storage.map { PartSource($0, field: \.storage, part: .storage) },
+        ]
+        let parts = given.compactMap { $0 }
+        let monitored = MonitoringOptions(parts.map(\.part))
+        monitoredParts = monitored
         self.clock = clock
-        let given: [(any Sendable)?] = [connectivity, power, account, cloudDrive, syncEvents, storage]
-        sources = given.compactMap { $0 }
+        sources = parts.map(\.source)
 
-        let connectivitySource = connectivity.map {
-            PartSource($0, current: { $0.status }, stream: { $0.statusStream })
-        }
-        let powerSource = power.map { PartSource($0, current: { $0.status }, stream: { $0.statusStream }) }
-        let accountSource = account.map { PartSource($0, current: { $0.status }, stream: { $0.statusStream }) }
-        let cloudDriveSource = cloudDrive.map {
-            PartSource($0, current: { $0.isAvailable }, stream: { $0.availabilityStream })
-        }
-        let syncEventSource = syncEvents.map { PartSource($0, current: { $0.event }, stream: { $0.eventStream }) }
-        let storageSource = storage.map { PartSource($0, current: { $0.status }, stream: { $0.statusStream }) }
-
-        let combined = StatusBroadcast(
-            SyncEnvironmentStatus(
-                connectivity: connectivitySource?.current() ?? .disconnected,
-                power: powerSource?.current() ?? .unrestricted,
-                account: accountSource?.current() ?? .couldNotDetermine,
-                isCloudDriveAvailable: cloudDriveSource?.current() ?? false,
-                syncEvent: syncEventSource?.current() ?? .idle,
-                monitoredParts: parts,
-                storage: storageSource?.current() ?? .unknown
-            )
-        )
+        var initial = SyncEnvironmentStatus(monitoredParts: monitored)
+        for part in parts { part.read(into: &initial) }
+        let combined = StatusBroadcast(initial)
         self.combined = combined
-
-        var links: [SourceLink] = []
-        if let link = connectivitySource?.follow(into: combined, assign: { $0.connectivity = $1 }) {
-            links.append(link)
-        }
-        if let link = powerSource?.follow(into: combined, assign: { $0.power = $1 }) { links.append(link) }
-        if let link = accountSource?.follow(into: combined, assign: { $0.account = $1 }) { links.append(link) }
-        if let link = cloudDriveSource?.follow(into: combined, assign: { $0.isCloudDriveAvailable = $1 }) {
-            links.append(link)
-        }
-        if let link = syncEventSource?.follow(into: combined, assign: { $0.syncEvent = $1 }) { links.append(link) }
-        if let link = storageSource?.follow(into: combined, assign: { $0.storage = $1 }) { links.append(link) }
-        self.links = LockedState(links)
+        links = LockedState(parts.map { $0.follow(into: combined) })
 
         let waiterLink = combined.addObserver { [weak self] _ in self?.releaseWaiters() }
         self.links.withLock { $0.append(SourceLink(broadcast: combined, observer: waiterLink)) }
@@ -130,35 +101,26 @@ public final class SyncEnvironment: Sendable {
     /// A new multicast stream of the combined status: the current value first, then every change.
     public var statusStream: AsyncStream<SyncEnvironmentStatus> { combined.stream(retaining: self) }
 
-    /// A new multicast stream of the network part (``ConnectivityStatus/disconnected`` if not monitored).
-    public var connectivityStream: AsyncStream<ConnectivityStatus> {
-        combined.stream(retaining: self) { $0.connectivity }
+    /// A new multicast stream of one part of the status, addressed by its key path: the part's current
+    /// value first, then every change of it (changes of other parts are not repeated).
+    ///
+    /// A part that is not monitored holds its ``SyncEnvironmentStatus`` default, such as
+    /// ``ConnectivityStatus/disconnected`` for `\.connectivity`. The stream keeps the environment alive
+    /// while it is being consumed.
+    ///
+    /// ```swift
+    /// for await connectivity in environment.stream(of: \.connectivity) where connectivity.isConnected {
+    ///     break
+    /// }
+    /// ```
+    public func stream<Part: Sendable & Equatable>(
+        of part: any KeyPath<SyncEnvironmentStatus, Part> & Sendable
+    ) -> AsyncStream<Part> {
+        combined.stream(retaining: self) { $0[keyPath: part] }
     }
 
-    /// A new multicast stream of the power part (``PowerStatus/unrestricted`` if not monitored).
-    public var powerStream: AsyncStream<PowerStatus> {
-        combined.stream(retaining: self) { $0.power }
-    }
-
-    /// A new multicast stream of the account part (``AccountStatus/couldNotDetermine`` if not monitored).
-    public var accountStream: AsyncStream<AccountStatus> {
-        combined.stream(retaining: self) { $0.account }
-    }
-
-    /// A new multicast stream of the cloud drive's availability (`false` if not monitored).
-    public var cloudDriveStream: AsyncStream<Bool> {
-        combined.stream(retaining: self) { $0.isCloudDriveAvailable }
-    }
-
-    /// A new multicast stream of the watched volume's free space (``StorageStatus/unknown`` if not monitored).
-    public var storageStream: AsyncStream<StorageStatus> {
-        combined.stream(retaining: self) { $0.storage }
-    }
-
-    /// A new multicast stream of the sync engine's activity (``SyncEvent/idle`` if not monitored).
-    public var syncEventStream: AsyncStream<SyncEvent> {
-        combined.stream(retaining: self) { $0.syncEvent }
-    }
+    /// A new multicast stream of the account part: the same as `stream(of: \.account)`.
+    public var accountStream: AsyncStream<AccountStatus> { stream(of: \.account) }
 
     /// The broadcast behind ``status``, for consumers in the package that follow it synchronously.
     package var statusBroadcast: StatusBroadcast<SyncEnvironmentStatus> { combined }
