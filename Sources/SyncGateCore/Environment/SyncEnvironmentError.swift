@@ -25,7 +25,3 @@ public enum SyncEnvironmentError: Error, Sendable, Hashable, CustomStringConvert
         }
     }
 }
-
-/// The former name of ``SyncEnvironmentError``, which covers the environment's waiting and conditions.
-@available(*, deprecated, renamed: "SyncEnvironmentError")
-public typealias SyncGateError = SyncEnvironmentError

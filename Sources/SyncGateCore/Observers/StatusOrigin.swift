@@ -44,7 +44,3 @@ public struct StatusOrigin: Sendable, Hashable, CustomStringConvertible {
     /// Nothing on this machine reports the field; it holds its default value.
     public static let defaultValue = StatusOrigin("default (no source)")
 }
-
-/// The former name of ``StatusOrigin``.
-@available(*, deprecated, renamed: "StatusOrigin")
-public typealias StatusSource = StatusOrigin

@@ -88,11 +88,8 @@ struct SchedulerStateMachine<Payload> {
         private var firstStartedNanoseconds = Int64.min
         private var lastStartedNanoseconds = Int64.min
         let spec: SyncJob.Spec
-        var phase: Phase = .parked
-        var hasStarted = false
-        var isPastRunTimeout = false
-        var lossSeenDuringBackoff = false
-        var stop: StopReason?
+        /// The phase and the facts that hold only during it.
+        var stage: Stage = .parked
         private var storedFailures: Int32 = 0
         private var storedAttempt: Int32 = 0
         private var storedAttemptsStarted: Int32 = 0
@@ -107,6 +104,26 @@ struct SchedulerStateMachine<Payload> {
 
         /// When the job was submitted, from the scheduler's origin.
         var submittedAt: Duration { .nanoseconds(submittedNanoseconds) }
+
+        /// The phase, without the facts of its ``stage``.
+        var phase: Phase { stage.phase }
+        /// Whether an attempt of the job has started.
+        var hasStarted: Bool { firstStartedNanoseconds != Int64.min }
+        /// Why the running attempt is being stopped; `nil` when nothing asked it to or none runs.
+        var stop: StopReason? {
+            if case .running(let attempt) = stage { attempt.stop } else { nil }
+        }
+        /// Whether the running attempt's run timeout has passed; `false` when none runs.
+        var isPastRunTimeout: Bool {
+            if case .running(let attempt) = stage { attempt.isPastRunTimeout } else { false }
+        }
+
+        /// Changes the running attempt's facts; nothing when no attempt runs.
+        func updateRunningAttempt(_ change: (inout RunningAttempt) -> Void) {
+            guard case .running(var attempt) = stage else { return }
+            change(&attempt)
+            stage = .running(attempt)
+        }
 
         var bucketKey: BucketKey { BucketKey(requirements: spec.requirements.rawValue, conditions: conditionMask) }
         var nextAttempt: Int { failures + 1 }
@@ -465,14 +482,14 @@ struct SchedulerStateMachine<Payload> {
             guard let job = jobs[key], job.spec.onRequirementsLost == .cancelAndRequeue, job.stop == nil,
                 !isRunnable(job)
             else { continue }
-            job.stop = .requirementsLost(newStatus.unmetRequirements(job.spec.requirements))
+            job.updateRunningAttempt { $0.stop = .requirementsLost(newStatus.unmetRequirements(job.spec.requirements)) }
             actions.append(.cancelAttempt(key))
         }
         for key in resettable.isEmpty ? [] : resettable.sorted() {
-            guard let job = jobs[key] else { continue }
+            guard let job = jobs[key], case .delayed(let lossSeen) = job.stage else { continue }
             if !isRunnable(job) {
-                job.lossSeenDuringBackoff = true
-            } else if job.lossSeenDuringBackoff {
+                job.stage = .delayed(lossSeen: true)
+            } else if lossSeen {
                 job.delayTimer = 0
                 resettable.remove(key)
                 enterWaiting(key, now: now, startIfPossible: false, actions: &actions)
@@ -496,9 +513,8 @@ struct SchedulerStateMachine<Payload> {
         }
         running.remove(key)
         job.runTimer = 0
-        job.isPastRunTimeout = false
+        // Every way on from here leaves the running stage (or the job), and with it the attempt's facts.
         let stop = job.stop
-        job.stop = nil
         var actions = newActions()
 
         switch (stop, result) {
@@ -553,11 +569,12 @@ struct SchedulerStateMachine<Payload> {
             case .runTimeout:
                 guard job.runTimer == top.id else { continue }
                 job.runTimer = 0
-                job.isPastRunTimeout = true
-                if job.stop == nil {
-                    job.stop = .timedOut
-                    actions.append(.cancelAttempt(top.key))
+                let alreadyStopping = job.stop != nil
+                job.updateRunningAttempt { attempt in
+                    attempt.isPastRunTimeout = true
+                    if attempt.stop == nil { attempt.stop = .timedOut }
                 }
+                if !alreadyStopping { actions.append(.cancelAttempt(top.key)) }
             }
         }
         dispatch(now: now, actions: &actions)
@@ -617,7 +634,7 @@ struct SchedulerStateMachine<Payload> {
         if job.phase == .running {
             if job.stop != .cancelled {
                 let alreadyStopping = job.stop != nil
-                job.stop = .cancelled
+                job.updateRunningAttempt { $0.stop = .cancelled }
                 if !alreadyStopping { actions.append(.cancelAttempt(key)) }
             }
         } else {
@@ -676,8 +693,7 @@ struct SchedulerStateMachine<Payload> {
         _ key: Key, until: Duration, now: Duration, resettable reset: Bool, actions: inout [Action]
     ) {
         guard let job = jobs[key] else { return }
-        job.phase = .delayed
-        job.lossSeenDuringBackoff = false
+        job.stage = .delayed(lossSeen: false)
         job.delayTimer = addTimer(at: until, key: key, kind: .delay)
         if reset { resettable.insert(key) }
         actions.append(.setState(job, .delayed(attempt: job.nextAttempt)))
@@ -694,7 +710,7 @@ struct SchedulerStateMachine<Payload> {
             start(key, now: now, actions: &actions)
             return
         }
-        job.phase = .waiting
+        job.stage = .waiting
         job.waitGeneration += 1
         let lane = Self.lane(job.spec.priority)
         let bucketKey = job.bucketKey
@@ -736,12 +752,9 @@ struct SchedulerStateMachine<Payload> {
     private mutating func start(_ key: Key, now: Duration, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
         if job.phase == .waiting { leaveBucket(job) }
-        job.phase = .running
+        job.stage = .running(RunningAttempt())
         job.attempt = job.nextAttempt
-        job.hasStarted = true
         job.deadlineTimer = 0
-        job.stop = nil
-        job.isPastRunTimeout = false
         job.attemptsStarted += 1
         job.firstStartedAt = job.firstStartedAt ?? now
         job.lastStartedAt = now

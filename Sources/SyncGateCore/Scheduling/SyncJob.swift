@@ -41,32 +41,22 @@ public struct SyncJob: Sendable, Identifiable {
         self.operation = operation
     }
 
-    /// Creates a job; the parameters are those of ``SyncJobOptions``.
+    /// Creates a job from the options set most often; the others keep their defaults, and read and
+    /// write as properties afterwards (`job.delay`, `job.period`), or come whole in
+    /// ``init(id:options:operation:)``.
+    ///
+    /// Each option parameter is the ``SyncJobOptions`` field of that name (`requires` is
+    /// ``SyncJobOptions/requirements``) with its default: `requires` is ``SyncRequirements/network``
+    /// unless given, ``SyncRequirements/none`` for work that needs nothing of the environment.
     ///
     /// - Parameters:
     ///   - id: the identifier; one from ``makeID()`` by default. It must not be the id of an unfinished job.
-    ///   - requires: what must hold before an attempt starts; ``SyncRequirements/network`` by default,
-    ///     ``SyncRequirements/none`` for work that needs nothing of the environment.
-    ///   - conditions: the app-defined conditions that must hold before an attempt starts.
-    ///   - priority: the priority among runnable jobs.
-    ///   - delay: how long after submission the job becomes eligible.
-    ///   - startDeadline: how long after submission the first attempt must have started.
-    ///   - runTimeout: how long one attempt may run.
-    ///   - retry: how failures are retried.
-    ///   - onRequirementsLost: what happens when the requirements stop holding during an attempt.
-    ///   - uniqueKey: a key of which at most one unfinished job exists.
-    ///   - onDuplicate: what happens when an unfinished job already has the key.
-    ///   - serialGroup: a group whose jobs run one at a time, in submission order.
-    ///   - tags: labels for cancellation and display.
-    ///   - dependsOn: the jobs that must succeed before this one starts.
-    ///   - period: how the job repeats; `nil` for a one-off job.
     ///   - operation: the work.
     public init(
         id: ID = SyncJob.makeID(),
         requires: SyncRequirements = .network,
         conditions: Set<SyncCondition> = [],
         priority: SyncJobPriority = .normal,
-        delay: Duration? = nil,
         startDeadline: Duration? = nil,
         runTimeout: Duration? = nil,
         retry: RetryPolicy = .none,
@@ -76,16 +66,14 @@ public struct SyncJob: Sendable, Identifiable {
         serialGroup: String? = nil,
         tags: Set<String> = [],
         dependsOn: [SyncJob.ID] = [],
-        period: SyncJobPeriod? = nil,
         operation: @escaping Operation
     ) {
         self.init(
             id: id,
             options: SyncJobOptions(
-                requires: requires, conditions: conditions, priority: priority, delay: delay,
-                startDeadline: startDeadline, runTimeout: runTimeout, retry: retry,
-                onRequirementsLost: onRequirementsLost, uniqueKey: uniqueKey, onDuplicate: onDuplicate,
-                serialGroup: serialGroup, tags: tags, dependsOn: dependsOn, period: period),
+                requires: requires, conditions: conditions, priority: priority, startDeadline: startDeadline,
+                runTimeout: runTimeout, retry: retry, onRequirementsLost: onRequirementsLost, uniqueKey: uniqueKey,
+                onDuplicate: onDuplicate, serialGroup: serialGroup, tags: tags, dependsOn: dependsOn),
             operation: operation)
     }
 

@@ -8,7 +8,11 @@
 /// let job = SyncJob(options: options) { context in try await upload(idempotencyKey: context.jobID) }
 /// ```
 ///
-/// An option is added in one place: a field here (with its default in ``init(requires:conditions:priority:delay:startDeadline:runTimeout:retry:onRequirementsLost:uniqueKey:onDuplicate:serialGroup:tags:dependsOn:period:)``),
+/// This is the one place the whole option list is spelled. ``SyncJob`` and ``DurableJob`` take a
+/// value of it whole (``SyncJob/init(id:options:operation:)``, ``DurableJob/init(id:kind:payload:options:)``),
+/// offer the options set most often as parameters of their other initializer, and read and write every
+/// option as a property of the job. An option is added in one place: a field here (with its default in
+/// ``init(requires:conditions:priority:delay:startDeadline:runTimeout:retry:onRequirementsLost:uniqueKey:onDuplicate:serialGroup:tags:dependsOn:period:)``),
 /// its rule in ``validationError``, its entry in the journal codec's options encoding, and its tests.
 public struct SyncJobOptions: Sendable, Hashable {
     /// What must hold before an attempt starts; ``SyncRequirements/network`` unless given

@@ -31,37 +31,40 @@ public struct DurableJob<Payload: Codable & Sendable>: Sendable, Identifiable {
         self.options = options
     }
 
-    /// Creates a durable job; the options are those of ``SyncJobOptions``.
+    /// Creates a durable job from the options a durable job sets most often; the others keep their
+    /// defaults, and read and write as properties afterwards (`job.startDeadline`, `job.period`), or come
+    /// whole in ``init(id:kind:payload:options:)``.
     ///
-    /// As for a ``SyncJob``, `requires` defaults to ``SyncRequirements/network``; a job that needs nothing
-    /// of the environment says `requires: .none`.
+    /// Each option parameter is the ``SyncJobOptions`` field of that name (`requires` is
+    /// ``SyncJobOptions/requirements``) with its default: as for a ``SyncJob``, `requires` is
+    /// ``SyncRequirements/network`` unless given; a job that needs nothing of the environment says
+    /// `requires: .none`. `uniqueKey` holds across restarts. `dependsOn` names unfinished durable
+    /// jobs of the same ``DurableScheduler`` (so that a restart finds them in the store); after a restart
+    /// the job still waits for them, or fails naming one that did not succeed.
     ///
     /// A periodic durable job (`period`) keeps its schedule across restarts: see ``DurableScheduler``.
+    ///
+    /// - Parameters:
+    ///   - id: the identifier; one from ``SyncJob/makeID()`` by default.
+    ///   - kind: the registered kind whose handler runs the job.
+    ///   - payload: the data the handler gets.
     public init(
         id: SyncJob.ID = SyncJob.makeID(),
         kind: String,
         payload: Payload,
         requires: SyncRequirements = .network,
         conditions: Set<SyncCondition> = [],
-        priority: SyncJobPriority = .normal,
-        delay: Duration? = nil,
-        startDeadline: Duration? = nil,
-        runTimeout: Duration? = nil,
         retry: RetryPolicy = .none,
-        onRequirementsLost: RequirementsLostPolicy = .cancelAndRequeue,
         uniqueKey: String? = nil,
         onDuplicate: DuplicatePolicy = .keepExisting,
         serialGroup: String? = nil,
-        tags: Set<String> = [],
-        period: SyncJobPeriod? = nil
+        dependsOn: [SyncJob.ID] = []
     ) {
         self.init(
             id: id, kind: kind, payload: payload,
             options: SyncJobOptions(
-                requires: requires, conditions: conditions, priority: priority, delay: delay,
-                startDeadline: startDeadline, runTimeout: runTimeout, retry: retry,
-                onRequirementsLost: onRequirementsLost, uniqueKey: uniqueKey, onDuplicate: onDuplicate,
-                serialGroup: serialGroup, tags: tags, period: period))
+                requires: requires, conditions: conditions, retry: retry, uniqueKey: uniqueKey,
+                onDuplicate: onDuplicate, serialGroup: serialGroup, dependsOn: dependsOn))
     }
 
     /// An option of the job, read or written as a property: `job.retry`, `job.tags`.

@@ -37,7 +37,9 @@ struct DurableRestoreReportTests {
         await operation.waitForStarts(1)  // up-1 runs when the process "dies"; the others wait their turn
         try first.durable.submit(DurableJob(id: "up-2", kind: "upload", payload: UploadRequest(photo: 2)))
         try first.durable.submit(
-            DurableJob(id: "up-3", kind: "upload", payload: UploadRequest(photo: 3), startDeadline: .seconds(30)))
+            DurableJob(
+                id: "up-3", kind: "upload", payload: UploadRequest(photo: 3),
+                options: SyncJobOptions(startDeadline: .seconds(30))))
         try first.durable.submit(DurableJob(id: "old-1", kind: "legacy", payload: UploadRequest(photo: 4)))
         try first.store.close()
 

@@ -177,7 +177,9 @@ struct DurableSchedulerTests {
     func startDeadlineAcrossRestart() async throws {
         let (first, _) = try await start()
         try first.durable.submit(
-            DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1), startDeadline: .seconds(30)))
+            DurableJob(
+                id: "up-1", kind: "upload", payload: UploadRequest(photo: 1),
+                options: SyncJobOptions(startDeadline: .seconds(30))))
         try first.store.close()
         wall.advance(by: 31)
         let (second, report) = try await start(connected: true)
@@ -190,7 +192,9 @@ struct DurableSchedulerTests {
     func delayAcrossRestart() async throws {
         let (first, _) = try await start()
         try first.durable.submit(
-            DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1), delay: .seconds(10)))
+            DurableJob(
+                id: "up-1", kind: "upload", payload: UploadRequest(photo: 1),
+                options: SyncJobOptions(delay: .seconds(10))))
         try first.store.close()
         wall.advance(by: 7)
         let (second, report) = try await start(connected: true)
@@ -274,7 +278,9 @@ struct DurableSchedulerTests {
         let badTimeout = refusal(
             of: #expect(throws: DurableJobError.self) {
                 try durable.submit(
-                    DurableJob(id: "bad", kind: "upload", payload: UploadRequest(photo: 1), runTimeout: .zero))
+                    DurableJob(
+                        id: "bad", kind: "upload", payload: UploadRequest(photo: 1),
+                        options: SyncJobOptions(runTimeout: .zero)))
             })
         #expect(
             badTimeout

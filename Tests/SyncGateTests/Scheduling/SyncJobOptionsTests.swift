@@ -17,23 +17,33 @@ struct SyncJobOptionsTests {
         retry: .exponential(initial: .seconds(2), maxAttempts: 4, jitter: 0.25), onRequirementsLost: .keepRunning,
         uniqueKey: "photo-42", onDuplicate: .replace, serialGroup: "uploads", tags: ["photos"])
 
-    @Test("the job initializers and the options initializer agree, and options read and write as properties")
+    @Test("each job initializer sets the options its parameters name; options read and write as properties")
     func carriedByEveryJob() {
         let options = Self.changed
         var job = SyncJob(
             requires: options.requirements, conditions: options.conditions, priority: options.priority,
-            delay: options.delay, startDeadline: options.startDeadline, runTimeout: options.runTimeout,
-            retry: options.retry, onRequirementsLost: options.onRequirementsLost, uniqueKey: options.uniqueKey,
-            onDuplicate: options.onDuplicate, serialGroup: options.serialGroup, tags: options.tags
+            startDeadline: options.startDeadline, runTimeout: options.runTimeout, retry: options.retry,
+            onRequirementsLost: options.onRequirementsLost, uniqueKey: options.uniqueKey,
+            onDuplicate: options.onDuplicate, serialGroup: options.serialGroup, tags: options.tags,
+            dependsOn: ["export"]
         ) { _ in }
+        #expect(job.dependsOn == ["export"])
+        job.dependsOn = []
+        #expect(job.delay == nil)
+        job.delay = options.delay
         #expect(job.options == options)
         var durable = DurableJob(
             kind: "upload", payload: 1, requires: options.requirements, conditions: options.conditions,
-            priority: options.priority, delay: options.delay, startDeadline: options.startDeadline,
-            runTimeout: options.runTimeout, retry: options.retry, onRequirementsLost: options.onRequirementsLost,
-            uniqueKey: options.uniqueKey, onDuplicate: options.onDuplicate, serialGroup: options.serialGroup,
-            tags: options.tags)
-        #expect(durable.options == options)
+            retry: options.retry, uniqueKey: options.uniqueKey, onDuplicate: options.onDuplicate,
+            serialGroup: options.serialGroup, dependsOn: ["export"])
+        #expect(
+            durable.options
+                == SyncJobOptions(
+                    requires: options.requirements, conditions: options.conditions, retry: options.retry,
+                    uniqueKey: options.uniqueKey, onDuplicate: options.onDuplicate, serialGroup: options.serialGroup,
+                    dependsOn: ["export"]))
+        durable.options = options
+        #expect(durable.runTimeout == options.runTimeout)
         job.retry = .none
         durable.tags = []
         #expect(job.options.retry == .none)

@@ -262,7 +262,7 @@ struct SyncSchedulerTests {
         manual.setConnectivity(.connected(via: .wifi))
         let operation = ControlledOperation()
         let handle = try scheduler.submit(
-            SyncJob(id: "later", delay: .seconds(5), operation: operation.operation))
+            SyncJob(id: "later", options: SyncJobOptions(delay: .seconds(5)), operation: operation.operation))
         #expect(handle.state == .delayed(attempt: 1))
         clock.advance(by: .seconds(5))
         await operation.waitForStarts(1)
@@ -446,7 +446,10 @@ struct SyncSchedulerTests {
         arguments: [
             (SyncJob(id: "") { _ in }, "id must not be empty"),
             (SyncJob(conditions: [""]) { _ in }, "conditions must not contain an empty name"),
-            (SyncJob(delay: .seconds(-1)) { _ in }, "delay must not be negative, got -1.0 seconds"),
+            (
+                SyncJob(options: SyncJobOptions(delay: .seconds(-1))) { _ in },
+                "delay must not be negative, got -1.0 seconds"
+            ),
             (SyncJob(startDeadline: .zero) { _ in }, "startDeadline must be positive, got 0.0 seconds"),
             (SyncJob(runTimeout: .seconds(-2)) { _ in }, "runTimeout must be positive, got -2.0 seconds"),
             (
