@@ -1,7 +1,7 @@
 /// A snapshot of the device's network path.
 ///
-/// Field for field the `ConnectivityStatus` of ForgeObservers (the library SyncGate grew from), so code written
-/// against it (`status.isConnected`, `status.interface == .wifi`) compiles unchanged.
+/// Read it field by field (`status.isConnected`, `status.interface == .wifi`). The facts a source may be
+/// unable to tell (reachability, roaming) default to values that restrict nothing.
 public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
     /// Whether the device has a usable network path.
     public let isConnected: Bool

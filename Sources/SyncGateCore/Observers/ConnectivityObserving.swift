@@ -2,7 +2,6 @@
 /// changes (``PartObserving/status`` and ``PartObserving/statusStream``; the stream emits the current
 /// value on subscription).
 ///
-/// The same protocol as in ForgeObservers, so sources written for it conform unchanged. SyncGate's own
-/// ``ConnectivityObserver`` and a `StatusFeed<ConnectivityStatus>` conform, and ``SyncEnvironment``
+/// SyncGate's own ``ConnectivityObserver`` and a `StatusFeed<ConnectivityStatus>` conform, and ``SyncEnvironment``
 /// follows them synchronously; any other conforming type is followed through its stream.
 public protocol ConnectivityObserving: PartObserving where Status == ConnectivityStatus {}

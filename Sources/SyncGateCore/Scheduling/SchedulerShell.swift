@@ -531,8 +531,8 @@ package final class SchedulerShell: Sendable {
     /// Creates the task that runs `first`, and then every attempt handed to it when one of its attempts
     /// ends (yielding its thread every ``attemptsPerYield`` attempts, so it never holds a thread for long).
     ///
-    /// `first` moves into the task's closure and is run from there in place: copied into a variable, its
-    /// dozen references were retained and released once more for every task created.
+    /// `first` moves into the task's closure and is run from there in place, so creating the task does not
+    /// retain and release its references once more.
     private func attemptTask(_ first: consuming Attempt) -> Task<Void, Never> {
         Task {
             var next = await self.run(first)
@@ -704,11 +704,10 @@ package final class SchedulerShell: Sendable {
     /// of a new task being created for it.
     ///
     /// The work left for after the lock goes into `deferred`, which the caller declares outside the
-    /// critical section: returned instead, the struct was copied on its way out (a dozen retains).
+    /// critical section, so the struct is not copied on its way out.
     ///
     /// An event that no hook and no stream would receive is counted (its sequence number is used up) but
-    /// not built: with nobody listening, each job's three events were built, queued and handed to an empty
-    /// broadcast for nothing.
+    /// not built: a scheduler nobody listens to builds no events.
     ///
     /// The actions' array goes back to the machine afterwards (``SchedulerStateMachine/recycle(_:)``), so
     /// the next input reuses its storage; and the outbox is given room for this section's items at once.

@@ -169,8 +169,7 @@ public actor SyncScheduler {
     /// Submits many jobs at once: the same as calling ``submit(_:)`` for each in order, with less locking.
     ///
     /// The scheduler takes its lock once for every 64 jobs instead of once per job, so an app that
-    /// queues a crowd of jobs (a folder's files, a mailbox's messages) spends less time submitting (about
-    /// half, for 10⁶ no-op jobs in the benchmark harness) and holds up running jobs less. Each job is
+    /// queues a crowd of jobs (a folder's files, a mailbox's messages) spends less time submitting and holds up running jobs less. Each job is
     /// judged exactly as ``submit(_:)`` judges it, in order: with the environment at that moment, its
     /// priority, dependencies (on any earlier job, in this call or before) and unique key.
     ///
