@@ -10,16 +10,18 @@ struct PartSource: Sendable {
     /// Follows the source into its field of a combined status.
     private let link: @Sendable (StatusBroadcast<SyncEnvironmentStatus>) -> SourceLink
 
-    /// Binds `source` to `field`, the field of the combined status that `part` names.
+    /// Binds `source` to the field of the combined status that `part` names, which `assign` writes.
+    ///
+    /// `assign` is a plain closure rather than a key path: it runs on every change of the source, inside
+    /// the combined status's critical section.
     init<Source: PartObserving>(
         _ source: Source,
-        field: any WritableKeyPath<SyncEnvironmentStatus, Source.Status> & Sendable,
-        part: MonitoringOptions
+        part: MonitoringOptions,
+        assign: @escaping @Sendable (inout SyncEnvironmentStatus, Source.Status) -> Void
     ) {
         typealias Status = Source.Status
         self.part = part
         self.source = source
-        let assign: @Sendable (inout SyncEnvironmentStatus, Status) -> Void = { $0[keyPath: field] = $1 }
         read = { assign(&$0, source.status) }
         if let broadcast = (source as? any BroadcastBacked<Status>)?.broadcast {
             link = { Self.follow(broadcast, into: $0, assign: assign) }

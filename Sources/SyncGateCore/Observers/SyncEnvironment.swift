@@ -62,12 +62,12 @@ public final class SyncEnvironment: Sendable {
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         let given: [PartSource?] = [
-            connectivity.map { PartSource($0, field: \.connectivity, part: .network) },
-            power.map { PartSource($0, field: \.power, part: .power) },
-            account.map { PartSource($0, field: \.account, part: .account) },
-            cloudDrive.map { PartSource($0, field: \.isCloudDriveAvailable, part: .cloudDrive) },
-            syncEvents.map { PartSource($0, field: \.syncEvent, part: .syncEvent) },
-            storage.map { PartSource($0, field: \.storage, part: .storage) },
+            connectivity.map { PartSource($0, part: .network) { $0.connectivity = $1 } },
+            power.map { PartSource($0, part: .power) { $0.power = $1 } },
+            account.map { PartSource($0, part: .account) { $0.account = $1 } },
+            cloudDrive.map { PartSource($0, part: .cloudDrive) { $0.isCloudDriveAvailable = $1 } },
+            syncEvents.map { PartSource($0, part: .syncEvent) { $0.syncEvent = $1 } },
+            storage.map { PartSource($0, part: .storage) { $0.storage = $1 } },
         ]
         let parts = given.compactMap { $0 }
         let monitored = MonitoringOptions(parts.map(\.part))

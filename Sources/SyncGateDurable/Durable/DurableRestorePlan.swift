@@ -83,7 +83,6 @@ struct DurableRestorePlan: Sendable {
     private(set) var holds: [UInt64: Hold]
     /// The ids restored by this pass, by sequence.
     private var restoredIDs: [SyncJob.ID: UInt64] = [:]
-    private(set) var restored: [Int] = []
     private(set) var expired: [SyncJob.ID] = []
     private(set) var discarded: [SyncJob.ID] = []
     /// How each candidate of the pass ended up so far, by index.
@@ -162,7 +161,6 @@ struct DurableRestorePlan: Sendable {
         switch outcome {
         case .restored:
             settlements[index] = .restored
-            restored.append(index)
             restoredIDs[stored.id] = stored.sequence
         case .discarded:
             settlements[index] = .discarded
