@@ -48,8 +48,8 @@ public struct SyncEnvironmentStatus: Sendable, Hashable, CustomStringConvertible
     /// ``SyncRequirements/descriptors``).
     public var satisfiedRequirements: SyncRequirements {
         var met = requirementsTreatedAsMet
-        for descriptor in SyncRequirements.descriptors where descriptor.holds(self) {
-            met.formUnion(descriptor.requirement)
+        for rule in SyncRequirementRule.table where rule.holds(self) {
+            met.formUnion(rule.requirement)
         }
         return met
     }

@@ -95,8 +95,8 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     /// descriptors' ``SyncRequirementDescriptor/part``.
     public var monitoredParts: MonitoringOptions {
         var parts: MonitoringOptions = []
-        for descriptor in Self.descriptors where contains(descriptor.requirement) {
-            parts.formUnion(descriptor.part)
+        for rule in SyncRequirementRule.table where contains(rule.requirement) {
+            parts.formUnion(rule.part)
         }
         return parts
     }
@@ -105,8 +105,8 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     /// ``SyncRequirementDescriptor/part`` is among `parts`.
     public static func decided(by parts: MonitoringOptions) -> SyncRequirements {
         var requirements: SyncRequirements = []
-        for descriptor in descriptors where parts.contains(descriptor.part) {
-            requirements.formUnion(descriptor.requirement)
+        for rule in SyncRequirementRule.table where parts.contains(rule.part) {
+            requirements.formUnion(rule.requirement)
         }
         return requirements
     }

@@ -14,19 +14,36 @@ struct PartSource: Sendable {
     ///
     /// `assign` is a plain closure rather than a key path: it runs on every change of the source, inside
     /// the combined status's critical section.
+    ///
+    /// Always inlined: the sources arrive as existentials of the part protocols, whose value type is
+    /// concrete, so inlined at the call site the code that follows a source is specialized for that value
+    /// type (called from a generic context, it would copy and assign every change through metadata).
+    @inline(__always)
     init<Source: PartObserving>(
         _ source: Source,
         part: MonitoringOptions,
         assign: @escaping @Sendable (inout SyncEnvironmentStatus, Source.Status) -> Void
     ) {
-        typealias Status = Source.Status
+        self.init(
+            part: part, source: source, current: { source.status }, stream: { source.statusStream },
+            broadcast: (source as? any BroadcastBacked<Source.Status>)?.broadcast, assign: assign)
+    }
+
+    private init<Status: Sendable & Equatable>(
+        part: MonitoringOptions,
+        source: any Sendable,
+        current: @escaping @Sendable () -> Status,
+        stream: @escaping @Sendable () -> AsyncStream<Status>,
+        broadcast: StatusBroadcast<Status>?,
+        assign: @escaping @Sendable (inout SyncEnvironmentStatus, Status) -> Void
+    ) {
         self.part = part
         self.source = source
-        read = { assign(&$0, source.status) }
-        if let broadcast = (source as? any BroadcastBacked<Status>)?.broadcast {
+        read = { assign(&$0, current()) }
+        if let broadcast {
             link = { Self.follow(broadcast, into: $0, assign: assign) }
         } else {
-            link = { Self.follow(source.statusStream, into: $0, assign: assign) }
+            link = { Self.follow(stream(), into: $0, assign: assign) }
         }
     }
 
