@@ -26,6 +26,10 @@ struct BenchmarkOptions: Sendable {
         var kernelJobWarmup: Int
         /// Route appearances measured in scenario 10.
         var kernelJobSamples: Int
+        /// Route appearances measured in scenario 13 (each costs the observer's window for the loss).
+        var defaultPathSamples: Int
+        /// `syncgate wait` children measured in scenario 13.
+        var childWaitSamples: Int
         /// Jobs waiting while scenario 10 counts the idle process's wake-ups.
         var idleJobs: Int
         /// How long scenarios 8, 10 and 11 watch an idle process.
@@ -40,14 +44,16 @@ struct BenchmarkOptions: Sendable {
         static let full = Sizes(
             warmup: 1_000, samples: 20_000, blockedJobs: 100_000, throughputJobs: 1_000_000, throughputSlots: 64,
             releasedJobs: 100_000, waiters: 10_000, memoryJobs: 1_000_000, flaps: 500, carrierFlaps: 10,
-            kernelJobWarmup: 20, kernelJobSamples: 1_000, idleJobs: 1_000, idleSeconds: 10, patienceSeconds: 300
+            kernelJobWarmup: 20, kernelJobSamples: 1_000, defaultPathSamples: 100, childWaitSamples: 20,
+            idleJobs: 1_000, idleSeconds: 10, patienceSeconds: 300
         )
 
         /// Small sizes for the CI smoke run (well under 30 s in all).
         static let quick = Sizes(
             warmup: 100, samples: 1_000, blockedJobs: 10_000, throughputJobs: 50_000, throughputSlots: 64,
             releasedJobs: 10_000, waiters: 2_000, memoryJobs: 50_000, flaps: 20, carrierFlaps: 2,
-            kernelJobWarmup: 5, kernelJobSamples: 20, idleJobs: 100, idleSeconds: 1, patienceSeconds: 60
+            kernelJobWarmup: 5, kernelJobSamples: 20, defaultPathSamples: 10, childWaitSamples: 3, idleJobs: 100,
+            idleSeconds: 1, patienceSeconds: 60
         )
     }
 

@@ -12,6 +12,7 @@ enum Scenario: Int, CaseIterable, Sendable {
     case kernelJob
     case idleWakeups
     case progress
+    case defaultPath
 
     /// The name given to `--scenario`.
     var name: String {
@@ -28,6 +29,7 @@ enum Scenario: Int, CaseIterable, Sendable {
         case .kernelJob: "kernel-job"
         case .idleWakeups: "idle-wakeups"
         case .progress: "progress"
+        case .defaultPath: "default-path"
         }
     }
 
@@ -57,6 +59,7 @@ enum Scenario: Int, CaseIterable, Sendable {
         case .kernelJob: try await Self.runKernelJob(sizes)
         case .idleWakeups: try await Self.runIdleWakeups(sizes)
         case .progress: try await Self.runProgress(sizes)
+        case .defaultPath: try await Self.runDefaultPath(sizes)
         }
     }
 

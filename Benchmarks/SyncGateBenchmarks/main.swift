@@ -63,5 +63,11 @@ func runBenchmarks(_ arguments: [String]) async -> Int32 {
     return 0
 }
 
+#if os(Linux)
+    // Scenario 13's reference child: the harness re-run with this argument waits for the route and exits.
+    if CommandLine.arguments.dropFirst().first == DefaultPathMeasurement.referenceChildArgument {
+        exit(DefaultPathMeasurement.runReferenceChild())
+    }
+#endif
 let status = await runBenchmarks(Array(CommandLine.arguments.dropFirst()))
 exit(status)

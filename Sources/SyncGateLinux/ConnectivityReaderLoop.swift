@@ -108,19 +108,26 @@ import SyncGateCore
                 descriptors[1].revents = 0
                 let ready = poll(&descriptors, 2, recheckPending ? 1 : -1)
                 if ready < 0 && errno != EINTR { break }
-                var evaluateNow = recheckPending && ready == 0
-                guard ready > 0 || evaluateNow else { continue }
+                var evaluation = recheckPending && ready == 0 ? Evaluation.publish : .none
+                guard ready > 0 || evaluation != .none else { continue }
                 if descriptors[1].revents != 0 {
                     let mail = signal.take()
                     if mail.isStopRequested { return }
                     for generation in mail.firedGenerations {
-                        evaluateNow = perform(debounce.timerFired(generation: generation)) || evaluateNow
+                        evaluation = max(evaluation, perform(debounce.timerFired(generation: generation)))
                     }
                 }
                 if descriptors[0].revents != 0, drainEvents() {
-                    evaluateNow = perform(debounce.hintsReceived()) || evaluateNow
+                    let mayGain = ConnectivityDebounce.mayGain(over: status)
+                    evaluation = max(evaluation, perform(debounce.hintsReceived(mayGain: mayGain)))
                 }
-                if evaluateNow {
+                switch evaluation {
+                case .none:
+                    break
+                case .publishIfGain:
+                    let candidate = evaluate()
+                    if ConnectivityDebounce.isGain(candidate, over: status) { publish(candidate) }
+                case .publish:
                     publish(evaluate())
                 }
             }
@@ -196,24 +203,43 @@ import SyncGateCore
             }
         }
 
-        /// Performs a debounce action; returns whether it asks for an evaluation now.
-        private func perform(_ action: ConnectivityDebounce.Action) -> Bool {
+        /// What one turn of the loop does with an evaluation, in increasing order of what it publishes.
+        private enum Evaluation: Comparable {
+            /// No evaluation.
+            case none
+            /// Evaluate, and publish only a gain over the published status.
+            case publishIfGain
+            /// Evaluate and publish.
+            case publish
+        }
+
+        /// Performs a debounce action; returns the evaluation it asks for now.
+        private func perform(_ action: ConnectivityDebounce.Action) -> Evaluation {
             switch action {
             case .none:
-                return false
+                return .none
             case .evaluate:
-                return true
+                return .publish
             case .armTimer(let generation):
-                let sleep = configuration.clock.sleeper(for: configuration.debounce)
-                let signal = self.signal
-                signal.setTimer(
-                    Task.detached {
-                        do { try await sleep() } catch { return }
-                        signal.timerFired(generation: generation)
-                    }
-                )
-                return false
+                armTimer(generation: generation)
+                return .none
+            case .evaluateForGain(let generation):
+                if let generation { armTimer(generation: generation) }
+                return .publishIfGain
             }
+        }
+
+        /// Arms the debounce timer: a task that sleeps one window on the injected clock, then mails the
+        /// generation to the loop.
+        private func armTimer(generation: UInt64) {
+            let sleep = configuration.clock.sleeper(for: configuration.debounce)
+            let signal = self.signal
+            signal.setTimer(
+                Task.detached {
+                    do { try await sleep() } catch { return }
+                    signal.timerFired(generation: generation)
+                }
+            )
         }
 
         /// Re-dumps the links into the cache. Returns whether a consistent dump was read.

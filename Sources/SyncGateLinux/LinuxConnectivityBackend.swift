@@ -89,7 +89,8 @@ import SyncGateCore
     }
 
     extension ConnectivityObserver {
-        /// Creates an observer on the platform backend, with a 200 ms debounce on Linux.
+        /// Creates an observer on the platform backend; on Linux, losses are coalesced for 200 ms and gains
+        /// reported at once (see ``init(debounce:sysfsRoot:clock:)``).
         ///
         /// If the kernel refuses the netlink sockets (some sandboxes do), the observer reports
         /// ``ConnectivityStatus/disconnected`` and never changes; use ``init(debounce:sysfsRoot:clock:)`` to
@@ -104,9 +105,11 @@ import SyncGateCore
         /// Creates an observer on rtnetlink and sysfs (and NetworkManager on the system bus) with explicit options.
         ///
         /// - Parameters:
-        ///   - debounce: how long a burst of kernel notifications is coalesced before the path is looked up
-        ///     again; `.zero` looks it up after every batch read from the socket. A burst is answered
-        ///     between one and two windows after its last notification.
+        ///   - debounce: how long a burst of kernel notifications is coalesced before a loss is reported.
+        ///     A burst is answered between one and two windows after its last notification; but while the
+        ///     status lacks a network requirement, each batch is also looked up at once, and a result that
+        ///     gains a requirement and loses none is reported at once. `.zero` looks the path up and
+        ///     reports it after every batch read from the socket.
         ///   - sysfsRoot: where sysfs is mounted; the interface kind is read below `class/net/`.
         ///   - clock: the clock that times the debounce window.
         /// - Throws: ``ConnectivityObserverError`` when the netlink sockets cannot be opened or the first

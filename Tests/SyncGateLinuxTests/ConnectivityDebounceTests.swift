@@ -42,7 +42,7 @@ struct ConnectivityDebounceTests {
             case .evaluate:
                 evaluations += 1
                 if case .armTimer(let armed) = machine.hintsReceived() { generation = armed }
-            case .none: Issue.record("the armed timer was ignored")
+            case .none, .evaluateForGain: Issue.record("the armed timer fired as \(machine)")
             }
         }
         #expect(evaluations == 5)
@@ -54,5 +54,74 @@ struct ConnectivityDebounceTests {
         _ = machine.hintsReceived()
         #expect(machine.timerFired(generation: 7) == .none)
         #expect(machine.isTimerArmed)
+    }
+
+    @Test func whileAGainIsPossibleEachBatchIsEvaluatedAtOnceUpToTheBudget() {
+        var machine = ConnectivityDebounce(isImmediate: false, eagerEvaluationsPerWindow: 3)
+        #expect(machine.hintsReceived(mayGain: true) == .evaluateForGain(armTimer: 1))
+        #expect(machine.hintsReceived(mayGain: true) == .evaluateForGain(armTimer: nil))
+        #expect(machine.hintsReceived(mayGain: true) == .evaluateForGain(armTimer: nil))
+        // The budget is spent: the next batch waits for the timer, and extends the window.
+        #expect(machine.hintsReceived(mayGain: true) == .none)
+        #expect(machine.timerFired(generation: 1) == .armTimer(generation: 2))
+        // A new window has a new budget.
+        #expect(machine.hintsReceived(mayGain: true) == .evaluateForGain(armTimer: nil))
+        #expect(machine.timerFired(generation: 2) == .evaluate)
+    }
+
+    @Test func batchesEvaluatedAtOnceDoNotExtendTheWindow() {
+        var machine = ConnectivityDebounce(isImmediate: false)
+        #expect(machine.hintsReceived(mayGain: true) == .evaluateForGain(armTimer: 1))
+        #expect(machine.hintsReceived(mayGain: true) == .evaluateForGain(armTimer: nil))
+        #expect(machine.timerFired(generation: 1) == .evaluate)
+        #expect(!machine.isTimerArmed)
+    }
+
+    @Test func withNothingToGainHintsOnlyArmTheTimer() {
+        var machine = ConnectivityDebounce(isImmediate: false)
+        #expect(machine.hintsReceived(mayGain: false) == .armTimer(generation: 1))
+        #expect(machine.hintsReceived(mayGain: false) == .none)
+        #expect(machine.timerFired(generation: 1) == .armTimer(generation: 2))
+    }
+
+    @Test func aZeroWindowEvaluatesEveryBatchWhateverItMayGain() {
+        var machine = ConnectivityDebounce(isImmediate: true)
+        #expect(machine.hintsReceived(mayGain: true) == .evaluate)
+        #expect(machine.hintsReceived(mayGain: false) == .evaluate)
+    }
+
+    static let wired = ConnectivityStatus.connected(via: .wiredEthernet)
+    static let hotspot = ConnectivityStatus.connected(via: .wifi, isExpensive: true)
+    static let lowData = ConnectivityStatus.connected(via: .wifi, isConstrained: true)
+    static let wifi = ConnectivityStatus.connected(via: .wifi)
+    static let roaming = ConnectivityStatus.connected(via: .cellular, isRoaming: true)
+
+    /// (published, candidate, whether the candidate is published at once).
+    static let gains: [(ConnectivityStatus, ConnectivityStatus, Bool)] = [
+        (.disconnected, wired, true),
+        (.disconnected, hotspot, true),
+        (hotspot, wired, true),
+        (lowData, wifi, true),
+        (roaming, wifi, true),
+        (wired, .disconnected, false),  // a loss waits for the window
+        (wired, wifi, false),  // a change that gains nothing waits too
+        (wired, wired, false),
+        (hotspot, lowData, false),  // gains unmetered, loses unconstrained
+        (.disconnected, .disconnected, false),
+    ]
+
+    @Test(arguments: gains)
+    func aCandidateIsPublishedEarlyOnlyWhenItGainsAndLosesNothing(
+        published: ConnectivityStatus, candidate: ConnectivityStatus, isGain: Bool
+    ) {
+        #expect(ConnectivityDebounce.isGain(candidate, over: published) == isGain)
+    }
+
+    @Test(arguments: [
+        (ConnectivityStatus.disconnected, true), (hotspot, true), (lowData, true), (roaming, true), (wired, false),
+        (wifi, false),
+    ])
+    func aGainIsLookedForOnlyWhileARequirementIsMissing(published: ConnectivityStatus, mayGain: Bool) {
+        #expect(ConnectivityDebounce.mayGain(over: published) == mayGain)
     }
 }

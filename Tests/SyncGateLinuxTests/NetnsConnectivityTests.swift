@@ -38,6 +38,33 @@
             }
         }
 
+        /// A window longer than any test: what these see reported is reported without waiting for it.
+        static let endlessWindow = ["watch", "--debounce-ms", "600000"]
+
+        @Test func aRouteThatAppearsIsReportedWithoutWaitingForTheWindow() throws {
+            try withTopology { topology in
+                try topology.configureIPv4(defaultRoute: false)
+                let probe = try topology.startProbe(arguments: Self.endlessWindow)
+                #expect(try !probe.next().connected)
+                try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                #expect(try probe.next().connected)
+            }
+        }
+
+        @Test func aRouteThatComesBackWithinTheWindowIsNeverReportedGone() throws {
+            try withTopology { topology in
+                try topology.configureIPv4()
+                let probe = try topology.startProbe(arguments: Self.endlessWindow)
+                #expect(try probe.next().connected)
+                try topology.inObserved("route del default")
+                try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                try topology.inPeer("link set v1 down")
+                try topology.inPeer("link set v1 up")
+                let after = try probe.all(before: .now + .seconds(1))
+                #expect(after.isEmpty, "reported during the window: \(after)")
+            }
+        }
+
         @Test func linkSetDown() throws {
             // The kernel flushes the IPv4 default route without any RTM_DELROUTE: only the link event tells.
             try withTopology { topology in

@@ -2,18 +2,20 @@
 ///
 /// `ConnectivityObserver()` picks the platform backend:
 /// * **Linux**: rtnetlink and sysfs. One socket subscribed to link and IPv4/IPv6 route changes is read on
-///   a dedicated thread; each burst of changes is coalesced (``init(debounce:sysfsRoot:clock:)``) and
-///   answered by route lookups for a public IPv4 and IPv6 address (nothing is sent) plus a link cache.
-///   Connected means a unicast route, not linkdown, through an interface that is up, running and not
-///   loopback. The interface kind comes from sysfs; cellular and Bluetooth links are expensive; Linux
-///   has no Low Data Mode, so ``ConnectivityStatus/isConstrained`` is always `false`. No polling, and no
-///   wake-ups while nothing changes. When NetworkManager runs on the system bus, its `Metered` verdict,
-///   its primary connection's kind and its connectivity check (``ConnectivityStatus/reachability``) win
-///   over the heuristic, followed through `PropertiesChanged`; rtnetlink stays the source of "connected".
-///   Without the bus or NetworkManager (or when it stops), the heuristic applies, and NetworkManager is
-///   picked up again when it returns. ``ConnectivityStatus/isRoaming`` follows ModemManager on the system
-///   bus (the primary modem's 3GPP registration state, while the path is cellular) and is `false`
-///   without it. ``StatusObserver/provenance`` tells which source decided each field.
+///   a dedicated thread. A change that brings a requirement and loses none (a route appears) is reported
+///   at once; any other burst of changes is coalesced (``init(debounce:sysfsRoot:clock:)``), so a flap
+///   shorter than the window is never reported as a loss. Each is answered by route lookups for a public
+///   IPv4 and IPv6 address (nothing is sent) plus a link cache. Connected means a unicast route, not
+///   linkdown, through an interface that is up, running and not loopback. The interface kind comes from
+///   sysfs; cellular and Bluetooth links are expensive; Linux has no Low Data Mode, so
+///   ``ConnectivityStatus/isConstrained`` is always `false`. No polling, and no wake-ups while nothing
+///   changes. When NetworkManager runs on the system bus, its `Metered` verdict, its primary connection's
+///   kind and its connectivity check (``ConnectivityStatus/reachability``) win over the heuristic,
+///   followed through `PropertiesChanged`; rtnetlink stays the source of "connected". Without the bus
+///   or NetworkManager (or when it stops), the heuristic applies, and NetworkManager is picked up again
+///   when it returns. ``ConnectivityStatus/isRoaming`` follows ModemManager on the system bus (the
+///   primary modem's 3GPP registration state, while the path is cellular) and is `false` without it.
+///   ``StatusObserver/provenance`` tells which source decided each field.
 /// * **Apple platforms**: one `NWPathMonitor`.
 /// * **Elsewhere**: no backend; the status stays ``ConnectivityStatus/disconnected``.
 ///
