@@ -3,6 +3,8 @@
 //
 //   swift run -c release DurableBenchmarks [--submits N] [--restore N]
 //
+// Also: submits per second with 10², 10⁴ and N (--restore) durable jobs pending.
+//
 // Prints a human summary and one JSON line per figure. The store lives in a fresh directory under
 // the system's temporary directory, so the figures are those of that file system.
 
@@ -72,10 +74,9 @@ func submitThroughput(label: String, durability: FileJobStore.Configuration.Dura
     report("durable-submit-\(label)", ["jobs": Double(count), "seconds": seconds(elapsed), "perSecond": rate])
 }
 
-func restoreTime(count: Int) async throws {
-    let directory = freshDirectory("restore")
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    // Fill the journal directly through the store: 100 000 synced submits would take minutes.
+/// Writes `count` pending jobs into a fresh journal in `directory` through the store alone: as many synced
+/// submits would take minutes.
+func fillJournal(_ directory: String, count: Int) throws {
     let filling = try FileJobStore(
         directory: directory, configuration: .init(durability: .batched(window: .seconds(1))))
     let encoder = JSONEncoder()
@@ -89,6 +90,34 @@ func restoreTime(count: Int) async throws {
                     options: SyncJobOptions(serialGroup: index % 10 == 0 ? "serial" : nil, tags: ["bench"]))))
     }
     try filling.close()
+}
+
+/// Submits per second with `pending` durable jobs already queued (restored from the journal), the syncs
+/// batched a second apart so that the figure is the submission's own cost.
+func submitVersusPending(pending: Int, count: Int) async throws {
+    let directory = freshDirectory("pending-\(pending)")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try fillJournal(directory, count: pending)
+    let store = try FileJobStore(directory: directory, configuration: .init(durability: .batched(window: .seconds(1))))
+    let scheduler = try makeScheduler(store: store)
+    let restored = try scheduler.restoreJobs().restored.count
+    let clock = ContinuousClock()
+    let elapsed = try clock.measure {
+        for index in 0..<count {
+            try scheduler.submit(
+                DurableJob(kind: "work", payload: Payload(photo: index, path: "/photos/new-\(index).heic")))
+        }
+    }
+    try store.close()
+    let rate = Double(count) / seconds(elapsed)
+    print("durable submit with \(restored) pending: \(count) jobs in \(elapsed), \(Int(rate)) submits/s")
+    report("durable-submit-vs-pending", ["pending": Double(restored), "jobs": Double(count), "perSecond": rate])
+}
+
+func restoreTime(count: Int) async throws {
+    let directory = freshDirectory("restore")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try fillJournal(directory, count: count)
     let bytes = (try? FileManager.default.attributesOfItem(atPath: directory + "/journal")[.size] as? Int) ?? 0
 
     let clock = ContinuousClock()
@@ -112,4 +141,7 @@ let submits = argument("--submits", default: 2000)
 let restoreCount = argument("--restore", default: 100_000)
 try await submitThroughput(label: "fsync-each", durability: .synchronous, count: submits)
 try await submitThroughput(label: "batched-5ms", durability: .batched(window: .milliseconds(5)), count: submits * 5)
+for pending in [100, 10_000, restoreCount] {
+    try await submitVersusPending(pending: pending, count: submits)
+}
 try await restoreTime(count: restoreCount)

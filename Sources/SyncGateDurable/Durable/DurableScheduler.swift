@@ -111,7 +111,7 @@ public final class DurableScheduler: Sendable {
         }
         let now = wallClock()
         // Payloads decode outside the lock; the pass then takes it twice, whatever the number of jobs.
-        let (registry, active) = state.withLock { ($0.machine.registry, Set($0.machine.active.keys)) }
+        let (registry, active) = state.withLock { ($0.machine.registry, Set($0.machine.active.sequences)) }
         let (readiness, payloads) = registry.decode(contents.jobs, skipping: active)
         var start = state.withLock { $0.machine.beginRestore(contents.jobs, readiness: readiness, now: now) }
         for write in start.writes { writer.write(write.record, jobID: write.jobID) }

@@ -26,14 +26,13 @@ extension DurableSchedulerStateMachine {
     /// depends on (or, as `appendPredecessor`, is appended to) must be an active durable job, so that a
     /// restart finds it in the store.
     func dependencyError(_ options: SyncJobOptions, appendPredecessor: SyncJob.ID?) -> SyncJobRefusal? {
-        let ids = Set(active.values.map(\.id))
-        if let id = options.dependsOn.first(where: { !ids.contains($0) }) {
+        if let id = options.dependsOn.first(where: { !active.containsJob(id: $0) }) {
             return .option(
                 "dependsOn", "\"\(id)\"",
                 "dependsOn names \"\(id)\", which is not an unfinished durable job of this scheduler: a durable "
                     + "job may depend only on those, so that a restart finds them", relatedTo: id)
         }
-        if let uniqueKey = options.uniqueKey, let previous = appendPredecessor, !ids.contains(previous) {
+        if let uniqueKey = options.uniqueKey, let previous = appendPredecessor, !active.containsJob(id: previous) {
             return .option(
                 "onDuplicate", "\(options.onDuplicate)",
                 "onDuplicate \(options.onDuplicate) would follow job \"\(previous)\" of uniqueKey \"\(uniqueKey)\", "

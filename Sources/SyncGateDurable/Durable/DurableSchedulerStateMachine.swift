@@ -53,7 +53,7 @@ struct DurableSchedulerStateMachine: Sendable {
     }
 
     private(set) var registry = DurableKindRegistry()
-    private(set) var active: [UInt64: Active] = [:]
+    private(set) var active = DurableActiveJobs()
     /// The durable dependencies of active and kept jobs, by sequence number.
     private(set) var edges: [UInt64: [Edge]] = [:]
     /// The encoded output of an active job's attempt that succeeded, until its resolution is written.
@@ -76,7 +76,7 @@ struct DurableSchedulerStateMachine: Sendable {
     var keptJobs: [KeptDurableJob] { kept.sorted { $0.key < $1.key }.map(\.value.job) }
 
     /// The active jobs' ids in sequence order.
-    var activeIDs: [SyncJob.ID] { active.sorted { $0.key < $1.key }.map(\.value.id) }
+    var activeIDs: [SyncJob.ID] { active.idsInSequenceOrder }
 
     // MARK: - Kinds and submissions
 
@@ -105,10 +105,7 @@ struct DurableSchedulerStateMachine: Sendable {
     /// Activates a new job with its dependency edges only if every job they name is still active; returns
     /// the first that is not (and activates nothing then).
     mutating func activate(_ sequence: UInt64, _ job: Active, ifActive edges: [Edge]) -> SyncJob.ID? {
-        if !edges.isEmpty {
-            let ids = Set(active.values.map(\.id))
-            if let ended = edges.first(where: { !ids.contains($0.id) }) { return ended.id }
-        }
+        if let ended = edges.first(where: { !active.containsJob(id: $0.id) }) { return ended.id }
         activate(sequence, job, edges: edges)
         return nil
     }
@@ -143,7 +140,7 @@ struct DurableSchedulerStateMachine: Sendable {
     ) -> RestoreStart {
         for stored in jobs { registerEdges(of: stored) }
         let plan = DurableRestorePlan(
-            jobs: jobs, readiness: readiness, active: Set(active.keys), kept: kept, now: now)
+            jobs: jobs, readiness: readiness, active: Set(active.sequences), kept: kept, now: now)
         var start = RestoreStart(plan: plan, writes: [], submissions: [:])
         for (index, var stored) in jobs.enumerated() {
             switch plan.classifications[index] {
