@@ -92,6 +92,9 @@ public final class FileJobStore: JobStore {
         public var bytes: Int
         /// How many times the journal was compacted since it was opened.
         public var compactions: Int
+        /// How many of ``bytes`` are known to be on disk (synced); less than ``bytes`` while a batched
+        /// write waits for its window.
+        public var syncedBytes: Int
     }
 
     private struct State {
@@ -101,6 +104,8 @@ public final class FileJobStore: JobStore {
         var length: Int
         var issues: [JobStoreIssue]
         var isSyncScheduled = false
+        /// The task that syncs the batched writes at the end of the window, while one is scheduled.
+        var backgroundSync: Task<Void, Never>?
         var isClosed = false
         var compactions = 0
         var lastBackgroundError: JobStoreError?
@@ -119,13 +124,22 @@ public final class FileJobStore: JobStore {
     private let state: LockedState<State>
     /// Serialises syncs and compaction (taken before `state`); holds the length known to be on disk.
     private let syncState = LockedState(0)
+    /// Times the batched syncs.
+    private let clock: any Clock<Duration>
 
     /// Opens (or creates) the store in `directory`, reads the journal and cuts a torn tail.
     ///
     /// - Throws: ``JobStoreError`` naming the path and the cause: the directory is missing (and not to
     ///   be created), not a directory, read-only or full, locked by another store, or the journal is not
     ///   a SyncGate journal.
-    public init(directory: String, configuration: Configuration = Configuration()) throws {
+    /// - Parameters:
+    ///   - directory: the directory of the journal and its lock.
+    ///   - configuration: how the store writes.
+    ///   - clock: the clock that times a batched sync's window (``Configuration/Durability/batched(window:)``).
+    public init(
+        directory: String, configuration: Configuration = Configuration(),
+        clock: any Clock<Duration> = ContinuousClock()
+    ) throws {
         if let reason = configuration.validationError {
             throw JobStoreError(.invalidConfiguration, path: directory, cause: reason)
         }
@@ -133,6 +147,7 @@ public final class FileJobStore: JobStore {
         self.directory = directory
         self.journalPath = directory + "/journal"
         self.configuration = configuration
+        self.clock = clock
 
         switch try POSIXFile.isDirectory(directory) {
         case true?: break
@@ -456,11 +471,17 @@ public final class FileJobStore: JobStore {
 
     /// Counts describing the journal now.
     public var statistics: Statistics {
-        state.withLock { state in
+        let synced = syncState.withLock { $0 }
+        return state.withLock { state in
             Statistics(
                 liveJobs: state.replay.jobs.count, records: state.frames, bytes: state.length,
-                compactions: state.compactions)
+                compactions: state.compactions, syncedBytes: min(synced, state.length))
         }
+    }
+
+    /// The task that syncs the batched writes at the end of the current window, if one is scheduled.
+    package var backgroundSync: Task<Void, Never>? {
+        state.withLock { $0.backgroundSync }
     }
 
     /// The last error of a background sync or of a compaction, if any.
@@ -473,17 +494,34 @@ public final class FileJobStore: JobStore {
         return .seconds(1)
     }
 
+    /// Syncs the batched writes one window from now, on the injected clock. The sync itself (a blocking
+    /// `fdatasync`) runs on a dispatch thread, never on a thread of the Swift pool.
     private func scheduleBackgroundSync() {
-        let (seconds, attoseconds) = syncWindow.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        DispatchQueue.global().asyncAfter(deadline: .now() + .nanoseconds(nanoseconds)) { [weak self] in
-            guard let self else { return }
-            self.state.withLock { $0.isSyncScheduled = false }
-            do {
-                try self.sync()
-            } catch let error as JobStoreError {
-                self.state.withLock { $0.lastBackgroundError = error }
-            } catch {}
+        let sleep = clock.sleeper(for: syncWindow)
+        let task = Task.detached { [weak self] in
+            do { try await sleep() } catch { return }
+            guard let store = self else { return }
+            await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+                DispatchQueue.global().async {
+                    store.syncBatchedWrites()
+                    continuation.resume()
+                }
+            }
         }
+        state.withLock { state in
+            if state.isSyncScheduled { state.backgroundSync = task }
+        }
+    }
+
+    private func syncBatchedWrites() {
+        state.withLock {
+            $0.isSyncScheduled = false
+            $0.backgroundSync = nil
+        }
+        do {
+            try sync()
+        } catch let error as JobStoreError {
+            state.withLock { $0.lastBackgroundError = error }
+        } catch {}
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
+import SyncGateTesting
 import Testing
 
 @testable import SyncGateCore
-
 @testable import SyncGateDurable
 
 /// FileJobStore on real files in a temporary directory.
@@ -162,6 +162,31 @@ struct FileJobStoreTests {
         try store.append(.submitted(plainJob(1)))
         try store.close()
         #expect(try open().load().jobs.map(\.sequence) == [1])
+    }
+
+    @Test("a batched write is synced when the injected clock reaches the end of its window")
+    func batchedSyncFollowsTheInjectedClock() async throws {
+        let clock = ManualClock()
+        let store = try FileJobStore(
+            directory: directory.path, configuration: .init(durability: .batched(window: .seconds(5))), clock: clock)
+        try store.append(.submitted(plainJob(1)))
+        try store.append(.submitted(plainJob(2)))
+        let written = store.statistics
+        #expect(written.syncedBytes < written.bytes)
+        let sync = try #require(store.backgroundSync)
+        // One timer for the window, whatever the number of writes in it, due five seconds after the first.
+        await clock.waitForSleeper(until: clock.now.advanced(by: .seconds(5)))
+        #expect(clock.sleeperCount == 1)
+        clock.advance(by: .seconds(4))
+        #expect(store.statistics.syncedBytes < written.bytes)
+        clock.advance(by: .seconds(1))
+        await sync.value
+        #expect(store.statistics.syncedBytes == written.bytes)
+        #expect(store.backgroundSync == nil)
+        // The next write opens the next window.
+        try store.append(.submitted(plainJob(3)))
+        #expect(store.backgroundSync != nil)
+        try store.close()
     }
 
     @Test("invalid configuration values are rejected naming the field")
