@@ -98,106 +98,34 @@ extension Scenario {
                 }
             }
             try NetworkNamespacePair.enter(pair.observed)
-            let control = try NetlinkSocket(groups: 0, receiveBufferSize: nil, bufferSize: 16 * 1024)
-            defer { control.close() }
-            let index = Int32(if_nametoindex("v0"))
-            guard index > 0 else { throw Self.failure("the veth end is missing") }
-            var sequence: UInt32 = 0
-            func route(_ present: Bool) throws {
-                sequence += 1
-                try KernelEventMeasurement.setDefaultRoute(control, present: present, index: index, sequence: sequence)
-            }
             let environment = SyncEnvironment(monitoring: .all)
             scheduler = SyncScheduler(environment: environment)
-            func awaitConnectivity(_ connected: Bool) throws {
-                let deadline = ContinuousClock.now + .seconds(5)
-                while environment.status.connectivity.isConnected != connected {
-                    guard ContinuousClock.now < deadline else {
-                        throw Self.failure("the environment did not become \(connected ? "" : "dis")connected in 5 s")
-                    }
-                    usleep(1_000)
-                }
-            }
-            try route(false)
-            try awaitConnectivity(false)
-
-            do {
-                let listener = try RawNetlinkListener(watching: index)
-                listener.start()
-                defer { listener.stop() }
-                for flap in 0..<(sizes.kernelJobWarmup + sizes.defaultPathSamples) {
-                    let stamp = Stamp()
-                    let ran = DispatchSemaphore(value: 0)
-                    _ = try scheduler.submit(
-                        SyncJob(requires: .network) { _ in
-                            stamp.mark()
-                            ran.signal()
-                        })
-                    let baseline = Stamp()
-                    let armed = DispatchSemaphore(value: 0)
-                    let resumed = DispatchSemaphore(value: 0)
-                    Task {
-                        await withCheckedContinuation { continuation in
-                            listener.arm(for: .defaultRoute(present: true), continuation)
-                            armed.signal()
-                        }
-                        baseline.mark()
-                        resumed.signal()
-                    }
-                    armed.wait()
-                    usleep(200)  // both sides asleep before the event
-                    let start = ContinuousClock.now
-                    try route(true)
-                    guard ran.wait(timeout: .now() + 5) == .success else {
-                        throw Self.failure("the job of flap \(flap) did not start within 5 s of its route")
-                    }
-                    guard resumed.wait(timeout: .now() + 5) == .success else {
-                        throw Self.failure("the bare socket did not resume its task within 5 s of flap \(flap)")
-                    }
-                    let jobLatency = try stamp.latency(from: start, scenario: Self.scenario)
-                    let rawLatency = try baseline.latency(from: start, scenario: Self.scenario)
-                    guard jobLatency > .zero else {
-                        throw Self.failure(
-                            "the job of flap \(flap) started before its route was added: it ran while the "
-                                + "environment said disconnected")
-                    }
-                    if flap >= sizes.kernelJobWarmup {
-                        job.append(jobLatency.nanoseconds)
-                        raw.append(rawLatency.nanoseconds)
-                    }
-                    usleep(2_000)
-                    try route(false)
-                    // The loss is reported after the observer's window, which is what a flap costs here.
-                    try awaitConnectivity(false)
-                    guard stamp.marks == 1 else {
-                        throw Self.failure("the job of flap \(flap) ran \(stamp.marks) times")
-                    }
-                }
-            }
+            let flaps = try RouteFlapSampler(environment: environment, scheduler: scheduler, scenario: Self.scenario)
+            try flaps.removeRoute()
+            // Each flap's loss is reported after the observer's window, which is what a flap costs here.
+            (job, raw) = try flaps.sample(warmup: sizes.kernelJobWarmup, samples: sizes.defaultPathSamples)
 
             guard let tool = Self.toolPath, let harness = Self.executablePath else { return }
             var waits: [Double] = []
             for _ in 0..<sizes.childWaitSamples {
-                referenceWaits.append(try childExit([harness, Self.referenceChildArgument], route: route))
-                try awaitConnectivity(false)
-                waits.append(try childExit([tool, "wait", "--require", "network"], route: route))
-                try awaitConnectivity(false)
+                referenceWaits.append(try childExit([harness, Self.referenceChildArgument], flaps: flaps))
+                waits.append(try childExit([tool, "wait", "--require", "network"], flaps: flaps))
             }
             toolWaits = waits
         }
 
         /// Spawns `arguments` (in this thread's namespace), adds the route once the child listens, and
         /// returns the nanoseconds from the route to `waitpid()` returning its exit; removes the route.
-        private func childExit(_ arguments: [String], route: (Bool) throws -> Void) throws -> Double {
+        private func childExit(_ arguments: [String], flaps: RouteFlapSampler) throws -> Double {
             let child = try Self.spawn(arguments)
             try Self.awaitRouteSocket(of: child)
             usleep(300_000)  // the child has finished starting and waits
             let start = ContinuousClock.now
-            try route(true)
+            try flaps.route(true)
             var status: Int32 = 0
             guard waitpid(child, &status, 0) == child else { throw Self.failure("waitpid failed: \(errno)") }
             let end = ContinuousClock.now
-            try route(false)
+            try flaps.removeRoute()
             guard status == 0 else {
                 throw Self.failure("\(arguments.joined(separator: " ")) ended with wait status \(status)")
             }

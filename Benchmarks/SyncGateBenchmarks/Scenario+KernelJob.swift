@@ -103,83 +103,14 @@ extension Scenario {
                 }
             }
             try NetworkNamespacePair.enter(pair.observed)
-            let control = try NetlinkSocket(groups: 0, receiveBufferSize: nil, bufferSize: 16 * 1024)
-            defer { control.close() }
-            let index = Int32(if_nametoindex("v0"))
-            guard index > 0 else { throw Self.failure("the veth end is missing") }
-            var sequence: UInt32 = 0
-            func route(_ present: Bool) throws {
-                sequence += 1
-                try KernelEventMeasurement.setDefaultRoute(control, present: present, index: index, sequence: sequence)
-            }
             let observer = try ConnectivityObserver(configuration: ConnectivityReaderConfiguration(debounce: .zero))
             let environment = SyncEnvironment(connectivity: observer, power: PowerObserver())
             scheduler = SyncScheduler(environment: environment)
             ledger = RunLedger(count: sizes.idleJobs)
-            func awaitConnectivity(_ connected: Bool) throws {
-                let deadline = ContinuousClock.now + .seconds(5)
-                while environment.status.connectivity.isConnected != connected {
-                    guard ContinuousClock.now < deadline else {
-                        throw Self.failure("the environment did not become \(connected ? "" : "dis")connected in 5 s")
-                    }
-                    usleep(100)
-                }
-            }
-            try route(false)
-            try awaitConnectivity(false)
-
-            do {  // the bare socket stops (it polls every 50 ms) before the idle period
-                let listener = try RawNetlinkListener(watching: index)
-                listener.start()
-                defer { listener.stop() }
-                for flap in 0..<(sizes.kernelJobWarmup + sizes.kernelJobSamples) {
-                    let stamp = Stamp()
-                    let ran = DispatchSemaphore(value: 0)
-                    _ = try scheduler.submit(
-                        SyncJob(requires: .network) { _ in
-                            stamp.mark()
-                            ran.signal()
-                        })
-                    let baseline = Stamp()
-                    let armed = DispatchSemaphore(value: 0)
-                    let resumed = DispatchSemaphore(value: 0)
-                    Task {
-                        await withCheckedContinuation { continuation in
-                            listener.arm(for: .defaultRoute(present: true), continuation)
-                            armed.signal()
-                        }
-                        baseline.mark()
-                        resumed.signal()
-                    }
-                    armed.wait()
-                    usleep(200)  // both sides asleep before the event
-                    let start = ContinuousClock.now
-                    try route(true)
-                    guard ran.wait(timeout: .now() + 5) == .success else {
-                        throw Self.failure("the job of flap \(flap) did not start within 5 s of its route")
-                    }
-                    guard resumed.wait(timeout: .now() + 5) == .success else {
-                        throw Self.failure("the bare socket did not resume its task within 5 s of flap \(flap)")
-                    }
-                    let jobLatency = try stamp.latency(from: start, scenario: Self.scenario)
-                    let rawLatency = try baseline.latency(from: start, scenario: Self.scenario)
-                    guard jobLatency > .zero else {
-                        throw Self.failure(
-                            "the job of flap \(flap) started \(Duration.zero - jobLatency) before its route was added: it ran while "
-                                + "the environment said disconnected")
-                    }
-                    if flap >= sizes.kernelJobWarmup {
-                        job.append(jobLatency.nanoseconds)
-                        raw.append(rawLatency.nanoseconds)
-                    }
-                    usleep(2_000)  // let trailing events (IPv6 routes, ACKs) settle before the next flap
-                    try route(false)
-                    try awaitConnectivity(false)
-                    guard stamp.marks == 1 else {
-                        throw Self.failure("the job of flap \(flap) ran \(stamp.marks) times")
-                    }
-                }
-            }
+            let flaps = try RouteFlapSampler(environment: environment, scheduler: scheduler, scenario: Self.scenario)
+            try flaps.removeRoute()
+            // The bare socket stops (it polls every 50 ms) before the idle period.
+            (job, raw) = try flaps.sample(warmup: sizes.kernelJobWarmup, samples: sizes.kernelJobSamples)
 
             for job in 0..<sizes.idleJobs {
                 let ledger = ledger
@@ -200,7 +131,7 @@ extension Scenario {
             guard ledger.recorded == 0 else {
                 throw Self.failure("\(ledger.recorded) idle jobs ran while the route was absent")
             }
-            try route(true)
+            try flaps.route(true)
             let deadline = ContinuousClock.now + sizes.patience
             while ledger.recorded < sizes.idleJobs {
                 guard ContinuousClock.now < deadline else {
