@@ -208,6 +208,28 @@
         /// What the child wrote to stderr so far (read while waiting for stdout).
         package var stderrText: String { String(decoding: errorBytes, as: UTF8.self) }
 
+        /// Reads both pipes until stderr contains `text` (stdout's lines are kept for ``nextLine(before:)``);
+        /// throws when it does not within `timeout`, or when stderr ends first.
+        package func waitForStderr(containing text: String, within timeout: Duration) throws {
+            let deadline = ContinuousClock.now + timeout
+            while !stderrText.contains(text) {
+                guard errors >= 0 else {
+                    throw Failure(message: "\(commandLine) closed stderr without writing \"\(text)\"\(stderrNote)")
+                }
+                var entries = [
+                    pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: output, events: Int16(output >= 0 ? POLLIN : 0), revents: 0),
+                ]
+                guard try poll(&entries, before: deadline) else {
+                    throw Failure(
+                        message: "\(commandLine): stderr did not say \"\(text)\" within \(timeout)\(stderrNote)"
+                            + threadDump())
+                }
+                if entries[0].revents != 0 { drain(&errors, into: &errorBytes) }
+                if entries[1].revents != 0 { drain(&output, into: &pending) }
+            }
+        }
+
         private var stderrNote: String {
             errorBytes.isEmpty ? "" : "; stderr: \(stderrText)"
         }

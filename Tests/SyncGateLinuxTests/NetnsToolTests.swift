@@ -93,8 +93,10 @@
                 let tool = try topology.startTool(arguments: [
                     "run", "--stop-on-loss", "--require", "network", "--grace", "5s", "--", "sh", "-c", script,
                 ])
-                try NetnsSupport.waitForRouteSubscription(pid: tool.pid)
-                try #require(tool.isRunning, "run ended before the route existed: \(tool.stderrText)")
+                // The tool has judged the network absent once it says so; a route added before that would be
+                // seen at once, and the run would start without waiting.
+                try tool.waitForStderr(
+                    containing: "syncgate: waiting for network before running sh\n", within: Self.perLine)
 
                 try topology.inObserved("route add default via 10.200.0.1 dev v0")
                 let first = try tool.nextLine(within: Self.perLine)
