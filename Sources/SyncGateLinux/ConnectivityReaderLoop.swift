@@ -44,6 +44,9 @@ import SyncGateCore
         private var removedEntries: Set<NetlinkRoute.EntryKey> = []
         /// Whether the last evaluation still found a removed entry, so the loop evaluates again soon.
         private var recheckPending = false
+        /// What the recheck may publish: what the evaluation that asked for it could. A recheck after an
+        /// early evaluation publishes only a gain, so a loss still waits for the window.
+        private var recheckEvaluation = Evaluation.publish
         /// How many rechecks in a row have still found a removed entry.
         private var rechecks = 0
         /// Both probe lookups, IPv4 then IPv6, prepared once to be sent in one datagram.
@@ -108,7 +111,7 @@ import SyncGateCore
                 descriptors[1].revents = 0
                 let ready = poll(&descriptors, 2, recheckPending ? 1 : -1)
                 if ready < 0 && errno != EINTR { break }
-                var evaluation = recheckPending && ready == 0 ? Evaluation.publish : .none
+                var evaluation = recheckPending && ready == 0 ? recheckEvaluation : .none
                 guard ready > 0 || evaluation != .none else { continue }
                 if descriptors[1].revents != 0 {
                     let mail = signal.take()
@@ -126,9 +129,11 @@ import SyncGateCore
                     break
                 case .publishIfGain:
                     let candidate = evaluate()
+                    recheckEvaluation = .publishIfGain
                     if ConnectivityDebounce.isGain(candidate, over: status) { publish(candidate) }
                 case .publish:
                     publish(evaluate())
+                    recheckEvaluation = .publish
                 }
             }
         }
