@@ -185,13 +185,7 @@
                     throw Failure(
                         message: "\(commandLine) closed its output; lines so far: \(lines)\(stderrNote)")
                 }
-                var entries = [
-                    pollfd(fd: output, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
-                ]
-                guard try poll(&entries, before: deadline) else { return nil }
-                if entries[0].revents != 0 { drain(&output, into: &pending) }
-                if entries[1].revents != 0 { drain(&errors, into: &errorBytes) }
+                guard try readAvailable(before: deadline) else { return nil }
             }
         }
 
@@ -216,17 +210,11 @@
                 guard errors >= 0 else {
                     throw Failure(message: "\(commandLine) closed stderr without writing \"\(text)\"\(stderrNote)")
                 }
-                var entries = [
-                    pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: output, events: Int16(output >= 0 ? POLLIN : 0), revents: 0),
-                ]
-                guard try poll(&entries, before: deadline) else {
+                guard try readAvailable(before: deadline) else {
                     throw Failure(
                         message: "\(commandLine): stderr did not say \"\(text)\" within \(timeout)\(stderrNote)"
                             + threadDump())
                 }
-                if entries[0].revents != 0 { drain(&errors, into: &errorBytes) }
-                if entries[1].revents != 0 { drain(&output, into: &pending) }
             }
         }
 
@@ -241,11 +229,7 @@
         /// - Returns: the rest of stdout and the exit status (128 + N for signal N).
         package func finish(before deadline: ContinuousClock.Instant) throws -> (stdout: String, status: Int32) {
             while output >= 0 || errors >= 0 {
-                var entries = [
-                    pollfd(fd: output, events: Int16(POLLIN), revents: 0),
-                    pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
-                ]
-                guard try poll(&entries, before: deadline) else {
+                guard try readAvailable(before: deadline) else {
                     // A child that already exited (a zombie, its output held by another process) has no
                     // stacks to show; the holders say why its output did not end.
                     let holders = exitedButHeld()
@@ -256,8 +240,6 @@
                             + ", then \(String(decoding: pending, as: UTF8.self).debugDescription)\(stderrNote)"
                             + threads + holders)
                 }
-                if entries[0].revents != 0 { drain(&output, into: &pending) }
-                if entries[1].revents != 0 { drain(&errors, into: &errorBytes) }
             }
             // Both pipes are closed: the child has exited (or handed them on and is about to).
             while reap(blocking: false) == nil {
@@ -303,6 +285,19 @@
         }
 
         // MARK: - Plumbing
+
+        /// Waits until stdout or stderr has something (or ends) and reads it into ``pending`` or the stderr
+        /// bytes; `false` when `deadline` passes first. A closed pipe (-1) is skipped by `poll`.
+        private func readAvailable(before deadline: ContinuousClock.Instant) throws -> Bool {
+            var entries = [
+                pollfd(fd: output, events: Int16(POLLIN), revents: 0),
+                pollfd(fd: errors, events: Int16(POLLIN), revents: 0),
+            ]
+            guard try poll(&entries, before: deadline) else { return false }
+            if entries[0].revents != 0 { drain(&output, into: &pending) }
+            if entries[1].revents != 0 { drain(&errors, into: &errorBytes) }
+            return true
+        }
 
         /// Polls `entries` until one is ready (`true`) or `deadline` passes (`false`).
         private func poll(_ entries: inout [pollfd], before deadline: ContinuousClock.Instant) throws -> Bool {

@@ -103,8 +103,7 @@ public final class FileJobStore: JobStore {
         var frames: Int
         var length: Int
         var issues: [JobStoreIssue]
-        var isSyncScheduled = false
-        /// The task that syncs the batched writes at the end of the window, while one is scheduled.
+        /// The task that syncs the batched writes at the end of the window; `nil` while none is scheduled.
         var backgroundSync: Task<Void, Never>?
         var isClosed = false
         var compactions = 0
@@ -292,7 +291,7 @@ public final class FileJobStore: JobStore {
         var isSubmission = false
         if case .submitted = record { isSubmission = true }
         let syncsNow = isSubmission && configuration.durability == .synchronous
-        let (scheduleSync, start): (Bool, Int) = try state.withLock { state in
+        let start: Int = try state.withLock { state in
             if state.isClosed { throw JobStoreError(.closed, path: journalPath, cause: "append after close()") }
             let start = state.length
             do {
@@ -305,11 +304,9 @@ public final class FileJobStore: JobStore {
             state.length += frame.count
             state.frames += 1
             state.replay.apply(record)
-            guard !syncsNow, !state.isSyncScheduled else { return (false, start) }
-            state.isSyncScheduled = true
-            return (true, start)
+            if !syncsNow && state.backgroundSync == nil { state.backgroundSync = backgroundSyncTask() }
+            return start
         }
-        if scheduleSync { scheduleBackgroundSync() }
         if syncsNow {
             do {
                 try sync()
@@ -494,11 +491,14 @@ public final class FileJobStore: JobStore {
         return .seconds(1)
     }
 
-    /// Syncs the batched writes one window from now, on the injected clock. The sync itself (a blocking
-    /// `fdatasync`) runs on a dispatch thread, never on a thread of the Swift pool.
-    private func scheduleBackgroundSync() {
+    /// A task that syncs the batched writes one window from now, on the injected clock. The sync itself (a
+    /// blocking `fdatasync`) runs on a dispatch thread, never on a thread of the Swift pool.
+    ///
+    /// Created inside the critical section that records it, so the task (which clears the record under
+    /// the same lock) always finds it recorded.
+    private func backgroundSyncTask() -> Task<Void, Never> {
         let sleep = clock.sleeper(for: syncWindow)
-        let task = Task.detached { [weak self] in
+        return Task.detached { [weak self] in
             do { try await sleep() } catch { return }
             guard let store = self else { return }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -508,16 +508,10 @@ public final class FileJobStore: JobStore {
                 }
             }
         }
-        state.withLock { state in
-            if state.isSyncScheduled { state.backgroundSync = task }
-        }
     }
 
     private func syncBatchedWrites() {
-        state.withLock {
-            $0.isSyncScheduled = false
-            $0.backgroundSync = nil
-        }
+        state.withLock { $0.backgroundSync = nil }
         do {
             try sync()
         } catch let error as JobStoreError {
