@@ -19,7 +19,8 @@ final class DurableJournalWriter: Sendable {
 
     private struct State {
         var pending: [Pending] = []
-        var isRetryScheduled = false
+        /// The task that writes the pending records again after ``retryInterval``; `nil` while none is due.
+        var retry: Task<Void, Never>?
         var errors: [String] = []
     }
 
@@ -48,6 +49,10 @@ final class DurableJournalWriter: Sendable {
 
     /// The descriptions of the last failures, oldest first.
     var errors: [String] { state.withLock { $0.errors } }
+
+    /// The timer's next retry, while one is due; it ends once it has written (or failed to write) the pending
+    /// records.
+    var scheduledRetry: Task<Void, Never>? { state.withLock { $0.retry } }
 
     /// Writes `record` (about job `jobID`) after the pending ones; a failure is reported and the record kept.
     func write(_ record: JobRecord, jobID: SyncJob.ID) {
@@ -87,9 +92,8 @@ final class DurableJournalWriter: Sendable {
                 state.errors += failed.map(\.description)
                 state.errors.removeFirst(max(state.errors.count - Self.maximumErrors, 0))
                 let isClosed = (error as? JobStoreError)?.code == .closed
-                if !state.isRetryScheduled && !isClosed {
-                    state.isRetryScheduled = true
-                    scheduleRetry()
+                if state.retry == nil && !isClosed {
+                    state.retry = retryTask()
                 }
                 return (failed, error)
             }
@@ -105,14 +109,15 @@ final class DurableJournalWriter: Sendable {
         }
     }
 
-    /// Writes the pending records again after ``retryInterval``, and again while some remain.
-    private func scheduleRetry() {
+    /// A task that writes the pending records again after ``retryInterval`` (and schedules the next retry
+    /// while some remain); created in the critical section that records it.
+    private func retryTask() -> Task<Void, Never> {
         let clock = clock
-        Task { [weak self] in
+        return Task { [weak self] in
             try? await clock.sleep(for: Self.retryInterval)
             guard let self else { return }
             let failed = self.state.withLock { state in
-                state.isRetryScheduled = false
+                state.retry = nil
                 return state.pending.isEmpty ? [] : self.drain(&state).failed
             }
             self.report(failed)

@@ -58,14 +58,17 @@ public final class DurableScheduler: Sendable {
     ///   - scheduler: the scheduler that runs the jobs.
     ///   - store: the store, such as a ``FileJobStore``; give each store to one durable scheduler.
     ///   - wallClock: the wall clock for stored instants (delays, deadlines, backoffs); inject one in tests.
+    ///   - retryClock: the clock that paces the writing again of records the store failed to take (about
+    ///     once a second until they are written); inject one in tests. It is independent of the clock the
+    ///     scheduler's jobs run on.
     public init(
-        scheduler: SyncScheduler, store: any JobStore, wallClock: @escaping @Sendable () -> Date = { Date() }
+        scheduler: SyncScheduler, store: any JobStore, wallClock: @escaping @Sendable () -> Date = { Date() },
+        retryClock: any Clock<Duration> = ContinuousClock()
     ) {
         self.scheduler = scheduler
         self.store = store
         self.wallClock = wallClock
-        // Retries are paced in real time, whatever clock the scheduler's jobs run on.
-        self.writer = DurableJournalWriter(store: store, clock: ContinuousClock())
+        self.writer = DurableJournalWriter(store: store, clock: retryClock)
         let token = scheduler.schedulerCore.addEventHook { [weak self] delivery in self?.record(delivery) }
         state.withLock { $0.hookToken = token }
         // `.storageNotLow` watches the job store's volume unless the app chose a path.
@@ -280,6 +283,9 @@ public final class DurableScheduler: Sendable {
                 writeErrors: writeErrors, pendingWrites: pendingWrites, kinds: state.machine.registry.names)
         }
     }
+
+    /// The write retry the ``init(scheduler:store:wallClock:retryClock:)`` clock will run next, while one is due.
+    var scheduledWriteRetry: Task<Void, Never>? { writer.scheduledRetry }
 
     /// The journal writes that fail after submission (attempt and resolution records), as they fail.
     ///

@@ -3,6 +3,8 @@ import SyncGate
 import SyncGateTesting
 import Testing
 
+@testable import SyncGateDurable
+
 /// A payload of another kind than `upload`.
 struct OtherRequest: Codable, Sendable, Equatable {
     var note: String
@@ -38,6 +40,8 @@ struct DurableFaultTests {
     let directory = TemporaryDirectory()
     let clock = ManualClock()
     let wall = ManualWallClock()
+    /// Paces the durable layer's write retries.
+    let retryClock = ManualClock()
 
     struct Run {
         let manual: ManualSyncEnvironment
@@ -54,7 +58,8 @@ struct DurableFaultTests {
         let scheduler = try SyncScheduler(
             environment: manual.environment, configuration: .init(randomSource: { 0.5 }), clock: clock)
         let store = try store ?? FileJobStore(directory: directory.path)
-        let durable = DurableScheduler(scheduler: scheduler, store: wrap(store), wallClock: wall.function)
+        let durable = DurableScheduler(
+            scheduler: scheduler, store: wrap(store), wallClock: wall.function, retryClock: retryClock)
         if kinds.contains("upload") {
             try durable.register("upload", payload: UploadRequest.self) { _, _ in }
         }
@@ -251,6 +256,36 @@ struct DurableFaultTests {
         flaky.failsProgress.withLock { $0 = false }
         try run.durable.retryPendingWrites()
         #expect(run.durable.snapshot().pendingWrites == 0)
+        #expect(try run.store.load().jobs.isEmpty)
+    }
+
+    @Test("a failed write is written again by the retry clock, once a second until it reaches the store, reported once")
+    func failedWriteRetriedOnTheRetryClock() async throws {
+        let (run, _) = try start(kinds: ["upload"]) { FlakyStore($0) }
+        let flaky = try #require(run.durable.store as? FlakyStore)
+        let failures = run.durable.writeFailures
+        let handle = try run.durable.submit(DurableJob(id: "c", kind: "upload", payload: UploadRequest(photo: 1)))
+        flaky.failsProgress.withLock { $0 = true }
+        handle.cancel()
+        var iterator = failures.makeAsyncIterator()
+        #expect(try #require(await iterator.next()).jobID == "c")
+        // The first retry is due one second after the failure, on the retry clock only.
+        let first = try #require(run.durable.scheduledWriteRetry)
+        await retryClock.waitForSleeper(until: retryClock.now.advanced(by: .seconds(1)))
+        retryClock.advance(by: .milliseconds(999))
+        #expect(run.durable.snapshot().pendingWrites == 1)
+        retryClock.advance(by: .milliseconds(1))
+        await first.value
+        // Still failing: the record stays pending, is not reported again, and the next retry is scheduled.
+        #expect(run.durable.snapshot().pendingWrites == 1)
+        #expect(run.durable.snapshot().writeErrors.count == 1)
+        let second = try #require(run.durable.scheduledWriteRetry)
+        await retryClock.waitForSleeper(until: retryClock.now.advanced(by: .seconds(1)))
+        flaky.failsProgress.withLock { $0 = false }
+        retryClock.advance(by: .seconds(1))
+        await second.value
+        #expect(run.durable.snapshot().pendingWrites == 0)
+        #expect(run.durable.scheduledWriteRetry == nil)
         #expect(try run.store.load().jobs.isEmpty)
     }
 
