@@ -42,11 +42,13 @@ let package = Package(
             dependencies: ["SyncGate", "SyncGateTesting"],
             path: "Examples/SchedulerTour"
         ),
+        // What the test targets share that is about running tests, not about SyncGate (never a product).
+        .target(name: "SyncGateTestSupport", dependencies: ["SyncGateCore"], path: "Tests/SyncGateTestSupport"),
         .testTarget(
             name: "SyncGateTests",
             dependencies: [
                 "SyncGate", "SyncGateCore", "SyncGateDurable", "SyncGateLinux", "SyncGateApple", "SyncGateExecutors",
-                "SyncGateTesting",
+                "SyncGateTesting", "SyncGateTestSupport",
             ],
             // Journal files written by released format versions, read through #filePath.
             exclude: ["Durable/Golden"]),
@@ -58,11 +60,14 @@ let package = Package(
             name: "SyncGateLinuxTests",
             dependencies: [
                 "SyncGate", "SyncGateCore", "SyncGateDurable", "SyncGateLinux", "SyncGateWire", "SyncGateTesting",
+                "SyncGateTestSupport",
             ]),
         // The command-line tool: a thin main over SyncGateCLI, which holds everything tests can import.
         .target(name: "SyncGateCLI", dependencies: ["SyncGate"]),
         .executableTarget(name: "syncgate", dependencies: ["SyncGateCLI", "SyncGate"]),
-        .testTarget(name: "SyncGateCLITests", dependencies: ["SyncGateCLI", "SyncGate", "SyncGateTesting"]),
+        .testTarget(
+            name: "SyncGateCLITests",
+            dependencies: ["SyncGateCLI", "SyncGate", "SyncGateTesting", "SyncGateTestSupport"]),
         // Restores, submits and runs durable jobs while SyncGateLinuxTests kills it (the crash test).
         .executableTarget(
             name: "syncgate-durable-probe", dependencies: ["SyncGate", "SyncGateTesting"],

@@ -104,7 +104,7 @@
             SpawnInheritance.closeOthers(&actions, flags: &flags)
             posix_spawnattr_setflags(&attributes, Int16(flags))
 
-            var variables = ProcessInfo.processInfo.environment
+            var variables = Self.inheritedEnvironment
             variables.merge(environment) { $1 }
             let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { strdup($0) } + [nil]
             let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
@@ -131,6 +131,19 @@
 
         deinit {
             stop()
+        }
+
+        /// The test process's environment without what `stdbuf` adds (CI runs the suite under `stdbuf -oL`
+        /// so its log is whole when a hang is reported): a child writes to its pipes as it would for a user,
+        /// buffered unless it flushes, so a test of its output still sees a missing flush.
+        private static var inheritedEnvironment: [String: String] {
+            var variables = ProcessInfo.processInfo.environment
+            for name in ["_STDBUF_I", "_STDBUF_O", "_STDBUF_E"] { variables[name] = nil }
+            if let preload = variables["LD_PRELOAD"], preload.contains("libstdbuf") {
+                let rest = preload.split(separator: ":").filter { !$0.contains("libstdbuf") }
+                variables["LD_PRELOAD"] = rest.isEmpty ? nil : rest.joined(separator: ":")
+            }
+            return variables
         }
 
         // MARK: - Input

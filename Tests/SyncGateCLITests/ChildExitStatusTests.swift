@@ -2,6 +2,7 @@ import SyncGate
 import SyncGateCLI
 import Testing
 
+@Suite(.timeLimit(.minutes(1)))
 struct ChildExitStatusTests {
     @Test(arguments: [
         (Int32(0), ChildExitStatus.exited(0), Int32(0), "exited with status 0"),

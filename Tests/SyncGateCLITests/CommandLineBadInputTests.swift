@@ -5,7 +5,7 @@ private let expectedUnit = "expected a number and a unit (ms, s, m or h), such a
 
 /// The command line's part of the bad-input walk (docs/ARCHITECTURE.md §4, "bad input"): a bad duration
 /// is refused with an error that names the option and the value.
-@Suite("Bad input on the command line")
+@Suite("Bad input on the command line", .timeLimit(.minutes(1)))
 struct CommandLineBadInputTests {
     @Test(
         "the command line refuses bad durations, naming the option and the value",

@@ -2,6 +2,7 @@ import SyncGate
 import SyncGateCLI
 import Testing
 
+@Suite(.timeLimit(.minutes(1)))
 struct CommandLineParserTests {
     static let valid: [([String], Command)] = [
         (["--help"], .help(nil)),

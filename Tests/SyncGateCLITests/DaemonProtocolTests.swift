@@ -3,6 +3,7 @@ import SyncGateCLI
 import Testing
 
 /// The daemon's wire format: what it accepts, and a table of what it refuses, each naming the problem.
+@Suite(.timeLimit(.minutes(1)))
 struct DaemonProtocolTests {
     private static func bytes(_ text: String) -> [UInt8] { Array(text.utf8) }
 

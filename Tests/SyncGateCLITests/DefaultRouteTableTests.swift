@@ -2,6 +2,7 @@ import SyncGate
 import SyncGateCLI
 import Testing
 
+@Suite(.timeLimit(.minutes(1)))
 struct DefaultRouteTableTests {
     static let ipv4 = """
         Iface\tDestination\tGateway \tFlags\tRefCnt\tUse\tMetric\tMask\t\tMTU\tWindow\tIRTT

@@ -6,6 +6,7 @@ import Testing
 /// "no time at all", and a negative or malformed value is a usage error naming the option and the value.
 /// A period is the exception: `submit --every` is at least the minimum period (1m) and `--flex` positive,
 /// and a shorter value is a usage error too.
+@Suite(.timeLimit(.minutes(1)))
 struct DurationOptionTests {
     /// One duration option: how to write a command line that gives it a value, and where the value lands.
     struct Option: Sendable, CustomTestStringConvertible {

@@ -1,6 +1,7 @@
 import SyncGateCLI
 import Testing
 
+@Suite(.timeLimit(.minutes(1)))
 struct DurationParserTests {
     @Test(arguments: [
         ("500ms", Duration.milliseconds(500)),

@@ -3,6 +3,7 @@ import SyncGateCLI
 import Testing
 
 /// The help texts list the requirement names of the library's table, every one of them, and stay tidy.
+@Suite(.timeLimit(.minutes(1)))
 struct HelpTextTests {
     /// Every single-bit requirement the library knows: the bits that some part of the environment decides.
     static let knownRequirements: [SyncRequirements] = (0..<64).map { SyncRequirements(rawValue: 1 << $0) }

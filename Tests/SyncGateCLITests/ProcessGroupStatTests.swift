@@ -5,6 +5,7 @@
 
     /// `/proc/PID/stat` as the daemon reads it to tell a job's processes (their group, whether they live)
     /// and to recognise a command after a crash (its start time).
+    @Suite(.timeLimit(.minutes(1)))
     struct ProcessGroupStatTests {
         /// A line of `/proc/PID/stat` with `name` as the command and the given state, parent, group and
         /// start time; the other fields as the kernel writes them.

@@ -2,6 +2,7 @@ import SyncGate
 import SyncGateCLI
 import Testing
 
+@Suite(.timeLimit(.minutes(1)))
 struct RequirementListParserTests {
     static let valid: [(String, SyncRequirements)] = [
         ("network", .network),

@@ -4,6 +4,7 @@ import Testing
 
 /// The daemon's run log on disk: runs cut short by the daemon's death, the retention of old records,
 /// the bounds of what a job keeps, and the stream `logs` reads.
+@Suite(.timeLimit(.minutes(1)))
 struct RunLogTests {
     /// Runs of one job whose stdout and stderr each hold `bytes`, and the runs whose output `trim` keeps.
     struct Bounds: Sendable, CustomTestStringConvertible {

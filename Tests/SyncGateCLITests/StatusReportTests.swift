@@ -2,6 +2,7 @@ import SyncGate
 import SyncGateCLI
 import Testing
 
+@Suite(.timeLimit(.minutes(1)))
 struct StatusReportTests {
     static let linuxLike = SyncEnvironmentStatus(
         connectivity: .connected(via: .wiredEthernet),

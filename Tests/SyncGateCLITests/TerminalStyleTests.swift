@@ -2,6 +2,7 @@ import SyncGate
 import SyncGateCLI
 import Testing
 
+@Suite(.timeLimit(.minutes(1)))
 struct TerminalStyleTests {
     @Test(arguments: [
         (true, [String: String](), true, true),

@@ -2,7 +2,7 @@ import SyncGate
 import SyncGateCLI
 import Testing
 
-@Suite("watch line filter")
+@Suite("watch line filter", .timeLimit(.minutes(1)))
 struct WatchLineFilterTests {
     static let gib: UInt64 = 1 << 30
 

@@ -4,6 +4,7 @@ import Testing
 
 @testable import SyncGateLinux
 
+@Suite(.timeLimit(.minutes(1)))
 struct ConnectivityDebounceTests {
     @Test func zeroWindowEvaluatesEveryBatch() {
         var machine = ConnectivityDebounce(isImmediate: true)

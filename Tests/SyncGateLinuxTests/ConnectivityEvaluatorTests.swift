@@ -5,6 +5,7 @@ import Testing
 @testable import SyncGateLinux
 @testable import SyncGateWire
 
+@Suite(.timeLimit(.minutes(1)))
 struct ConnectivityEvaluatorTests {
     static let upRunning = Netlink.InterfaceFlag.up | Netlink.InterfaceFlag.running | Netlink.InterfaceFlag.lowerUp
 

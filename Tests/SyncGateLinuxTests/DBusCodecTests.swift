@@ -6,6 +6,7 @@ import Testing
 @testable import SyncGateWire
 
 /// The pure D-Bus codec against byte vectors: both byte orders, every container, and the limits.
+@Suite(.timeLimit(.minutes(1)))
 struct DBusCodecTests {
     /// A method return in big-endian order: reply serial 42, body `u` 0xDEADBEEF.
     static let bigEndianReturn: [UInt8] = [

@@ -5,6 +5,7 @@ import Testing
 @testable import SyncGateLinux
 
 /// The property tracker's rules, step by step, without a bus.
+@Suite(.timeLimit(.minutes(1)))
 struct DBusPropertyStateMachineTests {
     static let nm = DBusPropertyStateMachine.Target(
         busName: "org.freedesktop.NetworkManager", path: "/org/freedesktop/NetworkManager",

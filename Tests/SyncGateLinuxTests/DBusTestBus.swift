@@ -76,10 +76,10 @@
                   </policy>
                 </busconfig>
                 """
-            try config.write(toFile: "\(directory)/bus.conf", atomically: true, encoding: .utf8)
-            try Self.networkManagerTemplate.write(toFile: "\(directory)/nm_full.py", atomically: true, encoding: .utf8)
-            try Self.profilesTemplate.write(toFile: "\(directory)/ppd_current.py", atomically: true, encoding: .utf8)
-            try Self.modemManagerTemplate.write(toFile: "\(directory)/mm.py", atomically: true, encoding: .utf8)
+            try config.write(toFile: "\(directory)/bus.conf", atomically: false, encoding: .utf8)
+            try Self.networkManagerTemplate.write(toFile: "\(directory)/nm_full.py", atomically: false, encoding: .utf8)
+            try Self.profilesTemplate.write(toFile: "\(directory)/ppd_current.py", atomically: false, encoding: .utf8)
+            try Self.modemManagerTemplate.write(toFile: "\(directory)/mm.py", atomically: false, encoding: .utf8)
             daemon = try SpawnedProcess(
                 Self.daemonPath ?? "", ["--config-file=\(directory)/bus.conf", "--nofork", "--print-address=1"])
             // The daemon prints its address once it listens.

@@ -72,7 +72,7 @@
             guard let compilerPath else { throw Failure(message: "no C compiler") }
             let source = directory + "/fdatasync-shim.c"
             let library = directory + "/fdatasync-shim.so"
-            try shimSource.write(toFile: source, atomically: true, encoding: .utf8)
+            try shimSource.write(toFile: source, atomically: false, encoding: .utf8)
             try SpawnedProcess.run(
                 compilerPath, ["-shared", "-fPIC", "-O1", "-o", library, source, "-ldl"], timeout: .seconds(30))
             return library

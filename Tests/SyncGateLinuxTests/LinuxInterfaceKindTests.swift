@@ -7,6 +7,7 @@
     @testable import SyncGateLinux
 
     /// Classification against sysfs fixture trees built at run time, one per kind of interface.
+    @Suite(.timeLimit(.minutes(1)))
     struct LinuxInterfaceKindTests {
         struct Fixture: Sendable, CustomTestStringConvertible {
             var name: String

@@ -7,6 +7,7 @@ import Testing
 
 /// ModemManager's pure rules: which registration states roam, which modem is primary, and when the
 /// connection in use counts as roaming.
+@Suite(.timeLimit(.minutes(1)))
 struct ModemManagerMappingTests {
     @Test(
         "registration states",

@@ -5,6 +5,7 @@ import Testing
 @testable import SyncGateLinux
 @testable import SyncGateWire
 
+@Suite(.timeLimit(.minutes(1)))
 struct NetlinkCodecTests {
     @Test func capturedLinkDumpDecodesLoopbackAndVeth() throws {
         let datagram = NetlinkMessage.parse(CapturedNetlink.linkDump)

@@ -5,6 +5,7 @@ import Testing
 @testable import SyncGateLinux
 @testable import SyncGateWire
 
+@Suite(.timeLimit(.minutes(1)))
 struct NetlinkRequestTests {
     @Test func linkDumpRequestLayout() {
         let bytes = NetlinkRequest.linkDump(sequence: 9)

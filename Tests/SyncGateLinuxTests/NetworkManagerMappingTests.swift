@@ -5,6 +5,7 @@ import Testing
 @testable import SyncGateLinux
 
 /// NetworkManager's states to SyncGate's values, and the merge with the rtnetlink status.
+@Suite(.timeLimit(.minutes(1)))
 struct NetworkManagerMappingTests {
     @Test(
         "Metered",

@@ -1,5 +1,6 @@
 #if os(Linux)
     import SyncGate
+    import SyncGateTestSupport
     import Testing
 
     /// A fixture tree and the status it must read as.
@@ -152,7 +153,7 @@
             isOnExternalPower: false, batteryLevel: 0.55, hasSystemBattery: true),
     ]
 
-    @Suite("PowerSupplyReader: sysfs fixture trees")
+    @Suite("PowerSupplyReader: sysfs fixture trees", .ownThread, .timeLimit(.minutes(1)))
     struct PowerSupplyReaderTests {
         @Test("each fixture tree reads as its expected status", arguments: fixtureCases)
         func fixture(_ fixtureCase: PowerFixtureCase) throws {

@@ -6,6 +6,7 @@
     @testable import SyncGateLinux
     @testable import SyncGateWire
 
+    @Suite(.timeLimit(.minutes(1)))
     struct RouteLookupBatchTests {
         static let ipv4: [UInt8] = [1, 1, 1, 1]
         static let ipv6: [UInt8] = [0x26, 0x06, 0x47, 0x00, 0x47, 0x00, 0, 0, 0, 0, 0, 0, 0, 0, 0x11, 0x11]

@@ -38,7 +38,7 @@ struct UEventParseCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("UEventMessage: kernel uevent parser")
+@Suite("UEventMessage: kernel uevent parser", .timeLimit(.minutes(1)))
 struct UEventMessageTests {
     @Test("a power_supply change event")
     func batteryChange() throws {

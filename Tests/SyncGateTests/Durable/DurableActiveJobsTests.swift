@@ -4,6 +4,7 @@ import Testing
 @testable import SyncGateDurable
 
 /// The active jobs' id index follows every insertion, replacement and removal.
+@Suite(.timeLimit(.minutes(1)))
 struct DurableActiveJobsTests {
     static func job(_ id: SyncJob.ID, attempt: Int = 0) -> DurableSchedulerStateMachine.Active {
         DurableSchedulerStateMachine.Active(id: id, attempt: attempt, maxAttempts: 3)

@@ -6,7 +6,7 @@ import Testing
 
 /// The restore plan on its own: stored jobs and what the layer made of them in, decisions out, with the
 /// scheduler's answers scripted.
-@Suite("Durable restore plan")
+@Suite("Durable restore plan", .timeLimit(.minutes(1)))
 struct DurableRestorePlanTests {
     static let submittedAt = Date(timeIntervalSince1970: 1_000_000)
 

@@ -5,7 +5,7 @@ import Testing
 @testable import SyncGateDurable
 
 /// The durable layer's state machine on its own: events in, journal records out, with time passed in.
-@Suite("Durable scheduler state machine")
+@Suite("Durable scheduler state machine", .timeLimit(.minutes(1)))
 struct DurableSchedulerStateMachineTests {
     typealias Machine = DurableSchedulerStateMachine
     static let now = Date(timeIntervalSince1970: 2_000_000)

@@ -6,7 +6,7 @@ import Testing
 @testable import SyncGateDurable
 
 /// FileJobStore on real files in a temporary directory.
-@Suite("FileJobStore")
+@Suite("FileJobStore", .timeLimit(.minutes(1)))
 struct FileJobStoreTests {
     let directory = TemporaryDirectory()
 

@@ -6,7 +6,7 @@ import Testing
 @testable import SyncGateDurable
 
 /// The journal's byte format, record by record, and the scan that reads it back.
-@Suite("Journal format")
+@Suite("Journal format", .timeLimit(.minutes(1)))
 struct JournalFormatTests {
     static let records: [JobRecord] =
         [

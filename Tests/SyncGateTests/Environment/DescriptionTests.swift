@@ -1,7 +1,7 @@
 import SyncGate
 import Testing
 
-@Suite("Readable descriptions")
+@Suite("Readable descriptions", .timeLimit(.minutes(1)))
 struct DescriptionTests {
     @Test(
         "values describe themselves",

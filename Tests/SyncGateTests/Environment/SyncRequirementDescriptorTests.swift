@@ -1,7 +1,7 @@
 import SyncGate
 import Testing
 
-@Suite("The table of requirement descriptors")
+@Suite("The table of requirement descriptors", .timeLimit(.minutes(1)))
 struct SyncRequirementDescriptorTests {
     /// The public constants with their spellings: each must be the bit of the descriptor of that name.
     static let constants: [(requirement: SyncRequirements, name: String)] = [

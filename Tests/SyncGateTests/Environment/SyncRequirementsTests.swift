@@ -1,7 +1,7 @@
 import SyncGate
 import Testing
 
-@Suite("Requirements against environment statuses")
+@Suite("Requirements against environment statuses", .timeLimit(.minutes(1)))
 struct SyncRequirementsTests {
     /// A status in which every requirement holds.
     static let allMet = SyncEnvironmentStatus(

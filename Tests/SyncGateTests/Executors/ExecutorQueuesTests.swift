@@ -2,7 +2,7 @@ import SyncGate
 import Testing
 
 /// The queues behind SyncGate's executors: ready jobs in order, timed jobs by deadline, and whom to wake.
-@Suite("Executor queues")
+@Suite("Executor queues", .timeLimit(.minutes(1)))
 struct ExecutorQueuesTests {
     /// One operation on the queues, and what it must answer.
     enum Step: Sendable, CustomTestStringConvertible {

@@ -10,7 +10,7 @@ struct PowerMappingCase: Sendable, CustomTestStringConvertible {
     var testDescription: String { name }
 }
 
-@Suite("PowerStatus(powerSupplies:): the sysfs mapping")
+@Suite("PowerStatus(powerSupplies:): the sysfs mapping", .timeLimit(.minutes(1)))
 struct PowerSupplyMappingTests {
     static let cases: [PowerMappingCase] = [
         PowerMappingCase(name: "no supplies", supplies: [], expected: .unrestricted),

@@ -2,7 +2,7 @@ import SyncGate
 import Testing
 
 /// Where a wait for a socket path watches, and what each creation there means.
-@Suite("Socket path plan")
+@Suite("Socket path plan", .timeLimit(.minutes(1)))
 struct SocketPathPlanTests {
     struct Case: Sendable, CustomTestStringConvertible {
         var path: String

@@ -3,7 +3,7 @@ import SyncGateTesting
 import Testing
 
 /// Default job identifiers: a prefix drawn once per launch, then a counter.
-@Suite("Default job identifiers")
+@Suite("Default job identifiers", .timeLimit(.minutes(1)))
 struct JobIDTests {
     @Test("two launches draw different prefixes, so their first identifiers differ")
     func launchesDiffer() {

@@ -5,7 +5,7 @@ import Testing
 
 /// Every arrow between the spellings of a job's life, as one table: outcome → state → event →
 /// journal resolution, and the state machine's phase → a handle's state.
-@Suite("A job's life in one vocabulary")
+@Suite("A job's life in one vocabulary", .timeLimit(.minutes(1)))
 struct JobLifecycleTests {
     struct Offline: Error, Equatable {}
 

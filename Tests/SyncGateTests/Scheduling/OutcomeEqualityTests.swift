@@ -2,7 +2,7 @@ import SyncGate
 import Testing
 
 /// `SyncJobOutcome` compares with `==`: the same case, and for failures the same error.
-@Suite("Comparing outcomes")
+@Suite("Comparing outcomes", .timeLimit(.minutes(1)))
 struct OutcomeEqualityTests {
     enum UploadError: Error, Equatable {
         case quotaExceeded(bytes: Int)

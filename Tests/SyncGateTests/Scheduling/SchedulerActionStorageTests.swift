@@ -4,7 +4,7 @@ import Testing
 
 /// The state machine reuses the storage of an input's actions once the shell hands them back, so that a
 /// critical section does not allocate and grow a new array for them every time.
-@Suite("Scheduler action storage")
+@Suite("Scheduler action storage", .timeLimit(.minutes(1)))
 struct SchedulerActionStorageTests {
     typealias Machine = SchedulerStateMachine<Int>
 

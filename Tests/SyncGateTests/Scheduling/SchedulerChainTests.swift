@@ -3,7 +3,7 @@ import Testing
 @testable import SyncGateCore
 
 /// Dependencies, chains and the append policies of unique work, on the pure state machine.
-@Suite("Scheduler chains")
+@Suite("Scheduler chains", .timeLimit(.minutes(3)))
 struct SchedulerChainTests {
     typealias Harness = SchedulerStateMachineTests.Harness
     typealias Failure = SchedulerStateMachineTests.Failure

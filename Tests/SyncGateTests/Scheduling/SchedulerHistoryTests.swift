@@ -3,7 +3,7 @@ import Testing
 @testable import SyncGateCore
 
 /// Queries and the history of finished jobs on the pure state machine.
-@Suite("Scheduler history")
+@Suite("Scheduler history", .timeLimit(.minutes(1)))
 struct SchedulerHistoryTests {
     typealias Machine = SchedulerStateMachine<String>
     typealias Failure = SchedulerStateMachineTests.Failure

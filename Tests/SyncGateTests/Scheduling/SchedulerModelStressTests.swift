@@ -1,3 +1,4 @@
+import SyncGateTestSupport
 import SyncGateTesting
 import Testing
 
@@ -13,7 +14,7 @@ import Testing
 /// ended), the unfinished jobs of one unique key form one chain, and the periods of one series never
 /// run at once and start at least `interval - flex` apart. Liveness is checked too: no unfinished job is
 /// left waiting for something that will never release it (``Simulation/checkLiveness()``).
-@Suite("Scheduler model stress")
+@Suite("Scheduler model stress", .ownThread, .serialized, .timeLimit(.minutes(5)))
 struct SchedulerModelStressTests {
     typealias Machine = SchedulerStateMachine<Int>
 

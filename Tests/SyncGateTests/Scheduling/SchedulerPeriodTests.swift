@@ -4,7 +4,7 @@ import Testing
 
 /// Periodic jobs on the pure state machine: windows, skips, the schedule from each run's start, and
 /// the end of a series.
-@Suite("Scheduler periods")
+@Suite("Scheduler periods", .timeLimit(.minutes(1)))
 struct SchedulerPeriodTests {
     typealias Harness = SchedulerStateMachineTests.Harness
     typealias Failure = SchedulerStateMachineTests.Failure

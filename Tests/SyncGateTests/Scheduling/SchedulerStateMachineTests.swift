@@ -3,7 +3,7 @@ import Testing
 @testable import SyncGateCore
 
 /// Synchronous tests of the scheduler's pure state machine, rule by rule (docs/ARCHITECTURE.md §4).
-@Suite("SchedulerStateMachine")
+@Suite("SchedulerStateMachine", .timeLimit(.minutes(1)))
 struct SchedulerStateMachineTests {
     typealias Machine = SchedulerStateMachine<String>
 

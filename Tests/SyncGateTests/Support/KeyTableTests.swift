@@ -5,7 +5,7 @@ import Testing
 
 /// `KeyTable` against `Dictionary` as the model, over random mixes of inserts, overwrites and removals,
 /// with key patterns that stress linear probing and backward-shift deletion.
-@Suite("KeyTable")
+@Suite("KeyTable", .timeLimit(.minutes(1)))
 struct KeyTableTests {
     /// How keys are drawn: a few live at a time among many, dense runs, and power-of-two strides.
     enum KeyPattern: String, CaseIterable, Sendable {
@@ -68,7 +68,7 @@ struct KeyTableTests {
 }
 
 /// `MostlyOrderedQueue` against a sorted array as the model.
-@Suite("MostlyOrderedQueue")
+@Suite("MostlyOrderedQueue", .timeLimit(.minutes(1)))
 struct MostlyOrderedQueueTests {
     struct Entry: Comparable {
         var key: Int

@@ -11,7 +11,7 @@ struct SeededSequenceCase: Sendable, CustomTestStringConvertible {
 
 /// The generator's sequence is pinned: seeds printed by earlier stress and crash runs must replay the
 /// same runs, so any change to these numbers breaks every recorded seed.
-@Suite("SeededRandom: the replayable sequence")
+@Suite("SeededRandom: the replayable sequence", .timeLimit(.minutes(1)))
 struct SeededRandomTests {
     static let sequences: [SeededSequenceCase] = [
         SeededSequenceCase(
