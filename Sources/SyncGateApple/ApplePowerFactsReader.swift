@@ -1,68 +1,84 @@
 import SyncGateCore
 
-#if canImport(Foundation) && (os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
+#if canImport(Foundation) && (os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS) || SYNCGATE_APPLE_STUBS)
     import Foundation
-    #if canImport(UIKit) && (os(iOS) || os(visionOS))
+    #if SYNCGATE_APPLE_STUBS
+        import FoundationAppleStubs  // Apple-only Foundation members, for Tools/AppleTypecheck
+    #endif
+    #if canImport(UIKit) && (os(iOS) || os(visionOS) || SYNCGATE_APPLE_STUBS)
         import UIKit
-    #elseif os(macOS) && canImport(IOKit)
+    #elseif canImport(IOKit) && (os(macOS) || SYNCGATE_APPLE_STUBS)
         import IOKit.ps
     #endif
 
     /// The ``PowerFactsReading`` seam: Low Power Mode from `ProcessInfo` everywhere; the battery from
     /// `UIDevice` on iOS, iPadOS and visionOS, IOKit's power sources on macOS, none on watchOS and tvOS.
+    ///
+    /// `read()` may be called on any thread and never waits for the main thread. `UIDevice` is read on the
+    /// main thread only: off it, `read()` gives the battery facts the main thread read last, and "unknown"
+    /// (which does not block) until it has read any; `startObserving` called off the main thread turns
+    /// battery monitoring on through the main queue and then reports a change, so the follower publishes
+    /// the real facts as soon as the main thread has delivered them (``MainThreadFacts``).
     final class ApplePowerFactsReader: PowerFactsReading {
         // Written once by `startObserving`, read once by `stopObserving` (the follower calls them in order).
         nonisolated(unsafe) private var tokens: [any NSObjectProtocol] = []
 
         func startObserving(_ onChange: @escaping @Sendable () -> Void) {
-            Self.setBatteryMonitoring(true)
+            startBatteryFollowing(onChange)
             tokens = ([.NSProcessInfoPowerStateDidChange] + Self.batteryNotifications).map { name in
                 NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { _ in onChange() }
             }
-            startPowerSourceNotifications(onChange)
         }
 
         func stopObserving() {
             for token in tokens { NotificationCenter.default.removeObserver(token) }
-            stopPowerSourceNotifications()
-            Self.setBatteryMonitoring(false)
+            stopBatteryFollowing()
         }
 
-        #if canImport(UIKit) && (os(iOS) || os(visionOS))
+        #if canImport(UIKit) && (os(iOS) || os(visionOS) || SYNCGATE_APPLE_STUBS)
             let batteryOrigin = StatusOrigin.uiDevice
             private static let batteryNotifications: [Notification.Name] = [
                 UIDevice.batteryStateDidChangeNotification, UIDevice.batteryLevelDidChangeNotification,
             ]
 
+            /// Battery monitoring is process-wide and costs energy: on while any reader observes.
+            private static let batteryMonitoring = MainThreadMonitoring { enabled in
+                MainActor.assumeIsolated { UIDevice.current.isBatteryMonitoringEnabled = enabled }
+            }
+
+            private let battery = MainThreadFacts(
+                unknown: ApplePowerFacts.Battery.device(state: .unknown, level: -1),
+                mainThread: MainThreadQueue(
+                    isCurrent: { Thread.isMainThread }, async: { work in DispatchQueue.main.async(execute: work) }),
+                monitoring: ApplePowerFactsReader.batteryMonitoring,
+                read: { MainActor.assumeIsolated { ApplePowerFactsReader.deviceBattery(UIDevice.current) } })
+
             func read() -> ApplePowerFacts {
-                let (state, level) = Self.onMain { (UIDevice.current.batteryState, UIDevice.current.batteryLevel) }
-                let mirror: BatteryStateMirror =
-                    switch state {
+                ApplePowerFacts(
+                    isLowPowerModeEnabled: ProcessInfo.processInfo.isLowPowerModeEnabled, battery: battery.current())
+            }
+
+            /// The battery facts of `device`, every `UIDevice.BatteryState` mapped by name.
+            @MainActor private static func deviceBattery(_ device: UIDevice) -> ApplePowerFacts.Battery {
+                let state: BatteryStateMirror =
+                    switch device.batteryState {
                     case .unknown: .unknown
                     case .unplugged: .unplugged
                     case .charging: .charging
                     case .full: .full
                     @unknown default: .unknown
                     }
-                return ApplePowerFacts(
-                    isLowPowerModeEnabled: ProcessInfo.processInfo.isLowPowerModeEnabled,
-                    battery: .device(state: mirror, level: level))
+                return .device(state: state, level: device.batteryLevel)
             }
 
-            /// Battery monitoring is on only while the source observes (it costs energy).
-            private static func setBatteryMonitoring(_ enabled: Bool) {
-                onMain { UIDevice.current.isBatteryMonitoringEnabled = enabled }
+            private func startBatteryFollowing(_ onChange: @escaping @Sendable () -> Void) {
+                battery.start(onChange)
             }
 
-            /// Runs `body` on the main actor, where `UIDevice` lives.
-            private static func onMain<T: Sendable>(_ body: @MainActor () -> T) -> T {
-                if Thread.isMainThread { return MainActor.assumeIsolated(body) }
-                return DispatchQueue.main.sync { MainActor.assumeIsolated(body) }
+            private func stopBatteryFollowing() {
+                battery.stop()
             }
-
-            private func startPowerSourceNotifications(_ onChange: @escaping @Sendable () -> Void) {}
-            private func stopPowerSourceNotifications() {}
-        #elseif os(macOS) && canImport(IOKit)
+        #elseif canImport(IOKit) && (os(macOS) || SYNCGATE_APPLE_STUBS)
             let batteryOrigin = StatusOrigin.ioKitPowerSources
             private static let batteryNotifications: [Notification.Name] = []
             // The run-loop source of IOKit's power-source notification and its retained callback box.
@@ -89,9 +105,7 @@ import SyncGateCore
                         providing: PowerSourceTypeMirror(ioKitValue: providing), batteries: batteries))
             }
 
-            private static func setBatteryMonitoring(_ enabled: Bool) {}
-
-            private func startPowerSourceNotifications(_ onChange: @escaping @Sendable () -> Void) {
+            private func startBatteryFollowing(_ onChange: @escaping @Sendable () -> Void) {
                 let box = Unmanaged.passRetained(PowerSourceCallback(onChange))
                 callback = box
                 let created = IOPSNotificationCreateRunLoopSource(
@@ -104,7 +118,7 @@ import SyncGateCore
                 runLoopSource = source
             }
 
-            private func stopPowerSourceNotifications() {
+            private func stopBatteryFollowing() {
                 if let runLoopSource { CFRunLoopRemoveSource(CFRunLoopGetMain(), runLoopSource, .defaultMode) }
                 callback?.release()
             }
@@ -116,13 +130,12 @@ import SyncGateCore
                 ApplePowerFacts(isLowPowerModeEnabled: ProcessInfo.processInfo.isLowPowerModeEnabled, battery: .none)
             }
 
-            private static func setBatteryMonitoring(_ enabled: Bool) {}
-            private func startPowerSourceNotifications(_ onChange: @escaping @Sendable () -> Void) {}
-            private func stopPowerSourceNotifications() {}
+            private func startBatteryFollowing(_ onChange: @escaping @Sendable () -> Void) {}
+            private func stopBatteryFollowing() {}
         #endif
     }
 
-    #if os(macOS) && canImport(IOKit)
+    #if canImport(IOKit) && (os(macOS) || SYNCGATE_APPLE_STUBS)
         /// The change callback IOKit's C notification reaches through its context pointer.
         final class PowerSourceCallback: Sendable {
             let onChange: @Sendable () -> Void
@@ -137,6 +150,10 @@ import SyncGateCore
         /// Creates an observer of Low Power Mode (`ProcessInfo`) and, where the platform gives one to apps,
         /// the battery: `UIDevice` on iOS, iPadOS and visionOS (battery monitoring on while observed), IOKit
         /// on macOS.
+        ///
+        /// Safe to call on any thread: it never waits for the main thread. Created off the main thread on
+        /// iOS, iPadOS or visionOS, the observer reports the battery as unknown (on external power, level
+        /// unknown) until the main thread has read `UIDevice`, then publishes the facts.
         public convenience init() {
             self.init(backend: ApplePowerFollower(reader: ApplePowerFactsReader()))
         }

@@ -22,18 +22,18 @@ import SyncGateDurable
     /// The ``BackgroundTaskRunning`` seam on one launched `BGTask`.
     final class BGTaskAdapter: BackgroundTaskRunning {
         // A BGTask may be used from any thread; the bridge sets its handler once and completes it once.
-        nonisolated(unsafe) private let task: BGTask
+        private let task: UncheckedSendable<BGTask>
 
         init(_ task: BGTask) {
-            self.task = task
+            self.task = UncheckedSendable(task)
         }
 
         func setExpirationHandler(_ handler: @escaping @Sendable () -> Void) {
-            task.expirationHandler = handler
+            task.value.expirationHandler = handler
         }
 
         func setTaskCompleted(success: Bool) {
-            task.setTaskCompleted(success: success)
+            task.value.setTaskCompleted(success: success)
         }
     }
 

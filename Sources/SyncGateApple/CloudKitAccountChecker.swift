@@ -5,18 +5,19 @@ import SyncGateCore
 
     /// The ``AccountStatusChecking`` seam on one `CKContainer`, created only when the account is monitored.
     final class CloudKitAccountChecker: AccountStatusChecking {
-        private let container: CKContainer
+        // CKContainer is thread-safe; its Sendable conformance depends on the SDK (see UncheckedSendable).
+        private let container: UncheckedSendable<CKContainer>
         // Written once by `startObserving`, read once by `stopObserving`.
         nonisolated(unsafe) private var token: (any NSObjectProtocol)?
 
         /// The container with `identifier`, or the default container.
         init(containerIdentifier identifier: String?) {
-            container = identifier.map { CKContainer(identifier: $0) } ?? CKContainer.default()
+            container = UncheckedSendable(identifier.map { CKContainer(identifier: $0) } ?? CKContainer.default())
         }
 
         func accountStatus() async throws(CloudKitAccountError) -> CloudAccountStatusMirror {
             do {
-                return switch try await container.accountStatus() {
+                return switch try await container.value.accountStatus() {
                 case .couldNotDetermine: .couldNotDetermine
                 case .available: .available
                 case .restricted: .restricted

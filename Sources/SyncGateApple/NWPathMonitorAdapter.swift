@@ -7,15 +7,15 @@ import SyncGateCore
     /// The ``PathMonitoring`` seam on one `NWPathMonitor`, delivering on a private serial queue.
     final class NWPathMonitorAdapter: PathMonitoring {
         // NWPathMonitor is thread-safe; only `start` and `cancel` are called on it.
-        nonisolated(unsafe) private let monitor = NWPathMonitor()
+        private let monitor = UncheckedSendable(NWPathMonitor())
 
         func start(_ handler: @escaping @Sendable (PathSnapshot) -> Void) {
-            monitor.pathUpdateHandler = { path in handler(PathSnapshot(path)) }
-            monitor.start(queue: DispatchQueue(label: "SyncGate.ConnectivityObserver"))
+            monitor.value.pathUpdateHandler = { path in handler(PathSnapshot(path)) }
+            monitor.value.start(queue: DispatchQueue(label: "SyncGate.ConnectivityObserver"))
         }
 
         func cancel() {
-            monitor.cancel()
+            monitor.value.cancel()
         }
     }
 

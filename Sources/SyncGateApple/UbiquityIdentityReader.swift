@@ -1,7 +1,10 @@
 import SyncGateCore
 
-#if canImport(Foundation) && (os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS))
+#if canImport(Foundation) && (os(macOS) || os(iOS) || os(tvOS) || os(watchOS) || os(visionOS) || SYNCGATE_APPLE_STUBS)
     import Foundation
+    #if SYNCGATE_APPLE_STUBS
+        import FoundationAppleStubs  // Apple-only Foundation members, for Tools/AppleTypecheck
+    #endif
 
     /// The ``UbiquityIdentityReading`` seam on `FileManager.default.ubiquityIdentityToken`.
     final class UbiquityIdentityReader: UbiquityIdentityReading {

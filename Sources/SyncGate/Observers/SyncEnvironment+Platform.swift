@@ -37,7 +37,7 @@ extension SyncEnvironment {
     ///   - cloudKit: the CloudKit container, the Core Data container whose sync events count, the
     ///     full-storage hook and the account retry.
     public convenience init(monitoring: MonitoringOptions, cloudKit: CloudKitMonitoringOptions) {
-        #if !os(Linux) && canImport(Network) && canImport(CloudKit) && canImport(CoreData)
+        #if (!os(Linux) || SYNCGATE_APPLE_STUBS) && canImport(Network) && canImport(CloudKit) && canImport(CoreData)
             let sources = AppleSources(monitoring: monitoring, cloudKit: cloudKit, factories: .system)
             let storage: StorageObserver? = monitoring.contains(.storage) ? StorageObserver() : nil
             self.init(
