@@ -239,8 +239,9 @@ struct DurableFaultTests {
 
     // MARK: - Failed resolution writes
 
-    @Test("a failed resolution write is surfaced on the write-failure stream and written again later")
-    func failedResolutionRetried() async throws {
+    /// Submits job `c`, makes the store fail every record but submissions, cancels `c` (its resolution's
+    /// write fails) and returns once the failure is reported, with that first failure.
+    func failCancellation() async throws -> (Run, FlakyStore, DurableWriteFailure) {
         let (run, _) = try start(kinds: ["upload"]) { FlakyStore($0) }
         let flaky = try #require(run.durable.store as? FlakyStore)
         let failures = run.durable.writeFailures
@@ -248,7 +249,12 @@ struct DurableFaultTests {
         flaky.failsProgress.withLock { $0 = true }
         handle.cancel()
         var iterator = failures.makeAsyncIterator()
-        let failure = try #require(await iterator.next())
+        return (run, flaky, try #require(await iterator.next()))
+    }
+
+    @Test("a failed resolution write is surfaced on the write-failure stream and written again later")
+    func failedResolutionRetried() async throws {
+        let (run, flaky, failure) = try await failCancellation()
         #expect(failure.jobID == "c")
         #expect(failure.description.contains("injected"))
         #expect(run.durable.snapshot().pendingWrites == 1)
@@ -261,14 +267,8 @@ struct DurableFaultTests {
 
     @Test("a failed write is written again by the retry clock, once a second until it reaches the store, reported once")
     func failedWriteRetriedOnTheRetryClock() async throws {
-        let (run, _) = try start(kinds: ["upload"]) { FlakyStore($0) }
-        let flaky = try #require(run.durable.store as? FlakyStore)
-        let failures = run.durable.writeFailures
-        let handle = try run.durable.submit(DurableJob(id: "c", kind: "upload", payload: UploadRequest(photo: 1)))
-        flaky.failsProgress.withLock { $0 = true }
-        handle.cancel()
-        var iterator = failures.makeAsyncIterator()
-        #expect(try #require(await iterator.next()).jobID == "c")
+        let (run, flaky, failure) = try await failCancellation()
+        #expect(failure.jobID == "c")
         // The first retry is due one second after the failure, on the retry clock only.
         let first = try #require(run.durable.scheduledWriteRetry)
         await retryClock.waitForSleeper(until: retryClock.now.advanced(by: .seconds(1)))
