@@ -72,8 +72,10 @@ let package = Package(
         .executableTarget(
             name: "syncgate-durable-probe", dependencies: ["SyncGate", "SyncGateTesting"],
             path: "Tools/DurableCrashProbe"),
+        // Debian's libsqlite3, the durable benchmark's anchor: only DurableBenchmarks depends on it.
+        .systemLibrary(name: "CSQLite", path: "Benchmarks/CSQLite", providers: [.apt(["libsqlite3-dev"])]),
         .executableTarget(
-            name: "DurableBenchmarks", dependencies: ["SyncGate"],
+            name: "DurableBenchmarks", dependencies: ["SyncGate", "CSQLite"],
             path: "Benchmarks/DurableBenchmarks"),
         // The dispatch-latency harness: `swift run -c release SyncGateBenchmarks [--quick] [--json P] [--svg P]`.
         .executableTarget(
@@ -85,7 +87,7 @@ let package = Package(
     swiftLanguageModes: [.v6]
 )
 
-for target in package.targets {
+for target in package.targets where target.type != .system {
     var settings = target.swiftSettings ?? []
     settings.append(.enableUpcomingFeature("ExistentialAny"))
     target.swiftSettings = settings

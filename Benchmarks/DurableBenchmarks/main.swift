@@ -1,12 +1,18 @@
-// Durable-job benchmarks: submit throughput with a synced write per submission and with batched
-// syncs, and the time to restore 100 000 pending jobs into a scheduler.
+// Durable-job benchmarks beside SQLite in the same run, on the same file system (fresh directories under
+// the system's temporary directory):
 //
-//   swift run -c release DurableBenchmarks [--submits N] [--restore N]
+//   swift build -c release --product DurableBenchmarks && .build/release/DurableBenchmarks [--submits N] [--restore N]
 //
-// Also: submits per second with 10², 10⁴ and N (--restore) durable jobs pending.
-//
-// Prints a human summary and one JSON line per figure. The store lives in a fresh directory under
-// the system's temporary directory, so the figures are those of that file system.
+// Figures (one JSON line each, after a human summary line):
+//   sqlite-wal-full, sqlite-wal-normal    inserts/s, one transaction per insert, WAL, synchronous FULL / NORMAL
+//   sqlite-read-pending                   open a database of N (--restore) rows and read them all
+//   durable-submit-synced                 one submitter, each submit synced (fdatasync) before it returns
+//   durable-submit-group-commit           16 submitter threads, each submit synced before it returns
+//   durable-submit-crash-safe             `.batched(window:)`: written at once (survives a crash of the
+//                                         process), synced within the window (not power-loss safe)
+//   durable-submit-vs-pending             submits/s with 10², 10⁴ and N durable jobs pending
+//   durable-restore                       open the store and restore N pending jobs into the scheduler
+// and a summary of each goal's ratio to its SQLite anchor.
 
 import Foundation
 import SyncGate
@@ -53,25 +59,59 @@ func report(_ name: String, _ fields: [String: Double]) {
     print("{\"benchmark\": \"\(name)\", \(json)}")
 }
 
-func submitThroughput(label: String, durability: FileJobStore.Configuration.Durability, count: Int) async throws {
+/// Submits per second through a durable scheduler, from `submitters` threads at once (`count` jobs in all);
+/// returns the rate.
+@discardableResult
+func submitThroughput(
+    label: String, durability: FileJobStore.Configuration.Durability, count: Int, submitters: Int = 1
+) throws -> Double {
     let directory = freshDirectory(label)
     defer { try? FileManager.default.removeItem(atPath: directory) }
     let store = try FileJobStore(directory: directory, configuration: .init(durability: durability))
     let scheduler = try makeScheduler(store: store)
     try scheduler.restoreJobs()
-    let clock = ContinuousClock()
-    let elapsed = try clock.measure {
-        for index in 0..<count {
-            try scheduler.submit(
-                DurableJob(kind: "work", payload: Payload(photo: index, path: "/photos/\(index).heic")))
+    let perSubmitter = count / submitters
+    let failures = LockedCounter()
+    let elapsed = ContinuousClock().measure {
+        let group = DispatchGroup()
+        for submitter in 0..<submitters {
+            group.enter()
+            let thread = Thread {
+                for index in submitter * perSubmitter..<(submitter + 1) * perSubmitter {
+                    do {
+                        try scheduler.submit(
+                            DurableJob(kind: "work", payload: Payload(photo: index, path: "/photos/\(index).heic")))
+                    } catch {
+                        failures.add()
+                    }
+                }
+                group.leave()
+            }
+            thread.start()
         }
+        group.wait()
     }
     try store.close()
-    let rate = Double(count) / seconds(elapsed)
+    guard failures.value == 0 else { fatalError("\(failures.value) submits failed in \(label)") }
+    let jobs = perSubmitter * submitters
+    let rate = Double(jobs) / seconds(elapsed)
     print(
-        "durable submit, \(label): \(count) jobs in \(elapsed), \(Int(rate)) submits/s, "
-            + "\(String(format: "%.1f", seconds(elapsed) / Double(count) * 1e6)) µs each")
-    report("durable-submit-\(label)", ["jobs": Double(count), "seconds": seconds(elapsed), "perSecond": rate])
+        "durable submit, \(label), \(submitters) submitter(s): \(jobs) jobs in \(elapsed), \(Int(rate)) submits/s, "
+            + "\(String(format: "%.1f", seconds(elapsed) / Double(jobs) * 1e6)) µs each")
+    report(
+        "durable-submit-\(label)",
+        ["jobs": Double(jobs), "submitters": Double(submitters), "seconds": seconds(elapsed), "perSecond": rate])
+    return rate
+}
+
+/// A count that threads add to.
+final class LockedCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func add() { lock.withLock { count += 1 } }
+
+    var value: Int { lock.withLock { count } }
 }
 
 /// Writes `count` pending jobs into a fresh journal in `directory` through the store alone: as many synced
@@ -90,6 +130,50 @@ func fillJournal(_ directory: String, count: Int) throws {
                     options: SyncJobOptions(serialGroup: index % 10 == 0 ? "serial" : nil, tags: ["bench"]))))
     }
     try filling.close()
+}
+
+/// The floor under a crash-safe submit, in two in-run references: `FileJobStore.append` of the same
+/// submission records alone (no scheduler), and a bare `write(2)` per record of the journal's bytes per
+/// record to a file beside it (what any store that survives a crash of its process pays per record
+/// written with a system call). Returns the two rates.
+func crashSafeFloor(count: Int) throws -> (append: Double, write: Double) {
+    let directory = freshDirectory("append-crash-safe")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    let store = try FileJobStore(
+        directory: directory, configuration: .init(durability: .batched(window: .milliseconds(100))))
+    let now = Date()
+    let jobs = (0..<count).map { index in
+        StoredJob(
+            sequence: UInt64(index + 1), id: "job-\(index)", kind: "work", payload: Data(encodedPayload(index)),
+            submittedAt: now, options: SyncJobOptions())
+    }
+    let appendElapsed = try ContinuousClock().measure {
+        for job in jobs { try store.append(.submitted(job)) }
+    }
+    let bytesPerRecord = store.statistics.bytes / count
+    try store.close()
+    let appendRate = Double(count) / seconds(appendElapsed)
+
+    let path = directory + "/plain"
+    let fd = open(path, O_WRONLY | O_CREAT | O_APPEND, 0o644)
+    guard fd >= 0 else { fatalError("open \(path) failed") }
+    let record = [UInt8](repeating: 0x2a, count: bytesPerRecord)
+    let writeElapsed = ContinuousClock().measure {
+        for _ in 0..<count {
+            guard record.withUnsafeBytes({ write(fd, $0.baseAddress, $0.count) }) == bytesPerRecord else {
+                fatalError("write to \(path) failed")
+            }
+        }
+    }
+    close(fd)
+    let writeRate = Double(count) / seconds(writeElapsed)
+    print(
+        "crash-safe floor: FileJobStore.append alone \(Int(appendRate)) appends/s; write(2) of \(bytesPerRecord) "
+            + "bytes \(Int(writeRate)) writes/s")
+    report("durable-append-crash-safe", ["records": Double(count), "perSecond": appendRate])
+    report(
+        "write-syscall-reference", ["records": Double(count), "bytes": Double(bytesPerRecord), "perSecond": writeRate])
+    return (appendRate, writeRate)
 }
 
 /// Submits per second with `pending` durable jobs already queued (restored from the journal), the syncs
@@ -114,7 +198,8 @@ func submitVersusPending(pending: Int, count: Int) async throws {
     report("durable-submit-vs-pending", ["pending": Double(restored), "jobs": Double(count), "perSecond": rate])
 }
 
-func restoreTime(count: Int) async throws {
+/// Restores `count` pending jobs (open the store, then `restoreJobs()`); returns the total seconds.
+func restoreTime(count: Int) async throws -> Double {
     let directory = freshDirectory("restore")
     defer { try? FileManager.default.removeItem(atPath: directory) }
     try fillJournal(directory, count: count)
@@ -135,13 +220,33 @@ func restoreTime(count: Int) async throws {
             "jobs": Double(restored), "journalBytes": Double(bytes), "openSeconds": seconds(openElapsed),
             "restoreSeconds": seconds(restoreElapsed), "totalSeconds": seconds(openElapsed + restoreElapsed),
         ])
+    return seconds(openElapsed + restoreElapsed)
 }
 
 let submits = argument("--submits", default: 2000)
 let restoreCount = argument("--restore", default: 100_000)
-try await submitThroughput(label: "fsync-each", durability: .synchronous, count: submits)
-try await submitThroughput(label: "batched-5ms", durability: .batched(window: .milliseconds(5)), count: submits * 5)
+
+let walFull = sqliteInsertThroughput(label: "wal-full", synchronous: "FULL", count: submits)
+let walNormal = sqliteInsertThroughput(label: "wal-normal", synchronous: "NORMAL", count: submits * 25)
+let sqliteRead = sqliteReadPending(count: restoreCount)
+let synced = try submitThroughput(label: "synced", durability: .synchronous, count: submits)
+let groupCommit = try submitThroughput(
+    label: "group-commit", durability: .synchronous, count: submits * 8, submitters: 16)
+let crashSafe = try submitThroughput(
+    label: "crash-safe", durability: .batched(window: .milliseconds(100)), count: submits * 25)
+let floor = try crashSafeFloor(count: submits * 25)
 for pending in [100, 10_000, restoreCount] {
     try await submitVersusPending(pending: pending, count: submits)
 }
-try await restoreTime(count: restoreCount)
+let restore = try await restoreTime(count: restoreCount)
+
+func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }
+print("goals (this run):")
+print("  synced ÷ sqlite-wal-full         \(ratio(synced / walFull)) (goal ≥ 1.0×)")
+print("  group-commit ÷ synced            \(ratio(groupCommit / synced)) (goal ≥ 10×)")
+print(
+    "  crash-safe ÷ sqlite-wal-normal   \(ratio(crashSafe / walNormal)) (goal ≥ 5×); the store's append alone "
+        + "\(ratio(floor.append / walNormal)), a bare write(2) per record \(ratio(floor.write / walNormal))")
+print(
+    "  restore \(String(format: "%.0f", restore * 1000)) ms, ÷ sqlite-read-pending \(ratio(restore / sqliteRead)) "
+        + "(goal ≤ 150 ms and ≤ 1.0×)")

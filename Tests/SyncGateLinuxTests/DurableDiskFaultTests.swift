@@ -137,7 +137,9 @@
             #expect(reopened.lastBackgroundError?.cause.contains("No space left on device") == true)
         }
 
-        @Test("failing fdatasync: a submit that throws is not restored; every one that returned is")
+        @Test(
+            "failing fdatasync: a submit that throws is not restored; every one that returned is (one and 8 submitters)"
+        )
         func failingSync() throws {
             try DurableAttackSupport.requireAvailable()
             let probe = try #require(DurableCrashTests.probePath)
@@ -146,10 +148,11 @@
             let store = directory.path + "/jobs"
             var accepted: Set<String> = []
             var refused: [String] = []
-            // The journal's creation takes the first sync, each submission one more.
-            for (first, failAfter) in [(0, 5), (100, 2)] {
+            // The journal's creation takes the first sync, each submission one more (one submitter); 8
+            // submitters share syncs, so a failed one withdraws every submission waiting for it.
+            for (first, failAfter, submitters) in [(0, 5, 1), (100, 2, 1), (200, 4, 8)] {
                 let process = try SpawnedProcess(
-                    probe, ["submit", store, "\(first)", "12"],
+                    probe, ["submit", store, "\(first)", first == 200 ? "48" : "12", "\(submitters)"],
                     environment: [
                         "LD_PRELOAD": shim, "SYNCGATE_SHIM_FAIL_AFTER": "\(failAfter)", "SYNCGATE_SHIM_FAIL_COUNT": "3",
                     ])

@@ -17,9 +17,10 @@
 //   syncgate-durable-probe open <directory> [--as-nobody]
 //       opens the store (after dropping to uid/gid 65534 with --as-nobody) and prints `opened` or
 //       `error <description>`.
-//   syncgate-durable-probe submit <directory> <first> <count>
+//   syncgate-durable-probe submit <directory> <first> <count> [submitters]
 //       restores, then submits durable jobs `s<first>` … (synchronous durability) that wait for a
 //       condition nobody sets, printing `accepted <id>` or `refused <id> <error>` for each, then `done`.
+//       With `submitters` above 1, that many threads submit at once (their syncs grouped), each its share.
 //       The failing-sync test runs it with an LD_PRELOAD shim that fails fdatasync.
 //   syncgate-durable-probe churn <directory> <seed>
 //       appends submissions and resolutions to the store directly, so that it compacts every few
@@ -165,24 +166,32 @@ struct Note: Codable, Sendable {
     var text: String
 }
 
-func submit(directory: String, first: Int, count: Int) throws {
+func submit(directory: String, first: Int, count: Int, submitters: Int) throws {
     let store = try FileJobStore(directory: directory)
     let scheduler = SyncScheduler(environment: SyncEnvironment())
     let durable = DurableScheduler(scheduler: scheduler, store: store)
     try durable.register("note", payload: Note.self) { _, _ in }
     try durable.restoreJobs()
-    for number in first..<(first + count) {
-        let id = "s\(number)"
-        do {
-            try durable.submit(
-                DurableJob(
-                    id: id, kind: "note", payload: Note(text: "note \(number)"), requires: [],
-                    conditions: ["never-set"]))
-            emit("accepted \(id)")
-        } catch {
-            emit("refused \(id) \(error)")
-        }
+    let group = DispatchGroup()
+    for submitter in 0..<submitters {
+        group.enter()
+        Thread {
+            for number in stride(from: first + submitter, to: first + count, by: submitters) {
+                let id = "s\(number)"
+                do {
+                    try durable.submit(
+                        DurableJob(
+                            id: id, kind: "note", payload: Note(text: "note \(number)"), requires: [],
+                            conditions: ["never-set"]))
+                    emit("accepted \(id)")
+                } catch {
+                    emit("refused \(id) \(error)")
+                }
+            }
+            group.leave()
+        }.start()
     }
+    group.wait()
     emit("done")
 }
 
@@ -234,8 +243,10 @@ case "open":
     open(directory: arguments[2], asNobody: arguments.contains("--as-nobody"))
 case "submit":
     guard arguments.count >= 5, let first = Int(arguments[3]), let count = Int(arguments[4]) else { usage() }
+    let submitters = arguments.count > 5 ? Int(arguments[5]) ?? 0 : 1
+    guard submitters >= 1 else { usage() }
     do {
-        try submit(directory: arguments[2], first: first, count: count)
+        try submit(directory: arguments[2], first: first, count: count, submitters: submitters)
     } catch {
         emit("error \(error)")
         exit(1)

@@ -34,13 +34,16 @@ import SyncGateCore
 /// in (opening it would drop them); ``salvage(journal:into:)`` copies its intact jobs into a new store.
 ///
 /// Durability: with ``Configuration/Durability/synchronous`` (the default) a submission is on disk
-/// (`fdatasync`) before ``append(_:)`` returns. With ``Configuration/Durability/batched(window:)`` it
+/// (`fdatasync`) before ``append(_:)`` returns. Concurrent submissions share syncs (group commit): one
+/// `fdatasync` covers every record written before it started, so a submitter whose record a sync that
+/// began after its write covered returns without a sync of its own. With ``Configuration/Durability/batched(window:)`` it
 /// is written to the file at once (so it survives the process being killed) and synced within the
 /// window (so a power loss may lose the submissions of the last window). Other records (attempts,
 /// resolutions) are written at once and synced within the window, or within one second in
-/// synchronous mode; losing one to a power loss only makes a job run again. When the sync of a
-/// submission fails, the submission is withdrawn (cut from the file, or followed by a record that
-/// resolves it) before ``append(_:)`` throws, so the job does not come back.
+/// synchronous mode; losing one to a power loss only makes a job run again. When a sync fails, every
+/// synchronous submission it covered is withdrawn (cut from the file, or followed by a record that
+/// resolves it) and each of their ``append(_:)`` calls throws that sync's error, so none of those jobs
+/// comes back, even when a later sync reports success for pages the failed one lost.
 public final class FileJobStore: JobStore {
     /// How a ``FileJobStore`` writes.
     public struct Configuration: Sendable, Hashable {
@@ -97,6 +100,45 @@ public final class FileJobStore: JobStore {
         public var syncedBytes: Int
     }
 
+    /// A synchronous submission written and not yet known to be on disk.
+    private struct AwaitingSync {
+        /// The write's number (``State/writes`` after it).
+        let write: UInt64
+        let sequence: UInt64
+        /// Where its frame starts in the file, and its length.
+        let start: Int
+        let length: Int
+    }
+
+    /// What the sync lock guards: how much of the journal is known to be on disk.
+    private struct SyncProgress {
+        /// The file's length known to be on disk.
+        var syncedLength = 0
+    }
+
+    /// The synchronous submitters' meeting point (group commit): what the syncs so far settled, and who
+    /// waits for the sync under way. Its lock is the innermost and held only briefly, so a submitter that
+    /// a sync covered returns without waiting for the sync lock, which the next leader may hold.
+    private struct GroupCommit {
+        /// Every write numbered up to this one is on disk.
+        var syncedWrites: UInt64 = 0
+        /// The synchronous submissions a failed sync withdrew, by write number, each until its submitter
+        /// takes the error.
+        var failed: [UInt64: JobStoreError] = [:]
+        /// Whether a submitter leads a sync now.
+        var hasLeader = false
+        /// The submitters waiting for the leader's sync to end, each woken once then.
+        var waiting: [DispatchSemaphore] = []
+    }
+
+    /// What a synchronous submitter does next.
+    private enum CommitStep {
+        case done
+        case failed(JobStoreError)
+        case lead
+        case wait(DispatchSemaphore)
+    }
+
     private struct State {
         var fd: Int32
         var replay: JournalReplay
@@ -106,6 +148,12 @@ public final class FileJobStore: JobStore {
         /// The task that syncs the batched writes at the end of the window; `nil` while none is scheduled.
         var backgroundSync: Task<Void, Never>?
         var isClosed = false
+        /// Set while ``close()`` syncs: no more writes.
+        var isClosing = false
+        /// The writes (frames appended) since the store was opened; numbers writes for group commit.
+        var writes: UInt64 = 0
+        /// The synchronous submissions written and not yet known to be on disk, in write order.
+        var awaitingSync: [AwaitingSync] = []
         var compactions = 0
         var lastBackgroundError: JobStoreError?
         /// Whether the file was written in an older format version; it is rewritten when opened.
@@ -121,10 +169,15 @@ public final class FileJobStore: JobStore {
     private let lockFD: Int32
     private let directoryFD: Int32
     private let state: LockedState<State>
-    /// Serialises syncs and compaction (taken before `state`); holds the length known to be on disk.
-    private let syncState = LockedState(0)
+    /// Serialises syncs and compaction (taken before `state`); holds what is known to be on disk. A
+    /// synchronous submitter waits for it, then returns if a sync covered its write, or syncs itself.
+    private let syncState = LockedState(SyncProgress())
+    /// Group commit's state; taken after `syncState` and `state`, never around either.
+    private let commits = LockedState(GroupCommit())
     /// Times the batched syncs.
     private let clock: any Clock<Duration>
+    /// Makes a file's written data durable (`fdatasync`); tests inject failures and pauses.
+    private let syncData: @Sendable (Int32, String) throws -> Void
 
     /// Opens (or creates) the store in `directory`, reads the journal and cuts a torn tail.
     ///
@@ -135,10 +188,23 @@ public final class FileJobStore: JobStore {
     ///   - directory: the directory of the journal and its lock.
     ///   - configuration: how the store writes.
     ///   - clock: the clock that times a batched sync's window (``Configuration/Durability/batched(window:)``).
-    public init(
+    public convenience init(
         directory: String, configuration: Configuration = Configuration(),
         clock: any Clock<Duration> = ContinuousClock()
     ) throws {
+        try self.init(directory: directory, configuration: configuration, clock: clock) { fd, path in
+            try POSIXFile.syncData(fd, path: path)
+        }
+    }
+
+    /// Opens the store with `syncData` in place of `fdatasync` for the syncs that make appended records
+    /// durable (a test's failing or pausing sync).
+    package init(
+        directory: String, configuration: Configuration = Configuration(),
+        clock: any Clock<Duration> = ContinuousClock(),
+        syncData: @escaping @Sendable (_ fd: Int32, _ path: String) throws -> Void
+    ) throws {
+        self.syncData = syncData
         if let reason = configuration.validationError {
             throw JobStoreError(.invalidConfiguration, path: directory, cause: reason)
         }
@@ -291,8 +357,10 @@ public final class FileJobStore: JobStore {
         var isSubmission = false
         if case .submitted = record { isSubmission = true }
         let syncsNow = isSubmission && configuration.durability == .synchronous
-        let start: Int = try state.withLock { state in
-            if state.isClosed { throw JobStoreError(.closed, path: journalPath, cause: "append after close()") }
+        let write: UInt64 = try state.withLock { state in
+            if state.isClosed || state.isClosing {
+                throw JobStoreError(.closed, path: journalPath, cause: "append after close()")
+            }
             let start = state.length
             do {
                 try POSIXFile.writeAll(state.fd, frame, path: journalPath)
@@ -303,47 +371,122 @@ public final class FileJobStore: JobStore {
             }
             state.length += frame.count
             state.frames += 1
+            state.writes += 1
             state.replay.apply(record)
-            if !syncsNow && state.backgroundSync == nil { state.backgroundSync = backgroundSyncTask() }
-            return start
-        }
-        if syncsNow {
-            do {
-                try sync()
-            } catch {
-                withdraw(record.sequence, frameAt: start, length: frame.count)
-                throw error
+            if syncsNow {
+                state.awaitingSync.append(
+                    AwaitingSync(write: state.writes, sequence: record.sequence, start: start, length: frame.count))
+            } else if state.backgroundSync == nil {
+                state.backgroundSync = backgroundSyncTask()
             }
+            return state.writes
         }
+        if syncsNow { try awaitSync(of: write) }
         if isSubmission { compactQuietly() }
     }
 
-    /// Takes back a submission whose sync failed: its bytes may or may not be on the disk. The frame is
-    /// cut off when it is still the last one, else a record resolves it; either way the job is gone.
-    private func withdraw(_ sequence: UInt64, frameAt start: Int, length: Int) {
-        syncState.withLock { synced in
-            state.withLock { state in
-                guard !state.isClosed else { return }
-                state.replay.apply(.resolved(sequence: sequence, resolution: .discarded))
-                if state.length == start + length,
-                    (try? POSIXFile.truncate(state.fd, to: start, path: journalPath)) != nil
-                {
-                    state.length = start
-                    state.frames -= 1
-                    synced = min(synced, start)
-                } else {
-                    let frame = JournalCodec.frame(.resolved(sequence: sequence, resolution: .discarded))
-                    guard (try? POSIXFile.writeAll(state.fd, frame, path: journalPath)) != nil else {
-                        try? POSIXFile.truncate(state.fd, to: state.length, path: journalPath)
-                        state.lastBackgroundError = POSIXFile.failure(
-                            journalPath, "the withdrawal of job sequence \(sequence) was not written")
-                        return
-                    }
-                    state.length += frame.count
-                    state.frames += 1
+    /// Returns once write number `write` is on disk: at once when a sync that began after it covered it
+    /// (another submitter led that sync), else after a sync this caller leads, which covers every write
+    /// made before it began.
+    ///
+    /// - Throws: the error of the failed sync that covered the write; the submission is withdrawn then.
+    private func awaitSync(of write: UInt64) throws {
+        var hasLed = false
+        while true {
+            let step: CommitStep = commits.withLock { commits in
+                if let error = commits.failed.removeValue(forKey: write) { return .failed(error) }
+                if commits.syncedWrites >= write { return .done }
+                // A sync this caller led settles its write, unless the store was closed meanwhile.
+                if hasLed {
+                    return .failed(JobStoreError(.closed, path: journalPath, cause: "closed before the sync"))
                 }
-                _ = try? POSIXFile.syncData(state.fd, path: journalPath)
+                if !commits.hasLeader {
+                    commits.hasLeader = true
+                    return .lead
+                }
+                let semaphore = DispatchSemaphore(value: 0)
+                commits.waiting.append(semaphore)
+                return .wait(semaphore)
             }
+            switch step {
+            case .done: return
+            case .failed(let error): throw error
+            case .wait(let semaphore): semaphore.wait()
+            case .lead:
+                hasLed = true
+                // The outcome reaches every submitter through `commits`, this one included.
+                _ = try? syncState.withLock { try syncLocked(&$0) }
+                let waiting = commits.withLock { commits in
+                    commits.hasLeader = false
+                    defer { commits.waiting.removeAll() }
+                    return commits.waiting
+                }
+                for semaphore in waiting { semaphore.signal() }
+            }
+        }
+    }
+
+    /// Syncs every write made so far; the caller holds the sync lock. When the sync fails, every synchronous
+    /// submission written until then (some may have been written while it ran, onto pages it failed to
+    /// write) is withdrawn and the error kept for its submitter.
+    private func syncLocked(_ progress: inout SyncProgress) throws {
+        let (fd, length, writes, isClosed) = state.withLock { ($0.fd, $0.length, $0.writes, $0.isClosed) }
+        // Bytes of an earlier run may be unsynced too (the process died before its sync).
+        let syncedWrites = commits.withLock { $0.syncedWrites }
+        guard !isClosed, syncedWrites < writes || progress.syncedLength < length else { return }
+        do {
+            try syncData(fd, journalPath)
+        } catch {
+            let failure =
+                error as? JobStoreError ?? JobStoreError(.ioFailure, path: journalPath, cause: "\(error)")
+            withdrawAwaitingSubmissions(failure: failure, &progress)
+            throw failure
+        }
+        progress.syncedLength = length
+        commits.withLock { $0.syncedWrites = max($0.syncedWrites, writes) }
+        state.withLock { state in
+            let covered = state.awaitingSync.prefix { $0.write <= writes }.count
+            state.awaitingSync.removeFirst(covered)
+        }
+    }
+
+    /// Takes back every synchronous submission not known to be on disk, after a failed sync: their bytes
+    /// may or may not be there. Each frame is cut off when it is the last one, else a record resolves it;
+    /// either way the job is gone, and its submitter gets `failure`. The caller holds the sync lock.
+    private func withdrawAwaitingSubmissions(failure: JobStoreError, _ progress: inout SyncProgress) {
+        state.withLock { state in
+            let covered = state.awaitingSync
+            state.awaitingSync.removeAll()
+            commits.withLock { commits in
+                for submission in covered { commits.failed[submission.write] = failure }
+            }
+            guard !state.isClosed, !covered.isEmpty else { return }
+            // Last first, so that frames at the end are cut off.
+            for submission in covered.reversed() { withdraw(submission, &state, &progress) }
+            _ = try? POSIXFile.syncData(state.fd, path: journalPath)
+        }
+    }
+
+    private func withdraw(_ submission: AwaitingSync, _ state: inout State, _ progress: inout SyncProgress) {
+        let sequence = submission.sequence
+        state.replay.apply(.resolved(sequence: sequence, resolution: .discarded))
+        if state.length == submission.start + submission.length,
+            (try? POSIXFile.truncate(state.fd, to: submission.start, path: journalPath)) != nil
+        {
+            state.length = submission.start
+            state.frames -= 1
+            progress.syncedLength = min(progress.syncedLength, submission.start)
+        } else {
+            let frame = JournalCodec.frame(.resolved(sequence: sequence, resolution: .discarded))
+            guard (try? POSIXFile.writeAll(state.fd, frame, path: journalPath)) != nil else {
+                try? POSIXFile.truncate(state.fd, to: state.length, path: journalPath)
+                state.lastBackgroundError = POSIXFile.failure(
+                    journalPath, "the withdrawal of job sequence \(sequence) was not written")
+                return
+            }
+            state.length += frame.count
+            state.frames += 1
+            state.writes += 1
         }
     }
 
@@ -409,13 +552,11 @@ public final class FileJobStore: JobStore {
     // MARK: - Maintenance
 
     /// Makes every record appended so far durable.
+    ///
+    /// When the sync fails, the synchronous submissions it covered are withdrawn and their `append` calls
+    /// throw the same error.
     public func sync() throws {
-        try syncState.withLock { synced in
-            let (fd, length, isClosed) = state.withLock { ($0.fd, $0.length, $0.isClosed) }
-            guard !isClosed, synced < length else { return }
-            try POSIXFile.syncData(fd, path: journalPath)
-            synced = length
-        }
+        try syncState.withLock { try syncLocked(&$0) }
     }
 
     /// Rewrites the journal with one record per unresolved job if dead records outweigh live ones.
@@ -430,7 +571,7 @@ public final class FileJobStore: JobStore {
 
     /// Rewrites the journal with one record per unresolved job: a new file, synced, renamed over the old.
     public func compact() throws {
-        try syncState.withLock { synced in
+        try syncState.withLock { progress in
             try state.withLock { state in
                 guard !state.isClosed else { return }
                 var bytes = JournalCodec.header
@@ -445,7 +586,11 @@ public final class FileJobStore: JobStore {
                 state.length = bytes.count
                 state.compactions += 1
                 state.isOlderVersion = false
-                synced = bytes.count
+                // The new file holds every unresolved job, synced: each write so far is as good as on disk.
+                state.awaitingSync.removeAll()
+                progress.syncedLength = bytes.count
+                let writes = state.writes
+                commits.withLock { $0.syncedWrites = max($0.syncedWrites, writes) }
             }
         }
     }
@@ -453,8 +598,16 @@ public final class FileJobStore: JobStore {
     /// Syncs and closes the journal and releases the directory's lock; later calls throw
     /// ``JobStoreError/Code/closed``. Deinitializing the store does the same without the sync.
     public func close() throws {
-        try sync()
-        syncState.withLock { _ in
+        try syncState.withLock { progress in
+            // No write may come between the last sync and the closing, or its submitter would wait for a
+            // sync that never comes.
+            state.withLock { $0.isClosing = true }
+            do {
+                try syncLocked(&progress)
+            } catch {
+                state.withLock { $0.isClosing = false }
+                throw error
+            }
             state.withLock { state in
                 if !state.isClosed {
                     state.isClosed = true
@@ -468,7 +621,7 @@ public final class FileJobStore: JobStore {
 
     /// Counts describing the journal now.
     public var statistics: Statistics {
-        let synced = syncState.withLock { $0 }
+        let synced = syncState.withLock { $0.syncedLength }
         return state.withLock { state in
             Statistics(
                 liveJobs: state.replay.jobs.count, records: state.frames, bytes: state.length,
