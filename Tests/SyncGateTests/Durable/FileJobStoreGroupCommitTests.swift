@@ -1,4 +1,5 @@
 import Foundation
+import SyncGateTestSupport
 import SyncGateTesting
 import Testing
 
@@ -14,7 +15,7 @@ import Testing
 /// Group commit in FileJobStore: concurrent synchronous submissions share syncs, and a failed sync takes
 /// back every submission waiting for it. A sync seam pauses the first sync until the other submitters have
 /// written, so the grouping is the same on every run.
-@Suite("FileJobStore group commit", .timeLimit(.minutes(1)))
+@Suite("FileJobStore group commit", .ownThread, .timeLimit(.minutes(1)))
 struct FileJobStoreGroupCommitTests {
     /// A sync that records each call (the file's length then), pauses the calls listed in `pausing` until
     /// released, and fails those listed in `failing` (calls numbered from 1) with an I/O error; the others
