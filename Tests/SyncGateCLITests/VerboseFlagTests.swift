@@ -1,10 +1,9 @@
 import SyncGate
 import SyncGateCLI
-import SyncGateTestSupport
 import Testing
 
 /// The global `--verbose` flag, which installs the stderr logger.
-@Suite("--verbose", .ownThread, .timeLimit(.minutes(1)))
+@Suite("--verbose", .timeLimit(.minutes(1)))
 struct VerboseFlagTests {
     static let table: [([String], Command, Bool)] = [
         (["status"], .invoke(StatusCommand(json: false)), false),

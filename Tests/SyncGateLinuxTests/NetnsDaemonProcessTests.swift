@@ -1,7 +1,6 @@
 #if os(Linux)
     import Foundation
     import Glibc
-    import SyncGateTestSupport
     import Testing
 
     /// The processes `syncgate daemon` runs and the connections it holds, end to end with the built tool:
@@ -10,7 +9,7 @@
     /// a spinning loop. Needs root; skips elsewhere unless SYNCGATE_REQUIRE_NETNS=1. Serialized: each test
     /// blocks the thread it runs on for seconds, and the rest of the suite needs the others.
     @Suite(
-        .ownThread, .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .serialized, .timeLimit(.minutes(2))
+        .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .serialized, .timeLimit(.minutes(2))
     )
     struct NetnsDaemonProcessTests {
         /// Runs `body` with a fresh topology (online) and a started daemon, and always removes both.

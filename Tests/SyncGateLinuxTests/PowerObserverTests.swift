@@ -2,7 +2,6 @@
     import Foundation
     import SyncGate
     import SyncGateTesting
-    import SyncGateTestSupport
     import Testing
 
     private let batteryChange = uevent(
@@ -33,7 +32,7 @@
         PowerObserver(sysfsRoot: fixture.root, clock: clock, rereadInterval: rereadInterval, listensForUEvents: false)
     }
 
-    @Suite("PowerObserver on fixture trees", .ownThread, .timeLimit(.minutes(1)))
+    @Suite("PowerObserver on fixture trees", .timeLimit(.minutes(1)))
     struct PowerObserverTests {
         @Test("the initial status is read before init returns")
         func initialStatus() throws {
@@ -230,7 +229,7 @@
         }
     }
 
-    @Suite("PowerObserver against the real kernel", .ownThread, .timeLimit(.minutes(1)))
+    @Suite("PowerObserver against the real kernel", .timeLimit(.minutes(1)))
     struct PowerObserverKernelTests {
         @Test(
             "the uevent socket opens and the observer reads the real /sys",

@@ -1,6 +1,5 @@
 #if os(Linux)
     import SyncGate
-    import SyncGateTestSupport
     import Testing
 
     /// A fixture tree and the status it must read as.
@@ -153,7 +152,7 @@
             isOnExternalPower: false, batteryLevel: 0.55, hasSystemBattery: true),
     ]
 
-    @Suite("PowerSupplyReader: sysfs fixture trees", .ownThread, .timeLimit(.minutes(1)))
+    @Suite("PowerSupplyReader: sysfs fixture trees", .timeLimit(.minutes(1)))
     struct PowerSupplyReaderTests {
         @Test("each fixture tree reads as its expected status", arguments: fixtureCases)
         func fixture(_ fixtureCase: PowerFixtureCase) throws {

@@ -2,12 +2,16 @@ import Testing
 
 /// Runs each test of a suite (or a test) on a thread of its own instead of Swift's cooperative pool.
 ///
-/// For tests that block their thread (a `poll` on a child's pipes, a D-Bus peer, the kernel): on the
-/// cooperative pool, a few of them in parallel hold every thread of this 2-core machine, and other
-/// tests pass their time limits waiting for one. Here each test case's task prefers a
-/// ``TestThreadExecutor`` made for it, so its body, the synchronous calls it makes and the async
+/// For tests that hold their thread for long (a CPU-bound seeded workload, a wait for threads the test
+/// started): on the cooperative pool, which has as many threads as processors, a few of them in parallel
+/// hold every thread, and other tests pass their time limits waiting for one. Here each test case's task
+/// prefers a ``TestThreadExecutor`` made for it, so its body, the synchronous calls it makes and the async
 /// functions it awaits (unless isolated to an actor) run on that thread; structured child tasks inherit
 /// the preference. Unstructured `Task {}`s it creates still run on the pool.
+///
+/// It does not bound how many such tests run at once: combine it with `.serialized` where the tests are
+/// heavy. Suites that start child processes stay off it, since all of them starting their processes at
+/// once overloads a small machine (and a bound taken in a trait would count against the time limit).
 package struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     package var isRecursive: Bool { true }
 
