@@ -1,10 +1,12 @@
 import Foundation
 import SyncGate
 import SyncGateCLI
+import SyncGateTestSupport
 import Testing
 
 /// The command lines of `syncgate daemon` and its clients: what they parse to, and usage errors that
 /// name the option and the value (exit status 2).
+@Suite(.startsProcesses)
 struct DaemonCommandLineTests {
     private static let here = FileManager.default.currentDirectoryPath
 

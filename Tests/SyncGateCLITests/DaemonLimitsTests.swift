@@ -1,5 +1,6 @@
 import Foundation
 import SyncGate
+import SyncGateTestSupport
 import SyncGateTesting
 import Testing
 
@@ -9,6 +10,7 @@ import Testing
 /// before arithmetic, labels bounded and free of control characters, no NUL in a command, a minimum
 /// period; the same rule on the command line (exit 2, naming the option) and on the wire (naming the
 /// field).
+@Suite(.startsProcesses)
 struct DaemonLimitsTests {
     private static func submit(_ change: (inout DaemonRequest.Submission) -> Void) -> [UInt8] {
         var submission = DaemonRequest.Submission(command: ["true"], workingDirectory: "/", require: "none")

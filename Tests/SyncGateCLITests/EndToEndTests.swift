@@ -1,10 +1,11 @@
 import Foundation
 import SyncGate
 import SyncGateCLI
+import SyncGateTestSupport
 import Testing
 
 /// Runs the built `syncgate` binary. Real-time waits stay at about a second at most.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.startsProcesses, .timeLimit(.minutes(1)))
 struct EndToEndTests {
     private func object(_ text: String) throws -> [String: Any] {
         let value = try JSONSerialization.jsonObject(with: Data(text.utf8))

@@ -1,9 +1,10 @@
 import Foundation
 import SyncGateCLI
+import SyncGateTestSupport
 import Testing
 
 /// The README's Install section names the release the tool reports.
-@Suite(.timeLimit(.minutes(1)))
+@Suite(.startsProcesses, .timeLimit(.minutes(1)))
 struct ReadmeInstallTests {
     /// The package's README, read from the checkout the tests were built from.
     static func readme() throws -> String {

@@ -1,8 +1,10 @@
 import Foundation
+import SyncGateTestSupport
 import Testing
 
 /// `syncgate status` on a machine without a D-Bus system bus: the sources that cannot reach it share one
 /// readable note, naming the bus once and the system's reason, not an errno.
+@Suite(.startsProcesses)
 struct StatusNotesTests {
     @Test(.timeLimit(.minutes(1))) func anUnreachableBusIsOneReadableNote() async throws {
         #if os(Linux)

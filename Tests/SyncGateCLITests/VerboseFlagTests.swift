@@ -1,9 +1,10 @@
 import SyncGate
 import SyncGateCLI
+import SyncGateTestSupport
 import Testing
 
 /// The global `--verbose` flag, which installs the stderr logger.
-@Suite("--verbose", .timeLimit(.minutes(1)))
+@Suite("--verbose", .startsProcesses, .timeLimit(.minutes(1)))
 struct VerboseFlagTests {
     static let table: [([String], Command, Bool)] = [
         (["status"], .invoke(StatusCommand(json: false)), false),

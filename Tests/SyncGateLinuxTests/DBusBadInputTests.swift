@@ -2,6 +2,7 @@
     import Dispatch
     import Foundation
     import SyncGateTesting
+    import SyncGateTestSupport
     import Testing
 
     @testable import SyncGateCore
@@ -11,7 +12,7 @@
 
     /// Bad input from the bus: calls never answered, malformed and oversized messages, properties of the
     /// wrong type. Against a scripted fake bus on a Unix socket; no dbus-daemon needed.
-    @Suite(.timeLimit(.minutes(1)))
+    @Suite(.startsProcesses, .timeLimit(.minutes(1)))
     struct DBusBadInputTests {
         /// A message whose 16-byte prefix is fine but whose header fields are not (a PATH of type `u`).
         static let malformed: [UInt8] = {

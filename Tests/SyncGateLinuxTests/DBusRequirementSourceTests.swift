@@ -1,6 +1,7 @@
 #if os(Linux)
     import Foundation
     import SyncGateTesting
+    import SyncGateTestSupport
     import Testing
 
     @testable import SyncGateCore
@@ -10,7 +11,7 @@
     /// The D-Bus sources of `.deviceIdle` (systemd-logind, python-dbusmock's logind template) and
     /// `.notRoaming` (ModemManager, a mock set up by `DBusTestBus.modemManagerTemplate`), each on its own
     /// private bus. Skips without dbus-daemon or dbusmock unless SYNCGATE_REQUIRE_DBUS=1.
-    @Suite(.enabled(if: DBusTestBus.isEnabled, DBusTestBus.skipComment), .timeLimit(.minutes(1)))
+    @Suite(.startsProcesses, .enabled(if: DBusTestBus.isEnabled, DBusTestBus.skipComment), .timeLimit(.minutes(1)))
     struct DBusRequirementSourceTests {
         static let login1 = "org.freedesktop.login1"
         static let modemManager = "org.freedesktop.ModemManager1"

@@ -3,11 +3,12 @@
     import Glibc
     import SyncGate
     import SyncGateTesting
+    import SyncGateTestSupport
     import Testing
 
     /// Seeded attacks on the durable store, checked with ``IndependentJournalReader``: corrupted journals,
     /// and SIGKILLs of a process that compacts every few records. `SYNCGATE_ATTACK_SEED` reproduces a run.
-    @Suite("Durable attacks", .serialized, .timeLimit(.minutes(3)))
+    @Suite("Durable attacks", .startsProcesses, .serialized, .timeLimit(.minutes(3)))
     struct DurableAttackTests {
         static let seed: UInt64 = {
             let seed =

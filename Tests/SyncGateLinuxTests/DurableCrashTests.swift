@@ -3,6 +3,7 @@
     import Glibc
     import SyncGate
     import SyncGateTesting
+    import SyncGateTestSupport
     import Testing
 
     /// The durable-job crash test: `syncgate-durable-probe` restores, submits and runs durable jobs while
@@ -10,7 +11,7 @@
     /// times; after each kill the journal is opened and checked, and the next process goes on from it.
     /// Across the kills, no dependent starts before its dependencies finished, and each reads their
     /// outputs.
-    @Suite("Durable crash", .serialized, .timeLimit(.minutes(2)))
+    @Suite("Durable crash", .startsProcesses, .serialized, .timeLimit(.minutes(2)))
     struct DurableCrashTests {
         /// The probe: `$SYNCGATE_DURABLE_PROBE`, else next to the test binary in the build folder.
         static let probePath: String? = {

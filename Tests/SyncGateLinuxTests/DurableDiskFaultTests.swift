@@ -3,6 +3,7 @@
     import Glibc
     import SyncGate
     import SyncGateTesting
+    import SyncGateTestSupport
     import Testing
 
     /// The payload of the attack tests' jobs (the probe's `Note`).
@@ -14,7 +15,7 @@
     /// shim in the probe): an accepted job is exactly one whose `submit` returned. The journal is checked by
     /// ``IndependentJournalReader``.
     @Suite(
-        "Durable store on a full disk and a failing sync",
+        "Durable store on a full disk and a failing sync", .startsProcesses,
         .enabled(if: DurableAttackSupport.isEnabled, DurableAttackSupport.skipComment), .serialized,
         .timeLimit(.minutes(3)))
     struct DurableDiskFaultTests {

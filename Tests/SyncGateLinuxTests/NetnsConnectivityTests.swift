@@ -1,10 +1,11 @@
 #if os(Linux)
     import Foundation
+    import SyncGateTestSupport
     import Testing
 
     /// The real observer, run by `syncgate-netns-probe` inside network namespaces the tests create, driven
     /// by `ip` from outside. Needs root and iproute2; skips elsewhere unless SYNCGATE_REQUIRE_NETNS=1.
-    @Suite(.enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
+    @Suite(.startsProcesses, .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
     struct NetnsConnectivityTests {
         /// A short real debounce keeps these tests quick; the flood test uses the default 200 ms.
         static let watch = ["watch", "--debounce-ms", "50"]

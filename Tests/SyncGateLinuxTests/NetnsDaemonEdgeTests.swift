@@ -2,13 +2,14 @@
     import Foundation
     import Glibc
     import SyncGateTesting
+    import SyncGateTestSupport
     import Testing
 
     /// `syncgate daemon` at its edges, end to end with the built tool: untrusted numbers on the wire, the
     /// socket's location and who the client trusts, what a daemon that cannot listen does, the order of
     /// its log, one rule for unknown ids, and what reaches a terminal. Needs root (other uids through
     /// `setpriv`, a network namespace); skips elsewhere unless SYNCGATE_REQUIRE_NETNS=1.
-    @Suite(.enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
+    @Suite(.startsProcesses, .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
     struct NetnsDaemonEdgeTests {
         /// Runs `body` with a fresh topology and daemon directory, and always removes both afterwards.
         func withDaemon(_ body: (NetnsTopology, DaemonHarness) throws -> Void) throws {

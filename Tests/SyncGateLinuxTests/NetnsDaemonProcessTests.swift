@@ -1,6 +1,7 @@
 #if os(Linux)
     import Foundation
     import Glibc
+    import SyncGateTestSupport
     import Testing
 
     /// The processes `syncgate daemon` runs and the connections it holds, end to end with the built tool:
@@ -9,7 +10,8 @@
     /// a spinning loop. Needs root; skips elsewhere unless SYNCGATE_REQUIRE_NETNS=1. Serialized: each test
     /// blocks the thread it runs on for seconds, and the rest of the suite needs the others.
     @Suite(
-        .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .serialized, .timeLimit(.minutes(2))
+        .startsProcesses, .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .serialized,
+        .timeLimit(.minutes(2))
     )
     struct NetnsDaemonProcessTests {
         /// Runs `body` with a fresh topology (online) and a started daemon, and always removes both.

@@ -1,13 +1,14 @@
 #if os(Linux)
     import Foundation
     import Glibc
+    import SyncGateTestSupport
     import Testing
 
     /// The daemon's promises of docs/daemon-protocol.md ("Promises") about what it keeps and reports of
     /// runs, and what a cancel means on a full disk, checked on the built tool: the daemon in a network
     /// namespace with a private state directory, its clients run as a user runs them. Needs root and
     /// iproute2 (the full disk a tmpfs); skips elsewhere unless SYNCGATE_REQUIRE_NETNS=1.
-    @Suite(.enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(3)))
+    @Suite(.startsProcesses, .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(3)))
     struct NetnsDaemonPromiseTests {
         /// How long a route change may take to reach a job: the 200 ms debounce and a margin for a loaded
         /// machine (these tests check what is reported, not how fast).

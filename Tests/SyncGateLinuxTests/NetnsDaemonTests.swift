@@ -1,13 +1,14 @@
 #if os(Linux)
     import Foundation
     import Glibc
+    import SyncGateTestSupport
     import Testing
 
     /// `syncgate daemon` end to end: the built tool as the daemon inside a network namespace whose network
     /// the tests change from outside, and the built tool as its clients. Needs root and iproute2; skips
     /// elsewhere unless SYNCGATE_REQUIRE_NETNS=1. The commands of the README's "Queue shell work" section
     /// are those of ``theReadmeBackupRunsWhenTheRouteAppears()``.
-    @Suite(.enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
+    @Suite(.startsProcesses, .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
     struct NetnsDaemonTests {
         /// How long a job may take to start after the route appears: the 200 ms debounce and a wide margin.
         static let perChange = Duration.seconds(3)

@@ -1,12 +1,13 @@
 #if os(Linux)
     import Foundation
+    import SyncGateTestSupport
     import Testing
 
     /// The library as the README tells users to build it, on the real kernel: `syncgate-netns-probe` builds
     /// only `SyncEnvironment(monitoring: .all)` (and a `SyncScheduler` on it) inside a network namespace,
     /// holds no observer itself, and prints one JSON line per change while the tests change the namespace's
     /// network from outside. Needs root and iproute2; skips elsewhere unless SYNCGATE_REQUIRE_NETNS=1.
-    @Suite(.enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
+    @Suite(.startsProcesses, .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
     struct NetnsEnvironmentTests {
         /// How long a line may take after the change that causes it: the 200 ms debounce and a wide margin.
         static let perLine = Duration.seconds(3)

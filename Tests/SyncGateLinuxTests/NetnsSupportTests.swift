@@ -2,11 +2,12 @@
     import Foundation
     import Glibc
     import SyncGateTesting
+    import SyncGateTestSupport
     import Testing
 
     /// The namespace bookkeeping of the real-kernel tests: a run killed midway leaves its namespaces, and
     /// the next run deletes them, and only them.
-    @Suite("Netns support", .timeLimit(.minutes(1)))
+    @Suite("Netns support", .startsProcesses, .timeLimit(.minutes(1)))
     struct NetnsSupportTests {
         @Test(
             "a namespace name made by the tests names its creator; any other name names none",

@@ -1,12 +1,13 @@
 #if os(Linux)
     import Foundation
     import Glibc
+    import SyncGateTestSupport
     import Testing
 
     /// The built `syncgate` binary, run as a user runs it, inside a network namespace (`ip netns exec NS
     /// syncgate …`, stdout a pipe) while the tests change the namespace's network from outside. Needs root
     /// and iproute2; skips elsewhere unless SYNCGATE_REQUIRE_NETNS=1.
-    @Suite(.enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
+    @Suite(.startsProcesses, .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
     struct NetnsToolTests {
         /// How long a line may take after the change that causes it: the 200 ms debounce and a wide margin.
         static let perLine = Duration.seconds(3)

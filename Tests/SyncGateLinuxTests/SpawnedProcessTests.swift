@@ -1,10 +1,11 @@
 #if os(Linux)
     import Foundation
     import SyncGateTesting
+    import SyncGateTestSupport
     import Testing
 
     /// The test-side child process: what it inherits, and what a missed deadline reports.
-    @Suite struct SpawnedProcessTests {
+    @Suite(.startsProcesses) struct SpawnedProcessTests {
         /// A descriptor the test process holds without close-on-exec (as Foundation's `Process` leaves one
         /// for each launch) is not passed on: a child holding another test's pipe would keep that test's
         /// reader waiting for an end of output long after its own child exited.

@@ -10,8 +10,8 @@ import Testing
 /// the preference. Unstructured `Task {}`s it creates still run on the pool.
 ///
 /// It does not bound how many such tests run at once: combine it with `.serialized` where the tests are
-/// heavy. Suites that start child processes stay off it, since all of them starting their processes at
-/// once overloads a small machine (and a bound taken in a trait would count against the time limit).
+/// heavy. Suites that start child processes take ``ProcessSuiteTrait`` instead, which also bounds how many
+/// of them run at once.
 package struct OwnThreadTrait: TestTrait, SuiteTrait, TestScoping {
     package var isRecursive: Bool { true }
 
