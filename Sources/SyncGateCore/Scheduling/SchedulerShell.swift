@@ -349,9 +349,15 @@ package final class SchedulerShell: Sendable {
         return running
     }
 
+    /// Cancels every unfinished job for a shutdown: running attempts are stopped with
+    /// ``SyncJobStopReason/shutdown``.
+    func stopForShutdown() {
+        input { machine, now in machine.stopForShutdown(now: now) }
+    }
+
     /// Shuts down at once when the scheduler is released: every job is cancelled, nothing new starts.
     func abandon() {
-        input { machine, now in machine.shutdown(now: now) + machine.cancelAll(now: now) }
+        stopForShutdown()
         finish()
     }
 
@@ -751,6 +757,8 @@ package final class SchedulerShell: Sendable {
                     if deferred.launches.isEmpty { deferred.firstLaunchSerial = state.launchSerial }
                     deferred.launches.append(consume next)
                 }
+            case .setStopReason(let job, let reason):
+                job.payload.handle.setStopReason(reason)
             case .cancelAttempt(let key):
                 switch state.attempts[key] {
                 case .running(let task): deferred.cancellations.append(task)

@@ -254,7 +254,7 @@ struct DurableSchedulerStateMachine: Sendable {
         of delivery: SchedulerEventDelivery, for job: inout Active, sequence: UInt64, now: Date
     ) -> JobRecord? {
         switch delivery.event {
-        case .submitted:
+        case .submitted, .stopRequested:
             return nil
         case .periodEnded(_, let counts):
             guard var series = job.series else { return nil }
