@@ -68,6 +68,7 @@
             #expect(run.exitStatus == 3)
             #expect(run.interrupted)
             #expect(run.stopReason == line)
+            #expect(LogsCommand.runHeader(run).contains(": interrupted (\(line)), exit status 3\n"))
             #expect(run.stderr.contains("syncgate: stopped (\(line)): SIGTERM, then SIGKILL after 20s"))
             #expect(runLog.lastStopReason(id: "job") == line)
             #expect(!FileManager.default.fileExists(atPath: runLog.stopReasonPath(id: "job", run: 1)))
