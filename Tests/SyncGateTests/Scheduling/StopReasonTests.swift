@@ -119,12 +119,14 @@ struct StopReasonTests {
         clock.advance(by: .seconds(5))
         await body.cancelled.waitUntil { $0 >= 1 }
         #expect(handle.stopReason == .timedOut)
+        #expect(handle.description == "job: running attempt 1 (stopping: timed-out)")
         #expect(scheduler.snapshot().job("job")?.summary.hasSuffix("(stopping: timed-out)") == true)
         handle.cancel()
         #expect(handle.stopReason == .cancelled)
         body.finish()
         #expect(try await handle.outcome().state == .cancelled)
         #expect(body.seen.withLock { $0 } == [.timedOut, .cancelled])
+        #expect(handle.description == "job: cancelled (stopped: cancelled)")
         var stops: [SyncJobStopReason] = []
         for await event in events {
             if case .stopRequested(_, _, let reason) = event { stops.append(reason) }
