@@ -391,9 +391,11 @@ struct SchedulerStateMachine<Payload> {
     /// Accepts a job, or says why not. The job's values must already be valid (``SyncJob/validationError``).
     ///
     /// `initialFailures` is the number of attempts already consumed (a durable job restored after a
-    /// restart); the first attempt started is `initialFailures + 1`.
+    /// restart); the first attempt started is `initialFailures + 1`. `initialStopReason` is why the
+    /// latest of them was stopped, kept as the job's ``Job/lastStopReason`` until it starts.
     mutating func submit(
-        _ spec: SyncJob.Spec, payload: Payload, now: Duration, initialFailures: Int = 0
+        _ spec: SyncJob.Spec, payload: Payload, now: Duration, initialFailures: Int = 0,
+        initialStopReason: SyncJobStopReason? = nil
     ) -> SubmitResult {
         if isShutDown { return .rejected(.shutDown) }
         if ids[spec.id] != nil {
@@ -428,6 +430,7 @@ struct SchedulerStateMachine<Payload> {
         }
         let job = Job(key: key, spec: spec, payload: payload, conditionMask: conditionMask, submittedAt: now)
         job.failures = initialFailures
+        job.lastStopReason = initialStopReason
         if let startDeadline = spec.startDeadline {
             job.deadlineTimer = addTimer(at: now + startDeadline, key: key, kind: .deadline)
         }

@@ -254,8 +254,10 @@ struct DurableSchedulerStateMachine: Sendable {
         of delivery: SchedulerEventDelivery, for job: inout Active, sequence: UInt64, now: Date
     ) -> JobRecord? {
         switch delivery.event {
-        case .submitted, .stopRequested:
+        case .submitted:
             return nil
+        case .stopRequested(_, _, let reason):
+            return .attemptStopped(sequence: sequence, reason: reason)
         case .periodEnded(_, let counts):
             guard var series = job.series else { return nil }
             series.anchor = series.nextAnchor(counts: counts, now: now)
