@@ -331,8 +331,8 @@
                 #expect(names.isSuperset(of: ["PATH", "LANG", "SYNCGATE_JOB_ID", "SYNCGATE_ATTEMPT"]), "\(names)")
                 // What sh adds itself, and what the clean environment may pass on from the daemon's.
                 let allowed: Set<String> = [
-                    "PATH", "LANG", "SYNCGATE_JOB_ID", "SYNCGATE_ATTEMPT", "HOME", "USER", "LOGNAME",
-                    "XDG_RUNTIME_DIR", "PWD", "SHLVL", "_", "OLDPWD",
+                    "PATH", "LANG", "SYNCGATE_JOB_ID", "SYNCGATE_ATTEMPT", "SYNCGATE_STOP_REASON_FILE", "HOME", "USER",
+                    "LOGNAME", "XDG_RUNTIME_DIR", "PWD", "SHLVL", "_", "OLDPWD",
                 ]
                 #expect(names.isSubset(of: allowed), "\(names.subtracting(allowed))")
                 #expect(try harness.stopDaemon() == 0)

@@ -28,6 +28,8 @@
             var attempt: Int?
             var lost: [String]?
             var unmet: [String]?
+            /// The stop reason's name, for `stopRequested` and `body-cancelled`.
+            var reason: String?
         }
 
         /// Runs `body` with a fresh topology and always deletes it afterwards.
@@ -105,8 +107,11 @@
 
                 try topology.inObserved("route del default")
                 let requeued = try read(probe, until: ["requeued", "body-cancelled"], after: "deleting the route")
-                #expect(Set(requeued.map(\.event)) == ["requeued", "body-cancelled"])
+                #expect(Set(requeued.map(\.event)) == ["stopRequested", "requeued", "body-cancelled"])
                 #expect(requeued.first { $0.event == "requeued" }?.lost == ["network"])
+                // The body learns why, from the kernel's route change to its cancellation.
+                #expect(requeued.first { $0.event == "stopRequested" }?.reason == "requirements-lost")
+                #expect(requeued.first { $0.event == "body-cancelled" }?.reason == "requirements-lost")
 
                 try topology.inObserved("route add default via 10.200.0.1 dev v0")
                 let restarted = try read(probe, until: ["started", "body-started"], after: "re-adding the route")

@@ -121,6 +121,8 @@
         case .failed(let id, _): "{\"event\":\"failed\",\"id\":\"\(id)\"}"
         case .retryScheduled(let id, let attempt, _):
             "{\"event\":\"retryScheduled\",\"id\":\"\(id)\",\"attempt\":\(attempt)}"
+        case .stopRequested(let id, let attempt, let reason):
+            "{\"event\":\"stopRequested\",\"id\":\"\(id)\",\"attempt\":\(attempt),\"reason\":\"\(reason.name)\"}"
         case .cancelled(let id): "{\"event\":\"cancelled\",\"id\":\"\(id)\"}"
         case .expired(let id): "{\"event\":\"expired\",\"id\":\"\(id)\"}"
         case .periodEnded(let id, _): "{\"event\":\"periodEnded\",\"id\":\"\(id)\"}"
@@ -136,7 +138,10 @@
             do {
                 try await Task.sleep(for: .seconds(3_600))
             } catch {
-                emit("{\"event\":\"body-cancelled\",\"id\":\"sync\",\"attempt\":\(context.attempt)}")
+                let reason = context.stopReason?.name ?? "none"
+                emit(
+                    "{\"event\":\"body-cancelled\",\"id\":\"sync\",\"attempt\":\(context.attempt),\"reason\":\"\(reason)\"}"
+                )
                 throw error
             }
         }

@@ -25,6 +25,10 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
         package var uniqueKey: String?
         /// The tags.
         package var tags: [String]
+        /// Why the running command is being stopped, or why the last run was stopped
+        /// (``SyncJobStopReason/description``: `cancelled`, `requirements-lost [network]`, `timed-out`,
+        /// `replaced`, `shutdown`); absent when the last run was not stopped.
+        package var lastStopReason: String? = nil
     }
 
     /// One run of a job as `syncgate logs` shows it.
@@ -48,6 +52,9 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
         /// True when its output was deleted to keep the job's output within the run log's bounds
         /// (``RunLog/keptRunOutputs``, ``RunLog/jobOutputLimit``); absent otherwise.
         package var outputDropped: Bool?
+        /// Why the daemon stopped the run (``SyncJobStopReason/description``); absent when it did not, or
+        /// when the run was cut short by the daemon's death.
+        package var stopReason: String? = nil
 
         /// Creates a run.
         package init(

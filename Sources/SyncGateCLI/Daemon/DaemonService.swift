@@ -249,7 +249,8 @@ final class DaemonService: Sendable {
                 id: info.id, name: job?.name ?? "?", command: job?.command ?? [], state: state,
                 waitingFor: waitingFor, attempts: info.attempts, runs: runLog.runCount(id: info.id),
                 lastExitStatus: runLog.lastExitStatus(id: info.id),
-                uniqueKey: info.uniqueKey, tags: info.tags.sorted())
+                uniqueKey: info.uniqueKey, tags: info.tags.sorted(),
+                lastStopReason: info.stopReason?.description ?? runLog.lastStopReason(id: info.id))
         }
     }
 }

@@ -156,7 +156,9 @@ package struct LogsCommand: Subcommand {
         if run.endedAt == nil {
             end = "running"
         } else if run.interrupted {
-            end = "interrupted" + (run.exitStatus.map { ", exit status \($0)" } ?? "")
+            end =
+                "interrupted" + (run.stopReason.map { " (\($0))" } ?? "")
+                + (run.exitStatus.map { ", exit status \($0)" } ?? "")
         } else {
             end = "exit status " + (run.exitStatus.map(String.init) ?? "?")
         }

@@ -9,8 +9,9 @@ import Foundation
 /// The daemon's record of a job's runs, kept in files so it outlives the daemon.
 ///
 /// Each job has a directory `runs/ID/` under the state directory with `job.json` (its ``ShellJob``),
-/// `runs.jsonl` (one line when a run starts and one when it ends) and `N.out` / `N.err`, each run's
-/// stdout and stderr, cut at ``outputLimit`` bytes. A run that started but has no end line when the
+/// `runs.jsonl` (one line when a run starts and one when it ends, with the stop reason of a run the
+/// daemon stopped) and `N.out` / `N.err`, each run's stdout and stderr, cut at ``outputLimit`` bytes;
+/// while a run is being stopped, `N.stop` holds the reason (``stopReasonPath(id:run:)``). A run that started but has no end line when the
 /// daemon starts was cut short by the daemon's death; ``closeInterruptedRuns()`` records it as
 /// interrupted.
 ///
@@ -38,6 +39,9 @@ package struct RunLog: Sendable {
         var at: String
         var exitStatus: Int32?
         var interrupted: Bool?
+        /// Why the daemon stopped the run (``SyncJobStopReason/description``); absent otherwise, and in
+        /// lines written before stop reasons were recorded.
+        var stopReason: String? = nil
     }
 
     /// How long the record of a job that is no longer in the store is kept: 30 days.
@@ -100,13 +104,27 @@ package struct RunLog: Sendable {
         return run
     }
 
-    /// Records the end of a run, then drops what is over the job's bounds (``trim(id:)``).
-    package func endRun(id: String, run: Int, exitStatus: Int32?, interrupted: Bool) {
+    /// Records the end of a run, with why the daemon stopped it if it did, removes the run's stop-reason
+    /// file, then drops what is over the job's bounds (``trim(id:)``).
+    package func endRun(id: String, run: Int, exitStatus: Int32?, interrupted: Bool, stopReason: String? = nil) {
         append(
             Entry(
                 event: "ended", run: run, at: Output.timestamp(), exitStatus: exitStatus,
-                interrupted: interrupted), id: id)
+                interrupted: interrupted, stopReason: stopReason), id: id)
+        if Self.isSafe(id) { unlink(stopReasonPath(id: id, run: run)) }
         trim(id: id)
+    }
+
+    /// The file a stopped run's reason is written to before its command gets SIGTERM
+    /// (`$SYNCGATE_STOP_REASON_FILE`): one line, ``SyncJobStopReason/description``; removed when the run
+    /// ends.
+    package func stopReasonPath(id: String, run: Int) -> String {
+        jobDirectory(id) + "/\(run).stop"
+    }
+
+    /// Why the daemon stopped the job's last ended run; `nil` when that run was not stopped.
+    package func lastStopReason(id: String) -> String? {
+        entries(id: id).last { $0.event == "ended" }?.stopReason
     }
 
     /// The number of the job's newest run: how many times its command started, across restarts.
@@ -233,6 +251,7 @@ package struct RunLog: Sendable {
                 runs[entry.run]?.endedAt = entry.at
                 runs[entry.run]?.exitStatus = entry.exitStatus
                 runs[entry.run]?.interrupted = entry.interrupted ?? false
+                runs[entry.run]?.stopReason = entry.stopReason
             }
         }
         return runs.keys.sorted().compactMap { runs[$0] }

@@ -11,9 +11,13 @@ import SyncGate
 /// and stderr into the run log, in a process group of its own.
 ///
 /// The run ends with its whole process group: when the command exits, what it left running in its group
-/// gets SIGTERM and, after ``killGrace``, SIGKILL; when the job is cancelled (`cancel`, `--timeout`,
-/// shutdown) the group gets SIGTERM at once and SIGKILL after ``killGrace``. Only then is the run
-/// recorded as ended. Its output is copied until every process holding the pipes has closed them, but
+/// gets SIGTERM and, after ``killGrace``, SIGKILL; when the job is stopped (`cancel`, `--timeout`,
+/// lost requirements, a replacing job, shutdown) the reason (``SyncJobStopReason/description``) is
+/// written to the file named by the command's `SYNCGATE_STOP_REASON_FILE` before the group gets SIGTERM,
+/// and SIGKILL follows after ``killGrace`` (`syncgate daemon --kill-grace`). An environment variable
+/// cannot carry the reason, as the command read its environment when it started: a command that wants
+/// to know why it is stopped reads that file in its SIGTERM handler. The reason is also written to the
+/// run's stderr log and to `runs.jsonl` when the run ends. Only then is the run recorded as ended. Its output is copied until every process holding the pipes has closed them, but
 /// at most ``outputDrain`` after the group has ended; a process that left the group and still holds a
 /// pipe loses what it writes later, and the daemon's descriptors for the run are closed regardless.
 ///
@@ -45,7 +49,10 @@ struct ShellJobRunner: Sendable {
     var running: RunningCommands? = nil
 
     /// The environment every command gets: nothing of the daemon's but these.
-    static func cleanEnvironment(jobID: String, attempt: Int) -> [String: String] {
+    ///
+    /// `stopReasonFile` is the path of ``RunLog/stopReasonPath(id:run:)``, given as
+    /// `SYNCGATE_STOP_REASON_FILE`; the file exists only once the run is being stopped.
+    static func cleanEnvironment(jobID: String, attempt: Int, stopReasonFile: String? = nil) -> [String: String] {
         let own = ProcessInfo.processInfo.environment
         var environment = [
             "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
@@ -53,6 +60,7 @@ struct ShellJobRunner: Sendable {
             "SYNCGATE_JOB_ID": jobID,
             "SYNCGATE_ATTEMPT": String(attempt),
         ]
+        environment["SYNCGATE_STOP_REASON_FILE"] = stopReasonFile
         for name in ["HOME", "USER", "LOGNAME", "XDG_RUNTIME_DIR"] { environment[name] = own[name] }
         return environment
     }
@@ -83,7 +91,9 @@ struct ShellJobRunner: Sendable {
             stdout.finish(before: .now() + .seconds(1))
             throw cannotStart("\(error)")
         }
-        let environment = Self.cleanEnvironment(jobID: id, attempt: context.attempt)
+        let stopReasonFile = runLog.stopReasonPath(id: id, run: run)
+        let environment = Self.cleanEnvironment(
+            jobID: id, attempt: context.attempt, stopReasonFile: stopReasonFile)
         let redirection = ChildProcess.Redirection(
             environment: environment, workingDirectory: job.workingDirectory, standardOutput: stdout.writeEnd,
             standardError: stderr.writeEnd, groupGrace: killGrace)
@@ -121,6 +131,9 @@ struct ShellJobRunner: Sendable {
         let exit = await withTaskCancellationHandler {
             await child.exitStatus()
         } onCancel: {
+            // The reason is set before the task is cancelled; written before SIGTERM, so the command's
+            // handler finds it.
+            Self.writeFile(Self.reasonText(context.stopReason) + "\n", to: stopReasonFile, truncating: true)
             child.terminate(gracePeriod: killGrace)
         }
         let outliving = await child.groupEnded()
@@ -137,15 +150,32 @@ struct ShellJobRunner: Sendable {
         stdout.abandon()
         stderr.abandon()
         let stopped = Task.isCancelled
-        runLog.endRun(id: id, run: run, exitStatus: exit.exitCode, interrupted: stopped)
-        log("job \(id) (\(job.name)) run \(run) \(exit)\(stopped ? " (stopped by the daemon)" : "")")
+        let reason = stopped ? Self.reasonText(context.stopReason) : nil
+        if let reason {
+            Self.note(
+                "syncgate: stopped (\(reason)): SIGTERM, then SIGKILL after \(DurationParser.format(killGrace))\n",
+                to: paths.stderr)
+        }
+        runLog.endRun(id: id, run: run, exitStatus: exit.exitCode, interrupted: stopped, stopReason: reason)
+        log("job \(id) (\(job.name)) run \(run) \(exit)\(reason.map { " (stopped by the daemon: \($0))" } ?? "")")
         if stopped { throw CancellationError() }
         if !exit.isSuccess { throw CommandFailed(status: exit.exitCode) }
     }
 
+    /// The reason a stopped run is given: its description, or `cancelled` for a task cancelled without
+    /// one (never by the scheduler, which always sets it first).
+    private static func reasonText(_ reason: SyncJobStopReason?) -> String {
+        reason?.description ?? SyncJobStopReason.cancelled.description
+    }
+
     /// Appends `text` to the file at `path`, creating it; best effort (the daemon's log has it too).
     private static func note(_ text: String, to path: String) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        writeFile(text, to: path, truncating: false)
+    }
+
+    /// Writes `text` to the file at `path`, creating it (mode 0600), appending or replacing; best effort.
+    private static func writeFile(_ text: String, to path: String, truncating: Bool) {
+        let descriptor = open(path, O_WRONLY | O_CREAT | (truncating ? O_TRUNC : O_APPEND) | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
         let bytes = Array(text.utf8)

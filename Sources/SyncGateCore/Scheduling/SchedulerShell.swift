@@ -175,20 +175,26 @@ package final class SchedulerShell: Sendable {
 
     // MARK: - Inputs
 
-    /// Submits a job; `attachment` is handed to the event hooks with each of the job's events, and
-    /// `initialFailures` counts attempts already consumed (a job continued after a restart).
+    /// Submits a job; `attachment` is handed to the event hooks with each of the job's events,
+    /// `initialFailures` counts attempts already consumed and `initialStopReason` is why the latest of
+    /// them was stopped (a job continued after a restart), shown until its next attempt starts.
     package func submit(
-        _ job: SyncJob, attachment: (any AnyObject & Sendable)? = nil, initialFailures: Int = 0
+        _ job: SyncJob, attachment: (any AnyObject & Sendable)? = nil, initialFailures: Int = 0,
+        initialStopReason: SyncJobStopReason? = nil
     ) throws(SyncSchedulerError) -> SyncJobHandle {
         if let refusal = job.validationError { throw .invalidJob(refusal) }
         let submission = prepare(job, attachment: attachment)
+        // The handle is not shared yet: the reason is set before anyone can read it.
+        if let initialStopReason { submission.handle.setStopReason(initialStopReason) }
         let now = timeline.now()
         var deferred = Deferred()
         let entry: Entry = locked { state in
             // The environment may have changed while its observers (this scheduler's among them) are still
             // being called: the job is judged on the status now, not on the last one this scheduler heard.
             var actions = refreshStatus(&state, now: now)
-            let entry = enter(submission, initialFailures: initialFailures, now: now, in: &state, actions: &actions)
+            let entry = enter(
+                submission, initialFailures: initialFailures, initialStopReason: initialStopReason, now: now,
+                in: &state, actions: &actions)
             perform(consume actions, in: &state, into: &deferred)
             return entry
         }
@@ -279,11 +285,12 @@ package final class SchedulerShell: Sendable {
 
     /// Hands one submission to the state machine, in the critical section; its actions join `actions`.
     private func enter(
-        _ submission: Submission, initialFailures: Int, now: Duration, in state: inout State,
-        actions: inout [Machine.Action]
+        _ submission: Submission, initialFailures: Int, initialStopReason: SyncJobStopReason? = nil, now: Duration,
+        in state: inout State, actions: inout [Machine.Action]
     ) -> Entry {
         switch state.machine.submit(
-            submission.spec, payload: submission.payload, now: now, initialFailures: initialFailures)
+            submission.spec, payload: submission.payload, now: now, initialFailures: initialFailures,
+            initialStopReason: initialStopReason)
         {
         case .accepted(let key, let accepted):
             submission.handle.setKey(key)
@@ -349,9 +356,15 @@ package final class SchedulerShell: Sendable {
         return running
     }
 
+    /// Cancels every unfinished job for a shutdown: running attempts are stopped with
+    /// ``SyncJobStopReason/shutdown``.
+    func stopForShutdown() {
+        input { machine, now in machine.stopForShutdown(now: now) }
+    }
+
     /// Shuts down at once when the scheduler is released: every job is cancelled, nothing new starts.
     func abandon() {
-        input { machine, now in machine.shutdown(now: now) + machine.cancelAll(now: now) }
+        stopForShutdown()
         finish()
     }
 
@@ -751,6 +764,8 @@ package final class SchedulerShell: Sendable {
                     if deferred.launches.isEmpty { deferred.firstLaunchSerial = state.launchSerial }
                     deferred.launches.append(consume next)
                 }
+            case .setStopReason(let job, let reason):
+                job.payload.handle.setStopReason(reason)
             case .cancelAttempt(let key):
                 switch state.attempts[key] {
                 case .running(let task): deferred.cancellations.append(task)

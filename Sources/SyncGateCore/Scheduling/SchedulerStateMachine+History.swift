@@ -95,7 +95,8 @@ extension SchedulerStateMachine {
             lastStartedAt: job.lastStartedAt,
             finishedAt: nil,
             periods: job.series?.counts,
-            progress: progress
+            progress: progress,
+            stopReason: job.lastStopReason
         )
     }
 }

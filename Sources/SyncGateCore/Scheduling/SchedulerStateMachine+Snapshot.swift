@@ -27,6 +27,7 @@ extension SchedulerStateMachine {
                 uniqueKey: job.spec.uniqueKey,
                 isWaitingForTurn: job.phase == .parked,
                 isStopping: job.stop != nil,
+                stopReason: job.lastStopReason,
                 isPastRunTimeout: job.isPastRunTimeout,
                 dependsOn: job.dependencyIDs,
                 pendingDependencies: job.pendingDependencies.compactMap { self.jobs[$0]?.spec.id },

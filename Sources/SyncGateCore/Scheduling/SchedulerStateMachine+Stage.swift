@@ -29,7 +29,7 @@ extension SchedulerStateMachine {
     /// What the machine knows of a running attempt beyond its number.
     struct RunningAttempt {
         /// Why the attempt is being stopped; `nil` while nothing asked it to stop.
-        var stop: StopReason?
+        var stop: SyncJobStopReason?
         /// Whether the attempt's run timeout has passed.
         var isPastRunTimeout = false
     }

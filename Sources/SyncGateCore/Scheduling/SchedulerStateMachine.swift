@@ -23,6 +23,9 @@ struct SchedulerStateMachine<Payload> {
         case start(Job, attempt: Int)
         /// Cancel the task of the job's running attempt.
         case cancelAttempt(Key)
+        /// Record on the job's handle why its running attempt is being stopped (before any
+        /// ``cancelAttempt(_:)`` of the same input is performed).
+        case setStopReason(Job, SyncJobStopReason)
         /// Publish the job's new state on its handle (a waiting job as `JobLifecycle.waiting`).
         case setState(Job, SyncJobState)
         /// Resolve the job's handle.
@@ -43,13 +46,6 @@ struct SchedulerStateMachine<Payload> {
         case existing(Payload)
         /// Rejected; nothing changed.
         case rejected(SyncSchedulerError)
-    }
-
-    /// Why a running attempt is being stopped.
-    enum StopReason: Equatable {
-        case cancelled
-        case requirementsLost(SyncRequirements)
-        case timedOut
     }
 
     enum Phase: Equatable {
@@ -110,12 +106,19 @@ struct SchedulerStateMachine<Payload> {
         /// Whether an attempt of the job has started.
         var hasStarted: Bool { firstStartedNanoseconds != Int64.min }
         /// Why the running attempt is being stopped; `nil` when nothing asked it to or none runs.
-        var stop: StopReason? {
+        var stop: SyncJobStopReason? {
             if case .running(let attempt) = stage { attempt.stop } else { nil }
         }
         /// Whether the running attempt's run timeout has passed; `false` when none runs.
         var isPastRunTimeout: Bool {
             if case .running(let attempt) = stage { attempt.isPastRunTimeout } else { false }
+        }
+
+        /// Why the running attempt is being stopped, or why the latest attempt was stopped (kept after it
+        /// ends and after the job ends); `nil` before any stop and again once a new attempt starts.
+        var lastStopReason: SyncJobStopReason? {
+            get { extras?.lastStopReason }
+            set { if extras != nil || newValue != nil { madeExtras().lastStopReason = newValue } }
         }
 
         /// Changes the running attempt's facts; nothing when no attempt runs.
@@ -201,6 +204,7 @@ struct SchedulerStateMachine<Payload> {
             var inputs: [(id: SyncJob.ID, payload: Payload)] = []
             var dependencyIDs: [SyncJob.ID] = []
             var series: Series?
+            var lastStopReason: SyncJobStopReason?
         }
     }
 
@@ -377,7 +381,7 @@ struct SchedulerStateMachine<Payload> {
     /// or the first of a chain appended under the key, never a job appended behind it.
     func existingPayload(uniqueKey: String) -> Payload? {
         for key in uniqueChains[uniqueKey] ?? [] {
-            if let job = jobs[key], job.stop != .cancelled { return job.payload }
+            if let job = jobs[key], job.stop?.endsJob != true { return job.payload }
         }
         return nil
     }
@@ -387,9 +391,11 @@ struct SchedulerStateMachine<Payload> {
     /// Accepts a job, or says why not. The job's values must already be valid (``SyncJob/validationError``).
     ///
     /// `initialFailures` is the number of attempts already consumed (a durable job restored after a
-    /// restart); the first attempt started is `initialFailures + 1`.
+    /// restart); the first attempt started is `initialFailures + 1`. `initialStopReason` is why the
+    /// latest of them was stopped, kept as the job's ``Job/lastStopReason`` until it starts.
     mutating func submit(
-        _ spec: SyncJob.Spec, payload: Payload, now: Duration, initialFailures: Int = 0
+        _ spec: SyncJob.Spec, payload: Payload, now: Duration, initialFailures: Int = 0,
+        initialStopReason: SyncJobStopReason? = nil
     ) -> SubmitResult {
         if isShutDown { return .rejected(.shutDown) }
         if ids[spec.id] != nil {
@@ -424,6 +430,7 @@ struct SchedulerStateMachine<Payload> {
         }
         let job = Job(key: key, spec: spec, payload: payload, conditionMask: conditionMask, submittedAt: now)
         job.failures = initialFailures
+        job.lastStopReason = initialStopReason
         if let startDeadline = spec.startDeadline {
             job.deadlineTimer = addTimer(at: now + startDeadline, key: key, kind: .deadline)
         }
@@ -433,7 +440,7 @@ struct SchedulerStateMachine<Payload> {
         actions.append(.emit(.submitted(id: spec.id), job))
 
         for replaced in replaced.reversed() {
-            cancelJob(replaced, now: now, actions: &actions)
+            cancelJob(replaced, reason: .replaced, now: now, actions: &actions)
         }
         // The cancellations may have let other jobs wait for a slot (the next of a replaced job's serial
         // group): they are older than this job, so they start first.
@@ -482,8 +489,10 @@ struct SchedulerStateMachine<Payload> {
             guard let job = jobs[key], job.spec.onRequirementsLost == .cancelAndRequeue, job.stop == nil,
                 !isRunnable(job)
             else { continue }
-            job.updateRunningAttempt { $0.stop = .requirementsLost(newStatus.unmetRequirements(job.spec.requirements)) }
-            actions.append(.cancelAttempt(key))
+            let lost = SyncJobStopReason.requirementsLost(
+                newStatus.unmetRequirements(job.spec.requirements),
+                conditions: newStatus.unmetConditions(job.spec.conditions))
+            requestStop(job, reason: lost, actions: &actions)
         }
         for key in resettable.isEmpty ? [] : resettable.sorted() {
             guard let job = jobs[key], case .delayed(let lossSeen) = job.stage else { continue }
@@ -518,7 +527,7 @@ struct SchedulerStateMachine<Payload> {
         var actions = newActions()
 
         switch (stop, result) {
-        case (.cancelled, _):
+        case (let stop?, _) where stop.endsJob:
             resolve(key, .cancelled, now: now, actions: &actions)
         case (_, .success):
             if job.series != nil && !isShutDown {
@@ -526,7 +535,7 @@ struct SchedulerStateMachine<Payload> {
             } else {
                 resolve(key, .succeeded, now: now, actions: &actions)
             }
-        case (.requirementsLost(let lost), .failure):
+        case (.requirementsLost(let lost, _), .failure):
             if isShutDown {
                 resolve(key, .cancelled, now: now, actions: &actions)
             } else {
@@ -536,7 +545,7 @@ struct SchedulerStateMachine<Payload> {
             }
         case (.timedOut, .failure):
             fail(key, error: SyncJobError.runTimedOut, now: now, random: random, actions: &actions)
-        case (nil, .failure(let error)):
+        case (_, .failure(let error)):
             fail(key, error: error, now: now, random: random, actions: &actions)
         }
         releaseUniqueKey(of: job, now: now, actions: &actions)
@@ -569,12 +578,8 @@ struct SchedulerStateMachine<Payload> {
             case .runTimeout:
                 guard job.runTimer == top.id else { continue }
                 job.runTimer = 0
-                let alreadyStopping = job.stop != nil
-                job.updateRunningAttempt { attempt in
-                    attempt.isPastRunTimeout = true
-                    if attempt.stop == nil { attempt.stop = .timedOut }
-                }
-                if !alreadyStopping { actions.append(.cancelAttempt(top.key)) }
+                job.updateRunningAttempt { $0.isPastRunTimeout = true }
+                if job.stop == nil { requestStop(job, reason: .timedOut, actions: &actions) }
             }
         }
         dispatch(now: now, actions: &actions)
@@ -610,6 +615,13 @@ struct SchedulerStateMachine<Payload> {
         return cancel(keys: waiting, now: now)
     }
 
+    /// Cancels every unfinished job because the scheduler is shutting down: running attempts are stopped
+    /// with ``SyncJobStopReason/shutdown``.
+    mutating func stopForShutdown(now: Duration) -> [Action] {
+        isShutDown = true
+        return cancel(keys: jobs.keys.sorted(), reason: .shutdown, now: now)
+    }
+
     // MARK: - Transitions
 
     /// Starts the next batch of the jobs that the last input could not start within ``startsPerInput``.
@@ -621,25 +633,36 @@ struct SchedulerStateMachine<Payload> {
         return actions
     }
 
-    mutating func cancel(keys: [Key], now: Duration) -> [Action] {
+    mutating func cancel(keys: [Key], reason: SyncJobStopReason = .cancelled, now: Duration) -> [Action] {
         var actions = newActions()
-        for key in keys { cancelJob(key, now: now, actions: &actions) }
+        for key in keys { cancelJob(key, reason: reason, now: now, actions: &actions) }
         dispatch(now: now, actions: &actions)
         rearm(&actions)
         return actions
     }
 
-    private mutating func cancelJob(_ key: Key, now: Duration, actions: inout [Action]) {
+    /// Ends a job as cancelled: at once when no attempt runs, else by stopping its attempt with `reason`
+    /// (one of the reasons that end a job).
+    private mutating func cancelJob(
+        _ key: Key, reason: SyncJobStopReason, now: Duration, actions: inout [Action]
+    ) {
         guard let job = jobs[key] else { return }
         if job.phase == .running {
-            if job.stop != .cancelled {
-                let alreadyStopping = job.stop != nil
-                job.updateRunningAttempt { $0.stop = .cancelled }
-                if !alreadyStopping { actions.append(.cancelAttempt(key)) }
-            }
+            if job.stop?.endsJob != true { requestStop(job, reason: reason, actions: &actions) }
         } else {
             resolve(key, .cancelled, now: now, actions: &actions)
         }
+    }
+
+    /// Records why the job's running attempt is stopped (on the attempt, the job and its handle), reports
+    /// it, and cancels the attempt's task unless an earlier stop already did.
+    private mutating func requestStop(_ job: Job, reason: SyncJobStopReason, actions: inout [Action]) {
+        let alreadyStopping = job.stop != nil
+        job.updateRunningAttempt { $0.stop = reason }
+        job.lastStopReason = reason
+        actions.append(.setStopReason(job, reason))
+        actions.append(.emit(.stopRequested(id: job.spec.id, attempt: job.attempt, reason: reason), job))
+        if !alreadyStopping { actions.append(.cancelAttempt(job.key)) }
     }
 
     private mutating func fail(
@@ -753,6 +776,7 @@ struct SchedulerStateMachine<Payload> {
         guard let job = jobs[key] else { return }
         if job.phase == .waiting { leaveBucket(job) }
         job.stage = .running(RunningAttempt())
+        job.lastStopReason = nil
         job.attempt = job.nextAttempt
         job.deadlineTimer = 0
         job.attemptsStarted += 1

@@ -36,6 +36,24 @@ public struct SyncJobContext: Sendable {
         self.handle = handle
     }
 
+    /// Why the scheduler is stopping this attempt; `nil` until a stop is requested.
+    ///
+    /// Set before the attempt's task is cancelled, so a body that catches `CancellationError`, or the
+    /// handler of `withTaskCancellationHandler`, can read it: one short lock, no allocation, no call into
+    /// the scheduler. A reason that ends the job (``SyncJobStopReason/endsJob``) may replace an earlier
+    /// timeout or loss of requirements while the body is still returning.
+    ///
+    /// ```swift
+    /// let job = SyncJob(id: "upload", requires: [.network]) { context in
+    ///     try await withTaskCancellationHandler {
+    ///         try await upload()
+    ///     } onCancel: {
+    ///         print("upload stopped: \(context.stopReason?.description ?? "unknown")")
+    ///     }
+    /// }
+    /// ```
+    public var stopReason: SyncJobStopReason? { handle?.stopReason }
+
     /// The environment's status now.
     public var currentStatus: SyncEnvironmentStatus { environment.status }
 

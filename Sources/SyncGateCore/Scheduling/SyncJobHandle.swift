@@ -101,6 +101,10 @@ public final class SyncJobHandle: @unchecked Sendable {
             get { extras?.output }
             set { if extras != nil || newValue != nil { madeExtras().output = newValue } }
         }
+        var stopReason: SyncJobStopReason? {
+            get { extras?.stopReason }
+            set { if extras != nil || newValue != nil { madeExtras().stopReason = newValue } }
+        }
 
         private mutating func madeExtras() -> Extras {
             if let extras { return extras }
@@ -122,6 +126,7 @@ public final class SyncJobHandle: @unchecked Sendable {
         var progressStreams = SubscriberList<StreamEnd<SyncJobProgress>>()
         var progressDeliveries = DeliveryQueue<ProgressDelivery>()
         var output: (any Sendable)?
+        var stopReason: SyncJobStopReason?
     }
 
     /// What the progress streams of one critical section are handed, after it.
@@ -293,8 +298,8 @@ public final class SyncJobHandle: @unchecked Sendable {
 
     /// Publishes a new state; called by the scheduler inside its critical section, so states are in order.
     ///
-    /// A running state begins an attempt: the previous attempt's output and progress are forgotten in the
-    /// same critical section.
+    /// A running state begins an attempt: the previous attempt's output, progress and stop reason are
+    /// forgotten in the same critical section.
     ///
     /// Returns the output that a running state forgot, for the caller to release after its own lock (the
     /// value's deinitializer may call the scheduler), and the delivery of the state to the ``states``
@@ -310,6 +315,7 @@ public final class SyncJobHandle: @unchecked Sendable {
                 forgotten = mutable.output
                 mutable.output = nil
                 mutable.progress = nil
+                mutable.stopReason = nil
             }
             return (mutable.states, forgotten)
         }
@@ -337,7 +343,23 @@ public final class SyncJobHandle: @unchecked Sendable {
         if let progress { drainProgress(startingWith: progress) }
     }
 
-    // MARK: - Progress and output
+    // MARK: - Stop reason, progress and output
+
+    /// Why the running attempt is being stopped, or why the latest attempt was stopped: set before the
+    /// attempt's task is cancelled, kept after the attempt and the job end, and `nil` before any stop and
+    /// again once a new attempt starts (the same rule as ``progress``). ``SyncJobContext/stopReason``
+    /// reads it.
+    ///
+    /// One short lock of the handle and no allocation: safe to read in a task cancellation handler.
+    public var stopReason: SyncJobStopReason? {
+        withLock { $0.stopReason }
+    }
+
+    /// Records why the running attempt is being stopped; called by the scheduler inside its critical
+    /// section, before it cancels the attempt's task.
+    func setStopReason(_ reason: SyncJobStopReason) {
+        withLock { $0.stopReason = reason }
+    }
 
     /// The progress the latest attempt last reported: while it runs, and kept after the job ends (the
     /// point a failed or cancelled job reached); `nil` before its attempt reports any (a new attempt

@@ -66,6 +66,11 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     /// starts with none). The same rule as ``SyncJobHandle/progress``.
     public var progress: SyncJobProgress?
 
+    /// Why the running attempt is being stopped, or why the latest attempt was stopped, kept after the job
+    /// ends (a cancelled job shows whether the app, a replacing job or the shutdown stopped it); `nil`
+    /// before any stop and once a new attempt starts. The same rule as ``SyncJobHandle/stopReason``.
+    public var stopReason: SyncJobStopReason? = nil
+
     /// A line such as `upload-1: succeeded after 2 attempts`, or `upload-1: succeeded after 1 attempt
     /// (2 runs)` when a requeue ran an attempt again.
     public var description: String {
@@ -76,6 +81,7 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
             line += " (periods: \(periods.succeeded) succeeded, \(periods.failed) failed, \(periods.skipped) skipped)"
         }
         if let progress { line += " [\(progress)]" }
+        if let stopReason { line += " (stopped: \(stopReason))" }
         return line
     }
 }

@@ -238,7 +238,7 @@ public actor SyncScheduler {
     }
 
     /// Stops the scheduler: `submit` throws from now on, waiting jobs are cancelled, running attempts get
-    /// `gracePeriod` to finish and are then cancelled; returns when every job has ended, after which the
+    /// `gracePeriod` to finish and are then cancelled with ``SyncJobStopReason/shutdown``; returns when every job has ended, after which the
     /// event streams end.
     public func shutdown(gracePeriod: Duration) async {
         let running = core.beginShutdown()
@@ -254,11 +254,11 @@ public actor SyncScheduler {
                     try? await timeline.sleep(deadline)
                 }
                 await group.next()
-                core.cancelAll()
+                core.stopForShutdown()
                 group.cancelAll()
             }
         }
-        core.cancelAll()
+        core.stopForShutdown()
         await core.waitUntilIdle()
         core.finish()
     }

@@ -15,6 +15,11 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
     case retryScheduled(id: SyncJob.ID, attempt: Int, delay: Duration)
     /// The job's requirements were lost while it ran; it waits again for the ones listed.
     case requeued(id: SyncJob.ID, lost: SyncRequirements)
+    /// The running attempt `attempt` is being stopped for `reason`; its task is cancelled next (unless an
+    /// earlier stop of the same attempt already cancelled it). How the attempt ends follows as its own
+    /// event: ``cancelled(id:)`` for a reason that ends the job, ``requeued(id:lost:)`` or
+    /// ``retryScheduled(id:attempt:delay:)`` / ``failed(id:error:)`` otherwise.
+    case stopRequested(id: SyncJob.ID, attempt: Int, reason: SyncJobStopReason)
     /// The job was cancelled.
     case cancelled(id: SyncJob.ID)
     /// The job did not start before its start deadline.
@@ -27,8 +32,8 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
     public var jobID: SyncJob.ID {
         switch self {
         case .submitted(let id), .started(let id, _), .succeeded(let id), .failed(let id, _),
-            .retryScheduled(let id, _, _), .requeued(let id, _), .cancelled(let id), .expired(let id),
-            .periodEnded(let id, _):
+            .retryScheduled(let id, _, _), .requeued(let id, _), .stopRequested(let id, _, _), .cancelled(let id),
+            .expired(let id), .periodEnded(let id, _):
             id
         }
     }
@@ -48,6 +53,7 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
         case .failed(let id, let error): "failed \(id): \(error)"
         case .retryScheduled(let id, let attempt, let delay): "retry \(id) as attempt \(attempt) in \(delay)"
         case .requeued(let id, let lost): "requeued \(id), lost \(lost)"
+        case .stopRequested(let id, let attempt, let reason): "stopping \(id) (attempt \(attempt)): \(reason)"
         case .cancelled(let id): "cancelled \(id)"
         case .expired(let id): "expired \(id)"
         case .periodEnded(let id, let periods):
@@ -67,6 +73,8 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
         case (.retryScheduled(let lid, let la, let ld), .retryScheduled(let rid, let ra, let rd)):
             lid == rid && la == ra && ld == rd
         case (.requeued(let lid, let ll), .requeued(let rid, let rl)): lid == rid && ll == rl
+        case (.stopRequested(let lid, let la, let lr), .stopRequested(let rid, let ra, let rr)):
+            lid == rid && la == ra && lr == rr
         case (.periodEnded(let lid, let lp), .periodEnded(let rid, let rp)): lid == rid && lp == rp
         default: false
         }
@@ -108,6 +116,11 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
             hasher.combine(8)
             hasher.combine(id)
             hasher.combine(periods)
+        case .stopRequested(let id, let attempt, let reason):
+            hasher.combine(9)
+            hasher.combine(id)
+            hasher.combine(attempt)
+            hasher.combine(reason)
         }
     }
 }

@@ -30,6 +30,9 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
         public var isWaitingForTurn: Bool
         /// Whether the running attempt has been asked to stop (cancelled, timed out, requirements lost).
         public var isStopping: Bool
+        /// Why the running attempt is being stopped, or why the latest attempt was stopped (a requeued job
+        /// waiting again shows the loss); `nil` before any stop and once a new attempt starts.
+        public var stopReason: SyncJobStopReason? = nil
         /// Whether the running attempt has run past its run timeout and has not returned yet.
         public var isPastRunTimeout: Bool
         /// The jobs this one runs after (its `dependsOn`, then the job it was appended to).
@@ -51,6 +54,7 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
             }
             if let progress, case .running = state { line += " [\(progress)]" }
             if isPastRunTimeout { line += " (past its run timeout)" }
+            if let stopReason { line += " (\(isStopping ? "stopping" : "stopped"): \(stopReason))" }
             if !requirementsTreatedAsMet.isEmpty {
                 let names = requirementsTreatedAsMet.names.joined(separator: ", ")
                 line += " (\(names) not monitored, treated as met)"

@@ -132,6 +132,7 @@ final class DurableJournalWriter: Sendable {
         case .resolved(_, let resolution): "resolved (\(resolution))"
         case .periodEnded(_, _, let periods): "period ended (\(periods))"
         case .dependencyEnded(_, let result): "dependency \(result.id) ended (\(result.resolution))"
+        case .attemptStopped(_, let reason): "attempt stopped (\(reason))"
         }
     }
 }

@@ -154,7 +154,9 @@ public final class DurableScheduler: Sendable {
             order: stored.options.dependsOn)
         let job = SyncJob(id: stored.id, options: submission.options, operation: operation)
         do {
-            let handle = try core.submit(job, attachment: ticket(stored.sequence), initialFailures: stored.failures)
+            let handle = try core.submit(
+                job, attachment: ticket(stored.sequence), initialFailures: stored.failures,
+                initialStopReason: stored.lastStopReason)
             // An unfinished job holds its unique key: this one leaves the store, and says so.
             return handle.id == stored.id ? (.restored, handle) : (.discarded, nil)
         } catch {

@@ -256,6 +256,8 @@ struct DurableSchedulerStateMachine: Sendable {
         switch delivery.event {
         case .submitted:
             return nil
+        case .stopRequested(_, _, let reason):
+            return .attemptStopped(sequence: sequence, reason: reason)
         case .periodEnded(_, let counts):
             guard var series = job.series else { return nil }
             series.anchor = series.nextAnchor(counts: counts, now: now)

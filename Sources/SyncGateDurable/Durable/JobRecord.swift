@@ -33,13 +33,17 @@ public enum JobRecord: Sendable, Hashable {
     /// result, with its output when it succeeded. Written before the dependency's own `resolved`
     /// record, so a restart never loses an output a dependent needs. Written from format version 3.
     case dependencyEnded(sequence: UInt64, result: StoredJob.DependencyResult)
+    /// The running attempt of the job with the given sequence number is being stopped, for `reason`
+    /// (``StoredJob/lastStopReason``); how it ends follows in its own record. Written from format
+    /// version 4.
+    case attemptStopped(sequence: UInt64, reason: SyncJobStopReason)
 
     /// The sequence number of the job the record is about.
     public var sequence: UInt64 {
         switch self {
         case .submitted(let job): job.sequence
         case .attemptStarted(let sequence, _), .attemptFinished(let sequence, _, _), .resolved(let sequence, _),
-            .periodEnded(let sequence, _, _), .dependencyEnded(let sequence, _):
+            .periodEnded(let sequence, _, _), .dependencyEnded(let sequence, _), .attemptStopped(let sequence, _):
             sequence
         }
     }

@@ -18,8 +18,9 @@ enum JournalCodec {
     /// job's series (its anchor and counts) in a job's record, and the `periodEnded` record. Version 3
     /// added the `dependencyEnded` record (a dependency's result and output) and a job's dependency
     /// results in its record: a version 2 reader would skip such a record as unreadable and lose the
-    /// output, so it must refuse the file instead.
-    static let currentVersion = 3
+    /// output, so it must refuse the file instead. Version 4 added the `attemptStopped` record (a stop
+    /// reason) and a job's last stop reason in its record.
+    static let currentVersion = 4
     /// The versions this code reads.
     static let readableVersions = 1...currentVersion
     /// The header of a journal this code writes.
@@ -56,6 +57,8 @@ enum JournalCodec {
         case periodEnded = 5
         /// From version 3.
         case dependencyEnded = 6
+        /// From version 4.
+        case attemptStopped = 7
     }
 
     /// The record as a complete frame.
@@ -103,6 +106,10 @@ enum JournalCodec {
             writer.byte(RecordType.dependencyEnded.rawValue)
             writer.varint(sequence)
             encode(result, into: &writer)
+        case .attemptStopped(let sequence, let reason):
+            writer.byte(RecordType.attemptStopped.rawValue)
+            writer.varint(sequence)
+            encode(reason, into: &writer)
         }
         return writer.bytes
     }
@@ -110,14 +117,15 @@ enum JournalCodec {
     /// Decodes a record body with the decoder of the file's format version.
     static func decode(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         switch version {
-        case 1, 2, 3: return try decodeRecord(body, version: version)
+        case 1, 2, 3, 4: return try decodeRecord(body, version: version)
         default: throw JournalReader.Malformed(description: "no decoder for journal format version \(version)")
         }
     }
 
     /// Version 1, the first format; version 2, which appends the new options and a series' state to a
     /// job's record and adds the `periodEnded` record; version 3, which appends the dependency results
-    /// to a job's record and adds the `dependencyEnded` record.
+    /// to a job's record and adds the `dependencyEnded` record; version 4, which appends the last stop
+    /// reason to a job's record and adds the `attemptStopped` record.
     private static func decodeRecord(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         var reader = JournalReader(body)
         let type = try reader.byte()
@@ -142,7 +150,9 @@ enum JournalCodec {
                 sequence: try reader.varint(), anchor: try reader.date(), periods: try decodePeriods(&reader))
         case .dependencyEnded where version >= 3:
             record = .dependencyEnded(sequence: try reader.varint(), result: try decodeResult(&reader))
-        case .periodEnded, .dependencyEnded, nil:
+        case .attemptStopped where version >= 4:
+            record = .attemptStopped(sequence: try reader.varint(), reason: try decodeStopReason(&reader))
+        case .periodEnded, .dependencyEnded, .attemptStopped, nil:
             throw JournalReader.Malformed(description: "unknown record type \(type)")
         }
         guard reader.isAtEnd else { throw JournalReader.Malformed(description: "extra bytes after the record") }
@@ -167,6 +177,45 @@ enum JournalCodec {
         if let periods = job.periods { encode(periods, into: &writer) }
         writer.varint(UInt64(job.dependencyResults.count))
         for result in job.dependencyResults { encode(result, into: &writer) }
+        writer.bool(job.lastStopReason != nil)
+        if let reason = job.lastStopReason { encode(reason, into: &writer) }
+    }
+
+    /// A stop reason: a tag byte (1 cancelled, 2 requirements lost, 3 timed out, 4 replaced, 5 shutdown);
+    /// a loss follows with its requirements' raw value and its conditions' names, sorted.
+    private static func encode(_ reason: SyncJobStopReason, into writer: inout JournalWriter) {
+        switch reason {
+        case .cancelled: writer.byte(1)
+        case .requirementsLost(let requirements, let conditions):
+            writer.byte(2)
+            writer.varint(requirements.rawValue)
+            writer.varint(UInt64(conditions.count))
+            for name in conditions.map(\.name).sorted() { writer.string(name) }
+        case .timedOut: writer.byte(3)
+        case .replaced: writer.byte(4)
+        case .shutdown: writer.byte(5)
+        }
+    }
+
+    private static func decodeStopReason(_ reader: inout JournalReader) throws -> SyncJobStopReason {
+        let tag = try reader.byte()
+        switch tag {
+        case 1: return .cancelled
+        case 2:
+            let requirements = SyncRequirements(rawValue: try reader.varint())
+            let count = try reader.varint()
+            // Each name takes at least one byte: a count past the body's end is corruption.
+            guard count <= UInt64(reader.remaining) else {
+                throw JournalReader.Malformed(description: "\(count) lost conditions in a short record")
+            }
+            var conditions: Set<SyncCondition> = []
+            for _ in 0..<count { conditions.insert(SyncCondition(try reader.string())) }
+            return .requirementsLost(requirements, conditions: conditions)
+        case 3: return .timedOut
+        case 4: return .replaced
+        case 5: return .shutdown
+        default: throw JournalReader.Malformed(description: "unknown stop reason \(tag)")
+        }
     }
 
     private static func encode(_ result: StoredJob.DependencyResult, into writer: inout JournalWriter) {
@@ -224,6 +273,9 @@ enum JournalCodec {
                 throw JournalReader.Malformed(description: "\(count) dependency results in a short record")
             }
             for _ in 0..<count { job.dependencyResults.append(try decodeResult(&reader)) }
+        }
+        if version >= 4 {
+            job.lastStopReason = try reader.bool() ? try decodeStopReason(&reader) : nil
         }
         return job
     }

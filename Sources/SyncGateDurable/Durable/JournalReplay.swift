@@ -17,10 +17,13 @@ struct JournalReplay {
         case .attemptStarted(let sequence, let attempt):
             jobs[sequence]?.lastStartedAttempt = attempt
             jobs[sequence]?.isRunning = true
+            jobs[sequence]?.lastStopReason = nil
         case .attemptFinished(let sequence, let failures, let retryAt):
             jobs[sequence]?.failures = failures
             jobs[sequence]?.isRunning = false
             jobs[sequence]?.retryAt = retryAt
+        case .attemptStopped(let sequence, let reason):
+            jobs[sequence]?.lastStopReason = reason
         case .resolved(let sequence, _):
             jobs[sequence] = nil
         case .periodEnded(let sequence, let anchor, let periods):

@@ -6,7 +6,8 @@ import SyncGateCore
 /// The options are those the job was submitted with; its `delay` and `startDeadline` count from
 /// ``submittedAt``, a wall-clock instant, so they keep their meaning across a restart (``eligibleAt``,
 /// ``startDeadlineAt``). The progress fields (``failures``, ``lastStartedAttempt``, ``isRunning``,
-/// ``retryAt``, ``periodAnchor``, ``periods``) are those of the latest record the store has for the job.
+/// ``retryAt``, ``periodAnchor``, ``periods``, ``lastStopReason``) are those of the latest record the store
+/// has for the job.
 public struct StoredJob: Sendable, Hashable {
     /// The store-wide submission number; restore runs jobs in this order.
     public var sequence: UInt64
@@ -37,6 +38,10 @@ public struct StoredJob: Sendable, Hashable {
     /// The results of the jobs this one depends on (or was appended to) that ended, in the order they
     /// ended; restore hands their outputs to the job, or fails it when one did not succeed.
     public var dependencyResults: [DependencyResult] = []
+    /// Why the job's latest attempt was stopped (requirements lost, a run timeout, the shutdown of the
+    /// process that ran it); `nil` when it was not, and once a later attempt started. A restored job's
+    /// handle and queries show it until its next attempt starts (``SyncJobHandle/stopReason``).
+    public var lastStopReason: SyncJobStopReason?
 
     /// Creates a stored job; the progress fields start at "never started".
     public init(

@@ -146,6 +146,34 @@ struct DurableSchedulerTests {
         first.operation.finish()
     }
 
+    @Test("why a requeued job's attempt was stopped survives a restart, until its next attempt starts")
+    func stopReasonSurvivesRestart() async throws {
+        let (first, _) = try await start(connected: true)
+        let events = first.scheduler.events
+        try first.durable.submit(DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1)))
+        await first.operation.waitForStarts(1)
+        first.manual.setConnectivity(.disconnected)
+        // The journal's hook saw the stop before the stream gets the requeue that follows it.
+        for await event in events where event == .requeued(id: "up-1", lost: .network) { break }
+        let lost = SyncJobStopReason.requirementsLost(.network, conditions: [])
+        try first.store.close()
+        let reopened = try FileJobStore(directory: directory.path)
+        #expect(try reopened.load().jobs.map(\.lastStopReason) == [lost])
+        try reopened.close()
+
+        let (second, report) = try await start()
+        let handle = try #require(report.restored.first)
+        #expect(handle.stopReason == lost)
+        #expect(second.scheduler.job(id: "up-1")?.stopReason == lost)
+        #expect(second.scheduler.snapshot().job("up-1")?.stopReason == lost)
+        second.manual.setConnectivity(.connected(via: .wifi))
+        await second.operation.waitForStarts(1)
+        #expect(handle.stopReason == nil)
+        #expect(second.scheduler.job(id: "up-1")?.stopReason == nil)
+        second.operation.finish()
+        #expect(try await handle.outcome().state == .succeeded)
+    }
+
     @Test("attempt counts and the remaining backoff survive a restart")
     func attemptsAndBackoff() async throws {
         let (first, _) = try await start(connected: true)

@@ -139,6 +139,30 @@ enum GoldenJournal {
                     id: "appended-13", resolution: .succeeded, output: Data("{\"photos\":[1,2]}".utf8))),
         ]
 
+    /// The records of `v4-records.journal`: those of version 3, then what version 4 added: a job with a
+    /// last stop reason (as compaction writes it), and an `attemptStopped` record of every reason.
+    static let version4Records: [JobRecord] =
+        version3Records + [
+            // 15: requeued after a loss of requirements and conditions, as compaction writes it.
+            .submitted(stopped),
+            .attemptStarted(sequence: 15, attempt: 1),
+            .attemptStopped(sequence: 15, reason: .timedOut),
+            .attemptStopped(sequence: 15, reason: .cancelled),
+            .attemptStopped(sequence: 15, reason: .replaced),
+            .attemptStopped(sequence: 15, reason: .shutdown),
+            .attemptStopped(sequence: 15, reason: .requirementsLost(.network, conditions: [])),
+        ]
+
+    /// Job 15: a job whose attempt was stopped by a loss of requirements and conditions.
+    static var stopped: StoredJob {
+        var job = StoredJob(
+            sequence: 15, id: "stopped-15", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: SyncJobOptions(requires: [.network, .unmetered], conditions: ["db-ready", "signed-in"]))
+        job.lastStartedAttempt = 1
+        job.lastStopReason = .requirementsLost([.network, .unmetered], conditions: ["db-ready", "signed-in"])
+        return job
+    }
+
     /// Job 14: a dependent, one of whose dependencies ended.
     static var dependent: StoredJob {
         var job = StoredJob(
@@ -168,7 +192,8 @@ enum GoldenJournal {
         switch version {
         case 1: records
         case 2: version2Records
-        default: version3Records
+        case 3: version3Records
+        default: version4Records
         }
     }
 

@@ -74,7 +74,7 @@ struct GoldenJournalTests {
 
     @Test(
         "a journal of a newer format version is refused, naming the version; the file is left alone",
-        arguments: [4, 10, 99])
+        arguments: [5, 10, 99])
     func newerVersionRefused(version: Int) throws {
         let golden = try goldenBytes("v1-records.journal")
         let newer = JournalCodec.header(version: version) + golden.dropFirst(JournalCodec.headerLength)
@@ -88,7 +88,7 @@ struct GoldenJournalTests {
 
     @Test(
         "a bit flipped anywhere in the header: the file is refused and left alone; salvage recovers every job",
-        arguments: ["v1-records.journal", "v2-records.journal", "v3-records.journal"])
+        arguments: ["v1-records.journal", "v2-records.journal", "v3-records.journal", "v4-records.journal"])
     func damagedHeader(name: String) throws {
         let golden = try goldenBytes(name)
         let expected = try openCopy(name).load().jobs
@@ -159,14 +159,14 @@ struct GoldenJournalTests {
     }
 
     @Test(
-        "a v1 or v2 journal is rewritten in version 3 when opened, and reads back the same jobs",
-        arguments: [("v1-records.journal", 5), ("v2-records.journal", 8)])
+        "a v1, v2 or v3 journal is rewritten in the current version when opened, and reads back the same jobs",
+        arguments: [("v1-records.journal", 5), ("v2-records.journal", 8), ("v3-records.journal", 9)])
     func olderVersionUpgraded(name: String, jobCount: Int) throws {
         let first = try openCopy(name)
         let before = try first.load().jobs
         try first.close()
         let bytes = try directory.bytes(of: directory.journal)
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL03".utf8))
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL04".utf8))
         let reopened = try FileJobStore(directory: directory.path)
         #expect(try reopened.load().jobs == before)
         try reopened.close()
@@ -209,6 +209,55 @@ struct GoldenJournalTests {
         #expect(scan.records == GoldenJournal.tornTailRecords)
         #expect(scan.issues.map(\.kind) == [.truncatedTail])
         #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+    }
+
+    @Test("v4-records.journal: every record decodes to the expected value, field by field")
+    func version4Records() throws {
+        let bytes = try goldenBytes("v4-records.journal")
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL04".utf8))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 4) }
+        #expect(scan.issues.isEmpty)
+        #expect(scan.validLength == bytes.count)
+        try #require(scan.records.count == GoldenJournal.version4Records.count)
+        for (index, (decoded, expected)) in zip(scan.records, GoldenJournal.version4Records).enumerated() {
+            #expect(decoded == expected, "record \(index)")
+        }
+    }
+
+    @Test("v4-records.journal: the store replays the last stop reason; a start clears it, a stop sets it")
+    func version4Replay() throws {
+        let store = try openCopy("v4-records.journal")
+        let contents = try store.load()
+        #expect(contents.issues.isEmpty)
+        let jobs = Dictionary(uniqueKeysWithValues: contents.jobs.map { ($0.sequence, $0) })
+        #expect(jobs[15]?.lastStopReason == .requirementsLost(.network, conditions: []))
+        #expect(jobs[14]?.lastStopReason == nil)
+        var replay = JournalReplay()
+        for record in GoldenJournal.version4Records.prefix(GoldenJournal.version4Records.count - 5) {
+            replay.apply(record)
+        }
+        #expect(replay.jobs[15]?.lastStopReason == nil)
+        #expect(replay.jobs[15]?.isRunning == true)
+    }
+
+    @Test("v4-torn-tail.journal: the tail is cut and reported, the records before it are kept")
+    func version4TornTail() throws {
+        let bytes = try goldenBytes("v4-torn-tail.journal")
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL04".utf8))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 4) }
+        #expect(scan.records == GoldenJournal.tornTailRecords)
+        #expect(scan.issues.map(\.kind) == [.truncatedTail])
+        #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+    }
+
+    @Test("a v3 record of type 7 (attemptStopped, from v4) is refused as malformed, not misread")
+    func version3RefusesNewRecordType() throws {
+        let body = JournalCodec.encode(.attemptStopped(sequence: 1, reason: .shutdown))
+        #expect(throws: JournalReader.Malformed.self) {
+            try body.withUnsafeBytes { try JournalCodec.decode($0, version: 3) }
+        }
+        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 4) }
+        #expect(decoded == .attemptStopped(sequence: 1, reason: .shutdown))
     }
 
     @Test("a v2 record of type 6 (dependencyEnded, from v3) is refused as malformed, not misread")

@@ -29,7 +29,20 @@ struct JournalFormatTests {
                 sequence: 8,
                 result: StoredJob.DependencyResult(id: "b", resolution: .failed, ancestor: "c", detail: "lost: é")),
             .submitted(dependentJob()),
+            .submitted(stoppedJob()),
+            .attemptStopped(sequence: 12, reason: .requirementsLost([], conditions: ["é", "db-ready"])),
         ] + JobRecord.Resolution.allCases.map { .resolved(sequence: 7, resolution: $0) }
+        + [SyncJobStopReason.cancelled, .timedOut, .replaced, .shutdown].map {
+            .attemptStopped(sequence: 12, reason: $0)
+        }
+
+    /// A job whose latest attempt was stopped by a loss of requirements, as compaction writes it.
+    static func stoppedJob() -> StoredJob {
+        var job = plainJob(12, options: SyncJobOptions(requires: [.network, .unmetered]))
+        job.lastStartedAttempt = 1
+        job.lastStopReason = .requirementsLost([.unmetered], conditions: [])
+        return job
+    }
 
     /// A dependent with the results of its dependencies that ended, as compaction writes it.
     static func dependentJob() -> StoredJob {
@@ -146,7 +159,7 @@ struct JournalFormatTests {
 
     @Test("the header written is that of the current version")
     func currentHeader() {
-        #expect(JournalCodec.header == Array("SGJRNL03".utf8))
+        #expect(JournalCodec.header == Array("SGJRNL04".utf8))
         #expect(JournalCodec.header(version: JournalCodec.currentVersion) == JournalCodec.header)
         #expect(JournalCodec.version(ofHeader: JournalCodec.header) == JournalCodec.currentVersion)
     }

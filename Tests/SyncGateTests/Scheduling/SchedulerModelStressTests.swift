@@ -292,6 +292,10 @@ struct SchedulerModelStressTests {
                         continue
                     }
                     attempts[key]?.cancelled = true
+                case .setStopReason(let job, let reason):
+                    if attempts[job.key] == nil {
+                        violations.append("step \(steps): stop reason \(reason) for an attempt that is not running")
+                    }
                 case .setState(let job, let phase):
                     let index = job.payload
                     if jobs[index].resolutions != 0 { violations.append("step \(steps): phase of resolved \(index)") }
@@ -405,7 +409,7 @@ struct SchedulerModelStressTests {
             }
             // The live jobs of a key form one chain: only one of them waits for no other job of the key.
             var liveKeys: [String: Int] = [:]
-            for job in machine.jobs.values where job.stop != .cancelled {
+            for job in machine.jobs.values where job.stop?.endsJob != true {
                 guard let uniqueKey = job.spec.uniqueKey else { continue }
                 let appended = job.pendingDependencies.contains { machine.jobs[$0]?.spec.uniqueKey == uniqueKey }
                 if !appended { liveKeys[uniqueKey, default: 0] += 1 }
