@@ -66,8 +66,11 @@ package struct SubmitCommand: Subcommand {
 
         Queues COMMAND with the daemon and prints the job's id. The command runs in the current
         directory, with stdin /dev/null, a clean environment (PATH, HOME, USER, LOGNAME, LANG,
-        XDG_RUNTIME_DIR, SYNCGATE_JOB_ID, SYNCGATE_ATTEMPT) and the daemon's user. Names, tags,
-        keys and conditions are at most 256 bytes, without control characters.
+        XDG_RUNTIME_DIR, SYNCGATE_JOB_ID, SYNCGATE_ATTEMPT, SYNCGATE_STOP_REASON_FILE) and the
+        daemon's user. A command the daemon stops gets SIGTERM, with the reason (cancelled,
+        requirements-lost, timed-out, replaced, shutdown) in $SYNCGATE_STOP_REASON_FILE, then
+        SIGKILL after the daemon's --kill-grace. Names, tags, keys and conditions are at most
+        256 bytes, without control characters.
 
         OPTIONS
         \(sections.options)
