@@ -6,18 +6,12 @@ import Testing
 /// snapshot, queries, the history and the events, on a ManualClock and a ManualSyncEnvironment.
 @Suite("Stop reasons", .timeLimit(.minutes(1)))
 struct StopReasonTests {
-    let clock = ManualClock()
+    let clock: ManualClock
     let manual: ManualSyncEnvironment
     let scheduler: SyncScheduler
 
     init() throws {
-        manual = ManualSyncEnvironment(account: .available, clock: clock)
-        manual.setConnectivity(.connected(via: .wifi))
-        scheduler = try SyncScheduler(
-            environment: manual.environment,
-            configuration: .init(maxConcurrentJobs: 2, randomSource: { 0.5 }, history: .init(maxCount: 10)),
-            clock: clock
-        )
+        (clock, manual, scheduler) = try ManualSchedulerSetup.make()
     }
 
     /// How a test stops the running attempt.

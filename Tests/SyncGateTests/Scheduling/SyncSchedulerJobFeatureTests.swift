@@ -8,18 +8,12 @@ import Testing
 struct SyncSchedulerJobFeatureTests {
     struct Failure: Error {}
 
-    let clock = ManualClock()
+    let clock: ManualClock
     let manual: ManualSyncEnvironment
     let scheduler: SyncScheduler
 
     init() throws {
-        manual = ManualSyncEnvironment(account: .available, clock: clock)
-        manual.setConnectivity(.connected(via: .wifi))
-        scheduler = try SyncScheduler(
-            environment: manual.environment,
-            configuration: .init(maxConcurrentJobs: 2, randomSource: { 0.5 }, history: .init(maxCount: 10)),
-            clock: clock
-        )
+        (clock, manual, scheduler) = try ManualSchedulerSetup.make()
     }
 
     @Test("a chain hands each job's output to the next as its input")
