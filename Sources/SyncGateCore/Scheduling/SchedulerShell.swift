@@ -133,6 +133,10 @@ package final class SchedulerShell: Sendable {
     /// section that produced events costs one lock acquisition, not two.
     private let delivery = Atomic<UInt8>(0)
     private let observer = LockedState<UInt64?>(nil)
+    /// The wall clock calendar jobs are planned on.
+    let wallClock: any SyncWallClock
+    /// The task that follows the wall clock's changes.
+    private let wallFollower = LockedState<Task<Void, Never>?>(nil)
     private let hooks = LockedState(Hooks())
     /// The number of hooks, stored inside the critical section that changes it, so that ``perform`` can
     /// tell without a lock whether an event would reach anyone.
@@ -149,23 +153,44 @@ package final class SchedulerShell: Sendable {
         maxConcurrentJobs: Int,
         clock: any Clock<Duration>,
         random: @escaping @Sendable () -> Double,
-        history: SyncJobHistoryRetention = .init()
+        history: SyncJobHistoryRetention = .init(),
+        wallClock: any SyncWallClock = SystemWallClock()
     ) {
         self.environment = environment
         self.statusBroadcast = environment.statusBroadcast
         self.timeline = ClockTimeline(clock)
         self.random = random
-        self.state = LockedState(
-            State(
-                machine: Machine(
-                    maxConcurrentJobs: maxConcurrentJobs, status: environment.status, retention: history,
-                    startsPerInput: Self.startsPerCriticalSection)))
+        self.wallClock = wallClock
+        var machine = Machine(
+            maxConcurrentJobs: maxConcurrentJobs, status: environment.status, retention: history,
+            startsPerInput: Self.startsPerCriticalSection)
+        machine.wall = CalendarWall(
+            wallNow: wallClock.now(), zone: wallClock.currentTimeZone(), now: timeline.now())
+        self.state = LockedState(State(machine: machine))
         let token = environment.statusBroadcast.addObserver { [weak self] _ in self?.statusChanged() }
         observer.withLock { $0 = token }
         statusChanged()
+        let changes = wallClock.changes()
+        let follower = Task { [weak self] in
+            for await _ in changes {
+                guard let self else { return }
+                self.wallClockChanged()
+            }
+        }
+        wallFollower.withLock { $0 = follower }
+    }
+
+    /// Takes a new reading of the wall clock and hands it to the machine, which plans its calendar
+    /// jobs again (the wall clock was set, or the time zone changed).
+    func wallClockChanged() {
+        input { machine, now in
+            machine.wallClockChanged(
+                CalendarWall(wallNow: wallClock.now(), zone: wallClock.currentTimeZone(), now: now), now: now)
+        }
     }
 
     deinit {
+        wallFollower.withLock { $0 }?.cancel()
         if let token = observer.withLock({ $0 }) {
             environment.statusBroadcast.removeObserver(token)
         }

@@ -96,7 +96,8 @@ extension SchedulerStateMachine {
             finishedAt: nil,
             periods: job.series?.counts,
             progress: progress,
-            stopReason: job.lastStopReason
+            stopReason: job.lastStopReason,
+            nextScheduledAt: nextScheduledDate(of: job)
         )
     }
 }

@@ -14,6 +14,10 @@ extension SchedulerStateMachine {
     mutating func beginSeries(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
         job.series = Series()
+        if job.spec.calendar != nil {
+            beginCalendar(key, now: now, startIfPossible: startIfPossible, actions: &actions)
+            return
+        }
         var anchor = max(now, job.submittedAt + (job.spec.delay ?? .zero))
         if let resume = job.spec.periodResume {
             // A series continued after a restart: it goes on from one of its periods.
@@ -64,6 +68,10 @@ extension SchedulerStateMachine {
     /// and the next one begins where it ended.
     mutating func skipPeriod(_ key: Key, now: Duration, actions: inout [Action]) {
         guard let job = jobs[key], let series = job.series, job.phase != .running else { return }
+        if job.spec.calendar != nil {
+            missOccurrence(key, now: now, actions: &actions)
+            return
+        }
         stopWaiting(job)
         job.series?.counts.skipped += 1
         planPeriod(key, beginning: series.closesAt, now: now, startIfPossible: false, actions: &actions)
@@ -81,7 +89,12 @@ extension SchedulerStateMachine {
         } else {
             job.series?.counts.failed += 1
         }
-        planPeriod(key, beginning: series.startedAt ?? now, now: now, startIfPossible: false, actions: &actions)
+        if job.spec.calendar != nil {
+            coverOccurrences(key, startedAt: series.startedAt ?? now, now: now)
+            planCalendar(key, now: now, startIfPossible: false, actions: &actions)
+        } else {
+            planPeriod(key, beginning: series.startedAt ?? now, now: now, startIfPossible: false, actions: &actions)
+        }
         if let counts = job.series?.counts {
             actions.append(.emit(.periodEnded(id: job.spec.id, periods: counts), job))
         }
@@ -94,6 +107,7 @@ extension SchedulerStateMachine {
         guard let job = jobs[key], let series = job.series, job.phase != .running, job.deadlineTimer == 0,
             !isShutDown
         else { return }
+        if series.catchingUp { return }
         if series.closesAt > now {
             job.deadlineTimer = addTimer(at: series.closesAt, key: key, kind: .deadline)
         } else {
@@ -114,7 +128,7 @@ extension SchedulerStateMachine {
     }
 
     /// Takes a job that is not running out of its bucket or its delay, before its period is planned anew.
-    private mutating func stopWaiting(_ job: Job) {
+    mutating func stopWaiting(_ job: Job) {
         switch job.phase {
         case .waiting: leaveBucket(job)
         case .delayed:

@@ -32,7 +32,8 @@ extension SchedulerStateMachine {
                 dependsOn: job.dependencyIDs,
                 pendingDependencies: job.pendingDependencies.compactMap { self.jobs[$0]?.spec.id },
                 periods: job.series?.counts,
-                progress: progress(job.payload)
+                progress: progress(job.payload),
+                nextScheduledAt: nextScheduledDate(of: job)
             )
         }
         return SyncSchedulerSnapshot(

@@ -245,6 +245,14 @@ struct SchedulerStateMachine<Payload> {
         /// When the current period's first attempt started; `nil` before it has.
         var startedAt: Duration?
         var counts = SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0)
+        /// A calendar job's occurrence this period stands for, in wall-clock seconds since 1970; `nil`
+        /// for an interval series (see `SchedulerStateMachine+Calendar.swift`).
+        var occurrence: Int64?
+        /// A calendar job's latest occurrence that ran or was skipped; `nil` before the first.
+        var lastOccurrence: Int64?
+        /// Whether a calendar job's period is the one catch-up run of a missed occurrence: it waits for
+        /// its requirements with no window.
+        var catchingUp = false
     }
 
     /// A job that finished, kept for queries and for dependents submitted later: the job itself (a
@@ -302,6 +310,8 @@ struct SchedulerStateMachine<Payload> {
     private var nextTimerID: UInt64 = 0
     private var armedAt: Duration?
     private(set) var isShutDown = false
+    /// How the scheduler's offsets map to the wall clock, and the system's time zone (calendar jobs).
+    var wall = CalendarWall()
 
     /// The number of queue entries dispatch has looked at, for asserting on the cost of a change.
     private(set) var jobsExamined = 0
@@ -351,7 +361,7 @@ struct SchedulerStateMachine<Payload> {
     var jobCount: Int { jobs.count }
 
     /// An empty actions array for an input: the storage of the last one recycled, when there is one.
-    private mutating func newActions() -> [Action] {
+    mutating func newActions() -> [Action] {
         var actions: [Action] = []
         swap(&actions, &spareActions)
         return actions
@@ -703,7 +713,7 @@ struct SchedulerStateMachine<Payload> {
     /// Makes a job that has no blocker eligible: delayed while its initial delay lasts, else waiting.
     mutating func activate(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
-        if job.spec.period != nil && job.series == nil {
+        if (job.spec.period != nil || job.spec.calendar != nil) && job.series == nil {
             beginSeries(key, now: now, startIfPossible: startIfPossible, actions: &actions)
         } else if let delay = job.spec.delay, job.submittedAt + delay > now, !job.hasStarted {
             delayJob(key, until: job.submittedAt + delay, now: now, resettable: false, actions: &actions)
@@ -914,7 +924,7 @@ struct SchedulerStateMachine<Payload> {
 
     /// Starts the best runnable waiting jobs while slots are free: highest priority first, then
     /// submission order, looking only at buckets the current status satisfies.
-    private mutating func dispatch(now: Duration, actions: inout [Action]) {
+    mutating func dispatch(now: Duration, actions: inout [Action]) {
         hasMoreToStart = false
         guard running.count < maxConcurrentJobs, !buckets.isEmpty else { return }
         var started = 0
@@ -987,7 +997,7 @@ struct SchedulerStateMachine<Payload> {
     ///
     /// After every input the armed time is ``earliestLiveTimer`` (a dead timer's time is never left armed,
     /// so a clock's only sleeper is the next deadline that matters).
-    private mutating func rearm(_ actions: inout [Action]) {
+    mutating func rearm(_ actions: inout [Action]) {
         while let top = timers.top, !isLive(top) { timers.popTop() }
         let due = timers.top?.at
         guard due != armedAt else { return }

@@ -1,3 +1,5 @@
+import Foundation
+
 /// One job as a query finds it: unfinished, or finished and still kept by the history's retention.
 ///
 /// Times are offsets on the scheduler's clock from the moment the scheduler was created.
@@ -71,6 +73,10 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     /// before any stop and once a new attempt starts. The same rule as ``SyncJobHandle/stopReason``.
     public var stopReason: SyncJobStopReason? = nil
 
+    /// For a calendar job, the wall-clock time of the occurrence its next (or current) run is for, a
+    /// missed one while it waits to catch up; `nil` while a run is in progress and for other jobs.
+    public var nextScheduledAt: Date? = nil
+
     /// A line such as `upload-1: succeeded after 2 attempts`, or `upload-1: succeeded after 1 attempt
     /// (2 runs)` when a requeue ran an attempt again.
     public var description: String {
@@ -82,6 +88,7 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
         }
         if let progress { line += " [\(progress)]" }
         if let stopReason { line += " (stopped: \(stopReason))" }
+        if let nextScheduledAt { line += " (next: \(nextScheduledAt.formatted(.iso8601)))" }
         return line
     }
 }

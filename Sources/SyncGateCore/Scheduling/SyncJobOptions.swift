@@ -50,9 +50,15 @@ public struct SyncJobOptions: Sendable, Hashable {
     public var dependsOn: [SyncJob.ID]
     /// Makes the job periodic: it runs once per period until it is cancelled; `nil` for a one-off job.
     public var period: SyncJobPeriod?
+    /// Makes the job run on a wall-clock calendar (every day at 02:00, Mondays at 18:30) until it is
+    /// cancelled; `nil` for a job without one. Exclusive with ``period``.
+    public var calendar: SyncCalendarSchedule?
     /// Where a restored periodic job's series continues; `nil` for a new series (set by the durable
     /// layer only).
     package var periodResume: SyncJobPeriod.Resume?
+    /// Where a restored calendar job's series continues; `nil` for a new series (set by the durable
+    /// layer only).
+    package var calendarResume: SyncCalendarSchedule.Resume?
     /// A dependency of a restored job that did not succeed in an earlier run: the job fails at once,
     /// naming it (set by the durable layer only).
     package var restoredDependencyFailure: RestoredDependencyFailure?
@@ -133,8 +139,16 @@ public struct SyncJobOptions: Sendable, Hashable {
             refusal.relatedJobs = [repeated]
             return refusal
         }
-        if let period {
-            if let refusal = period.validationError { return refusal }
+        if let calendar {
+            if let refusal = calendar.validationError { return refusal }
+            if let period {
+                return .option(
+                    "period", "\(period.interval)",
+                    "period must be nil for a job with a calendar, got \(period.interval)")
+            }
+        }
+        if period != nil || calendar != nil {
+            if let refusal = period?.validationError { return refusal }
             if let startDeadline {
                 return .option(
                     "startDeadline", "\(startDeadline)",

@@ -56,14 +56,19 @@ public actor SyncScheduler {
     /// - Parameters:
     ///   - environment: the environment whose status gates the jobs.
     ///   - clock: the clock for delays, deadlines, timeouts and backoff.
-    public init(environment: SyncEnvironment, clock: any Clock<Duration> = ContinuousClock()) {
+    ///   - wallClock: the wall clock calendar jobs are planned on (``SyncJobOptions/calendar``).
+    public init(
+        environment: SyncEnvironment, clock: any Clock<Duration> = ContinuousClock(),
+        wallClock: any SyncWallClock = SystemWallClock()
+    ) {
         self.environment = environment
         self.configuration = Configuration()
         self.core = SchedulerShell(
             environment: environment,
             maxConcurrentJobs: configuration.maxConcurrentJobs,
             clock: clock,
-            random: configuration.randomSource
+            random: configuration.randomSource,
+            wallClock: wallClock
         )
     }
 
@@ -73,7 +78,8 @@ public actor SyncScheduler {
     public init(
         environment: SyncEnvironment,
         configuration: Configuration,
-        clock: any Clock<Duration> = ContinuousClock()
+        clock: any Clock<Duration> = ContinuousClock(),
+        wallClock: any SyncWallClock = SystemWallClock()
     ) throws(SyncSchedulerError) {
         try configuration.validate()
         self.environment = environment
@@ -83,7 +89,8 @@ public actor SyncScheduler {
             maxConcurrentJobs: configuration.maxConcurrentJobs,
             clock: clock,
             random: configuration.randomSource,
-            history: configuration.history
+            history: configuration.history,
+            wallClock: wallClock
         )
     }
 

@@ -1,3 +1,5 @@
+import Foundation
+
 /// Every unfinished job at one moment, with its state and exactly what it waits for.
 public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
     /// One job in a snapshot.
@@ -43,6 +45,9 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
         public var periods: SyncJobInfo.Periods?
         /// The progress the running attempt last reported.
         public var progress: SyncJobProgress?
+        /// For a calendar job, the wall-clock time of the occurrence its next run is for; `nil` while a
+        /// run is in progress and for other jobs.
+        public var nextScheduledAt: Date? = nil
 
         /// A line such as `upload-1: waiting for [unmetered] (account-ready not monitored, treated as met)`.
         public var summary: String {
@@ -55,6 +60,7 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
             if let progress, case .running = state { line += " [\(progress)]" }
             if isPastRunTimeout { line += " (past its run timeout)" }
             if let stopReason { line += " (\(isStopping ? "stopping" : "stopped"): \(stopReason))" }
+            if let nextScheduledAt { line += " (next: \(nextScheduledAt.formatted(.iso8601)))" }
             if !requirementsTreatedAsMet.isEmpty {
                 let names = requirementsTreatedAsMet.names.joined(separator: ", ")
                 line += " (\(names) not monitored, treated as met)"

@@ -1,0 +1,126 @@
+import Foundation
+
+/// The pure arithmetic of a calendar schedule: its occurrences as instants, given a time zone.
+///
+/// Instants are whole seconds since 1970-01-01 00:00:00 UTC; local times are the same count of the
+/// zone's wall-clock reading. Nothing here reads a clock.
+extension SyncCalendarSchedule {
+    /// The first occurrence strictly after `instant`, in `zone` (the schedule's ``timeZone`` is not
+    /// consulted: the caller resolves it, so the system's zone can be injected).
+    ///
+    /// A local time maps to the first instant at which the zone's clock shows it. A local time inside a
+    /// gap (spring forward) maps to the first instant after the gap, so the times of one gap run once,
+    /// together. A local time a fall-back repeats maps to its first pass only: it runs once.
+    ///
+    /// - Returns: the occurrence, or `nil` when the schedule has none within the next eight days (only
+    ///   possible for an invalid schedule).
+    public func nextOccurrence(after instant: Date, in zone: TimeZone) -> Date? {
+        let after = Int64(instant.timeIntervalSince1970.rounded(.down))
+        return nextOccurrence(afterSecond: after, in: zone).map { Date(timeIntervalSince1970: Double($0)) }
+    }
+
+    /// ``nextOccurrence(after:in:)`` on whole seconds.
+    func nextOccurrence(afterSecond after: Int64, in zone: TimeZone) -> Int64? {
+        let localNow = after + Int64(Self.offset(zone, at: after))
+        let today = Self.floorDiv(localNow, 86_400)
+        let sortedHours = hours.sorted()
+        let sortedMinutes = minutes.sorted()
+        let sortedSeconds = seconds.sorted()
+        for day in (today - 1)...(today + 8) {
+            if !weekdays.isEmpty, !weekdays.contains(Self.weekday(ofDay: day)) { continue }
+            for hour in sortedHours {
+                let hourStart = day * 86_400 + Int64(hour) * 3_600
+                // No zone is more than a day away from UTC: this hour cannot hold anything after `after`.
+                if hourStart + 3_600 + 86_400 < localNow { continue }
+                for minute in sortedMinutes {
+                    for second in sortedSeconds {
+                        let local = hourStart + Int64(minute) * 60 + Int64(second)
+                        let occurrence = Self.firstInstant(showing: local, in: zone)
+                        if occurrence > after { return occurrence }
+                    }
+                }
+            }
+        }
+        return nil
+    }
+
+    /// The occurrences strictly after `start` up to and including `end`, counted up to `limit`.
+    func occurrences(afterSecond start: Int64, through end: Int64, in zone: TimeZone, limit: Int = 100_000) -> Int {
+        var count = 0
+        var cursor = start
+        while count < limit, let next = nextOccurrence(afterSecond: cursor, in: zone), next <= end {
+            count += 1
+            cursor = next
+        }
+        return count
+    }
+
+    /// The share of ``randomizedDelay`` by which the run of the occurrence at `occurrence` is delayed:
+    /// between zero and ``randomizedDelay`` inclusive, a pure function of `seed` and the occurrence.
+    public func delayShare(of occurrence: Date, seed: UInt64) -> Duration {
+        delayShare(ofSecond: Int64(occurrence.timeIntervalSince1970.rounded(.down)), seed: seed)
+    }
+
+    /// ``delayShare(of:seed:)`` on whole seconds.
+    func delayShare(ofSecond occurrence: Int64, seed: UInt64) -> Duration {
+        guard randomizedDelay > .zero else { return .zero }
+        let (whole, attoseconds) = randomizedDelay.components
+        let span = UInt64(whole) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+        let draw = Self.mix(seed ^ UInt64(bitPattern: occurrence)) % (span &+ 1)
+        return .nanoseconds(Int64(draw))
+    }
+
+    /// A seed for ``delayShare(of:seed:)`` from a job's id: the same in every process (FNV-1a of the
+    /// id's UTF-8 bytes).
+    public static func seed(forJobID id: String) -> UInt64 {
+        var hash: UInt64 = 0xcbf2_9ce4_8422_2325
+        for byte in id.utf8 {
+            hash = (hash ^ UInt64(byte)) &* 0x0000_0100_0000_01b3
+        }
+        return hash
+    }
+
+    /// The first instant at which `zone`'s clock reads `local`, or, when it never does (a gap), the
+    /// first instant after the gap.
+    static func firstInstant(showing local: Int64, in zone: TimeZone) -> Int64 {
+        // The instant lies within a day of `local`; no zone changes its offset twice within two days.
+        let early = Int64(offset(zone, at: local - 86_400))
+        let late = Int64(offset(zone, at: local + 86_400))
+        let candidates = [local - early, local - late].sorted()
+        for candidate in candidates where candidate + Int64(offset(zone, at: candidate)) == local {
+            return candidate
+        }
+        // A gap: the transition lies between the two readings; find its first instant.
+        var low = candidates[0]
+        var high = candidates[1]
+        let before = offset(zone, at: low)
+        while high - low > 1 {
+            let middle = low + (high - low) / 2
+            if offset(zone, at: middle) == before { low = middle } else { high = middle }
+        }
+        return high
+    }
+
+    /// The zone's offset from UTC at an instant, in seconds.
+    static func offset(_ zone: TimeZone, at second: Int64) -> Int {
+        zone.secondsFromGMT(for: Date(timeIntervalSince1970: Double(second)))
+    }
+
+    /// The ISO weekday of a day counted from 1970-01-01 (a Thursday).
+    static func weekday(ofDay day: Int64) -> Weekday {
+        let index = Int(((day % 7) + 7 + 3) % 7)
+        return Weekday(rawValue: index + 1) ?? .monday
+    }
+
+    static func floorDiv(_ value: Int64, _ divisor: Int64) -> Int64 {
+        value >= 0 ? value / divisor : -((-value + divisor - 1) / divisor)
+    }
+
+    /// SplitMix64's finalizer: spreads every bit of the input over the output.
+    private static func mix(_ value: UInt64) -> UInt64 {
+        var z = value &+ 0x9e37_79b9_7f4a_7c15
+        z = (z ^ (z >> 30)) &* 0xbf58_476d_1ce4_e5b9
+        z = (z ^ (z >> 27)) &* 0x94d0_49bb_1331_11eb
+        return z ^ (z >> 31)
+    }
+}

@@ -1,0 +1,207 @@
+import Foundation
+
+/// Calendar jobs: a series whose periods are the occurrences of a ``SyncCalendarSchedule``
+/// (docs/ARCHITECTURE.md §4).
+///
+/// A calendar series is a periodic series (`SchedulerStateMachine+Periods.swift`) whose periods are
+/// planned from the wall clock instead of the previous run: the period of an occurrence opens at the
+/// occurrence plus its share of the randomized delay (the delay timer) and closes at the occurrence
+/// plus the window (the deadline timer). Targets are wall-clock seconds; timers are offsets of the
+/// monotonic clock, computed through the machine's ``CalendarWall``, and computed again when the wall
+/// clock is set (``wallClockChanged(_:now:)``).
+///
+/// The rules:
+/// * a run covers every occurrence up to its start: the next occurrence planned after it is later
+///   than its start, so a run never repeats for an occurrence that already ran (a backward jump of the
+///   wall clock does not run it again);
+/// * an occurrence whose window closes without a run is, under ``SyncCalendarSchedule/CatchUpPolicy/catchUpOnce``,
+///   kept as one catch-up run that waits for the requirements with no window (further occurrences that
+///   pass meanwhile merge into it and are counted as skipped); under
+///   ``SyncCalendarSchedule/CatchUpPolicy/skip`` it is skipped and counted;
+/// * a forward jump of the wall clock past a planned occurrence's window never skips it: it becomes the
+///   catch-up run, under either policy;
+/// * when a series begins with occurrences in the past (a restore after downtime), those whose windows
+///   closed count as missed: the latest runs once as a catch-up, or all are skipped, by the policy;
+///   an occurrence whose window is still open runs in it.
+extension SchedulerStateMachine {
+    /// The most occurrences counted between two plans (a year of one per minute is fewer).
+    static var occurrenceCountLimit: Int { 1_000_000 }
+
+    /// Starts a calendar series: from its last occurrence when it was restored, else from now.
+    mutating func beginCalendar(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
+        guard let job = jobs[key] else { return }
+        if let resume = job.spec.calendarResume {
+            job.series?.counts = resume.counts
+            job.series?.lastOccurrence = resume.lastOccurrenceSecond
+        } else {
+            job.series?.lastOccurrence = wall.second(at: now)
+        }
+        planCalendar(key, now: now, startIfPossible: startIfPossible, actions: &actions)
+    }
+
+    /// Plans a calendar job's next period from its last occurrence and the wall clock now.
+    mutating func planCalendar(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
+        guard let job = jobs[key], let schedule = job.spec.calendar, let series = job.series else { return }
+        let zone = schedule.timeZone ?? wall.zone
+        let wallNow = wall.second(at: now)
+        let from = series.lastOccurrence ?? wallNow
+        // The occurrences that passed since the last one, and the latest of them.
+        var passed = 0
+        var latest: Int64?
+        var cursor = from
+        while passed < Self.occurrenceCountLimit,
+            let next = schedule.nextOccurrence(afterSecond: cursor, in: zone), next <= wallNow
+        {
+            passed += 1
+            latest = next
+            cursor = next
+        }
+        job.failures = 0
+        job.series?.startedAt = nil
+        job.series?.catchingUp = false
+        let windowSeconds = Self.ceilingSeconds(schedule.window)
+        if let latest, latest + windowSeconds > wallNow {
+            // The latest passed occurrence's window is still open: it runs in it.
+            job.series?.counts.skipped += passed - 1
+            schedulePeriod(key, occurrence: latest, now: now, startIfPossible: startIfPossible, actions: &actions)
+        } else if let latest, schedule.catchUp == .catchUpOnce {
+            job.series?.counts.skipped += passed - 1
+            catchUp(key, occurrence: latest, now: now, startIfPossible: startIfPossible, actions: &actions)
+        } else {
+            job.series?.counts.skipped += passed
+            if let latest { job.series?.lastOccurrence = latest }
+            guard let next = schedule.nextOccurrence(afterSecond: max(cursor, wallNow), in: zone) else { return }
+            schedulePeriod(key, occurrence: next, now: now, startIfPossible: startIfPossible, actions: &actions)
+        }
+    }
+
+    /// Arms the period of one occurrence: its window opens at the occurrence plus its delay share and
+    /// closes at the occurrence plus the window.
+    private mutating func schedulePeriod(
+        _ key: Key, occurrence: Int64, now: Duration, startIfPossible: Bool, actions: inout [Action]
+    ) {
+        guard let job = jobs[key], let schedule = job.spec.calendar else { return }
+        job.series?.occurrence = occurrence
+        let closes = wall.offset(ofSecond: occurrence) + schedule.window
+        let opens =
+            wall.offset(ofSecond: occurrence)
+            + schedule.delayShare(ofSecond: occurrence, seed: SyncCalendarSchedule.seed(forJobID: job.spec.id))
+        job.series?.closesAt = closes
+        job.deadlineTimer = addTimer(at: closes, key: key, kind: .deadline)
+        if opens > now {
+            delayJob(key, until: opens, now: now, resettable: false, actions: &actions)
+        } else {
+            enterWaiting(key, now: now, startIfPossible: startIfPossible, actions: &actions)
+        }
+    }
+
+    /// Makes a missed occurrence the series' one catch-up run: it waits for its requirements, with no
+    /// window.
+    private mutating func catchUp(
+        _ key: Key, occurrence: Int64, now: Duration, startIfPossible: Bool, actions: inout [Action]
+    ) {
+        guard let job = jobs[key] else { return }
+        job.series?.occurrence = occurrence
+        job.series?.catchingUp = true
+        job.deadlineTimer = 0
+        if job.phase != .waiting || job.delayTimer != 0 {
+            job.delayTimer = 0
+            resettable.remove(key)
+            enterWaiting(key, now: now, startIfPossible: startIfPossible, actions: &actions)
+        }
+    }
+
+    /// The window of a calendar job's occurrence closed with no attempt running (and none waiting to be
+    /// retried): the occurrence becomes the catch-up run, or is skipped, by the policy.
+    mutating func missOccurrence(_ key: Key, now: Duration, actions: inout [Action]) {
+        guard let job = jobs[key], let schedule = job.spec.calendar, let occurrence = job.series?.occurrence
+        else { return }
+        if schedule.catchUp == .catchUpOnce {
+            catchUp(key, occurrence: occurrence, now: now, startIfPossible: false, actions: &actions)
+            return
+        }
+        stopWaiting(job)
+        job.series?.counts.skipped += 1
+        job.series?.lastOccurrence = occurrence
+        planCalendar(key, now: now, startIfPossible: false, actions: &actions)
+        if let counts = job.series?.counts {
+            actions.append(.emit(.periodEnded(id: job.spec.id, periods: counts), job))
+        }
+    }
+
+    /// A calendar job's run ended: it covers its occurrence and every later one up to its start (those
+    /// are counted as skipped), so none of them runs again.
+    mutating func coverOccurrences(_ key: Key, startedAt: Duration, now: Duration) {
+        guard let job = jobs[key], let schedule = job.spec.calendar, let occurrence = job.series?.occurrence
+        else { return }
+        let zone = schedule.timeZone ?? wall.zone
+        let startSecond = wall.second(at: startedAt)
+        var covered = occurrence
+        var count = 0
+        while count < Self.occurrenceCountLimit,
+            let next = schedule.nextOccurrence(afterSecond: covered, in: zone), next <= startSecond
+        {
+            covered = next
+            count += 1
+        }
+        job.series?.counts.skipped += count
+        job.series?.lastOccurrence = covered
+        job.series?.occurrence = nil
+    }
+
+    /// Takes a new reading of the wall clock (it was set, or the time zone changed): every calendar job
+    /// that is not running plans its period again. A planned occurrence keeps its place on the wall
+    /// clock (so a jump backwards delays it, never repeats a run); one whose window a forward jump
+    /// passed becomes the catch-up run, never a skip. A job on the system's zone plans its occurrence
+    /// anew when the zone changed.
+    mutating func wallClockChanged(_ reading: CalendarWall, now: Duration) -> [Action] {
+        let zoneChanged = reading.zone != wall.zone
+        wall = reading
+        var actions = newActions()
+        let keys = jobs.values.filter { $0.spec.calendar != nil && $0.series != nil }.map(\.key).sorted()
+        for key in keys {
+            guard let job = jobs[key], let schedule = job.spec.calendar, let series = job.series,
+                job.phase != .running, job.phase != .parked, !series.catchingUp, !isShutDown
+            else { continue }
+            guard let occurrence = series.occurrence else { continue }
+            if zoneChanged && schedule.timeZone == nil && job.failures == 0 {
+                stopWaiting(job)
+                job.deadlineTimer = 0
+                planCalendar(key, now: now, startIfPossible: false, actions: &actions)
+                continue
+            }
+            let closes = wall.offset(ofSecond: occurrence) + schedule.window
+            if closes <= now {
+                catchUp(key, occurrence: occurrence, now: now, startIfPossible: false, actions: &actions)
+                continue
+            }
+            job.series?.closesAt = closes
+            job.deadlineTimer = addTimer(at: closes, key: key, kind: .deadline)
+            guard job.failures == 0 else { continue }
+            let opens =
+                wall.offset(ofSecond: occurrence)
+                + schedule.delayShare(ofSecond: occurrence, seed: SyncCalendarSchedule.seed(forJobID: job.spec.id))
+            if opens > now {
+                if job.phase == .waiting { leaveBucket(job) }
+                delayJob(key, until: opens, now: now, resettable: false, actions: &actions)
+            } else if job.phase == .delayed {
+                job.delayTimer = 0
+                enterWaiting(key, now: now, startIfPossible: false, actions: &actions)
+            }
+        }
+        dispatch(now: now, actions: &actions)
+        rearm(&actions)
+        return actions
+    }
+
+    /// The wall-clock instant of a calendar job's planned occurrence, for display; `nil` while it runs.
+    func nextScheduledDate(of job: Job) -> Date? {
+        guard job.phase != .running, let occurrence = job.series?.occurrence else { return nil }
+        return CalendarWall.date(ofSecond: occurrence)
+    }
+
+    private static func ceilingSeconds(_ duration: Duration) -> Int64 {
+        let (seconds, attoseconds) = duration.components
+        return attoseconds > 0 ? seconds + 1 : seconds
+    }
+}
