@@ -57,7 +57,7 @@ final class SlowStartStore: JobStore {
 
 /// Durability as a layer on the scheduler: its journal is written from the scheduler's ordered event
 /// hook, never under the scheduler's lock.
-@Suite("Durable layer", .timeLimit(.minutes(1)))
+@Suite("Durable layer", .timeLimit(.minutes(2)))
 struct DurableLayerTests {
     let directory = TemporaryDirectory()
 

@@ -4,7 +4,7 @@ import Testing
 
 /// `submit(contentsOf:)`: many jobs in a few critical sections, each judged as `submit(_:)` would judge
 /// it; through the public scheduler on a ManualClock and a ManualSyncEnvironment; nothing sleeps.
-@Suite("SyncScheduler batch submission", .timeLimit(.minutes(1)))
+@Suite("SyncScheduler batch submission", .timeLimit(.minutes(2)))
 struct SchedulerBatchSubmitTests {
     let clock = ManualClock()
     let manual: ManualSyncEnvironment

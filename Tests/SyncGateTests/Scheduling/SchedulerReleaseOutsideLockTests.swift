@@ -6,7 +6,7 @@ import Testing
 /// What a job holds (its operation's captures, its attachment) is released outside the scheduler's lock,
 /// so a deinitializer that calls the scheduler (a captured object that cancels a job, or the last
 /// reference to the scheduler itself, whose deinitializer cancels every job) cannot deadlock on it.
-@Suite("Scheduler releases outside its lock", .timeLimit(.minutes(1)))
+@Suite("Scheduler releases outside its lock", .timeLimit(.minutes(2)))
 struct SchedulerReleaseOutsideLockTests {
     /// Records, when it goes away, whether its thread was inside a scheduler's critical section.
     final class Probe: Sendable {

@@ -6,7 +6,7 @@ import Testing
 /// ManualClock driven step by step, once on the real clock with concurrent submitters, cancellers and
 /// an environment flapper. Invariants are checked where they can be seen: at every attempt's start, after
 /// every step, and at the end (docs/ARCHITECTURE.md §4, "exactly once").
-@Suite("Scheduler shell stress", .timeLimit(.minutes(2)))
+@Suite("Scheduler shell stress", .timeLimit(.minutes(4)))
 struct SchedulerShellStressTests {
     struct Failure: Error {}
 

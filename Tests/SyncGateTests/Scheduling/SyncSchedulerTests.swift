@@ -3,7 +3,7 @@ import SyncGateTesting
 import Testing
 
 /// The scheduler shell end to end, on a ManualClock and a ManualSyncEnvironment; nothing sleeps.
-@Suite("SyncScheduler", .timeLimit(.minutes(1)))
+@Suite("SyncScheduler", .timeLimit(.minutes(2)))
 struct SyncSchedulerTests {
     struct Failure: Error {}
 

@@ -4,7 +4,7 @@ import Testing
 
 /// Streams are yielded to after the locks that order their values, by one thread at a time: the queue
 /// itself, the order seen under contention, and consumers cancelled while values are delivered to them.
-@Suite("Stream delivery", .timeLimit(.minutes(1)))
+@Suite("Stream delivery", .timeLimit(.minutes(3)))
 struct DeliveryQueueTests {
     struct Failure: Error {}
 

@@ -1,7 +1,7 @@
 import SyncGate
 import Testing
 
-@Suite("StatusBroadcast", .timeLimit(.minutes(1)))
+@Suite("StatusBroadcast", .timeLimit(.minutes(3)))
 struct StatusBroadcastTests {
     @Test("a new stream starts with the current value")
     func currentValueFirst() async {

@@ -3,7 +3,7 @@ import Testing
 
 @testable import SyncGateTesting
 
-@Suite("ManualClock", .timeLimit(.minutes(1)))
+@Suite("ManualClock", .timeLimit(.minutes(3)))
 struct ManualClockTests {
     @Test("sleepers wake in deadline order when the clock reaches them")
     func deadlineOrder() async throws {
@@ -35,7 +35,7 @@ struct ManualClockTests {
     @Test("a sleeper cancelled as soon as it counts no longer counts when cancel() returns")
     func cancelledAtOnceNoLongerCounts() async {
         let clock = ManualClock()
-        for _ in 0..<2_000 {
+        for _ in 0..<500 {
             let task = Task { try await clock.sleep(for: .seconds(10)) }
             await clock.waitForSleepers(1)
             task.cancel()
