@@ -8,7 +8,10 @@ import SyncGateCore
 /// names, the priority code, the retry policy, the requirements-lost policy, the unique key, the
 /// duplicate policy, the serial group, the sorted tags. Version 2 appends the dependencies (in their
 /// order) and the period (its interval and flex), and its duplicate policy code also takes `append` and
-/// `appendOrReplace`. A new option is a new format version, with its field appended here and read by
+/// `appendOrReplace`. Version 5 appends the calendar schedule: a presence flag, then its weekdays (ISO
+/// numbers), hours, minutes and seconds as byte arrays (sorted), its time zone's identifier (absent for
+/// the system's), its window, its randomized delay and its catch-up policy code (0 catch up once, 1
+/// skip). A new option is a new format version, with its field appended here and read by
 /// that version's decoder.
 extension JournalCodec {
     static func encode(_ options: SyncJobOptions, submittedAt: Date, into writer: inout JournalWriter) {
@@ -30,6 +33,51 @@ extension JournalCodec {
             writer.duration(period.interval)
             writer.duration(period.flex)
         }
+        writer.bool(options.calendar != nil)
+        if let calendar = options.calendar { encode(calendar, into: &writer) }
+    }
+
+    private static func encode(_ calendar: SyncCalendarSchedule, into writer: inout JournalWriter) {
+        writer.byteArray(calendar.weekdays.map { UInt8($0.rawValue) }.sorted())
+        for values in [calendar.hours, calendar.minutes, calendar.seconds] {
+            // Valid schedules hold 0...59 only; anything else is refused before it is written.
+            writer.byteArray(values.sorted().map { UInt8(clamping: $0) })
+        }
+        writer.optionalString(calendar.timeZone?.identifier)
+        writer.duration(calendar.window)
+        writer.duration(calendar.randomizedDelay)
+        writer.byte(calendar.catchUp == .catchUpOnce ? 0 : 1)
+    }
+
+    private static func decodeCalendar(_ reader: inout JournalReader) throws -> SyncCalendarSchedule {
+        var weekdays: Set<SyncCalendarSchedule.Weekday> = []
+        for raw in try reader.byteArray() {
+            guard let weekday = SyncCalendarSchedule.Weekday(rawValue: Int(raw)) else {
+                throw JournalReader.Malformed(description: "unknown weekday \(raw)")
+            }
+            weekdays.insert(weekday)
+        }
+        let hours = Set(try reader.byteArray().map(Int.init))
+        let minutes = Set(try reader.byteArray().map(Int.init))
+        let seconds = Set(try reader.byteArray().map(Int.init))
+        var zone: TimeZone?
+        if let identifier = try reader.optionalString() {
+            guard let named = TimeZone(identifier: identifier) else {
+                throw JournalReader.Malformed(description: "unknown time zone \(identifier)")
+            }
+            zone = named
+        }
+        let window = try reader.duration()
+        let randomizedDelay = try reader.duration()
+        let catchUp: SyncCalendarSchedule.CatchUpPolicy
+        switch try reader.byte() {
+        case 0: catchUp = .catchUpOnce
+        case 1: catchUp = .skip
+        case let other: throw JournalReader.Malformed(description: "unknown catch-up policy \(other)")
+        }
+        return SyncCalendarSchedule(
+            weekdays: weekdays, hours: hours, minutes: minutes, seconds: seconds, timeZone: zone, window: window,
+            randomizedDelay: randomizedDelay, catchUp: catchUp)
     }
 
     static func decodeOptions(
@@ -57,6 +105,9 @@ extension JournalCodec {
             if try reader.bool() {
                 options.period = SyncJobPeriod(every: try reader.duration(), flex: try reader.duration())
             }
+        }
+        if version >= 5, try reader.bool() {
+            options.calendar = try decodeCalendar(&reader)
         }
         return options
     }

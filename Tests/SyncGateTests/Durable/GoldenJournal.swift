@@ -153,6 +153,38 @@ enum GoldenJournal {
             .attemptStopped(sequence: 15, reason: .requirementsLost(.network, conditions: [])),
         ]
 
+    /// The records of `v5-records.journal`: those of version 4, then what version 5 added: calendar jobs
+    /// (one with every calendar field set, as compaction writes it after some occurrences; one with the
+    /// defaults) and a calendar job's `periodEnded` record.
+    static let version5Records: [JobRecord] =
+        version4Records + [
+            .submitted(calendarFull),
+            .submitted(
+                StoredJob(
+                    sequence: 17, id: "nightly-17", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+                    options: SyncJobOptions(requires: .none, tags: ["calendar"])
+                        .withCalendar(.daily(hour: 2, minute: 0, window: .seconds(3600))))),
+            .attemptStarted(sequence: 16, attempt: 1),
+            .periodEnded(
+                sequence: 16, anchor: Date(timeIntervalSince1970: 1_700_028_000),
+                periods: SyncJobInfo.Periods(succeeded: 2, failed: 0, skipped: 1)),
+        ]
+
+    /// Job 16: a calendar job with every calendar field set, and a series under way.
+    static var calendarFull: StoredJob {
+        var job = StoredJob(
+            sequence: 16, id: "backup-16", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: SyncJobOptions(requires: [.unmetered, .externalPower])
+                .withCalendar(
+                    SyncCalendarSchedule(
+                        weekdays: [.monday, .thursday], hours: [2, 18], minutes: [0, 30], seconds: [15],
+                        timeZone: TimeZone(identifier: "Europe/Berlin"), window: .seconds(5400),
+                        randomizedDelay: .milliseconds(600_250), catchUp: .skip)))
+        job.periodAnchor = Date(timeIntervalSince1970: 1_700_020_800)
+        job.periods = SyncJobInfo.Periods(succeeded: 1, failed: 1, skipped: 4)
+        return job
+    }
+
     /// Job 15: a job whose attempt was stopped by a loss of requirements and conditions.
     static var stopped: StoredJob {
         var job = StoredJob(
@@ -193,7 +225,8 @@ enum GoldenJournal {
         case 1: records
         case 2: version2Records
         case 3: version3Records
-        default: version4Records
+        case 4: version4Records
+        default: version5Records
         }
     }
 
@@ -228,5 +261,14 @@ enum GoldenJournal {
         try? FileManager.default.removeItem(atPath: destination)
         try FileManager.default.copyItem(atPath: scratch.journal, toPath: destination)
         return destination
+    }
+}
+
+extension SyncJobOptions {
+    /// The options with `calendar` set.
+    func withCalendar(_ calendar: SyncCalendarSchedule) -> SyncJobOptions {
+        var options = self
+        options.calendar = calendar
+        return options
     }
 }
