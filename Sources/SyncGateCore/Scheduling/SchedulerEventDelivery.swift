@@ -1,3 +1,5 @@
+import Foundation
+
 /// One scheduler event as the scheduler's ordered event hooks receive it.
 ///
 /// A hook (see `SchedulerShell.addEventHook(_:)`) gets every event in the scheduler's order, outside
@@ -11,4 +13,25 @@ package struct SchedulerEventDelivery: Sendable {
     package let attachment: (any AnyObject & Sendable)?
     /// Whether the scheduler had been shut down when the event happened.
     package let isShutDown: Bool
+    /// For an event of a calendar job, where its series stood when the event happened; `nil` for other
+    /// jobs.
+    package var calendar: CalendarProgress? = nil
+
+    /// Where a calendar job's series stands: what the durable layer keeps of it.
+    package struct CalendarProgress: Sendable, Equatable {
+        /// The latest occurrence that ran or was skipped; `nil` before the series began.
+        package var lastOccurrence: Date?
+        /// The occurrence the current period stands for (the one running, waiting or caught up); `nil`
+        /// between periods.
+        package var occurrence: Date?
+        /// The series' counts so far.
+        package var counts: SyncJobInfo.Periods
+
+        /// Creates a series' position.
+        package init(lastOccurrence: Date?, occurrence: Date?, counts: SyncJobInfo.Periods) {
+            self.lastOccurrence = lastOccurrence
+            self.occurrence = occurrence
+            self.counts = counts
+        }
+    }
 }

@@ -808,11 +808,13 @@ package final class SchedulerShell: Sendable {
             case .emit(let event, let job):
                 state.eventCount += 1
                 guard listened else { continue }
-                state.outbox.append(
-                    .event(
-                        SchedulerEventDelivery(
-                            sequence: state.eventCount, event: event, attachment: job.payload.attachment,
-                            isShutDown: state.machine.isShutDown)))
+                var delivery = SchedulerEventDelivery(
+                    sequence: state.eventCount, event: event, attachment: job.payload.attachment,
+                    isShutDown: state.machine.isShutDown)
+                if job.spec.calendar != nil, let series = job.series {
+                    delivery.calendar = Machine.calendarProgress(of: series)
+                }
+                state.outbox.append(.event(delivery))
             case .disarmTimer:
                 if let previous = state.timer.take() { deferred.cancellations.append(previous) }
             case .armTimer(let offset):

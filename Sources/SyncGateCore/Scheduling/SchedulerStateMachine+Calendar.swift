@@ -200,6 +200,13 @@ extension SchedulerStateMachine {
         return CalendarWall.date(ofSecond: occurrence)
     }
 
+    /// A calendar series' position as the event hooks receive it.
+    static func calendarProgress(of series: Series) -> SchedulerEventDelivery.CalendarProgress {
+        SchedulerEventDelivery.CalendarProgress(
+            lastOccurrence: series.lastOccurrence.map(CalendarWall.date(ofSecond:)),
+            occurrence: series.occurrence.map(CalendarWall.date(ofSecond:)), counts: series.counts)
+    }
+
     private static func ceilingSeconds(_ duration: Duration) -> Int64 {
         let (seconds, attoseconds) = duration.components
         return attoseconds > 0 ? seconds + 1 : seconds

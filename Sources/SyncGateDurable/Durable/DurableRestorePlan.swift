@@ -242,6 +242,14 @@ struct DurableRestorePlan: Sendable {
             options.periodResume = SyncJobPeriod.Resume(
                 anchor: .saturating(seconds: series.anchor.timeIntervalSince(now)), counts: series.counts)
         }
+        if options.calendar != nil {
+            // The series goes on after its latest occurrence that ran or was skipped (its submission,
+            // before any): what passed while the app was not running is caught up once or skipped.
+            options.delay = nil
+            options.calendarResume = SyncCalendarSchedule.Resume(
+                lastOccurrence: stored.periodAnchor ?? stored.submittedAt,
+                counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0))
+        }
         options.dependsOn = dependencies.dependsOn
         options.restoredDependencyFailure = dependencies.failure
         return options

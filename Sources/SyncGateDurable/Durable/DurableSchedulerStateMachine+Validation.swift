@@ -5,15 +5,10 @@ extension DurableSchedulerStateMachine {
     /// The first duration option longer than ``DurableScheduler/maximumDuration``, naming the field and the
     /// value.
     static func rangeError(_ options: SyncJobOptions) -> SyncJobRefusal? {
-        if let calendar = options.calendar {
-            return .option(
-                "calendar", "\(calendar.hours.sorted()):\(calendar.minutes.sorted())",
-                "calendar is not kept by the journal of this version: a durable job may not have one")
-        }
         let maximum = DurableScheduler.maximumDuration
         var durations: [(String, Duration?)] = [
             ("delay", options.delay), ("startDeadline", options.startDeadline), ("runTimeout", options.runTimeout),
-            ("period.interval", options.period?.interval),
+            ("period.interval", options.period?.interval), ("calendar.window", options.calendar?.window),
         ]
         switch options.retry.backoff {
         case .fixed(let delay): durations.append(("retry delay", delay))

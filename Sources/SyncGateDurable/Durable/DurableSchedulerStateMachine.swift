@@ -259,6 +259,10 @@ struct DurableSchedulerStateMachine: Sendable {
         case .stopRequested(_, _, let reason):
             return .attemptStopped(sequence: sequence, reason: reason)
         case .periodEnded(_, let counts):
+            if let calendar = delivery.calendar {
+                // A calendar series goes on after its latest occurrence that ran or was skipped.
+                return .periodEnded(sequence: sequence, anchor: calendar.lastOccurrence ?? now, periods: counts)
+            }
             guard var series = job.series else { return nil }
             series.anchor = series.nextAnchor(counts: counts, now: now)
             series.counts = counts
@@ -282,6 +286,14 @@ struct DurableSchedulerStateMachine: Sendable {
                 if case .cancelled = delivery.event {
                     leftForNextLaunch.append(job.id)
                     return nil
+                }
+                if let calendar = delivery.calendar, case .succeeded = delivery.event {
+                    // A calendar run that returned while the scheduler shut down: its occurrence ran.
+                    var counts = calendar.counts
+                    counts.succeeded += 1
+                    leftForNextLaunch.append(job.id)
+                    let anchor = calendar.occurrence ?? calendar.lastOccurrence ?? now
+                    return .periodEnded(sequence: sequence, anchor: anchor, periods: counts)
                 }
                 if var series = job.series, case .succeeded = delivery.event {
                     // A period's run that returned while the scheduler shut down: the series goes on.

@@ -1,0 +1,115 @@
+import Foundation
+import SyncGate
+import SyncGateTesting
+import Testing
+
+/// Durable calendar jobs across "restarts" (a store closed and a new scheduler and store opened on its
+/// directory): the schedule and the last occurrence survive, and the occurrences that passed while the
+/// app was not running are caught up once (or skipped, by the policy), never run in a burst.
+@Suite("Durable calendar jobs", .timeLimit(.minutes(1)))
+struct DurableCalendarTests {
+    let directory = TemporaryDirectory()
+    let clock = ManualClock()
+    /// 2023-11-14 22:13:20 UTC when the manual clock shows zero; a jump stands for time the app was down.
+    let followingWall: ManualSyncWallClock
+
+    init() {
+        followingWall = ManualSyncWallClock(
+            following: clock, start: Date(timeIntervalSince1970: 1_700_000_000),
+            timeZone: TimeZone(identifier: "UTC")!)
+    }
+
+    /// Every day at 23:00 UTC, startable for half an hour.
+    static func nightly(_ catchUp: SyncCalendarSchedule.CatchUpPolicy) -> SyncCalendarSchedule {
+        var schedule = SyncCalendarSchedule.daily(hour: 23, minute: 0, window: .seconds(1800))
+        schedule.catchUp = catchUp
+        return schedule
+    }
+
+    static func date(_ text: String) -> Date { CalendarOccurrenceTests.utc(text) }
+
+    struct Run {
+        let scheduler: SyncScheduler
+        let durable: DurableScheduler
+        let store: FileJobStore
+        let operation = ControlledOperation()
+        let runs = LockedState(0)
+
+        func stop() async throws {
+            await scheduler.shutdown(gracePeriod: .zero)
+            try store.close()
+        }
+    }
+
+    func start() throws -> (Run, DurableRestoreReport) {
+        let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi), clock: clock)
+        let scheduler = SyncScheduler(environment: manual.environment, clock: clock, wallClock: followingWall)
+        let store = try FileJobStore(directory: directory.path)
+        let wall = followingWall
+        let durable = DurableScheduler(scheduler: scheduler, store: store, wallClock: { wall.now() })
+        let run = Run(scheduler: scheduler, durable: durable, store: store)
+        try durable.register("backup", payload: [String: Int].self) { _, context in
+            run.runs.withLock { $0 += 1 }
+            try await run.operation.operation(context)
+        }
+        return (run, try durable.restoreJobs())
+    }
+
+    func waitForPeriodEnd(_ events: AsyncStream<SyncSchedulerEvent>) async -> SyncJobInfo.Periods? {
+        for await event in events {
+            if case .periodEnded(_, let periods) = event { return periods }
+        }
+        return nil
+    }
+
+    func submit(_ run: Run, _ catchUp: SyncCalendarSchedule.CatchUpPolicy) throws {
+        var job = DurableJob(id: "backup", kind: "backup", payload: [String: Int]())
+        job.requirements = .network
+        job.calendar = Self.nightly(catchUp)
+        _ = try run.durable.submit(job)
+    }
+
+    @Test("the schedule and the last occurrence survive; three days down, the restore catches up once")
+    func catchUpOnceAfterRestart() async throws {
+        let (first, _) = try start()
+        let events = first.scheduler.events
+        try submit(first, .catchUpOnce)
+        #expect(first.scheduler.job(id: "backup")?.nextScheduledAt == Self.date("2023-11-14T23:00:00Z"))
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2_800))  // 23:00
+        await first.operation.waitForStarts(1)
+        first.operation.finish()
+        #expect(await waitForPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 0))
+        let stored = try #require(try first.store.load().jobs.first)
+        #expect(stored.periodAnchor == Self.date("2023-11-14T23:00:00Z"))
+        #expect(stored.options.calendar == Self.nightly(.catchUpOnce))
+        try await first.stop()
+
+        // Down for three days and an hour: the windows of 15, 16 and 17 November closed.
+        followingWall.jump(by: .seconds(3 * 86_400 + 3_600))
+        let (second, report) = try start()
+        let secondEvents = second.scheduler.events
+        #expect(report.restored.map(\.id) == ["backup"])
+        await second.operation.waitForStarts(1)
+        second.operation.finish()
+        #expect(await waitForPeriodEnd(secondEvents) == .init(succeeded: 2, failed: 0, skipped: 2))
+        #expect(second.runs.withLock { $0 } == 1)
+        #expect(second.scheduler.job(id: "backup")?.nextScheduledAt == Self.date("2023-11-18T23:00:00Z"))
+        #expect(try second.store.load().jobs.first?.periodAnchor == Self.date("2023-11-17T23:00:00Z"))
+        try await second.stop()
+    }
+
+    @Test("with the skip policy the restore skips what passed, counts it, and waits for the next occurrence")
+    func skipAfterRestart() async throws {
+        let (first, _) = try start()
+        try submit(first, .skip)
+        try await first.stop()
+        followingWall.jump(by: .seconds(2 * 86_400))
+        let (second, _) = try start()
+        let info = second.scheduler.job(id: "backup")
+        #expect(info?.periods == .init(succeeded: 0, failed: 0, skipped: 2))
+        #expect(info?.nextScheduledAt == Self.date("2023-11-16T23:00:00Z"))
+        #expect(second.runs.withLock { $0 } == 0)
+        try await second.stop()
+    }
+}
