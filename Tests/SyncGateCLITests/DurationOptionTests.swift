@@ -119,6 +119,25 @@ struct DurationOptionTests {
             },
             shortest: .nanoseconds(1)
         ),
+        Option(
+            subcommand: SubmitCommand.self, name: "--window",
+            arguments: { ["submit", "--on-calendar", "02:00", "--window", $0, "--", "true"] },
+            value: { command in
+                guard let text = command.invoked(as: SubmitCommand.self)?.submission.window else { return nil }
+                return try? DurationParser.parse(text, option: "--window")
+            },
+            shortest: .nanoseconds(1)
+        ),
+        Option(
+            subcommand: SubmitCommand.self, name: "--randomized-delay",
+            arguments: {
+                ["submit", "--on-calendar", "02:00", "--window", "8760h", "--randomized-delay", $0, "--", "true"]
+            },
+            value: { command in
+                guard let text = command.invoked(as: SubmitCommand.self)?.submission.randomizedDelay else { return nil }
+                return try? DurationParser.parse(text, option: "--randomized-delay")
+            }
+        ),
     ]
 
     @Test func theTableHasEveryDurationOptionOfEverySubcommand() {

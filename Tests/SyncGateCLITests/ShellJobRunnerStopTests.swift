@@ -100,8 +100,8 @@
                 id: "abc", name: "sh", command: ["sh"], state: "waiting", waitingFor: ["network"], attempts: 1,
                 lastExitStatus: 143, uniqueKey: nil, tags: [], lastStopReason: "requirements-lost [network]")
             let lines = JobsCommand.jobTable([job]).split(separator: "\n")
-            #expect(lines.first?.contains("LAST EXIT  LAST STOP                    WAITING FOR") == true)
-            #expect(lines.last?.contains("143        requirements-lost [network]  network") == true)
+            #expect(lines.first?.contains("LAST EXIT  LAST STOP                    NEXT  WAITING FOR") == true)
+            #expect(lines.last?.contains("143        requirements-lost [network]  -     network") == true)
         }
 
         /// The first line written to the FIFO at `path`, read on a plain thread.

@@ -80,6 +80,16 @@ package enum DaemonRequest: Encodable, Sendable, Equatable {
         package var every: String?
         /// The flex window of a periodic job.
         package var flex: String?
+        /// The calendar of a calendar job, in `--on-calendar` syntax (``OnCalendarParser``).
+        package var onCalendar: String?
+        /// How long after a calendar occurrence its run may still start (default ``defaultWindow``).
+        package var window: String?
+        /// The most a calendar run is delayed after its occurrence, to spread load.
+        package var randomizedDelay: String?
+        /// What happens to a missed calendar occurrence: `once` (default, run it once) or `skip`.
+        package var catchUp: String?
+        /// The IANA time zone of the calendar; absent for the daemon's.
+        package var timeZone: String?
         /// Whether losing the requirements stops the command and requeues it.
         package var stopOnLoss: Bool
         /// Whether the client waits for the outcome (a second response line).
@@ -90,8 +100,9 @@ package enum DaemonRequest: Encodable, Sendable, Equatable {
             command: [String], workingDirectory: String, name: String? = nil, require: String = "network",
             conditions: [String] = [], tags: [String] = [], uniqueKey: String? = nil, onDuplicate: String? = nil,
             delay: String? = nil, deadline: String? = nil, timeout: String? = nil, retries: Int = 0,
-            backoff: String? = nil, every: String? = nil, flex: String? = nil, stopOnLoss: Bool = false,
-            wait: Bool = false
+            backoff: String? = nil, every: String? = nil, flex: String? = nil, onCalendar: String? = nil,
+            window: String? = nil, randomizedDelay: String? = nil, catchUp: String? = nil, timeZone: String? = nil,
+            stopOnLoss: Bool = false, wait: Bool = false
         ) {
             self.command = command
             self.workingDirectory = workingDirectory
@@ -108,6 +119,11 @@ package enum DaemonRequest: Encodable, Sendable, Equatable {
             self.backoff = backoff
             self.every = every
             self.flex = flex
+            self.onCalendar = onCalendar
+            self.window = window
+            self.randomizedDelay = randomizedDelay
+            self.catchUp = catchUp
+            self.timeZone = timeZone
             self.stopOnLoss = stopOnLoss
             self.wait = wait
         }
@@ -173,7 +189,7 @@ extension DaemonRequest.Submission {
         }
         for (field, text) in [
             ("delay", delay), ("deadline", deadline), ("timeout", timeout), ("backoff", backoff), ("every", every),
-            ("flex", flex),
+            ("flex", flex), ("window", window), ("randomizedDelay", randomizedDelay),
         ] {
             guard let text else { continue }
             do {
@@ -184,9 +200,71 @@ extension DaemonRequest.Submission {
         }
         do {
             _ = try periodDurations(everyOption: "field 'submission.every'", flexOption: "field 'submission.flex'")
+            _ = try calendarFields { "field 'submission.\($0)'" }
         } catch {
             throw DaemonProtocolError(error.message)
         }
+    }
+
+    /// The command-line option of a calendar field: `onCalendar` is `--on-calendar`.
+    package static func optionName(_ field: String) -> String {
+        "--" + field.flatMap { $0.isUppercase ? "-" + $0.lowercased() : String($0) }
+    }
+
+    /// The catch-up values.
+    static let catchUpPolicies = ["once", "skip"]
+    /// The window of a calendar job that names none: an hour.
+    static let defaultWindow = "1h"
+
+    /// The calendar of a calendar job (`nil` for other jobs), checked: the expression parses, the window
+    /// is positive, the randomized delay shorter than it, the catch-up policy `once` or `skip`, the time
+    /// zone given once and known; no calendar option without `onCalendar`, no calendar with `every`.
+    ///
+    /// - Parameter name: how errors name a field (`onCalendar`, `window`, …): its option or wire field.
+    /// - Throws: ``UsageError`` naming the option and the value.
+    package func calendarFields(named name: (String) -> String = Self.optionName) throws(UsageError)
+        -> (spec: OnCalendarParser.Spec, window: Duration, randomizedDelay: Duration, catchUpOnce: Bool)?
+    {
+        guard let onCalendar else {
+            for (field, value) in [
+                ("window", window), ("randomizedDelay", randomizedDelay), ("catchUp", catchUp), ("timeZone", timeZone),
+            ] where value != nil {
+                throw UsageError("\(name(field)) needs \(name("onCalendar"))")
+            }
+            return nil
+        }
+        if every != nil { throw UsageError("\(name("onCalendar")) cannot be used with \(name("every"))") }
+        var spec = try OnCalendarParser.parse(onCalendar, option: name("onCalendar"))
+        if let timeZone {
+            guard spec.timeZone == nil else {
+                throw UsageError(
+                    "invalid value '\(timeZone)' for \(name("timeZone")): \(name("onCalendar")) names a time zone already"
+                )
+            }
+            guard OnCalendarParser.isKnownTimeZone(timeZone) else {
+                throw UsageError("invalid value '\(timeZone)' for \(name("timeZone")): not a known IANA time zone")
+            }
+            spec.timeZone = timeZone
+        }
+        let windowText = window ?? Self.defaultWindow
+        let windowDuration = try DurationParser.parse(windowText, option: name("window"))
+        guard windowDuration > .zero else {
+            throw UsageError("invalid duration '\(windowText)' for \(name("window")): must be positive")
+        }
+        let delay =
+            try randomizedDelay.map { text throws(UsageError) in
+                try DurationParser.parse(text, option: name("randomizedDelay"))
+            } ?? .zero
+        guard delay < windowDuration else {
+            throw UsageError(
+                "invalid duration '\(randomizedDelay ?? "")' for \(name("randomizedDelay")): must be shorter than "
+                    + "the window (\(windowText))")
+        }
+        if let catchUp, !Self.catchUpPolicies.contains(catchUp) {
+            throw UsageError(
+                "invalid value '\(DaemonLimits.shown(catchUp))' for \(name("catchUp")): expected once or skip")
+        }
+        return (spec, windowDuration, delay, catchUp != "skip")
     }
 
     /// The period and flex of a periodic job (`nil` for a one-off job), range-checked: the period is at

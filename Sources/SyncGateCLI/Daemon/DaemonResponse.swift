@@ -29,6 +29,9 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
         /// (``SyncJobStopReason/description``: `cancelled`, `requirements-lost [network]`, `timed-out`,
         /// `replaced`, `shutdown`); absent when the last run was not stopped.
         package var lastStopReason: String? = nil
+        /// For a calendar job, the wall-clock time (ISO 8601, UTC) its next run is for, a missed one while
+        /// it waits to catch up; absent while it runs and for other jobs.
+        package var nextScheduledAt: String? = nil
     }
 
     /// One run of a job as `syncgate logs` shows it.

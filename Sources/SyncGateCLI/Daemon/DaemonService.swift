@@ -146,6 +146,13 @@ final class DaemonService: Sendable {
             if let period = try submission.periodDurations(everyOption: "--every", flexOption: "--flex") {
                 options.period = SyncJobPeriod(every: period.every, flex: period.flex)
             }
+            if let calendar = try submission.calendarFields() {
+                options.calendar = SyncCalendarSchedule(
+                    weekdays: Set(calendar.spec.weekdays.compactMap(SyncCalendarSchedule.Weekday.init(rawValue:))),
+                    hours: calendar.spec.hours, minutes: calendar.spec.minutes, seconds: calendar.spec.seconds,
+                    timeZone: calendar.spec.timeZone.flatMap(TimeZone.init(identifier:)), window: calendar.window,
+                    randomizedDelay: calendar.randomizedDelay, catchUp: calendar.catchUpOnce ? .catchUpOnce : .skip)
+            }
         } catch {
             throw DaemonProtocolError(error.message)
         }
@@ -250,7 +257,8 @@ final class DaemonService: Sendable {
                 waitingFor: waitingFor, attempts: info.attempts, runs: runLog.runCount(id: info.id),
                 lastExitStatus: runLog.lastExitStatus(id: info.id),
                 uniqueKey: info.uniqueKey, tags: info.tags.sorted(),
-                lastStopReason: info.stopReason?.description ?? runLog.lastStopReason(id: info.id))
+                lastStopReason: info.stopReason?.description ?? runLog.lastStopReason(id: info.id),
+                nextScheduledAt: info.nextScheduledAt.map { $0.formatted(.iso8601) })
         }
     }
 }

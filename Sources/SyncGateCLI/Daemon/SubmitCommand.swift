@@ -53,6 +53,23 @@ package struct SubmitCommand: Subcommand {
                 "it must be positive)",
             ]),
         CommandLineOption(
+            "--on-calendar", .text("WHEN"),
+            help: [
+                "run at wall-clock times, systemd OnCalendar= syntax: '*-*-* 02:00',",
+                "'Mon,Thu 18:30', '*:15', 'daily' (see docs/CLI.md)",
+            ]),
+        CommandLineOption(
+            "--window", .duration,
+            help: [
+                "how long after each time a run may still start (default 1h;", "0s is refused: it must be positive)",
+            ]),
+        CommandLineOption(
+            "--randomized-delay", .duration,
+            help: ["delay each run by up to DUR, shorter than --window; 0s is none"]),
+        CommandLineOption(
+            "--catch-up", .text("POLICY"), help: ["a missed time: once (default, run it once later) or skip"]),
+        CommandLineOption("--time-zone", .text("ZONE"), help: ["the calendar's IANA zone (default: the daemon's)"]),
+        CommandLineOption(
             "--stop-on-loss", help: ["stop the command when the requirements go; run it again later"]),
         CommandLineOption("--wait", help: ["wait for the outcome and exit with the command's status"]),
     ]
@@ -75,8 +92,9 @@ package struct SubmitCommand: Subcommand {
         OPTIONS
         \(sections.options)
         \(sections.durations)
-        EXAMPLE
+        EXAMPLES
           syncgate submit --require unmetered --unique backup --name backup -- ./backup.sh
+          syncgate submit --on-calendar '*-*-* 02:00' --require unmetered,external-power -- restic backup ~
         """
     }
 
@@ -132,6 +150,13 @@ package struct SubmitCommand: Subcommand {
             }
         }
         if submission.flex != nil && submission.every == nil { throw UsageError("option '--flex' needs --every") }
+        for (option, keyPath) in [
+            ("--on-calendar", \DaemonRequest.Submission.onCalendar), ("--window", \.window),
+            ("--randomized-delay", \.randomizedDelay), ("--catch-up", \.catchUp), ("--time-zone", \.timeZone),
+        ] {
+            submission[keyPath: keyPath] = arguments.value(option)
+        }
+        _ = try submission.calendarFields()
         _ = try submission.periodDurations(everyOption: "--every", flexOption: "--flex")
         submission.retries = try arguments.retries() ?? 0
         if submission.backoff != nil && submission.retries == 0 {
@@ -141,6 +166,9 @@ package struct SubmitCommand: Subcommand {
         submission.wait = arguments.flag("--wait")
         if submission.wait && submission.every != nil {
             throw UsageError("option '--wait' cannot be used with --every (a periodic job has no last outcome)")
+        }
+        if submission.wait && submission.onCalendar != nil {
+            throw UsageError("option '--wait' cannot be used with --on-calendar (a calendar job has no last outcome)")
         }
         self.submission = submission
     }
