@@ -12,7 +12,10 @@ import Testing
 /// The workload includes dependencies, appends to unique keys and periodic jobs; the invariants cover
 /// them: no job starts before its dependencies have succeeded (or, for an `appendOrReplace` edge,
 /// ended), the unfinished jobs of one unique key form one chain, and the periods of one series never
-/// run at once and start at least `interval - flex` apart. Liveness is checked too: no unfinished job is
+/// run at once and start at least `interval - flex` apart. Calendar jobs (on the machine's wall clock,
+/// UTC from the origin, occurrences every few seconds) start inside their occurrence's window (after its
+/// randomized-delay share), except a catch-up run, and each occurrence begins at most one period: a
+/// catch-up never comes twice for one missed occurrence, and occurrences only move forward. Liveness is checked too: no unfinished job is
 /// left waiting for something that will never release it (``Simulation/checkLiveness()``).
 @Suite("Scheduler model stress", .ownThread, .serialized, .timeLimit(.minutes(5)))
 struct SchedulerModelStressTests {
@@ -33,6 +36,10 @@ struct SchedulerModelStressTests {
         var outcome: SyncJobOutcome?
         /// When each period of a periodic job started.
         var periodStarts: [Duration] = []
+        /// The occurrences (wall-clock seconds) whose periods a calendar job began, in order.
+        var occurrencesBegun: [Int64] = []
+        /// How many of those periods were catch-up runs.
+        var catchUps = 0
     }
 
     struct Attempt {
@@ -43,6 +50,9 @@ struct SchedulerModelStressTests {
 
     struct Simulation {
         var random: SeededRandom
+        /// The generator of the calendar part of the workload, of its own so that each seed's other
+        /// draws stay as they were.
+        var calendarRandom: SeededRandom
         let seed: UInt64
         let maxConcurrentJobs: Int
         var machine: Machine
@@ -83,6 +93,7 @@ struct SchedulerModelStressTests {
         init(seed: UInt64) {
             self.seed = seed
             random = SeededRandom(seed: seed)
+            calendarRandom = SeededRandom(seed: seed ^ 0xCA1E_DA25)
             maxConcurrentJobs = 1 + Int(random.next() % 4)
             // Half the seeds start in batches, as the shell does (its batches are 256 starts): one input
             // starts at most one job, and the rest follow through `continueStarting`, with other inputs
@@ -129,6 +140,20 @@ struct SchedulerModelStressTests {
                 job.dependsOn = Array(Set(ids)).sorted()
             }
             job.tags = random.pick([[], ["t1"], ["t1", "t2"]])
+            if !isPeriodic && calendarRandom.chance(0.06) {
+                // Occurrences every 10 or 20 seconds of wall-clock time, a window of 2 to 7 s, sometimes
+                // a randomized delay within it, either catch-up policy.
+                let window = Int64(2 + calendarRandom.next() % 6)
+                var schedule = SyncCalendarSchedule(
+                    hours: Set(0...23), minutes: Set(0...59),
+                    seconds: calendarRandom.pick([[0, 10, 20, 30, 40, 50], [5, 25, 45]]), window: .seconds(window))
+                if calendarRandom.chance(0.5) { schedule.randomizedDelay = .seconds(window - 1) }
+                schedule.catchUp = calendarRandom.pick([.catchUpOnce, .skip])
+                job.calendar = schedule
+                job.startDeadline = nil
+                job.serialGroup = nil
+                if job.onDuplicate == .append || job.onDuplicate == .appendOrReplace { job.onDuplicate = .replace }
+            }
             return job.spec
         }
 
@@ -284,6 +309,7 @@ struct SchedulerModelStressTests {
                         }
                         jobs[index].periodStarts.append(now)
                     }
+                    checkCalendarStart(of: index, key: key)
                     attempts[key] = Attempt(index: index, attempt: attempt)
                     jobs[index].startedAttempts.append(attempt)
                 case .cancelAttempt(let key):
@@ -328,6 +354,42 @@ struct SchedulerModelStressTests {
 
         /// A job starts only after its dependencies succeeded; after the job it was appended to with
         /// `appendOrReplace`, only after that one ended.
+        /// A calendar job starts inside its occurrence's window, after its share of the randomized delay,
+        /// unless the run is its catch-up; each period it begins is for a later occurrence than the last.
+        mutating func checkCalendarStart(of index: Int, key: Machine.Key) {
+            guard let schedule = jobs[index].spec.calendar, let series = machine.jobs[key]?.series,
+                let occurrence = series.occurrence
+            else {
+                if jobs[index].spec.calendar != nil {
+                    violations.append("step \(steps): calendar job \(index) started without an occurrence")
+                }
+                return
+            }
+            let wall = machine.wall
+            if !series.catchingUp {
+                let opens =
+                    wall.offset(ofSecond: occurrence)
+                    + schedule.delayShare(
+                        ofSecond: occurrence, seed: SyncCalendarSchedule.seed(forJobID: jobs[index].spec.id))
+                let closes = wall.offset(ofSecond: occurrence) + schedule.window
+                if now < opens || now > closes {
+                    violations.append(
+                        "step \(steps): calendar job \(index) started at \(now), outside \(opens)...\(closes)")
+                }
+            }
+            guard series.startedAt == now,
+                jobs[index].occurrencesBegun.last != occurrence || jobs[index].periodStarts.last != now
+            else { return }
+            if let previous = jobs[index].occurrencesBegun.last, occurrence <= previous {
+                violations.append(
+                    "step \(steps): calendar job \(index) began occurrence \(occurrence) after \(previous)"
+                        + (series.catchingUp ? " as a second catch-up" : ""))
+            }
+            jobs[index].occurrencesBegun.append(occurrence)
+            jobs[index].periodStarts.append(now)
+            if series.catchingUp { jobs[index].catchUps += 1 }
+        }
+
         mutating func checkDependencies(of index: Int, key: Machine.Key) {
             guard let job = machine.jobs[key] else { return }
             for id in job.dependencyIDs {
@@ -467,6 +529,10 @@ struct SchedulerModelStressTests {
         let chained = accepted.filter { !$0.spec.dependsOn.isEmpty && !$0.startedAttempts.isEmpty }.count
         let appended = accepted.filter { [.append, .appendOrReplace].contains($0.spec.onDuplicate) }.count
         let periods = accepted.map { $0.periodStarts.count }.reduce(0, +)
+        let calendarRuns = accepted.map { $0.occurrencesBegun.count }.reduce(0, +)
+        let catchUps = accepted.map(\.catchUps).reduce(0, +)
+        #expect(
+            calendarRuns > 5 && catchUps > 0, "seed \(seed): \(calendarRuns) calendar periods, \(catchUps) catch-ups")
         #expect(
             simulation.periodicRequeues + simulation.periodicRetries > 0,
             "seed \(seed): no periodic run was requeued or retried")

@@ -21,20 +21,25 @@ extension SyncCalendarSchedule {
 
     /// ``nextOccurrence(after:in:)`` on whole seconds.
     func nextOccurrence(afterSecond after: Int64, in zone: TimeZone) -> Int64? {
-        let localNow = after + Int64(Self.offset(zone, at: after))
-        let today = Self.floorDiv(localNow, 86_400)
+        // A local time L runs at an instant u > after only if L = u + offset(u) > after + offset(u): no
+        // earlier local time than `after` plus the smaller offset of now and two days on can (one offset
+        // change at most in two days; the answer lies within a day unless days are left out).
+        let bound = after + Int64(min(Self.offset(zone, at: after), Self.offset(zone, at: after + 2 * 86_400)))
+        let today = Self.floorDiv(bound, 86_400)
         let sortedHours = hours.sorted()
         let sortedMinutes = minutes.sorted()
         let sortedSeconds = seconds.sorted()
-        for day in (today - 1)...(today + 8) {
+        for day in today...(today + 8) {
             if !weekdays.isEmpty, !weekdays.contains(Self.weekday(ofDay: day)) { continue }
             for hour in sortedHours {
                 let hourStart = day * 86_400 + Int64(hour) * 3_600
-                // No zone is more than a day away from UTC: this hour cannot hold anything after `after`.
-                if hourStart + 3_600 + 86_400 < localNow { continue }
+                if hourStart + 3_599 <= bound { continue }
                 for minute in sortedMinutes {
+                    let minuteStart = hourStart + Int64(minute) * 60
+                    if minuteStart + 59 <= bound { continue }
                     for second in sortedSeconds {
-                        let local = hourStart + Int64(minute) * 60 + Int64(second)
+                        let local = minuteStart + Int64(second)
+                        if local <= bound { continue }
                         let occurrence = Self.firstInstant(showing: local, in: zone)
                         if occurrence > after { return occurrence }
                     }
