@@ -208,14 +208,6 @@ extension SchedulerStateMachineTests.Harness {
         var reading = machine.wall
         reading.offset += offset
         if let zone { reading.zone = zone }
-        let actions = machine.wallClockChanged(reading, now: now)
-        for action in actions {
-            switch action {
-            case .armTimer(let at): lastArmed = at
-            case .disarmTimer: lastArmed = nil
-            default: continue
-            }
-        }
-        return actions
+        return record(machine.wallClockChanged(reading, now: now))
     }
 }

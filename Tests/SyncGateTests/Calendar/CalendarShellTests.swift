@@ -20,6 +20,18 @@ struct CalendarShellTests {
         return (clock, wall, manual, scheduler)
     }
 
+    /// Submits `nightly`, every day at 02:00 with a 10-minute window; its stream yields once per run.
+    static func submitNightly(
+        _ scheduler: SyncScheduler, catchUp: SyncCalendarSchedule.CatchUpPolicy = .catchUpOnce
+    ) throws -> (SyncJobHandle, AsyncStream<Void>) {
+        var options = SyncJobOptions(requires: .network)
+        options.calendar = .daily(hour: 2, minute: 0, window: .seconds(600))
+        options.calendar?.catchUp = catchUp
+        let ran = AsyncStream.makeStream(of: Void.self)
+        let handle = try scheduler.submit(SyncJob(id: "nightly", options: options) { _ in ran.continuation.yield() })
+        return (handle, ran.stream)
+    }
+
     /// Waits until the handle reaches a state `matches` accepts.
     static func waitFor(_ handle: SyncJobHandle, _ matches: (SyncJobState) -> Bool) async {
         for await state in handle.states where matches(state) { return }
@@ -28,10 +40,7 @@ struct CalendarShellTests {
     @Test("a run at 02:00 waits on the monotonic clock; the handle, snapshot and description show the time")
     func runsAtItsTime() async throws {
         let (clock, _, _, scheduler) = try Self.make()
-        let ran = AsyncStream.makeStream(of: Void.self)
-        var options = SyncJobOptions(requires: .network)
-        options.calendar = .daily(hour: 2, minute: 0, window: .seconds(600))
-        let handle = try scheduler.submit(SyncJob(id: "nightly", options: options) { _ in ran.continuation.yield() })
+        let (handle, ran) = try Self.submitNightly(scheduler)
         let next = CalendarOccurrenceTests.utc("2026-01-10T02:00:00Z")
         #expect(scheduler.job(id: "nightly")?.nextScheduledAt == next)
         #expect(scheduler.snapshot().job("nightly")?.nextScheduledAt == next)
@@ -39,7 +48,7 @@ struct CalendarShellTests {
         #expect(scheduler.job(id: "nightly")?.description.contains("next: 2026-01-10T02:00:00Z") == true)
         await clock.waitForSleeper(until: .init(offset: .seconds(7_200)))
         clock.advance(by: .seconds(7_200))
-        var runs = ran.stream.makeAsyncIterator()
+        var runs = ran.makeAsyncIterator()
         _ = await runs.next()
         await Self.waitFor(handle) { if case .delayed = $0 { true } else { false } }
         #expect(scheduler.job(id: "nightly")?.nextScheduledAt == CalendarOccurrenceTests.utc("2026-01-11T02:00:00Z"))
@@ -49,14 +58,10 @@ struct CalendarShellTests {
     @Test("a wall clock set forward past the window (through the seam) runs the occurrence once, at once")
     func forwardJumpThroughTheSeam() async throws {
         let (clock, wall, _, scheduler) = try Self.make()
-        var options = SyncJobOptions(requires: .network)
-        options.calendar = .daily(hour: 2, minute: 0, window: .seconds(600))
-        options.calendar?.catchUp = .skip
-        let ran = AsyncStream.makeStream(of: Void.self)
-        let handle = try scheduler.submit(SyncJob(id: "nightly", options: options) { _ in ran.continuation.yield() })
+        let (handle, ran) = try Self.submitNightly(scheduler, catchUp: .skip)
         await clock.waitForSleepers(1)
         wall.jump(by: .seconds(3 * 3_600))
-        var runs = ran.stream.makeAsyncIterator()
+        var runs = ran.makeAsyncIterator()
         _ = await runs.next()
         await Self.waitFor(handle) { if case .delayed = $0 { true } else { false } }
         let info = scheduler.job(id: "nightly")
@@ -68,17 +73,14 @@ struct CalendarShellTests {
     @Test("a change of the system's time zone (through the seam) moves the next run")
     func timeZoneChangeThroughTheSeam() async throws {
         let (clock, wall, _, scheduler) = try Self.make()
-        var options = SyncJobOptions(requires: .network)
-        options.calendar = .daily(hour: 2, minute: 0, window: .seconds(600))
-        let ran = AsyncStream.makeStream(of: Void.self)
-        let handle = try scheduler.submit(SyncJob(id: "nightly", options: options) { _ in ran.continuation.yield() })
+        let (handle, ran) = try Self.submitNightly(scheduler)
         await clock.waitForSleepers(1)
         wall.setTimeZone(TimeZone(identifier: "America/New_York")!)
         // The re-planned wait is for 07:00 UTC (02:00 in New York).
         await clock.waitForSleeper(until: .init(offset: .seconds(7 * 3_600)))
         #expect(scheduler.job(id: "nightly")?.nextScheduledAt == CalendarOccurrenceTests.utc("2026-01-10T07:00:00Z"))
         clock.advance(by: .seconds(7 * 3_600))
-        var runs = ran.stream.makeAsyncIterator()
+        var runs = ran.makeAsyncIterator()
         _ = await runs.next()
         handle.cancel()
     }

@@ -72,7 +72,8 @@ struct SchedulerStateMachineTests {
             record(machine.cancel(id: id, now: now))
         }
 
-        private mutating func record(_ actions: [Machine.Action]) -> [Machine.Action] {
+        /// Notes the timer armings among `actions` (what the shell would do with them) and returns them.
+        mutating func record(_ actions: [Machine.Action]) -> [Machine.Action] {
             for action in actions {
                 switch action {
                 case .armTimer(let at): lastArmed = at
