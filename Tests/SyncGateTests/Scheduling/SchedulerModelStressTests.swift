@@ -531,8 +531,11 @@ struct SchedulerModelStressTests {
         let periods = accepted.map { $0.periodStarts.count }.reduce(0, +)
         let calendarRuns = accepted.map { $0.occurrencesBegun.count }.reduce(0, +)
         let catchUps = accepted.map(\.catchUps).reduce(0, +)
-        #expect(
-            calendarRuns > 5 && catchUps > 0, "seed \(seed): \(calendarRuns) calendar periods, \(catchUps) catch-ups")
+        #expect(calendarRuns > 5, "seed \(seed): \(calendarRuns) calendar periods")
+        // A fresh seed may miss no window; each fixed one runs catch-ups.
+        if StressSeeds.fixed.contains(seed) {
+            #expect(catchUps > 0, "seed \(seed): \(calendarRuns) calendar periods, \(catchUps) catch-ups")
+        }
         #expect(
             simulation.periodicRequeues + simulation.periodicRetries > 0,
             "seed \(seed): no periodic run was requeued or retried")
