@@ -19,15 +19,22 @@ struct RelaxationTests {
         $0.power = PowerStatus(isOnExternalPower: false, batteryLevel: 0.8)
     }
 
+    /// A job that needs `[.network, .unmetered]` and drops `unmetered` after `after`, its wait begun at
+    /// `waitStart` from its submission.
+    static func backup(after: Duration, waitStart: Duration? = nil) -> (inout SyncJob) -> Void {
+        {
+            $0.requirements = [.network, .unmetered]
+            $0.relaxations = [.drop(.unmetered, after: after)]
+            $0.relaxationWaitStart = waitStart
+        }
+    }
+
     // MARK: - The state machine
 
     @Test("a dropped requirement is waited for until its instant, then the job starts at that instant")
     func dropStartsAtTheInstant() {
         var harness = Harness(status: Self.hotspot)
-        let submitted = harness.submit("backup") {
-            $0.requirements = [.network, .unmetered]
-            $0.relaxations = [.drop(.unmetered, after: Self.day * 3)]
-        }
+        let submitted = harness.submit("backup", Self.backup(after: Self.day * 3))
         #expect(submitted.started.isEmpty)
         #expect(harness.lastArmed == Self.day * 3)
         #expect(harness.advance(Self.day * 3 - .seconds(1)).isEmpty)
@@ -62,10 +69,7 @@ struct RelaxationTests {
     @Test("a relaxation that falls due while the attempt runs changes nothing for it")
     func dueWhileRunningIsIrrelevant() {
         var harness = Harness(status: Self.online)
-        let submitted = harness.submit("backup") {
-            $0.requirements = [.network, .unmetered]
-            $0.relaxations = [.drop(.unmetered, after: .seconds(60))]
-        }
+        let submitted = harness.submit("backup", Self.backup(after: .seconds(60)))
         #expect(submitted.started == ["backup"])
         // The attempt started before the instant: its timer is dead, and nothing is armed for it.
         #expect(harness.advance(.seconds(120)).isEmpty)
@@ -78,10 +82,7 @@ struct RelaxationTests {
     @Test("a job requeued after its instant passed during its attempt waits on the relaxed requirements")
     func requeuedAfterTheInstantIsRelaxed() {
         var harness = Harness(status: Self.online)
-        harness.submit("backup") {
-            $0.requirements = [.network, .unmetered]
-            $0.relaxations = [.drop(.unmetered, after: .seconds(60))]
-        }
+        harness.submit("backup", Self.backup(after: .seconds(60)))
         _ = harness.advance(.seconds(120))
         let lost = harness.status(Self.hotspot)
         #expect(lost.cancelled.count == 1)
@@ -93,10 +94,7 @@ struct RelaxationTests {
     @Test("a job cancelled before its instant never relaxes, and leaves no timer armed")
     func cancelBeforeTheInstant() {
         var harness = Harness(status: Self.hotspot)
-        harness.submit("backup") {
-            $0.requirements = [.network, .unmetered]
-            $0.relaxations = [.drop(.unmetered, after: .seconds(60))]
-        }
+        harness.submit("backup", Self.backup(after: .seconds(60)))
         #expect(harness.lastArmed == .seconds(60))
         #expect(harness.cancel("backup").outcomes == ["backup: cancelled"])
         #expect(harness.machine.armedTimer == nil)
@@ -143,17 +141,9 @@ struct RelaxationTests {
     @Test("a restored job's wait counts from before the restart; an instant passed while down relaxes at once")
     func restoredWaitStart() {
         var harness = Harness(status: Self.hotspot)
-        harness.submit("late") {
-            $0.requirements = [.network, .unmetered]
-            $0.relaxations = [.drop(.unmetered, after: .seconds(60))]
-            $0.relaxationWaitStart = .seconds(-90)
-        }
+        harness.submit("late", Self.backup(after: .seconds(60), waitStart: .seconds(-90)))
         #expect(harness.runningIDs == ["late"])
-        harness.submit("partial") {
-            $0.requirements = [.network, .unmetered]
-            $0.relaxations = [.drop(.unmetered, after: .seconds(60))]
-            $0.relaxationWaitStart = .seconds(-45)
-        }
+        harness.submit("partial", Self.backup(after: .seconds(60), waitStart: .seconds(-45)))
         #expect(harness.lastArmed == .seconds(15))
         #expect(harness.advance(.seconds(15)).started == ["partial"])
     }
@@ -161,10 +151,7 @@ struct RelaxationTests {
     @Test("statuses say what relaxes and when, and descriptions show it")
     func statusesAndDescriptions() {
         var harness = Harness(status: Self.hotspot)
-        harness.submit("backup") {
-            $0.requirements = [.network, .unmetered]
-            $0.relaxations = [.drop(.unmetered, after: Self.day * 2 + .seconds(4 * 3_600))]
-        }
+        harness.submit("backup", Self.backup(after: Self.day * 2 + .seconds(4 * 3_600)))
         _ = harness.advance(.seconds(3_600))
         let snapshot = harness.machine.snapshot(now: harness.now)
         let job = snapshot.job("backup")
