@@ -16,8 +16,9 @@
 /// and judges the job again at once, on its weaker requirements. A relaxation that falls due while an
 /// attempt runs changes nothing for that attempt; it takes effect when the job waits again (a retry or a
 /// requeue). Valid when ``relaxed`` is one requirement or condition of the job, ``after`` is positive,
-/// the ``replacement`` does not contain the requirement it replaces, and no two relaxations of a job
-/// relax the same thing (``SyncJobOptions/validationError``).
+/// the ``replacement`` does not contain the requirement it replaces nor add a requirement read only on
+/// demand (``SyncRequirements/storageNotLow``) that the job does not require already, and no two
+/// relaxations of a job relax the same thing (``SyncJobOptions/validationError``).
 public struct SyncJobRelaxation: Sendable, Hashable, CustomStringConvertible {
     /// What a relaxation relaxes.
     public enum Relaxed: Sendable, Hashable, CustomStringConvertible {
@@ -88,6 +89,14 @@ public struct SyncJobRelaxation: Sendable, Hashable, CustomStringConvertible {
     ) -> SyncJobRefusal? {
         if after <= .zero {
             return .option("relaxations", "\(self)", "relaxations: after must be positive, got \(after) for \(relaxed)")
+        }
+        let demanded = replacement.intersection(.demandDriven).subtracting(requirements)
+        if !demanded.isEmpty {
+            // Its source reads only while a job requires it from submission on (``RequirementDemand``).
+            return .option(
+                "relaxations", "\(self)",
+                "relaxations: the replacement of \(relaxed) must not add \(demanded), which is read only for jobs "
+                    + "that require it when submitted")
         }
         switch relaxed {
         case .requirement(let requirement):

@@ -183,6 +183,12 @@ struct RelaxationTests {
             "relaxations"
         ),
         (SyncJobOptions(relaxations: [.drop(SyncCondition("absent"), after: .seconds(1))]), "relaxations"),
+        (
+            SyncJobOptions(
+                requires: .largeTransfer,
+                relaxations: [.replace(.unmetered, with: .storageNotLow, after: .seconds(1))]),
+            "relaxations"
+        ),
     ]
 
     @Test("relaxations that do not fit the job are refused, naming the field and the value", arguments: invalid)
