@@ -71,6 +71,10 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     /// before any stop and once a new attempt starts. The same rule as ``SyncJobHandle/stopReason``.
     public var stopReason: SyncJobStopReason? = nil
 
+    /// Where an unfinished job's relaxations stand, as of the query: when each takes effect and whether it
+    /// has (``SyncJobRelaxation/Status``); empty for a finished job and a job without relaxations.
+    public var relaxations: [SyncJobRelaxation.Status] = []
+
     /// A line such as `upload-1: succeeded after 2 attempts`, or `upload-1: succeeded after 1 attempt
     /// (2 runs)` when a requeue ran an attempt again.
     public var description: String {
@@ -82,6 +86,7 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
         }
         if let progress { line += " [\(progress)]" }
         if let stopReason { line += " (stopped: \(stopReason))" }
+        line += relaxations.summarySuffix
         return line
     }
 }

@@ -43,8 +43,13 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
         public var periods: SyncJobInfo.Periods?
         /// The progress the running attempt last reported.
         public var progress: SyncJobProgress?
+        /// Where the job's relaxations stand: when each takes effect and whether it has (empty for a job
+        /// without relaxations). ``unmetRequirements`` and ``unmetConditions`` already read the job's
+        /// requirements after those in effect.
+        public var relaxations: [SyncJobRelaxation.Status] = []
 
-        /// A line such as `upload-1: waiting for [unmetered] (account-ready not monitored, treated as met)`.
+        /// A line such as `upload-1: waiting for [unmetered] (account-ready not monitored, treated as met)`,
+        /// or `upload-1: waiting for [unmetered] (relaxes: unmetered dropped in 2d 3h)`.
         public var summary: String {
             var line = "\(id): \(state)"
             if !pendingDependencies.isEmpty {
@@ -55,6 +60,7 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
             if let progress, case .running = state { line += " [\(progress)]" }
             if isPastRunTimeout { line += " (past its run timeout)" }
             if let stopReason { line += " (\(isStopping ? "stopping" : "stopped"): \(stopReason))" }
+            line += relaxations.summarySuffix
             if !requirementsTreatedAsMet.isEmpty {
                 let names = requirementsTreatedAsMet.names.joined(separator: ", ")
                 line += " (\(names) not monitored, treated as met)"

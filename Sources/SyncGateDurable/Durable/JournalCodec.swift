@@ -19,8 +19,9 @@ enum JournalCodec {
     /// added the `dependencyEnded` record (a dependency's result and output) and a job's dependency
     /// results in its record: a version 2 reader would skip such a record as unreadable and lose the
     /// output, so it must refuse the file instead. Version 4 added the `attemptStopped` record (a stop
-    /// reason) and a job's last stop reason in its record.
-    static let currentVersion = 4
+    /// reason) and a job's last stop reason in its record. Version 5 appends a job's relaxations to its
+    /// options.
+    static let currentVersion = 5
     /// The versions this code reads.
     static let readableVersions = 1...currentVersion
     /// The header of a journal this code writes.
@@ -117,7 +118,7 @@ enum JournalCodec {
     /// Decodes a record body with the decoder of the file's format version.
     static func decode(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         switch version {
-        case 1, 2, 3, 4: return try decodeRecord(body, version: version)
+        case 1, 2, 3, 4, 5: return try decodeRecord(body, version: version)
         default: throw JournalReader.Malformed(description: "no decoder for journal format version \(version)")
         }
     }
@@ -125,7 +126,8 @@ enum JournalCodec {
     /// Version 1, the first format; version 2, which appends the new options and a series' state to a
     /// job's record and adds the `periodEnded` record; version 3, which appends the dependency results
     /// to a job's record and adds the `dependencyEnded` record; version 4, which appends the last stop
-    /// reason to a job's record and adds the `attemptStopped` record.
+    /// reason to a job's record and adds the `attemptStopped` record; version 5, which appends the
+    /// relaxations to a job's options.
     private static func decodeRecord(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         var reader = JournalReader(body)
         let type = try reader.byte()

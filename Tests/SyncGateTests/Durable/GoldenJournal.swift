@@ -1,7 +1,6 @@
 import Foundation
 
 @testable import SyncGateCore
-
 @testable import SyncGateDurable
 
 /// The golden journal files in `Golden/`: bytes written by a released version of the journal format,
@@ -153,6 +152,43 @@ enum GoldenJournal {
             .attemptStopped(sequence: 15, reason: .requirementsLost(.network, conditions: [])),
         ]
 
+    /// The records of `v5-records.journal`: those of version 4, then what version 5 added: jobs with
+    /// relaxations of every shape (a requirement dropped, one replaced, a condition dropped), one-off and
+    /// periodic, one of them with progress as compaction writes it.
+    static let version5Records: [JobRecord] =
+        version4Records + [
+            .submitted(relaxed),
+            .submitted(relaxedPeriodic),
+            .attemptStarted(sequence: 17, attempt: 1),
+        ]
+
+    /// Job 16: a backup that drops `unmetered` after three days and trades external power for a battery
+    /// that is not low after twelve hours, whose first attempt failed.
+    static var relaxed: StoredJob {
+        var job = StoredJob(
+            sequence: 16, id: "backup-16", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: SyncJobOptions(
+                requires: [.network, .unmetered, .externalPower], conditions: ["on-campus"],
+                relaxations: [
+                    .drop(.unmetered, after: .seconds(3 * 86_400)),
+                    .replace(.externalPower, with: .batteryNotLow, after: .seconds(12 * 3_600)),
+                    .drop(SyncCondition("on-campus"), after: .milliseconds(1_500)),
+                ]))
+        job.failures = 1
+        job.lastStartedAttempt = 1
+        job.retryAt = retryAt
+        return job
+    }
+
+    /// Job 17: a periodic job whose `unmetered` is replaced by `network` an hour into each window.
+    static var relaxedPeriodic: StoredJob {
+        StoredJob(
+            sequence: 17, id: "daily-17", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: SyncJobOptions(
+                requires: .unmetered, period: SyncJobPeriod(every: .seconds(86_400), flex: .seconds(7_200)),
+                relaxations: [.replace(.unmetered, with: .network, after: .seconds(3_600))]))
+    }
+
     /// Job 15: a job whose attempt was stopped by a loss of requirements and conditions.
     static var stopped: StoredJob {
         var job = StoredJob(
@@ -193,7 +229,8 @@ enum GoldenJournal {
         case 1: records
         case 2: version2Records
         case 3: version3Records
-        default: version4Records
+        case 4: version4Records
+        default: version5Records
         }
     }
 

@@ -3,7 +3,6 @@ import SyncGateTesting
 import Testing
 
 @testable import SyncGateCore
-
 @testable import SyncGateDurable
 
 /// The checked-in journal files of every released format version still read as they were written.
@@ -74,7 +73,7 @@ struct GoldenJournalTests {
 
     @Test(
         "a journal of a newer format version is refused, naming the version; the file is left alone",
-        arguments: [5, 10, 99])
+        arguments: [6, 10, 99])
     func newerVersionRefused(version: Int) throws {
         let golden = try goldenBytes("v1-records.journal")
         let newer = JournalCodec.header(version: version) + golden.dropFirst(JournalCodec.headerLength)
@@ -88,7 +87,10 @@ struct GoldenJournalTests {
 
     @Test(
         "a bit flipped anywhere in the header: the file is refused and left alone; salvage recovers every job",
-        arguments: ["v1-records.journal", "v2-records.journal", "v3-records.journal", "v4-records.journal"])
+        arguments: [
+            "v1-records.journal", "v2-records.journal", "v3-records.journal", "v4-records.journal",
+            "v5-records.journal",
+        ])
     func damagedHeader(name: String) throws {
         let golden = try goldenBytes(name)
         let expected = try openCopy(name).load().jobs
@@ -159,14 +161,16 @@ struct GoldenJournalTests {
     }
 
     @Test(
-        "a v1, v2 or v3 journal is rewritten in the current version when opened, and reads back the same jobs",
-        arguments: [("v1-records.journal", 5), ("v2-records.journal", 8), ("v3-records.journal", 9)])
+        "a v1, v2, v3 or v4 journal is rewritten in the current version when opened, and reads back the same jobs",
+        arguments: [
+            ("v1-records.journal", 5), ("v2-records.journal", 8), ("v3-records.journal", 9), ("v4-records.journal", 10),
+        ])
     func olderVersionUpgraded(name: String, jobCount: Int) throws {
         let first = try openCopy(name)
         let before = try first.load().jobs
         try first.close()
         let bytes = try directory.bytes(of: directory.journal)
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL04".utf8))
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL05".utf8))
         let reopened = try FileJobStore(directory: directory.path)
         #expect(try reopened.load().jobs == before)
         try reopened.close()
@@ -248,6 +252,50 @@ struct GoldenJournalTests {
         #expect(scan.records == GoldenJournal.tornTailRecords)
         #expect(scan.issues.map(\.kind) == [.truncatedTail])
         #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+    }
+
+    @Test("v5-records.journal: every record decodes to the expected value, field by field")
+    func version5Records() throws {
+        let bytes = try goldenBytes("v5-records.journal")
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL05".utf8))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 5) }
+        #expect(scan.issues.isEmpty)
+        #expect(scan.validLength == bytes.count)
+        try #require(scan.records.count == GoldenJournal.version5Records.count)
+        for (index, (decoded, expected)) in zip(scan.records, GoldenJournal.version5Records).enumerated() {
+            #expect(decoded == expected, "record \(index)")
+        }
+    }
+
+    @Test("v5-records.journal: the store replays the relaxations of each job")
+    func version5Replay() throws {
+        let contents = try openCopy("v5-records.journal").load()
+        #expect(contents.issues.isEmpty)
+        let jobs = Dictionary(uniqueKeysWithValues: contents.jobs.map { ($0.sequence, $0) })
+        #expect(jobs[16]?.options.relaxations == GoldenJournal.relaxed.options.relaxations)
+        #expect(jobs[16]?.failures == 1)
+        #expect(jobs[17]?.options.relaxations == [.replace(.unmetered, with: .network, after: .seconds(3_600))])
+        #expect(jobs[17]?.isRunning == true)
+        #expect(jobs[15]?.options.relaxations == [])
+    }
+
+    @Test("v5-torn-tail.journal: the tail is cut and reported, the records before it are kept")
+    func version5TornTail() throws {
+        let bytes = try goldenBytes("v5-torn-tail.journal")
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL05".utf8))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 5) }
+        #expect(scan.records == GoldenJournal.tornTailRecords)
+        #expect(scan.issues.map(\.kind) == [.truncatedTail])
+        #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+    }
+
+    @Test("a job record with relaxations read by the version 4 decoder is not read as relaxed")
+    func version4DoesNotReadRelaxations() throws {
+        let body = JournalCodec.encode(.submitted(GoldenJournal.relaxed))
+        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 5) }
+        #expect(decoded == .submitted(GoldenJournal.relaxed))
+        let misread = try? body.withUnsafeBytes { try JournalCodec.decode($0, version: 4) }
+        #expect(misread != .submitted(GoldenJournal.relaxed))
     }
 
     @Test("a v3 record of type 7 (attemptStopped, from v4) is refused as malformed, not misread")

@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import SyncGateCore
-
 @testable import SyncGateDurable
 
 /// The journal's byte format, record by record, and the scan that reads it back.
@@ -12,6 +11,8 @@ struct JournalFormatTests {
         [
             .submitted(fullyOptionedJob()),
             .submitted(plainJob(1)),
+            .submitted(GoldenJournal.relaxed),
+            .submitted(GoldenJournal.relaxedPeriodic),
             .attemptStarted(sequence: 7, attempt: 3),
             .attemptFinished(sequence: 7, failures: 2, retryAt: Date(timeIntervalSince1970: 1_700_000_100.5)),
             .attemptFinished(sequence: 7, failures: 0, retryAt: nil),
@@ -159,7 +160,7 @@ struct JournalFormatTests {
 
     @Test("the header written is that of the current version")
     func currentHeader() {
-        #expect(JournalCodec.header == Array("SGJRNL04".utf8))
+        #expect(JournalCodec.header == Array("SGJRNL05".utf8))
         #expect(JournalCodec.header(version: JournalCodec.currentVersion) == JournalCodec.header)
         #expect(JournalCodec.version(ofHeader: JournalCodec.header) == JournalCodec.currentVersion)
     }
