@@ -126,6 +126,7 @@
         case .cancelled(let id): "{\"event\":\"cancelled\",\"id\":\"\(id)\"}"
         case .expired(let id): "{\"event\":\"expired\",\"id\":\"\(id)\"}"
         case .periodEnded(let id, _): "{\"event\":\"periodEnded\",\"id\":\"\(id)\"}"
+        case .relaxed(let id, _): "{\"event\":\"relaxed\",\"id\":\"\(id)\"}"
         }
     }
 

@@ -90,6 +90,9 @@ package enum DaemonRequest: Encodable, Sendable, Equatable {
         package var catchUp: String?
         /// The IANA time zone of the calendar; absent for the daemon's.
         package var timeZone: String?
+        /// Relaxations as `--relax` spells them (`unmetered=72h`, `external-power=battery-not-low@12h`);
+        /// absent for none. Checked here as labels only: the daemon reads them (``RelaxationParser``).
+        package var relax: [String]? = nil
         /// Whether losing the requirements stops the command and requeues it.
         package var stopOnLoss: Bool
         /// Whether the client waits for the outcome (a second response line).
@@ -172,7 +175,9 @@ extension DaemonRequest.Submission {
         }
         if let name { try DaemonRequest.checkLabel(name, field: "submission.name") }
         if let uniqueKey { try DaemonRequest.checkLabel(uniqueKey, field: "submission.uniqueKey") }
-        for (field, labels) in [("submission.conditions", conditions), ("submission.tags", tags)] {
+        for (field, labels) in [
+            ("submission.conditions", conditions), ("submission.tags", tags), ("submission.relax", relax ?? []),
+        ] {
             guard labels.count <= DaemonLimits.maximumLabels else {
                 throw DaemonProtocolError(
                     "field '\(field)' has \(labels.count) entries; at most \(DaemonLimits.maximumLabels)")

@@ -32,6 +32,38 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
         /// For a calendar job, the wall-clock time (ISO 8601, UTC) its next run is for, a missed one while
         /// it waits to catch up; absent while it runs and for other jobs.
         package var nextScheduledAt: String? = nil
+        /// The job's relaxations (`submit --relax`): what each relaxes, to what, after how long, and
+        /// whether it is in effect; absent for a job without relaxations.
+        package var relaxations: [Relaxation]? = nil
+    }
+
+    /// One relaxation of a job as `syncgate jobs` shows it (`SyncJobRelaxation.Status`).
+    package struct Relaxation: Codable, Sendable, Equatable {
+        /// The requirement's name (`unmetered`), or `condition NAME`.
+        package var relaxed: String
+        /// The requirement names that replace it; empty when it is dropped.
+        package var replacement: [String]
+        /// How long the job waits before it takes effect, in seconds.
+        package var afterSeconds: Double
+        /// Whether it is in effect.
+        package var applied: Bool
+        /// How long until it takes effect, in seconds, as of the response; 0 once applied.
+        package var remainingSeconds: Double
+        /// One line such as `unmetered dropped in 2d 3h` or `external-power → battery-not-low`.
+        package var summary: String
+
+        /// Creates a relaxation.
+        package init(
+            relaxed: String, replacement: [String], afterSeconds: Double, applied: Bool, remainingSeconds: Double,
+            summary: String
+        ) {
+            self.relaxed = relaxed
+            self.replacement = replacement
+            self.afterSeconds = afterSeconds
+            self.applied = applied
+            self.remainingSeconds = remainingSeconds
+            self.summary = summary
+        }
     }
 
     /// One run of a job as `syncgate logs` shows it.

@@ -156,6 +156,13 @@ final class DaemonService: Sendable {
         } catch {
             throw DaemonProtocolError(error.message)
         }
+        do {
+            options.relaxations = try RelaxationParser.parseAll(
+                submission.relax ?? [], option: "--relax", requirements: options.requirements,
+                conditions: options.conditions)
+        } catch {
+            throw DaemonProtocolError(error.message)
+        }
         options.onRequirementsLost = submission.stopOnLoss ? .cancelAndRequeue : .keepRunning
         let id = SyncJob.makeID()
         let job = ShellJob(
@@ -258,7 +265,26 @@ final class DaemonService: Sendable {
                 lastExitStatus: runLog.lastExitStatus(id: info.id),
                 uniqueKey: info.uniqueKey, tags: info.tags.sorted(),
                 lastStopReason: info.stopReason?.description ?? runLog.lastStopReason(id: info.id),
-                nextScheduledAt: info.nextScheduledAt.map { $0.formatted(.iso8601) })
+                nextScheduledAt: info.nextScheduledAt.map { $0.formatted(.iso8601) },
+                relaxations: info.relaxations.isEmpty ? nil : info.relaxations.map(Self.relaxation))
         }
+    }
+
+    /// A relaxation's status as `jobs` shows it.
+    static func relaxation(_ status: SyncJobRelaxation.Status) -> DaemonResponse.Relaxation {
+        let relaxed: String
+        switch status.relaxation.relaxed {
+        case .requirement(let requirement): relaxed = requirement.names.joined(separator: ",")
+        case .condition(let condition): relaxed = "condition \(condition.name)"
+        }
+        return DaemonResponse.Relaxation(
+            relaxed: relaxed, replacement: status.relaxation.replacement.names,
+            afterSeconds: seconds(status.relaxation.after), applied: status.isApplied,
+            remainingSeconds: seconds(status.remaining), summary: status.description)
+    }
+
+    private static func seconds(_ duration: Duration) -> Double {
+        let (seconds, attoseconds) = duration.components
+        return Double(seconds) + Double(attoseconds) / 1e18
     }
 }

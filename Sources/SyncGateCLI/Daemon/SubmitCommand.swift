@@ -1,4 +1,5 @@
 import Foundation
+import SyncGate
 
 #if canImport(Glibc)
     import Glibc
@@ -70,6 +71,13 @@ package struct SubmitCommand: Subcommand {
             "--catch-up", .text("POLICY"), help: ["a missed time: once (default, run it once later) or skip"]),
         CommandLineOption("--time-zone", .text("ZONE"), help: ["the calendar's IANA zone (default: the daemon's)"]),
         CommandLineOption(
+            "--relax", .text("SPEC"), repeatable: true,
+            help: [
+                "relax a requirement or condition after the job waited DUR:",
+                "NAME=DUR drops it, NAME=LIST@DUR replaces it with LIST",
+                "(unmetered=72h, external-power=battery-not-low@12h)",
+            ]),
+        CommandLineOption(
             "--stop-on-loss", help: ["stop the command when the requirements go; run it again later"]),
         CommandLineOption("--wait", help: ["wait for the outcome and exit with the command's status"]),
     ]
@@ -92,8 +100,14 @@ package struct SubmitCommand: Subcommand {
         OPTIONS
         \(sections.options)
         \(sections.durations)
+        A --relax wait starts at submission (for --every, when each period's window opens; for
+        --on-calendar, at each scheduled time) and goes on across daemon restarts; NAME must be a
+        requirement of --require or a --condition.
+
         EXAMPLES
           syncgate submit --require unmetered --unique backup --name backup -- ./backup.sh
+          syncgate submit --require unmetered,external-power --relax unmetered=72h \\
+            --relax external-power=battery-not-low@12h -- ./backup.sh
           syncgate submit --on-calendar '*-*-* 02:00' --require unmetered,external-power -- restic backup ~
         """
     }
@@ -112,7 +126,7 @@ package struct SubmitCommand: Subcommand {
         let tail = arguments.operands
         guard !tail.isEmpty, !tail[0].isEmpty else { throw UsageError("'submit' needs a command after '--'") }
         let require = arguments.value("--require") ?? "network"
-        _ = try RequirementListParser.parse(require, option: "--require")
+        let requirements = try RequirementListParser.parse(require, option: "--require")
         var submission = DaemonRequest.Submission(
             command: tail, workingDirectory: FileManager.default.currentDirectoryPath, require: require)
         submission.conditions = try arguments.conditions().map(\.name).sorted()
@@ -161,6 +175,13 @@ package struct SubmitCommand: Subcommand {
         submission.retries = try arguments.retries() ?? 0
         if submission.backoff != nil && submission.retries == 0 {
             throw UsageError("option '--backoff' needs --retries N")
+        }
+        if let relax = arguments.values["--relax"] {
+            try ParsedArguments.checkLabels(relax, option: "--relax")
+            _ = try RelaxationParser.parseAll(
+                relax, option: "--relax", requirements: requirements,
+                conditions: Set(submission.conditions.map { SyncCondition($0) }))
+            submission.relax = relax
         }
         submission.stopOnLoss = arguments.flag("--stop-on-loss")
         submission.wait = arguments.flag("--wait")

@@ -366,6 +366,14 @@ package final class SchedulerShell: Sendable {
         input { machine, now in machine.cancel(uniqueKey: uniqueKey, now: now) }
     }
 
+    /// Where the relaxations of the unfinished job with the key stand now; empty once it has finished.
+    func relaxations(of key: Machine.Key) -> [SyncJobRelaxation.Status] {
+        let now = timeline.now()
+        return locked { state in
+            state.machine.jobs[key].map { state.machine.relaxationStatuses(of: $0, now: now) } ?? []
+        }
+    }
+
     /// The unfinished and kept jobs that match the query.
     func jobs(matching query: SyncJobQuery) -> [SyncJobInfo] {
         let now = timeline.now()
@@ -440,7 +448,8 @@ package final class SchedulerShell: Sendable {
     }
 
     func snapshot() -> SyncSchedulerSnapshot {
-        locked { $0.machine.snapshot { $0.handle.progress } }
+        let now = timeline.now()
+        return locked { $0.machine.snapshot(now: now) { $0.handle.progress } }
     }
 
     /// The number of queue entries dispatch has examined so far.
@@ -768,6 +777,9 @@ package final class SchedulerShell: Sendable {
                     startStatus: state.machine.status,
                     requirements: payload.handle.requirements,
                     conditions: payload.handle.conditions,
+                    appliedRequirements: job.requirements,
+                    appliedConditions: job.conditions,
+                    relaxations: state.machine.appliedRelaxations(of: job),
                     environment: environment,
                     inputs: state.machine.inputs(of: key).compactMap { input in
                         input.payload.handle.output.map { (input.id, $0) }
@@ -791,6 +803,8 @@ package final class SchedulerShell: Sendable {
                 }
             case .setStopReason(let job, let reason):
                 job.payload.handle.setStopReason(reason)
+            case .setWaitingFor(let job):
+                job.payload.handle.setWaitingFor(job.requirements, job.conditions)
             case .cancelAttempt(let key):
                 switch state.attempts[key] {
                 case .running(let task): deferred.cancellations.append(task)

@@ -51,7 +51,8 @@ extension SchedulerStateMachine {
         var found: [SyncJobInfo] = []
         for job in jobs.values.sorted(by: { $0.key < $1.key }) {
             if let ids = query.ids, !ids.contains(job.spec.id) { continue }
-            let info = info(of: job, state: state(of: job), progress: progress(job.payload))
+            var info = info(of: job, state: state(of: job), progress: progress(job.payload))
+            info.relaxations = relaxationStatuses(of: job, now: now)
             if query.matches(info) { found.append(info) }
         }
         let oldestKept = retention.maxAge.map { now - $0 }
@@ -73,8 +74,8 @@ extension SchedulerStateMachine {
         case .parked: JobLifecycle.blocked(by: blockers(of: job))
         case .waiting:
             .waiting(
-                unmet: status.unmetRequirements(job.spec.requirements),
-                conditions: status.unmetConditions(job.spec.conditions))
+                unmet: status.unmetRequirements(job.requirements),
+                conditions: status.unmetConditions(job.conditions))
         case .delayed: .delayed(attempt: job.nextAttempt)
         case .running: .running(attempt: job.attempt)
         }

@@ -1,10 +1,10 @@
 extension SchedulerStateMachine {
     /// The unfinished jobs as the public snapshot describes them, in submission order.
-    func snapshot(progress: (Payload) -> SyncJobProgress? = { _ in nil }) -> SyncSchedulerSnapshot {
+    func snapshot(now: Duration, progress: (Payload) -> SyncJobProgress? = { _ in nil }) -> SyncSchedulerSnapshot {
         let treatedAsMet = status.requirementsTreatedAsMet
         let jobs = self.jobs.values.sorted { $0.key < $1.key }.map { job -> SyncSchedulerSnapshot.Job in
-            let unmet = status.unmetRequirements(job.spec.requirements)
-            let unmetConditions = status.unmetConditions(job.spec.conditions)
+            let unmet = status.unmetRequirements(job.requirements)
+            let unmetConditions = status.unmetConditions(job.conditions)
             let state: SyncJobState
             switch job.phase {
             case .parked: state = JobLifecycle.blocked(by: blockers(of: job))
@@ -22,7 +22,7 @@ extension SchedulerStateMachine {
                 conditions: job.spec.conditions,
                 unmetRequirements: unmet,
                 unmetConditions: unmetConditions,
-                requirementsTreatedAsMet: job.spec.requirements.intersection(treatedAsMet),
+                requirementsTreatedAsMet: job.requirements.intersection(treatedAsMet),
                 serialGroup: job.spec.serialGroup,
                 uniqueKey: job.spec.uniqueKey,
                 isWaitingForTurn: job.phase == .parked,
@@ -33,7 +33,8 @@ extension SchedulerStateMachine {
                 pendingDependencies: job.pendingDependencies.compactMap { self.jobs[$0]?.spec.id },
                 periods: job.series?.counts,
                 progress: progress(job.payload),
-                nextScheduledAt: nextScheduledDate(of: job)
+                nextScheduledAt: nextScheduledDate(of: job),
+                relaxations: relaxationStatuses(of: job, now: now)
             )
         }
         return SyncSchedulerSnapshot(

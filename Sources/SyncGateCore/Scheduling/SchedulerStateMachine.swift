@@ -26,6 +26,8 @@ struct SchedulerStateMachine<Payload> {
         /// Record on the job's handle why its running attempt is being stopped (before any
         /// ``cancelAttempt(_:)`` of the same input is performed).
         case setStopReason(Job, SyncJobStopReason)
+        /// Publish on the job's handle what it waits for after its relaxations in effect.
+        case setWaitingFor(Job)
         /// Publish the job's new state on its handle (a waiting job as `JobLifecycle.waiting`).
         case setState(Job, SyncJobState)
         /// Resolve the job's handle.
@@ -128,7 +130,21 @@ struct SchedulerStateMachine<Payload> {
             stage = .running(attempt)
         }
 
-        var bucketKey: BucketKey { BucketKey(requirements: spec.requirements.rawValue, conditions: conditionMask) }
+        var bucketKey: BucketKey { BucketKey(requirements: requirements.rawValue, conditions: waitingConditionMask) }
+
+        /// The requirements the job waits for now: its own, after the relaxations in effect.
+        var requirements: SyncRequirements { extras?.relaxation?.requirements ?? spec.requirements }
+        /// The conditions the job waits for now: its own, less those relaxed.
+        var conditions: Set<SyncCondition> { extras?.relaxation?.conditions ?? spec.conditions }
+        /// The interned mask of ``conditions``.
+        var waitingConditionMask: ConditionMask { extras?.relaxation?.conditionMask ?? conditionMask }
+
+        /// Where the job's relaxations stand; `nil` for a job without relaxations (see
+        /// `SchedulerStateMachine+Relaxations.swift`).
+        var relaxation: Relaxation? {
+            get { extras?.relaxation }
+            set { if extras != nil || newValue != nil { madeExtras().relaxation = newValue } }
+        }
         var nextAttempt: Int { failures + 1 }
 
         /// The attempts that failed (including those consumed before a restart).
@@ -205,6 +221,7 @@ struct SchedulerStateMachine<Payload> {
             var dependencyIDs: [SyncJob.ID] = []
             var series: Series?
             var lastStopReason: SyncJobStopReason?
+            var relaxation: Relaxation?
         }
     }
 
@@ -266,7 +283,7 @@ struct SchedulerStateMachine<Payload> {
         var payload: Payload { job.payload }
     }
 
-    enum TimerKind { case delay, deadline, runTimeout }
+    enum TimerKind { case delay, deadline, runTimeout, relax }
 
     struct TimerEntry: Comparable {
         var at: Duration
@@ -281,7 +298,7 @@ struct SchedulerStateMachine<Payload> {
     private(set) var status: SyncEnvironmentStatus
     private var satisfied: UInt64
     private var heldConditions: ConditionMask
-    private var interner = ConditionInterner()
+    private(set) var interner = ConditionInterner()
 
     private(set) var jobs = KeyTable<Job>()
     private var nextKey: Key = 0
@@ -446,6 +463,9 @@ struct SchedulerStateMachine<Payload> {
         }
         jobs[key] = job
         ids[spec.id] = key
+        if spec.period == nil && spec.calendar == nil {
+            beginRelaxationWait(job, at: now + (spec.relaxationWaitStart ?? .zero), actions: &actions)
+        }
         for tag in spec.tags { tagIndex[tag, default: []].insert(key) }
         actions.append(.emit(.submitted(id: spec.id), job))
 
@@ -500,8 +520,8 @@ struct SchedulerStateMachine<Payload> {
                 !isRunnable(job)
             else { continue }
             let lost = SyncJobStopReason.requirementsLost(
-                newStatus.unmetRequirements(job.spec.requirements),
-                conditions: newStatus.unmetConditions(job.spec.conditions))
+                newStatus.unmetRequirements(job.requirements),
+                conditions: newStatus.unmetConditions(job.conditions))
             requestStop(job, reason: lost, actions: &actions)
         }
         for key in resettable.isEmpty ? [] : resettable.sorted() {
@@ -585,6 +605,9 @@ struct SchedulerStateMachine<Payload> {
                 } else if !job.hasStarted {
                     resolve(top.key, .expired, now: now, actions: &actions)
                 }
+            case .relax:
+                guard job.relaxation?.timer == top.id else { continue }
+                relaxationTimerFired(top.key, now: now, actions: &actions)
             case .runTimeout:
                 guard job.runTimer == top.id else { continue }
                 job.runTimer = 0
@@ -738,6 +761,8 @@ struct SchedulerStateMachine<Payload> {
     /// keeps the invariant that a free slot means no runnable job is waiting.
     mutating func enterWaiting(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
+        // The wait may have lasted long enough for a relaxation (a retry or requeue after its instant).
+        if job.relaxation != nil { applyDueRelaxations(job, now: now, actions: &actions) }
         // While a batched release is unfinished, jobs it has not reached may outrank this one: it queues.
         if startIfPossible && !hasMoreToStart && running.count < maxConcurrentJobs && isRunnable(job) {
             start(key, now: now, actions: &actions)
@@ -910,8 +935,8 @@ struct SchedulerStateMachine<Payload> {
 
     // MARK: - Dispatch
 
-    private func isRunnable(_ job: Job) -> Bool {
-        job.spec.requirements.rawValue & ~satisfied == 0 && job.conditionMask.isSubset(of: heldConditions)
+    func isRunnable(_ job: Job) -> Bool {
+        job.requirements.rawValue & ~satisfied == 0 && job.waitingConditionMask.isSubset(of: heldConditions)
     }
 
     private static func lane(_ priority: SyncJobPriority) -> Int {
@@ -986,6 +1011,7 @@ struct SchedulerStateMachine<Payload> {
         case .delay: return job.delayTimer == timer.id
         case .deadline: return job.deadlineTimer == timer.id
         case .runTimeout: return job.runTimer == timer.id
+        case .relax: return job.relaxation?.timer == timer.id
         }
     }
 

@@ -10,6 +10,15 @@ public struct SyncJobContext: Sendable {
     public let requirements: SyncRequirements
     /// The job's app-defined conditions.
     public let conditions: Set<SyncCondition>
+    /// The requirements the attempt was started on: the job's ``requirements`` after the relaxations in
+    /// effect (``relaxations``). They all held in ``startStatus``; a requirement relaxed away did not have
+    /// to, so a body can, for instance, upload less when `unmetered` is not among them.
+    public let appliedRequirements: SyncRequirements
+    /// The conditions the attempt was started on: the job's ``conditions`` less those relaxed.
+    public let appliedConditions: Set<SyncCondition>
+    /// The relaxations in effect when the attempt started, in the order of the job's options; empty when
+    /// the attempt started on the job's full requirements.
+    public let relaxations: [SyncJobRelaxation]
     /// The outputs of the jobs this one depends on that set one (``setOutput(_:)``), by their
     /// identifiers, in the order of its `dependsOn` (the job it was appended to last).
     public let inputs: [(id: SyncJob.ID, value: any Sendable)]
@@ -22,6 +31,9 @@ public struct SyncJobContext: Sendable {
         startStatus: SyncEnvironmentStatus,
         requirements: SyncRequirements,
         conditions: Set<SyncCondition>,
+        appliedRequirements: SyncRequirements? = nil,
+        appliedConditions: Set<SyncCondition>? = nil,
+        relaxations: [SyncJobRelaxation] = [],
         environment: SyncEnvironment,
         inputs: [(id: SyncJob.ID, value: any Sendable)] = [],
         handle: SyncJobHandle? = nil
@@ -31,6 +43,9 @@ public struct SyncJobContext: Sendable {
         self.startStatus = startStatus
         self.requirements = requirements
         self.conditions = conditions
+        self.appliedRequirements = appliedRequirements ?? requirements
+        self.appliedConditions = appliedConditions ?? conditions
+        self.relaxations = relaxations
         self.environment = environment
         self.inputs = inputs
         self.handle = handle
@@ -57,9 +72,10 @@ public struct SyncJobContext: Sendable {
     /// The environment's status now.
     public var currentStatus: SyncEnvironmentStatus { environment.status }
 
-    /// Whether the job's requirements and conditions still hold now.
+    /// Whether the requirements and conditions the attempt was started on (``appliedRequirements``,
+    /// ``appliedConditions``) still hold now.
     public var requirementsHold: Bool {
-        environment.status.satisfies(requirements, conditions: conditions)
+        environment.status.satisfies(appliedRequirements, conditions: appliedConditions)
     }
 
     /// The input from dependency `id` as a `T`, or `nil` when it set none or one of another type.

@@ -4,10 +4,14 @@ extension SyncJobHandle: CustomStringConvertible {
     /// `upload-42: failed: <the error>`); followed by the ``stopReason`` when there is one, as
     /// ``SyncSchedulerSnapshot/Job/summary`` shows it: `upload-42: running attempt 1 (stopping: timed-out)`
     /// while the attempt is being stopped, `upload-42: cancelled (stopped: replaced)` after.
+    ///
+    /// An unfinished job with relaxations ends with them, as the snapshot shows them:
+    /// `upload-42: waiting for [unmetered] (relaxes: unmetered dropped in 2d 3h)`.
     public var description: String {
         let state = state
-        guard let stopReason else { return "\(id): \(state)" }
+        let relaxations = state.isTerminal ? "" : relaxations.summarySuffix
+        guard let stopReason else { return "\(id): \(state)\(relaxations)" }
         let stopping = if case .running = state { "stopping" } else { "stopped" }
-        return "\(id): \(state) (\(stopping): \(stopReason))"
+        return "\(id): \(state) (\(stopping): \(stopReason))\(relaxations)"
     }
 }

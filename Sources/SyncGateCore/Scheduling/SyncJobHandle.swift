@@ -105,6 +105,10 @@ public final class SyncJobHandle: @unchecked Sendable {
             get { extras?.stopReason }
             set { if extras != nil || newValue != nil { madeExtras().stopReason = newValue } }
         }
+        var waitingFor: (requirements: SyncRequirements, conditions: Set<SyncCondition>)? {
+            get { extras?.waitingFor }
+            set { if extras != nil || newValue != nil { madeExtras().waitingFor = newValue } }
+        }
 
         private mutating func madeExtras() -> Extras {
             if let extras { return extras }
@@ -127,6 +131,8 @@ public final class SyncJobHandle: @unchecked Sendable {
         var progressDeliveries = DeliveryQueue<ProgressDelivery>()
         var output: (any Sendable)?
         var stopReason: SyncJobStopReason?
+        /// What the job waits for after its relaxations in effect; `nil` while none is.
+        var waitingFor: (requirements: SyncRequirements, conditions: Set<SyncCondition>)?
     }
 
     /// What the progress streams of one critical section are handed, after it.
@@ -166,7 +172,21 @@ public final class SyncJobHandle: @unchecked Sendable {
         let state = storedState
         guard case .waiting = state else { return state }
         let status = environment.status
+        let (requirements, conditions) = waitingFor
         return .waiting(unmet: status.unmetRequirements(requirements), conditions: status.unmetConditions(conditions))
+    }
+
+    /// What the job waits for now: its ``requirements`` and ``conditions`` after the relaxations in effect.
+    public var waitingFor: (requirements: SyncRequirements, conditions: Set<SyncCondition>) {
+        withLock { $0.waitingFor } ?? (requirements, conditions)
+    }
+
+    /// Where the job's relaxations stand now: when each takes effect and whether it has (see
+    /// ``SyncJobRelaxation``); empty for a job without relaxations and once the job has finished.
+    public var relaxations: [SyncJobRelaxation.Status] {
+        let key = storedKey.load(ordering: .acquiring)
+        guard key != .max, let scheduler else { return [] }
+        return scheduler.relaxations(of: key)
     }
 
     /// A new multicast stream of the job's state: the current state first, then every change, ending
@@ -359,6 +379,12 @@ public final class SyncJobHandle: @unchecked Sendable {
     /// section, before it cancels the attempt's task.
     func setStopReason(_ reason: SyncJobStopReason) {
         withLock { $0.stopReason = reason }
+    }
+
+    /// Records what the job waits for after its relaxations in effect; called by the scheduler inside its
+    /// critical section when a relaxation takes effect or a period's wait begins with none.
+    func setWaitingFor(_ requirements: SyncRequirements, _ conditions: Set<SyncCondition>) {
+        withLock { $0.waitingFor = (requirements, conditions) }
     }
 
     /// The progress the latest attempt last reported: while it runs, and kept after the job ends (the

@@ -76,6 +76,9 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     /// For a calendar job, the wall-clock time of the occurrence its next (or current) run is for, a
     /// missed one while it waits to catch up; `nil` while a run is in progress and for other jobs.
     public var nextScheduledAt: Date? = nil
+    /// Where an unfinished job's relaxations stand, as of the query: when each takes effect and whether it
+    /// has (``SyncJobRelaxation/Status``); empty for a finished job and a job without relaxations.
+    public var relaxations: [SyncJobRelaxation.Status] = []
 
     /// A line such as `upload-1: succeeded after 2 attempts`, or `upload-1: succeeded after 1 attempt
     /// (2 runs)` when a requeue ran an attempt again.
@@ -89,6 +92,7 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
         if let progress { line += " [\(progress)]" }
         if let stopReason { line += " (stopped: \(stopReason))" }
         if let nextScheduledAt { line += " (next: \(nextScheduledAt.formatted(.iso8601)))" }
+        line += relaxations.summarySuffix
         return line
     }
 }

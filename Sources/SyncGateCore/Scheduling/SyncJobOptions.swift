@@ -12,7 +12,7 @@
 /// value of it whole (``SyncJob/init(id:options:operation:)``, ``DurableJob/init(id:kind:payload:options:)``),
 /// offer the options set most often as parameters of their other initializer, and read and write every
 /// option as a property of the job. An option is added in one place: a field here (with its default in
-/// ``init(requires:conditions:priority:delay:startDeadline:runTimeout:retry:onRequirementsLost:uniqueKey:onDuplicate:serialGroup:tags:dependsOn:period:)``),
+/// ``init(requires:conditions:priority:delay:startDeadline:runTimeout:retry:onRequirementsLost:uniqueKey:onDuplicate:serialGroup:tags:dependsOn:period:relaxations:)``),
 /// its rule in ``validationError``, its entry in the journal codec's options encoding, and its tests.
 public struct SyncJobOptions: Sendable, Hashable {
     /// What must hold before an attempt starts; ``SyncRequirements/network`` unless given
@@ -53,6 +53,13 @@ public struct SyncJobOptions: Sendable, Hashable {
     /// Makes the job run on a wall-clock calendar (every day at 02:00, Mondays at 18:30) until it is
     /// cancelled; `nil` for a job without one. Exclusive with ``period``.
     public var calendar: SyncCalendarSchedule?
+    /// Fallbacks for requirements or conditions the job has waited for too long: each drops or replaces
+    /// one of them once the job has waited for its time (see ``SyncJobRelaxation``); empty for none.
+    public var relaxations: [SyncJobRelaxation]
+    /// When the wait of a restored job's relaxations began, as an offset from its submission (negative:
+    /// before it, in an earlier run of the process); `nil` for a wait that begins at submission (set by
+    /// the durable layer only).
+    package var relaxationWaitStart: Duration?
     /// Where a restored periodic job's series continues; `nil` for a new series (set by the durable
     /// layer only).
     package var periodResume: SyncJobPeriod.Resume?
@@ -80,6 +87,7 @@ public struct SyncJobOptions: Sendable, Hashable {
     ///   - tags: labels for cancellation and display.
     ///   - dependsOn: the jobs that must succeed before this one starts.
     ///   - period: how the job repeats; `nil` for a one-off job.
+    ///   - relaxations: fallbacks for requirements the job has waited for too long.
     public init(
         requires: SyncRequirements = .network,
         conditions: Set<SyncCondition> = [],
@@ -94,7 +102,8 @@ public struct SyncJobOptions: Sendable, Hashable {
         serialGroup: String? = nil,
         tags: Set<String> = [],
         dependsOn: [SyncJob.ID] = [],
-        period: SyncJobPeriod? = nil
+        period: SyncJobPeriod? = nil,
+        relaxations: [SyncJobRelaxation] = []
     ) {
         self.requirements = requires
         self.conditions = conditions
@@ -110,6 +119,7 @@ public struct SyncJobOptions: Sendable, Hashable {
         self.tags = tags
         self.dependsOn = dependsOn
         self.period = period
+        self.relaxations = relaxations
     }
 
     /// The first problem with the options, naming the field and its value, or `nil` when they are valid.
@@ -139,6 +149,7 @@ public struct SyncJobOptions: Sendable, Hashable {
             refusal.relatedJobs = [repeated]
             return refusal
         }
+        if let refusal = relaxationsError { return refusal }
         if let calendar {
             if let refusal = calendar.validationError { return refusal }
             if let period {
@@ -163,6 +174,22 @@ public struct SyncJobOptions: Sendable, Hashable {
                 return .option(
                     "onDuplicate", "\(onDuplicate)",
                     "onDuplicate must not be \(onDuplicate) for a periodic job (a series never succeeds)")
+            }
+        }
+        return nil
+    }
+
+    /// The first problem with ``relaxations``: one that does not fit the job, or two that relax the same
+    /// requirement or condition.
+    private var relaxationsError: SyncJobRefusal? {
+        var seen: Set<SyncJobRelaxation.Relaxed> = []
+        for relaxation in relaxations {
+            if let refusal = relaxation.validationError(requirements: requirements, conditions: conditions) {
+                return refusal
+            }
+            if !seen.insert(relaxation.relaxed).inserted {
+                return .option(
+                    "relaxations", "\(relaxation.relaxed)", "relaxations relax \(relaxation.relaxed) twice")
             }
         }
         return nil

@@ -27,13 +27,16 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
     /// A period of a periodic job ended: its run succeeded or failed, or its window closed before a run
     /// could start (a skip); `periods` counts the series so far. The job goes on to its next period.
     case periodEnded(id: SyncJob.ID, periods: SyncJobInfo.Periods)
+    /// The job has waited long enough for `relaxation` to take effect: from now on it waits on its weaker
+    /// requirements (see ``SyncJobRelaxation``), and it is judged again at once.
+    case relaxed(id: SyncJob.ID, relaxation: SyncJobRelaxation)
 
     /// The job the event is about.
     public var jobID: SyncJob.ID {
         switch self {
         case .submitted(let id), .started(let id, _), .succeeded(let id), .failed(let id, _),
             .retryScheduled(let id, _, _), .requeued(let id, _), .stopRequested(let id, _, _), .cancelled(let id),
-            .expired(let id), .periodEnded(let id, _):
+            .expired(let id), .periodEnded(let id, _), .relaxed(let id, _):
             id
         }
     }
@@ -58,6 +61,7 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
         case .expired(let id): "expired \(id)"
         case .periodEnded(let id, let periods):
             "period ended \(id) (\(periods.succeeded) succeeded, \(periods.failed) failed, \(periods.skipped) skipped)"
+        case .relaxed(let id, let relaxation): "relaxed \(id): \(relaxation.change)"
         }
     }
 
@@ -76,6 +80,7 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
         case (.stopRequested(let lid, let la, let lr), .stopRequested(let rid, let ra, let rr)):
             lid == rid && la == ra && lr == rr
         case (.periodEnded(let lid, let lp), .periodEnded(let rid, let rp)): lid == rid && lp == rp
+        case (.relaxed(let lid, let lr), .relaxed(let rid, let rr)): lid == rid && lr == rr
         default: false
         }
     }
@@ -121,6 +126,10 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
             hasher.combine(id)
             hasher.combine(attempt)
             hasher.combine(reason)
+        case .relaxed(let id, let relaxation):
+            hasher.combine(10)
+            hasher.combine(id)
+            hasher.combine(relaxation)
         }
     }
 }

@@ -48,8 +48,13 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
         /// For a calendar job, the wall-clock time of the occurrence its next run is for; `nil` while a
         /// run is in progress and for other jobs.
         public var nextScheduledAt: Date? = nil
+        /// Where the job's relaxations stand: when each takes effect and whether it has (empty for a job
+        /// without relaxations). ``unmetRequirements`` and ``unmetConditions`` already read the job's
+        /// requirements after those in effect.
+        public var relaxations: [SyncJobRelaxation.Status] = []
 
-        /// A line such as `upload-1: waiting for [unmetered] (account-ready not monitored, treated as met)`.
+        /// A line such as `upload-1: waiting for [unmetered] (account-ready not monitored, treated as met)`,
+        /// or `upload-1: waiting for [unmetered] (relaxes: unmetered dropped in 2d 3h)`.
         public var summary: String {
             var line = "\(id): \(state)"
             if !pendingDependencies.isEmpty {
@@ -61,6 +66,7 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
             if isPastRunTimeout { line += " (past its run timeout)" }
             if let stopReason { line += " (\(isStopping ? "stopping" : "stopped"): \(stopReason))" }
             if let nextScheduledAt { line += " (next: \(nextScheduledAt.formatted(.iso8601)))" }
+            line += relaxations.summarySuffix
             if !requirementsTreatedAsMet.isEmpty {
                 let names = requirementsTreatedAsMet.names.joined(separator: ", ")
                 line += " (\(names) not monitored, treated as met)"

@@ -219,7 +219,8 @@ struct DurableRestorePlan: Sendable {
     }
 
     /// The options that continue `stored` at `now`: its instants turned into what is left of them, a
-    /// periodic job's series resumed at the period open at `now`, and its dependencies as `dependencies`.
+    /// periodic job's series resumed at the period open at `now`, the wait of a one-off job's relaxations
+    /// counted from its submission, and its dependencies as `dependencies`.
     static func options(continuing stored: StoredJob, dependencies: Dependencies, now: Date) -> SyncJobOptions {
         func remaining(_ instant: Date?) -> Duration? {
             guard let instant else { return nil }
@@ -249,6 +250,11 @@ struct DurableRestorePlan: Sendable {
             options.calendarResume = SyncCalendarSchedule.Resume(
                 lastOccurrence: stored.periodAnchor ?? stored.submittedAt,
                 counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0))
+        }
+        if !options.relaxations.isEmpty && options.period == nil && options.calendar == nil {
+            // The wait of a one-off job's relaxations began at its submission, also across restarts (a
+            // periodic or calendar job's begins with each period's window, which the resumed series knows).
+            options.relaxationWaitStart = .saturating(seconds: stored.submittedAt.timeIntervalSince(now))
         }
         options.dependsOn = dependencies.dependsOn
         options.restoredDependencyFailure = dependencies.failure

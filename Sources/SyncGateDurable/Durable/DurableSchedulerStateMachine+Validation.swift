@@ -10,6 +10,7 @@ extension DurableSchedulerStateMachine {
             ("delay", options.delay), ("startDeadline", options.startDeadline), ("runTimeout", options.runTimeout),
             ("period.interval", options.period?.interval), ("calendar.window", options.calendar?.window),
         ]
+        durations += options.relaxations.map { ("relaxations", $0.after) }
         switch options.retry.backoff {
         case .fixed(let delay): durations.append(("retry delay", delay))
         case .exponential(let initial, _, let maxDelay):

@@ -254,7 +254,9 @@ struct DurableSchedulerStateMachine: Sendable {
         of delivery: SchedulerEventDelivery, for job: inout Active, sequence: UInt64, now: Date
     ) -> JobRecord? {
         switch delivery.event {
-        case .submitted:
+        case .submitted, .relaxed:
+            // A relaxation is no record: its instant follows from the submission's (or the period's)
+            // instant and the job's options, which restore reads.
             return nil
         case .stopRequested(_, _, let reason):
             return .attemptStopped(sequence: sequence, reason: reason)

@@ -7,7 +7,7 @@ extension JobLifecycle {
     /// scheduler refused after it was stored.
     static func resolution(of event: SyncSchedulerEvent) -> JobRecord.Resolution? {
         switch event {
-        case .submitted, .started, .retryScheduled, .requeued, .stopRequested, .periodEnded: nil
+        case .submitted, .started, .retryScheduled, .requeued, .stopRequested, .periodEnded, .relaxed: nil
         case .succeeded: .succeeded
         case .failed: .failed
         case .cancelled: .cancelled

@@ -8,11 +8,14 @@ import SyncGateCore
 /// names, the priority code, the retry policy, the requirements-lost policy, the unique key, the
 /// duplicate policy, the serial group, the sorted tags. Version 2 appends the dependencies (in their
 /// order) and the period (its interval and flex), and its duplicate policy code also takes `append` and
-/// `appendOrReplace`. Version 5 appends the calendar schedule: a presence flag, then its weekdays (ISO
-/// numbers), hours, minutes and seconds as byte arrays (sorted), its time zone's identifier (absent for
-/// the system's), its window, its randomized delay and its catch-up policy code (0 catch up once, 1
-/// skip). A new option is a new format version, with its field appended here and read by
-/// that version's decoder.
+/// `appendOrReplace`. Version 5 appends the relaxations: a count, then for each a kind byte (0: a
+/// requirement, its bit as a varint; 1: a condition, its name), the replacement's requirement bits and
+/// the wait (a duration). The wait's start is not stored: for a one-off job it is the submission instant,
+/// for a periodic or calendar job the opening of its period's window, both known from the record. Then
+/// comes the calendar schedule: a presence flag, then its weekdays (ISO numbers), hours, minutes and
+/// seconds as byte arrays (sorted), its time zone's identifier (absent for the system's), its window,
+/// its randomized delay and its catch-up policy code (0 catch up once, 1 skip). A new option is a new
+/// format version, with its field appended here and read by that version's decoder.
 extension JournalCodec {
     static func encode(_ options: SyncJobOptions, submittedAt: Date, into writer: inout JournalWriter) {
         writer.optionalDate(options.delay.map { submittedAt.addingTimeInterval($0.inSeconds) })
@@ -32,6 +35,19 @@ extension JournalCodec {
         if let period = options.period {
             writer.duration(period.interval)
             writer.duration(period.flex)
+        }
+        writer.varint(UInt64(options.relaxations.count))
+        for relaxation in options.relaxations {
+            switch relaxation.relaxed {
+            case .requirement(let requirement):
+                writer.byte(0)
+                writer.varint(requirement.rawValue)
+            case .condition(let condition):
+                writer.byte(1)
+                writer.string(condition.name)
+            }
+            writer.varint(relaxation.replacement.rawValue)
+            writer.duration(relaxation.after)
         }
         writer.bool(options.calendar != nil)
         if let calendar = options.calendar { encode(calendar, into: &writer) }
@@ -106,10 +122,29 @@ extension JournalCodec {
                 options.period = SyncJobPeriod(every: try reader.duration(), flex: try reader.duration())
             }
         }
-        if version >= 5, try reader.bool() {
-            options.calendar = try decodeCalendar(&reader)
+        if version >= 5 {
+            options.relaxations = try decodeRelaxations(&reader)
+            if try reader.bool() { options.calendar = try decodeCalendar(&reader) }
         }
         return options
+    }
+
+    private static func decodeRelaxations(_ reader: inout JournalReader) throws -> [SyncJobRelaxation] {
+        let count = try reader.varint()
+        // Each relaxation takes at least four bytes: a count past the body's end is corruption.
+        guard count <= UInt64(reader.remaining) else {
+            throw JournalReader.Malformed(description: "\(count) relaxations in a short record")
+        }
+        return try (0..<count).map { _ in
+            let relaxed: SyncJobRelaxation.Relaxed
+            switch try reader.byte() {
+            case 0: relaxed = .requirement(SyncRequirements(rawValue: try reader.varint()))
+            case 1: relaxed = .condition(SyncCondition(try reader.string()))
+            case let other: throw JournalReader.Malformed(description: "unknown relaxation kind \(other)")
+            }
+            let replacement = SyncRequirements(rawValue: try reader.varint())
+            return SyncJobRelaxation(relaxed, replacement: replacement, after: try reader.duration())
+        }
     }
 
     private static func encode(_ retry: RetryPolicy, into writer: inout JournalWriter) {

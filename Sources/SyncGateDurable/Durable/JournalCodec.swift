@@ -19,9 +19,9 @@ enum JournalCodec {
     /// added the `dependencyEnded` record (a dependency's result and output) and a job's dependency
     /// results in its record: a version 2 reader would skip such a record as unreadable and lose the
     /// output, so it must refuse the file instead. Version 4 added the `attemptStopped` record (a stop
-    /// reason) and a job's last stop reason in its record. Version 5 added the calendar schedule to the
-    /// options; a calendar job's `periodEnded` record (and the anchor in its record) holds the latest
-    /// occurrence that ran or was skipped.
+    /// reason) and a job's last stop reason in its record. Version 5 appends a job's relaxations and its
+    /// calendar schedule to its options; a calendar job's `periodEnded` record (and the anchor in its
+    /// record) holds the latest occurrence that ran or was skipped.
     static let currentVersion = 5
     /// The versions this code reads.
     static let readableVersions = 1...currentVersion
@@ -128,7 +128,7 @@ enum JournalCodec {
     /// job's record and adds the `periodEnded` record; version 3, which appends the dependency results
     /// to a job's record and adds the `dependencyEnded` record; version 4, which appends the last stop
     /// reason to a job's record and adds the `attemptStopped` record; version 5, which appends the
-    /// calendar schedule to the options.
+    /// relaxations and the calendar schedule to a job's options.
     private static func decodeRecord(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         var reader = JournalReader(body)
         let type = try reader.byte()

@@ -182,6 +182,29 @@ struct CalendarSchedulerTests {
         #expect(Self.info(harness)?.nextScheduledAt == CalendarOccurrenceTests.utc("2026-01-10T02:00:00Z"))
     }
 
+    @Test("the wait of a calendar job's relaxation starts at its scheduled time, not at its submission")
+    func relaxationWaitStartsAtTheScheduledTime() {
+        let metered = SyncEnvironmentStatus(
+            connectivity: .connected(via: .cellular, isExpensive: true), account: .available)
+        var harness = Self.harness(status: metered)
+        harness.submit("backup") {
+            $0.requirements = [.network, .unmetered]
+            $0.calendar = Self.daily()
+            $0.relaxations = [.drop(.unmetered, after: .seconds(600))]
+        }
+        // Submitted at 00:00: a wait counted from submission would have dropped unmetered at 00:10.
+        #expect(harness.advance(.seconds(7_200)).started.isEmpty)
+        #expect(harness.advance(.seconds(599)).started.isEmpty)
+        let relaxed = harness.advance(.seconds(1))
+        #expect(relaxed.started == ["backup"])
+        #expect(relaxed.events.contains(.relaxed(id: "backup", relaxation: .drop(.unmetered, after: .seconds(600)))))
+        harness.finish("backup")
+        // The next occurrence waits for unmetered again, ten minutes from its own scheduled time.
+        #expect(harness.advance(.seconds(86_400 - 600)).started.isEmpty)
+        #expect(harness.advance(.seconds(599)).started.isEmpty)
+        #expect(harness.advance(.seconds(1)).started == ["backup"])
+    }
+
     @Test("the randomized delay starts each run inside its window, at the job's seeded share", arguments: 0..<8)
     func randomizedDelayInsideWindow(_ index: Int) {
         var harness = Self.harness()

@@ -3,7 +3,6 @@ import SyncGateTesting
 import Testing
 
 @testable import SyncGateCore
-
 @testable import SyncGateDurable
 
 /// The payload of the chain tests' jobs: the output to set, and whether the attempt fails.

@@ -4,7 +4,6 @@ import Synchronization
 import Testing
 
 @testable import SyncGateCore
-
 @testable import SyncGateDurable
 
 /// A store that notes, for every call, whether the calling thread held a scheduler's lock.

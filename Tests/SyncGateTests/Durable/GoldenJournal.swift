@@ -1,7 +1,6 @@
 import Foundation
 
 @testable import SyncGateCore
-
 @testable import SyncGateDurable
 
 /// The golden journal files in `Golden/`: bytes written by a released version of the journal format,
@@ -153,36 +152,70 @@ enum GoldenJournal {
             .attemptStopped(sequence: 15, reason: .requirementsLost(.network, conditions: [])),
         ]
 
-    /// The records of `v5-records.journal`: those of version 4, then what version 5 added: calendar jobs
-    /// (one with every calendar field set, as compaction writes it after some occurrences; one with the
+    /// The records of `v5-records.journal`: those of version 4, then what version 5 added: jobs with
+    /// relaxations of every shape (a requirement dropped, one replaced, a condition dropped), one-off and
+    /// periodic, one of them with progress as compaction writes it; calendar jobs (one with every
+    /// calendar field set and a relaxation, as compaction writes it after some occurrences; one with the
     /// defaults) and a calendar job's `periodEnded` record.
     static let version5Records: [JobRecord] =
         version4Records + [
+            .submitted(relaxed),
+            .submitted(relaxedPeriodic),
+            .attemptStarted(sequence: 17, attempt: 1),
             .submitted(calendarFull),
             .submitted(
                 StoredJob(
-                    sequence: 17, id: "nightly-17", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+                    sequence: 19, id: "nightly-19", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
                     options: SyncJobOptions(requires: .none, tags: ["calendar"])
                         .withCalendar(.daily(hour: 2, minute: 0, window: .seconds(3600))))),
-            .attemptStarted(sequence: 16, attempt: 1),
+            .attemptStarted(sequence: 18, attempt: 1),
             .periodEnded(
-                sequence: 16, anchor: Date(timeIntervalSince1970: 1_700_028_000),
+                sequence: 18, anchor: Date(timeIntervalSince1970: 1_700_028_000),
                 periods: SyncJobInfo.Periods(succeeded: 2, failed: 0, skipped: 1)),
         ]
 
-    /// Job 16: a calendar job with every calendar field set, and a series under way.
+    /// Job 18: a calendar job with every calendar field set, a relaxation, and a series under way.
     static var calendarFull: StoredJob {
         var job = StoredJob(
-            sequence: 16, id: "backup-16", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
-            options: SyncJobOptions(requires: [.unmetered, .externalPower])
-                .withCalendar(
-                    SyncCalendarSchedule(
-                        weekdays: [.monday, .thursday], hours: [2, 18], minutes: [0, 30], seconds: [15],
-                        timeZone: TimeZone(identifier: "Europe/Berlin"), window: .seconds(5400),
-                        randomizedDelay: .milliseconds(600_250), catchUp: .skip)))
+            sequence: 18, id: "backup-18", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: SyncJobOptions(
+                requires: [.unmetered, .externalPower], relaxations: [.drop(.unmetered, after: .seconds(1_800))]
+            )
+            .withCalendar(
+                SyncCalendarSchedule(
+                    weekdays: [.monday, .thursday], hours: [2, 18], minutes: [0, 30], seconds: [15],
+                    timeZone: TimeZone(identifier: "Europe/Berlin"), window: .seconds(5400),
+                    randomizedDelay: .milliseconds(600_250), catchUp: .skip)))
         job.periodAnchor = Date(timeIntervalSince1970: 1_700_020_800)
         job.periods = SyncJobInfo.Periods(succeeded: 1, failed: 1, skipped: 4)
         return job
+    }
+
+    /// Job 16: a backup that drops `unmetered` after three days and trades external power for a battery
+    /// that is not low after twelve hours, whose first attempt failed.
+    static var relaxed: StoredJob {
+        var job = StoredJob(
+            sequence: 16, id: "backup-16", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: SyncJobOptions(
+                requires: [.network, .unmetered, .externalPower], conditions: ["on-campus"],
+                relaxations: [
+                    .drop(.unmetered, after: .seconds(3 * 86_400)),
+                    .replace(.externalPower, with: .batteryNotLow, after: .seconds(12 * 3_600)),
+                    .drop(SyncCondition("on-campus"), after: .milliseconds(1_500)),
+                ]))
+        job.failures = 1
+        job.lastStartedAttempt = 1
+        job.retryAt = retryAt
+        return job
+    }
+
+    /// Job 17: a periodic job whose `unmetered` is replaced by `network` an hour into each window.
+    static var relaxedPeriodic: StoredJob {
+        StoredJob(
+            sequence: 17, id: "daily-17", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: SyncJobOptions(
+                requires: .unmetered, period: SyncJobPeriod(every: .seconds(86_400), flex: .seconds(7_200)),
+                relaxations: [.replace(.unmetered, with: .network, after: .seconds(3_600))]))
     }
 
     /// Job 15: a job whose attempt was stopped by a loss of requirements and conditions.

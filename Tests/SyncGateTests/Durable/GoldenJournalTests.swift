@@ -3,7 +3,6 @@ import SyncGateTesting
 import Testing
 
 @testable import SyncGateCore
-
 @testable import SyncGateDurable
 
 /// The checked-in journal files of every released format version still read as they were written.
@@ -164,8 +163,7 @@ struct GoldenJournalTests {
     @Test(
         "a v1, v2, v3 or v4 journal is rewritten in the current version when opened, and reads back the same jobs",
         arguments: [
-            ("v1-records.journal", 5), ("v2-records.journal", 8), ("v3-records.journal", 9),
-            ("v4-records.journal", 10),
+            ("v1-records.journal", 5), ("v2-records.journal", 8), ("v3-records.journal", 9), ("v4-records.journal", 10),
         ])
     func olderVersionUpgraded(name: String, jobCount: Int) throws {
         let first = try openCopy(name)
@@ -269,23 +267,36 @@ struct GoldenJournalTests {
         }
     }
 
-    @Test("v5-records.journal: the store replays a calendar job's schedule and its latest occurrence")
+    @Test("v5-records.journal: the store replays the relaxations of each job")
     func version5Replay() throws {
+        let contents = try openCopy("v5-records.journal").load()
+        #expect(contents.issues.isEmpty)
+        let jobs = Dictionary(uniqueKeysWithValues: contents.jobs.map { ($0.sequence, $0) })
+        #expect(jobs[16]?.options.relaxations == GoldenJournal.relaxed.options.relaxations)
+        #expect(jobs[16]?.failures == 1)
+        #expect(jobs[17]?.options.relaxations == [.replace(.unmetered, with: .network, after: .seconds(3_600))])
+        #expect(jobs[17]?.isRunning == true)
+        #expect(jobs[15]?.options.relaxations == [])
+    }
+
+    @Test("v5-records.journal: the store replays a calendar job's schedule and its latest occurrence")
+    func version5CalendarReplay() throws {
         let store = try openCopy("v5-records.journal")
         let contents = try store.load()
         #expect(contents.issues.isEmpty)
         let jobs = Dictionary(uniqueKeysWithValues: contents.jobs.map { ($0.sequence, $0) })
-        let full = try #require(jobs[16]?.options.calendar)
+        let full = try #require(jobs[18]?.options.calendar)
         #expect(full.weekdays == [.monday, .thursday])
         #expect(full.hours == [2, 18] && full.minutes == [0, 30] && full.seconds == [15])
         #expect(full.timeZone?.identifier == "Europe/Berlin")
         #expect(full.window == .seconds(5400) && full.randomizedDelay == .milliseconds(600_250))
         #expect(full.catchUp == .skip)
-        #expect(jobs[16]?.periodAnchor == Date(timeIntervalSince1970: 1_700_028_000))
-        #expect(jobs[16]?.periods == SyncJobInfo.Periods(succeeded: 2, failed: 0, skipped: 1))
-        #expect(jobs[17]?.options.calendar == .daily(hour: 2, minute: 0, window: .seconds(3600)))
-        #expect(jobs[17]?.options.calendar?.timeZone == nil)
-        #expect(jobs[15]?.options.calendar == nil)
+        #expect(jobs[18]?.options.relaxations == [.drop(.unmetered, after: .seconds(1_800))])
+        #expect(jobs[18]?.periodAnchor == Date(timeIntervalSince1970: 1_700_028_000))
+        #expect(jobs[18]?.periods == SyncJobInfo.Periods(succeeded: 2, failed: 0, skipped: 1))
+        #expect(jobs[19]?.options.calendar == .daily(hour: 2, minute: 0, window: .seconds(3600)))
+        #expect(jobs[19]?.options.calendar?.timeZone == nil)
+        #expect(jobs[17]?.options.calendar == nil)
     }
 
     @Test("v5-torn-tail.journal: the tail is cut and reported, the records before it are kept")
@@ -306,6 +317,15 @@ struct GoldenJournalTests {
         }
         let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 5) }
         #expect(decoded == .submitted(GoldenJournal.calendarFull))
+    }
+
+    @Test("a job record with relaxations read by the version 4 decoder is not read as relaxed")
+    func version4DoesNotReadRelaxations() throws {
+        let body = JournalCodec.encode(.submitted(GoldenJournal.relaxed))
+        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 5) }
+        #expect(decoded == .submitted(GoldenJournal.relaxed))
+        let misread = try? body.withUnsafeBytes { try JournalCodec.decode($0, version: 4) }
+        #expect(misread != .submitted(GoldenJournal.relaxed))
     }
 
     @Test("a v3 record of type 7 (attemptStopped, from v4) is refused as malformed, not misread")

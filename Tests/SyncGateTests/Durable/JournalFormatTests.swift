@@ -2,7 +2,6 @@ import Foundation
 import Testing
 
 @testable import SyncGateCore
-
 @testable import SyncGateDurable
 
 /// The journal's byte format, record by record, and the scan that reads it back.
@@ -12,6 +11,8 @@ struct JournalFormatTests {
         [
             .submitted(fullyOptionedJob()),
             .submitted(plainJob(1)),
+            .submitted(GoldenJournal.relaxed),
+            .submitted(GoldenJournal.relaxedPeriodic),
             .attemptStarted(sequence: 7, attempt: 3),
             .attemptFinished(sequence: 7, failures: 2, retryAt: Date(timeIntervalSince1970: 1_700_000_100.5)),
             .attemptFinished(sequence: 7, failures: 0, retryAt: nil),

@@ -32,7 +32,7 @@ struct SchedulerChainTests {
         harness.submit("b")
         #expect(harness.submit("c") { $0.dependsOn = ["b", "a"] }.started.isEmpty)
         #expect(harness.phase("c") == .parked)
-        #expect(harness.machine.snapshot().job("c")?.pendingDependencies == ["b", "a"])
+        #expect(harness.machine.snapshot(now: harness.now).job("c")?.pendingDependencies == ["b", "a"])
         #expect(harness.finish("a").started.isEmpty)
         #expect(harness.finish("b").started == ["c"])
         let inputs = harness.keys["c"].map { harness.machine.inputs(of: $0).map(\.id) }
@@ -107,7 +107,7 @@ struct SchedulerChainTests {
                     $0.onDuplicate = .append
                 }.started
         }
-        #expect(harness.machine.snapshot().job("c")?.dependsOn == ["b"])
+        #expect(harness.machine.snapshot(now: harness.now).job("c")?.dependsOn == ["b"])
         while let last = order.last, order.count < 3 {
             #expect(harness.machine.running.count == 1)
             order += harness.finish(last).started
@@ -146,7 +146,7 @@ struct SchedulerChainTests {
         let cancelled = harness.cancel("b")
         #expect(cancelled.outcomes == ["b: cancelled"])
         #expect(cancelled.started.isEmpty)
-        #expect(harness.machine.snapshot().job("c")?.pendingDependencies == ["a"])
+        #expect(harness.machine.snapshot(now: harness.now).job("c")?.pendingDependencies == ["a"])
         #expect(harness.finish("a", .failure(Failure())).started == ["c"])
     }
 
@@ -163,7 +163,7 @@ struct SchedulerChainTests {
         }
         let cancelled = harness.cancel("b")
         #expect(cancelled.outcomes == ["b: cancelled", "c: failed: its dependency b did not succeed: cancelled"])
-        #expect(harness.machine.snapshot().job("d")?.pendingDependencies == ["a"])
+        #expect(harness.machine.snapshot(now: harness.now).job("d")?.pendingDependencies == ["a"])
         #expect(harness.status(SchedulerStateMachineTests.online).started == ["a"])
         #expect(harness.finish("a").started == ["d"])
     }

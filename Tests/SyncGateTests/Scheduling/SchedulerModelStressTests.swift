@@ -12,10 +12,11 @@ import Testing
 /// The workload includes dependencies, appends to unique keys and periodic jobs; the invariants cover
 /// them: no job starts before its dependencies have succeeded (or, for an `appendOrReplace` edge,
 /// ended), the unfinished jobs of one unique key form one chain, and the periods of one series never
-/// run at once and start at least `interval - flex` apart. Calendar jobs (on the machine's wall clock,
-/// UTC from the origin, occurrences every few seconds) start inside their occurrence's window (after its
-/// randomized-delay share), except a catch-up run, and each occurrence begins at most one period: a
-/// catch-up never comes twice for one missed occurrence, and occurrences only move forward. Liveness is checked too: no unfinished job is
+/// run at once and start at least `interval - flex` apart; a relaxed requirement or condition is ignored
+/// only after its wait. Calendar jobs (on the machine's wall clock, UTC from the origin, occurrences every
+/// few seconds) start inside their occurrence's window (after its randomized-delay share), except a
+/// catch-up run, and each occurrence begins at most one period: a catch-up never comes twice for one
+/// missed occurrence, and occurrences only move forward. Liveness is checked too: no unfinished job is
 /// left waiting for something that will never release it (``Simulation/checkLiveness()``).
 @Suite("Scheduler model stress", .ownThread, .serialized, .timeLimit(.minutes(5)))
 struct SchedulerModelStressTests {
@@ -40,6 +41,8 @@ struct SchedulerModelStressTests {
         var occurrencesBegun: [Int64] = []
         /// How many of those periods were catch-up runs.
         var catchUps = 0
+        /// When it was submitted.
+        var submittedAt: Duration = .zero
     }
 
     struct Attempt {
@@ -67,6 +70,11 @@ struct SchedulerModelStressTests {
         /// Runs of periodic jobs requeued after a loss, and failed attempts of periodic jobs retried.
         var periodicRequeues = 0
         var periodicRetries = 0
+        /// Relaxations that took effect, and starts that needed one.
+        var relaxationsApplied = 0
+        var relaxedStarts = 0
+        /// The relaxations' own generator, so that each seed's workload is otherwise what it was.
+        var relaxing: SeededRandom
 
         static let statuses: [SyncEnvironmentStatus] = {
             var statuses: [SyncEnvironmentStatus] = []
@@ -98,6 +106,7 @@ struct SchedulerModelStressTests {
             // Half the seeds start in batches, as the shell does (its batches are 256 starts): one input
             // starts at most one job, and the rest follow through `continueStarting`, with other inputs
             // possibly in between. A generator of its own keeps each seed's workload as it was.
+            relaxing = SeededRandom(seed: seed ^ 0x5E1A_7ED0)
             var batching = SeededRandom(seed: seed ^ 0x5EED_BA7C)
             let startsPerInput = batching.chance(0.5) ? 1 : Int.max
             machine = Machine(
@@ -154,7 +163,55 @@ struct SchedulerModelStressTests {
                 job.serialGroup = nil
                 if job.onDuplicate == .append || job.onDuplicate == .appendOrReplace { job.onDuplicate = .replace }
             }
+            job.relaxations = randomRelaxations(requirements: job.requirements, conditions: job.conditions)
             return job.spec
+        }
+
+        /// A fallback for one requirement or condition of the job, in about a third of the jobs that have
+        /// one: dropped, or replaced by `.network` or `.batteryNotLow`, after 1 to 8 s.
+        mutating func randomRelaxations(
+            requirements: SyncRequirements, conditions: Set<SyncCondition>
+        ) -> [SyncJobRelaxation] {
+            let bits = SyncRequirements.members.map(\.requirement).filter { requirements.contains($0) }
+            let targets =
+                bits.map(SyncJobRelaxation.Relaxed.requirement)
+                + conditions.sorted { $0.name < $1.name }.map(SyncJobRelaxation.Relaxed.condition)
+            guard !targets.isEmpty, relaxing.chance(0.35) else { return [] }
+            let target = relaxing.pick(targets)
+            let after = Duration.seconds(Int64(1 + relaxing.next() % 8))
+            var replacement = relaxing.pick([SyncRequirements(), .network, .batteryNotLow])
+            if case .requirement(let bit) = target { replacement.remove(bit) }
+            return [SyncJobRelaxation(target, replacement: replacement, after: after)]
+        }
+
+        /// What job `index` may start on at `now` when its own requirements and conditions do not hold:
+        /// them with the relaxations applied whose wait may have passed (the stress gives a job at most
+        /// one). The wait begins at submission, and for a
+        /// periodic job no earlier than its latest period's window could open (a period begins at the
+        /// start of the previous run at the earliest).
+        func allowed(_ index: Int, key: Machine.Key) -> (SyncRequirements, Set<SyncCondition>) {
+            let spec = jobs[index].spec
+            var requirements = spec.requirements
+            var conditions = spec.conditions
+            var waitStart = jobs[index].submittedAt
+            if let period = spec.period {
+                // The first start of each earlier period; the current one's, if any, does not bound its wait.
+                let current = machine.jobs[key]?.series?.startedAt
+                let earlier = jobs[index].periodStarts.last { start in current.map { start < $0 } ?? true }
+                waitStart = (earlier ?? waitStart) + period.interval - period.flex
+            }
+            if spec.calendar != nil, let occurrence = machine.jobs[key]?.series?.occurrence {
+                // A calendar job's wait begins at its occurrence's scheduled time.
+                waitStart = machine.wall.offset(ofSecond: occurrence)
+            }
+            for relaxation in spec.relaxations where waitStart + relaxation.after <= now {
+                switch relaxation.relaxed {
+                case .requirement(let bit): requirements.remove(bit)
+                case .condition(let condition): conditions.remove(condition)
+                }
+                requirements.formUnion(relaxation.replacement)
+            }
+            return (requirements, conditions)
         }
 
         mutating func step() {
@@ -191,7 +248,7 @@ struct SchedulerModelStressTests {
             let index = jobs.count
             let spec = randomSpec(index: index)
             let behavior = random.pick(Behavior.allCases)
-            jobs.append(SimulatedJob(spec: spec, behavior: behavior))
+            jobs.append(SimulatedJob(spec: spec, behavior: behavior, submittedAt: now))
             switch machine.submit(spec, payload: index, now: now) {
             case .accepted(let key, let actions):
                 jobs[index].key = key
@@ -279,9 +336,14 @@ struct SchedulerModelStressTests {
                         violations.append("step \(steps): \(index) started after resolving")
                     }
                     let spec = jobs[index].spec
-                    // The shell starts the attempt on the machine's status (the action does not copy it).
+                    // The shell starts the attempt on the machine's status (the action does not copy it). A
+                    // relaxed requirement is ignored only after its wait.
                     if !machine.status.satisfies(spec.requirements, conditions: spec.conditions) {
-                        violations.append("step \(steps): \(index) started on a status that does not satisfy it")
+                        relaxedStarts += 1
+                        let (required, conditions) = allowed(index, key: key)
+                        if !machine.status.satisfies(required, conditions: conditions) {
+                            violations.append("step \(steps): \(index) started on a status that does not satisfy it")
+                        }
                     }
                     if let group = spec.serialGroup {
                         let earlier = jobs.indices.filter { $0 < index && jobs[$0].spec.serialGroup == group }
@@ -334,7 +396,12 @@ struct SchedulerModelStressTests {
                     if let key = jobs[index].key, attempts[key] != nil {
                         violations.append("step \(steps): \(index) resolved while its attempt runs")
                     }
+                case .setWaitingFor(let job):
+                    if jobs[job.payload].resolutions != 0 {
+                        violations.append("step \(steps): requirements of resolved \(job.payload) published")
+                    }
                 case .emit(let event, let job):
+                    if case .relaxed = event { relaxationsApplied += 1 }
                     guard job.spec.period != nil else { break }
                     switch event {
                     case .requeued: periodicRequeues += 1
@@ -411,11 +478,11 @@ struct SchedulerModelStressTests {
         /// earlier job of its serial group, or the running job of its unique key, whose return activates
         /// the one job the key has parked. A job held by none of these would never start.
         mutating func checkLiveness() {
-            // A waiting job waits only for its requirements or a slot.
+            // A waiting job waits only for its requirements (after the relaxations in effect) or a slot.
             if machine.running.count < maxConcurrentJobs && !machine.isShutDown && !machine.hasMoreToStart {
                 for job in machine.jobs.values
                 where job.phase == .waiting
-                    && machine.status.satisfies(job.spec.requirements, conditions: job.spec.conditions)
+                    && machine.status.satisfies(job.requirements, conditions: job.conditions)
                 {
                     violations.append("step \(steps): \(job.spec.id) can run, a slot is free, and it waits")
                 }
@@ -480,7 +547,7 @@ struct SchedulerModelStressTests {
                 violations.append("step \(steps): two live jobs share a key outside one chain")
             }
             checkLiveness()
-            let snapshot = machine.snapshot()
+            let snapshot = machine.snapshot(now: now)
             if snapshot.jobs.count != machine.jobCount { violations.append("step \(steps): snapshot count differs") }
             for entry in snapshot.jobs {
                 guard let index = Int(entry.id.dropFirst("job-".count)), jobs.indices.contains(index),
@@ -536,6 +603,9 @@ struct SchedulerModelStressTests {
         if StressSeeds.fixed.contains(seed) {
             #expect(catchUps > 0, "seed \(seed): \(calendarRuns) calendar periods, \(catchUps) catch-ups")
         }
+        #expect(
+            simulation.relaxationsApplied > 10 && simulation.relaxedStarts > 0,
+            "seed \(seed): \(simulation.relaxationsApplied) relaxations, \(simulation.relaxedStarts) relaxed starts")
         #expect(
             simulation.periodicRequeues + simulation.periodicRetries > 0,
             "seed \(seed): no periodic run was requeued or retried")

@@ -13,7 +13,7 @@ struct SchedulerPeriodTests {
     static let period = SyncJobPeriod(every: .seconds(60), flex: .seconds(10))
 
     static func periods(_ harness: Harness, _ id: String = "tick") -> SyncJobInfo.Periods? {
-        harness.machine.snapshot().job(id)?.periods
+        harness.machine.snapshot(now: harness.now).job(id)?.periods
     }
 
     @Test("a run starts when the window opens at the end of its period; the next period counts from its start")
@@ -89,7 +89,7 @@ struct SchedulerPeriodTests {
         #expect(harness.finish("tick", .failure(Failure())).outcomes.isEmpty)
         #expect(Self.periods(harness) == .init(succeeded: 0, failed: 1, skipped: 0))
         #expect(harness.advance(.seconds(49)).started == ["tick"])
-        #expect(harness.machine.snapshot().job("tick")?.attempt == 1)
+        #expect(harness.machine.snapshot(now: harness.now).job("tick")?.attempt == 1)
     }
 
     @Test("a run requeued after a loss stays in its window: offline for many periods, each is skipped and counted")
@@ -137,7 +137,7 @@ struct SchedulerPeriodTests {
         #expect(harness.machine.armedTimer == .seconds(100))
         #expect(harness.advance(.seconds(39)).started.isEmpty)
         #expect(harness.advance(.seconds(1)).started == ["tick"])
-        #expect(harness.machine.snapshot().job("tick")?.attempt == 1)
+        #expect(harness.machine.snapshot(now: harness.now).job("tick")?.attempt == 1)
     }
 
     @Test("a failed attempt retried inside the window starts there; offline past the close, the period fails")

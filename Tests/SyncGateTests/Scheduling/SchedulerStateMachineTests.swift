@@ -264,7 +264,7 @@ struct SchedulerStateMachineTests {
         }
         let fired = harness.advance(.seconds(5))
         #expect(fired.cancelled == [harness.keys["a"]])
-        #expect(harness.machine.snapshot().job("a")?.isPastRunTimeout == true)
+        #expect(harness.machine.snapshot(now: harness.now).job("a")?.isPastRunTimeout == true)
         #expect(harness.machine.running.count == 1)
         let retried = harness.finish("a", .failure(CancellationError()))
         #expect(retried.events.contains(.retryScheduled(id: "a", attempt: 2, delay: .seconds(2))))
@@ -435,7 +435,7 @@ struct SchedulerStateMachineTests {
         }
         #expect(actions.cancelled == [harness.keys["first"]])
         #expect(actions.started.isEmpty)
-        #expect(harness.machine.snapshot().job("second")?.isWaitingForTurn == true)
+        #expect(harness.machine.snapshot(now: harness.now).job("second")?.isWaitingForTurn == true)
         let finished = harness.finish("first")
         #expect(finished.outcomes == ["first: cancelled"])
         #expect(finished.started == ["second"])
