@@ -80,7 +80,7 @@ package enum DaemonRequest: Encodable, Sendable, Equatable {
         package var every: String?
         /// The flex window of a periodic job.
         package var flex: String?
-        /// Relaxations as `--relax` spells them (`unmetered=72h`, `external-power=battery-not-low@12h`);
+        /// Relaxations as `--relax` spells them (`unmetered=3d`, `external-power=battery-not-low@12h`);
         /// absent for none. Checked here as labels only: the daemon reads them (``RelaxationParser``).
         package var relax: [String]? = nil
         /// Whether losing the requirements stops the command and requeues it.
