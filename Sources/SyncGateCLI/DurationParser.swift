@@ -1,7 +1,7 @@
-/// Reads and writes the durations of the command line: `500ms`, `30s`, `5m`, `1h`, `1.5s`.
+/// Reads and writes the durations of the command line: `500ms`, `30s`, `5m`, `1h`, `3d`, `1.5s`.
 ///
 /// A duration is a non-negative decimal number (at most nine digits after the point) followed directly
-/// by a unit: `ms`, `s`, `m` or `h`. The longest accepted duration is 8760h (a year).
+/// by a unit: `ms`, `s`, `m`, `h` or `d` (24 hours). The longest accepted duration is 8760h (a year).
 ///
 /// Every duration option of every subcommand follows this one rule, and `0s` is accepted by each of
 /// them with the meaning "no time at all": a `--timeout` of `0s` answers from the current state
@@ -20,6 +20,7 @@ package enum DurationParser {
         ("s", 1_000_000_000),
         ("m", 60_000_000_000),
         ("h", 3_600_000_000_000),
+        ("d", 86_400_000_000_000),
     ]
 
     /// Parses `text` as a duration given to `option`.
@@ -31,15 +32,16 @@ package enum DurationParser {
             throw UsageError("invalid duration '\(text)' for \(option): must not be negative")
         }
         let syntax = UsageError(
-            "invalid duration '\(text)' for \(option): expected a number and a unit (ms, s, m or h), "
-                + "such as 500ms, 30s, 5m or 1h"
+            "invalid duration '\(text)' for \(option): expected a number and a unit (ms, s, m, h or d), "
+                + "such as 500ms, 30s, 5m, 1h or 3d"
         )
         let number = String(text.prefix { $0.isASCII && ($0.isNumber || $0 == ".") })
         let unit = String(text.dropFirst(number.count))
         guard !number.isEmpty, !unit.isEmpty else { throw syntax }
         guard let scale = units.first(where: { $0.suffix == unit })?.nanoseconds else {
             if unit.allSatisfy({ $0.isLetter }) {
-                throw UsageError("invalid duration '\(text)' for \(option): unknown unit '\(unit)' (use ms, s, m or h)")
+                throw UsageError(
+                    "invalid duration '\(text)' for \(option): unknown unit '\(unit)' (use ms, s, m, h or d)")
             }
             throw syntax
         }
@@ -69,8 +71,9 @@ package enum DurationParser {
 
     /// Writes a duration the way it is read: `300ms`, `5s`, `1.5s`, `2m`, `1h`, `0s`.
     ///
-    /// Whole hours, minutes, seconds and milliseconds use their unit; anything else is written in
-    /// seconds (or, below a second, milliseconds) with up to three decimals.
+    /// Whole hours, minutes, seconds and milliseconds use their unit (days are written in hours, so the
+    /// text reads the same to every version of the parser); anything else is written in seconds (or, below
+    /// a second, milliseconds) with up to three decimals.
     package static func format(_ duration: Duration) -> String {
         let (seconds, attoseconds) = duration.components
         let (scaled, scaleOverflow) = seconds.multipliedReportingOverflow(by: 1_000_000_000)
@@ -79,7 +82,8 @@ package enum DurationParser {
         if scaleOverflow || sumOverflow || nanoseconds == .min { return "\(seconds)s" }
         if nanoseconds == 0 { return "0s" }
         if nanoseconds < 0 { return "-" + format(.nanoseconds(-nanoseconds)) }
-        for (suffix, scale) in units.reversed() where scale >= 1_000_000_000 && nanoseconds % scale == 0 {
+        for (suffix, scale) in units.reversed()
+        where suffix != "d" && scale >= 1_000_000_000 && nanoseconds % scale == 0 {
             return "\(nanoseconds / scale)\(suffix)"
         }
         if nanoseconds < 1_000_000_000 {

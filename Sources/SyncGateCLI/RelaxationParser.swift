@@ -5,8 +5,7 @@ import SyncGate
 ///
 /// NAME is a single requirement the job requires (`unmetered`), or one of its `--condition` names (a
 /// requirement's spelling wins when a condition has the same name); LIST is a requirement list as
-/// `--require` reads it; DUR a duration as every option reads it, positive. `unmetered=3d` is not a
-/// duration unit (`d` is not one): write `72h`.
+/// `--require` reads it; DUR a duration as every option reads it (`3d`, `12h`), positive.
 package enum RelaxationParser {
     /// The shape of a value, for error messages.
     static let shape = "expected NAME=DUR or NAME=LIST@DUR"

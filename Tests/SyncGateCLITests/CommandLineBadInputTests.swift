@@ -1,7 +1,7 @@
 import SyncGateCLI
 import Testing
 
-private let expectedUnit = "expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"
+private let expectedUnit = "expected a number and a unit (ms, s, m, h or d), such as 500ms, 30s, 5m, 1h or 3d"
 
 /// The command line's part of the bad-input walk (docs/ARCHITECTURE.md §4, "bad input"): a bad duration
 /// is refused with an error that names the option and the value.
@@ -13,7 +13,7 @@ struct CommandLineBadInputTests {
             ("", "--timeout", "invalid duration '' for --timeout: " + expectedUnit),
             ("-1s", "--timeout", "invalid duration '-1s' for --timeout: must not be negative"),
             ("10", "--backoff", "invalid duration '10' for --backoff: " + expectedUnit),
-            ("5d", "--timeout", "invalid duration '5d' for --timeout: unknown unit 'd' (use ms, s, m or h)"),
+            ("5w", "--timeout", "invalid duration '5w' for --timeout: unknown unit 'w' (use ms, s, m, h or d)"),
             ("9000h", "--timeout", "invalid duration '9000h' for --timeout: longer than 8760h"),
         ]
     )

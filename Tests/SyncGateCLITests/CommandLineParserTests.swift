@@ -86,7 +86,7 @@ struct CommandLineParserTests {
         (["wait", "--require", "network", "--require", "power"], "option '--require' given more than once"),
         (
             ["wait", "--require", "network", "--timeout", "5"],
-            "invalid duration '5' for --timeout: expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"
+            "invalid duration '5' for --timeout: expected a number and a unit (ms, s, m, h or d), such as 500ms, 30s, 5m, 1h or 3d"
         ),
         (["wait", "--require", "network", "--json"], "unknown option '--json' for 'wait'"),
         (["wait", "--require", "network", "--condition", ""], "empty condition name for --condition"),

@@ -170,8 +170,8 @@ struct DurationOptionTests {
     func rejectsMalformedDurationsNamingTheOptionAndTheValue(option: Option) {
         #expect(
             throws: UsageError(
-                "invalid duration '5' for \(option.name): expected a number and a unit (ms, s, m or h), "
-                    + "such as 500ms, 30s, 5m or 1h")
+                "invalid duration '5' for \(option.name): expected a number and a unit (ms, s, m, h or d), "
+                    + "such as 500ms, 30s, 5m, 1h or 3d")
         ) {
             try CommandLineParser.parse(option.arguments("5"))
         }

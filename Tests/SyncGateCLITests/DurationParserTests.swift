@@ -3,8 +3,8 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct DurationParserTests {
-    @Test(arguments: [
-        ("500ms", Duration.milliseconds(500)),
+    static let valid: [(String, Duration)] = [
+        ("500ms", .milliseconds(500)),
         ("30s", .seconds(30)),
         ("5m", .seconds(300)),
         ("1h", .seconds(3_600)),
@@ -14,14 +14,19 @@ struct DurationParserTests {
         ("0.25m", .seconds(15)),
         ("1.5ms", .microseconds(1_500)),
         ("0.000000001s", .nanoseconds(1)),
-        ("8760h", .seconds(8_760 * 3_600)),
+        ("8760h", .seconds(31_536_000)),
+        ("3d", .seconds(259_200)),
+        ("1.5d", .seconds(129_600)),
+        ("365d", .seconds(31_536_000)),
         ("007s", .seconds(7)),
-    ])
+    ]
+
+    @Test(arguments: valid)
     func parsesValidDurations(text: String, expected: Duration) throws {
         #expect(try DurationParser.parse(text, option: "--timeout") == expected)
     }
 
-    static let syntax = "expected a number and a unit (ms, s, m or h), such as 500ms, 30s, 5m or 1h"
+    static let syntax = "expected a number and a unit (ms, s, m, h or d), such as 500ms, 30s, 5m, 1h or 3d"
 
     @Test(arguments: [
         ("", "invalid duration '' for --timeout: \(syntax)"),
@@ -37,9 +42,10 @@ struct DurationParserTests {
         ("1.s", "invalid duration '1.s' for --timeout: \(syntax)"),
         (".5s", "invalid duration '.5s' for --timeout: \(syntax)"),
         ("1.2.3s", "invalid duration '1.2.3s' for --timeout: \(syntax)"),
-        ("5d", "invalid duration '5d' for --timeout: unknown unit 'd' (use ms, s, m or h)"),
-        ("5S", "invalid duration '5S' for --timeout: unknown unit 'S' (use ms, s, m or h)"),
-        ("5sec", "invalid duration '5sec' for --timeout: unknown unit 'sec' (use ms, s, m or h)"),
+        ("5w", "invalid duration '5w' for --timeout: unknown unit 'w' (use ms, s, m, h or d)"),
+        ("366d", "invalid duration '366d' for --timeout: longer than 8760h"),
+        ("5S", "invalid duration '5S' for --timeout: unknown unit 'S' (use ms, s, m, h or d)"),
+        ("5sec", "invalid duration '5sec' for --timeout: unknown unit 'sec' (use ms, s, m, h or d)"),
         ("8761h", "invalid duration '8761h' for --timeout: longer than 8760h"),
         ("99999999999999999999s", "invalid duration '99999999999999999999s' for --timeout: longer than 8760h"),
         // Values whose product with the unit overflows 64 bits: range-checked before the multiplication.
@@ -61,6 +67,7 @@ struct DurationParserTests {
         (.milliseconds(1_500), "1.5s"),
         (.seconds(120), "2m"),
         (.seconds(3_600), "1h"),
+        (.seconds(259_200), "72h"),
         (.seconds(90), "90s"),
         (.microseconds(1_500), "1.5ms"),
         (.milliseconds(1_234), "1.234s"),

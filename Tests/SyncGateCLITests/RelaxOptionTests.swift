@@ -51,8 +51,8 @@ struct RelaxOptionTests {
             "invalid value 'unmetered=@3h' for --relax: expected NAME=DUR or NAME=LIST@DUR"
         ),
         (
-            ["--require", "unmetered", "--relax", "unmetered=3d"],
-            "invalid duration '3d' for --relax 'unmetered=3d': unknown unit 'd' (use ms, s, m or h)"
+            ["--require", "unmetered", "--relax", "unmetered=3w"],
+            "invalid duration '3w' for --relax 'unmetered=3w': unknown unit 'w' (use ms, s, m, h or d)"
         ),
         (
             ["--require", "unmetered", "--relax", "unmetered=0s"],

@@ -90,7 +90,7 @@ package enum DaemonRequest: Encodable, Sendable, Equatable {
         package var catchUp: String?
         /// The IANA time zone of the calendar; absent for the daemon's.
         package var timeZone: String?
-        /// Relaxations as `--relax` spells them (`unmetered=72h`, `external-power=battery-not-low@12h`);
+        /// Relaxations as `--relax` spells them (`unmetered=3d`, `external-power=battery-not-low@12h`);
         /// absent for none. Checked here as labels only: the daemon reads them (``RelaxationParser``).
         package var relax: [String]? = nil
         /// Whether losing the requirements stops the command and requeues it.

@@ -75,7 +75,7 @@ package struct SubmitCommand: Subcommand {
             help: [
                 "relax a requirement or condition after the job waited DUR:",
                 "NAME=DUR drops it, NAME=LIST@DUR replaces it with LIST",
-                "(unmetered=72h, external-power=battery-not-low@12h)",
+                "(unmetered=3d, external-power=battery-not-low@12h)",
             ]),
         CommandLineOption(
             "--stop-on-loss", help: ["stop the command when the requirements go; run it again later"]),
@@ -106,7 +106,7 @@ package struct SubmitCommand: Subcommand {
 
         EXAMPLES
           syncgate submit --require unmetered --unique backup --name backup -- ./backup.sh
-          syncgate submit --require unmetered,external-power --relax unmetered=72h \\
+          syncgate submit --require unmetered,external-power --relax unmetered=3d \\
             --relax external-power=battery-not-low@12h -- ./backup.sh
           syncgate submit --on-calendar '*-*-* 02:00' --require unmetered,external-power -- restic backup ~
         """

@@ -179,9 +179,17 @@ public struct SyncJobOptions: Sendable, Hashable {
         return nil
     }
 
-    /// The first problem with ``relaxations``: one that does not fit the job, or two that relax the same
-    /// requirement or condition.
+    /// The most relaxations one job may declare (the scheduler keeps which are in effect in one 64-bit word).
+    package static let maximumRelaxations = 64
+
+    /// The first problem with ``relaxations``: more than ``maximumRelaxations``, one that does not fit the
+    /// job, or two that relax the same requirement or condition.
     private var relaxationsError: SyncJobRefusal? {
+        if relaxations.count > Self.maximumRelaxations {
+            return .option(
+                "relaxations", "\(relaxations.count) relaxations",
+                "relaxations: at most \(Self.maximumRelaxations) per job, got \(relaxations.count)")
+        }
         var seen: Set<SyncJobRelaxation.Relaxed> = []
         for relaxation in relaxations {
             if let refusal = relaxation.validationError(requirements: requirements, conditions: conditions) {

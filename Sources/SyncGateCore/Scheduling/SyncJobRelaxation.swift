@@ -17,8 +17,8 @@
 /// attempt runs changes nothing for that attempt; it takes effect when the job waits again (a retry or a
 /// requeue). Valid when ``relaxed`` is one requirement or condition of the job, ``after`` is positive,
 /// the ``replacement`` does not contain the requirement it replaces nor add a requirement read only on
-/// demand (``SyncRequirements/storageNotLow``) that the job does not require already, and no two
-/// relaxations of a job relax the same thing (``SyncJobOptions/validationError``).
+/// demand (``SyncRequirements/storageNotLow``) that the job does not require already, no two
+/// relaxations of a job relax the same thing, and a job has at most 64 (``SyncJobOptions/validationError``).
 public struct SyncJobRelaxation: Sendable, Hashable, CustomStringConvertible {
     /// What a relaxation relaxes.
     public enum Relaxed: Sendable, Hashable, CustomStringConvertible {

@@ -189,7 +189,23 @@ struct RelaxationTests {
                 relaxations: [.replace(.unmetered, with: .storageNotLow, after: .seconds(1))]),
             "relaxations"
         ),
+        (manyConditionsRelaxed(SyncJobOptions.maximumRelaxations + 1), "relaxations"),
     ]
+
+    /// A job waiting on `count` conditions, each dropped after its own wait.
+    static func manyConditionsRelaxed(_ count: Int) -> SyncJobOptions {
+        let conditions = (0..<count).map { SyncCondition("c\($0)") }
+        return SyncJobOptions(
+            conditions: Set(conditions),
+            relaxations: conditions.enumerated().map { .drop($0.element, after: .seconds($0.offset + 1)) })
+    }
+
+    @Test("as many relaxations as the bound allows are accepted; one more is refused")
+    func relaxationBound() {
+        #expect(Self.manyConditionsRelaxed(SyncJobOptions.maximumRelaxations).validationError == nil)
+        #expect(
+            Self.manyConditionsRelaxed(SyncJobOptions.maximumRelaxations + 1).validationError?.field == "relaxations")
+    }
 
     @Test("relaxations that do not fit the job are refused, naming the field and the value", arguments: invalid)
     func invalidRelaxations(options: SyncJobOptions, field: String) {
