@@ -3,7 +3,7 @@
     import Glibc
     import Testing
 
-    @testable import SyncGateLinux
+    @testable import SyncGateCore
 
     /// The real `timerfd` behind `WallClockSetWatch`: armed on `CLOCK_REALTIME`, at an absolute time,
     /// to be cancelled when the clock is set. The machine's clock is never set: the test reads how the
@@ -44,6 +44,17 @@
             // Still armed with the same flags after the read.
             let flags = try #require(try Self.fdinfo(watch.descriptor)["settime flags"].flatMap { Int($0, radix: 8) })
             #expect(flags == 3)
+        }
+
+        @Test("SystemWallClock() hears the process's shared watch, a timer armed like any other")
+        func systemWallClockListensToTheSharedWatch() throws {
+            let shared = try #require(WallClockSetWatch.shared)
+            let flags = try #require(try Self.fdinfo(shared.descriptor)["settime flags"].flatMap { Int($0, radix: 8) })
+            #expect(flags == Int(WallClockSetWatch.armFlags))
+            let before = shared.subscriberCount
+            let stream = SystemWallClock().changes()
+            #expect(shared.subscriberCount == before + 1)
+            _ = stream
         }
 
         @Test("releasing the watch finishes its streams")

@@ -128,13 +128,9 @@ package struct DaemonCommand: Subcommand {
         let stateDirectory = options.stateDirectory ?? DaemonPaths.stateDirectory()
         let socketPath = options.socketPath ?? DaemonPaths.socketPath()
         let machine = MachineEnvironment()
-        // Calendar jobs target the wall clock and plan again whenever it is set (NTP, a user, a resume).
-        #if os(Linux)
-            let wallClock = WallClockSetWatch().map { watch in SystemWallClock(changes: watch.changes) }
-        #else
-            let wallClock: SystemWallClock? = nil
-        #endif
-        let scheduler = SyncScheduler(environment: machine.environment, wallClock: wallClock ?? SystemWallClock())
+        // Calendar jobs target the wall clock and plan again whenever it is set (NTP, a user, a resume):
+        // the default wall clock hears it from the system.
+        let scheduler = SyncScheduler(environment: machine.environment)
         let durable: DurableScheduler
         let store: FileJobStore
         let runLog: RunLog

@@ -19,20 +19,30 @@ public protocol SyncWallClock: Sendable {
 }
 
 /// The machine's wall clock: `Date()` and the system's time zone, with the "clock was set" news from
-/// an injected source (on Linux, `WallClockSetWatch` of SyncGateLinux, a `timerfd` that the kernel
-/// cancels when the clock is set).
+/// the system (on Linux, the process's ``WallClockSetWatch``, a `timerfd` that the kernel cancels when
+/// the clock is set) or from an injected source.
 public struct SystemWallClock: SyncWallClock {
     private let watch: (@Sendable () -> AsyncStream<Void>)?
 
-    /// A wall clock whose jumps are seen only at the next planned time: no source tells it the clock
-    /// was set.
+    /// The machine's wall clock with the system's "clock was set" news: on Linux from
+    /// ``WallClockSetWatch/shared`` (started on first use, one `timerfd` per process, no wake-up while
+    /// nobody sets the clock). Elsewhere, and where the kernel refuses the timer, no source tells it the
+    /// clock was set, and a jump is seen at the next planned time.
     public init() {
-        watch = nil
+        #if os(Linux)
+            watch = WallClockSetWatch.shared.map { shared in shared.changes }
+        #else
+            watch = nil
+        #endif
+    }
+
+    private init(watch: (@Sendable () -> AsyncStream<Void>)?) {
+        self.watch = watch
     }
 
     /// A wall clock whose ``changes()`` come from `changes`, called once per stream.
     public init(changes: @escaping @Sendable () -> AsyncStream<Void>) {
-        watch = changes
+        self.init(watch: changes)
     }
 
     /// The wall-clock time now.

@@ -1,5 +1,3 @@
-import SyncGateCore
-
 #if os(Linux)
     import Dispatch
     #if canImport(Glibc)
@@ -9,7 +7,8 @@ import SyncGateCore
     #endif
 
     /// Tells when the machine's wall clock was set (an NTP step, a user, a resume from suspend): the
-    /// "clock was set" source of ``SystemWallClock`` on Linux.
+    /// "clock was set" source of ``SystemWallClock`` on Linux, which shares one watch per process
+    /// (``shared``).
     ///
     /// It holds a `timerfd` on `CLOCK_REALTIME`, armed at an absolute time far ahead with
     /// `TFD_TIMER_ABSTIME | TFD_TIMER_CANCEL_ON_SET`: whenever the clock is set discontinuously the
@@ -23,6 +22,10 @@ import SyncGateCore
     /// let wallClock = watch.map { watch in SystemWallClock(changes: watch.changes) } ?? SystemWallClock()
     /// ```
     public final class WallClockSetWatch: Sendable {
+        /// The process's watch, started on first use and kept for the life of the process: what
+        /// ``SystemWallClock/init()`` listens to. `nil` when the kernel refuses the timer.
+        public static let shared: WallClockSetWatch? = WallClockSetWatch()
+
         /// How far ahead the timer is armed; it is armed again if it ever fires.
         static let horizonSeconds = 10 * 365 * 86_400
         /// `TFD_TIMER_ABSTIME` and `TFD_TIMER_CANCEL_ON_SET` of `<sys/timerfd.h>`, which Glibc's Swift module
@@ -68,6 +71,9 @@ import SyncGateCore
         deinit {
             source.withLock { $0.cancel() }
         }
+
+        /// The streams of ``changes()`` made so far and not yet finished by the watch's release.
+        package var subscriberCount: Int { subscribers.withLock { $0.count } }
 
         /// A stream that yields each time the wall clock is set from now on; it finishes when the watch
         /// is released.
