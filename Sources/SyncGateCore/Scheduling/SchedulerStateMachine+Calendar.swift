@@ -89,7 +89,7 @@ extension SchedulerStateMachine {
         job.series?.closesAt = closes
         job.deadlineTimer = addTimer(at: closes, key: key, kind: .deadline)
         // The wait of the job's relaxations begins at the scheduled time.
-        beginRelaxationWait(job, at: wall.offset(ofSecond: occurrence), actions: &actions)
+        beginRelaxationWait(job, at: wall.offset(ofSecond: occurrence), now: now, actions: &actions)
         if opens > now {
             delayJob(key, until: opens, now: now, resettable: false, actions: &actions)
         } else {
@@ -111,7 +111,7 @@ extension SchedulerStateMachine {
             resettable.remove(key)
             // Out of its bucket: the relaxations' wait (re)starts at the missed scheduled time, so those
             // due by now are in effect at once. A job already waiting keeps its wait for that time.
-            beginRelaxationWait(job, at: wall.offset(ofSecond: occurrence), actions: &actions)
+            beginRelaxationWait(job, at: wall.offset(ofSecond: occurrence), now: now, actions: &actions)
             enterWaiting(key, now: now, startIfPossible: startIfPossible, actions: &actions)
         }
     }
@@ -188,11 +188,11 @@ extension SchedulerStateMachine {
                 + schedule.delayShare(ofSecond: occurrence, seed: SyncCalendarSchedule.seed(forJobID: job.spec.id))
             if opens > now {
                 if job.phase == .waiting { leaveBucket(job) }
-                beginRelaxationWait(job, at: wall.offset(ofSecond: occurrence), actions: &actions)
+                beginRelaxationWait(job, at: wall.offset(ofSecond: occurrence), now: now, actions: &actions)
                 delayJob(key, until: opens, now: now, resettable: false, actions: &actions)
             } else if job.phase == .delayed {
                 job.delayTimer = 0
-                beginRelaxationWait(job, at: wall.offset(ofSecond: occurrence), actions: &actions)
+                beginRelaxationWait(job, at: wall.offset(ofSecond: occurrence), now: now, actions: &actions)
                 enterWaiting(key, now: now, startIfPossible: false, actions: &actions)
             }
         }

@@ -40,7 +40,7 @@ extension SchedulerStateMachine {
         job.failures = 0
         job.deadlineTimer = addTimer(at: begins + period.interval, key: key, kind: .deadline)
         let opens = begins + period.interval - period.flex
-        beginRelaxationWait(job, at: opens, actions: &actions)
+        beginRelaxationWait(job, at: opens, now: now, actions: &actions)
         if opens > now {
             delayJob(key, until: opens, now: now, resettable: false, actions: &actions)
         } else {

@@ -25,16 +25,18 @@ extension SchedulerStateMachine {
         var conditionMask: ConditionMask
     }
 
-    /// Begins a wait of a job with relaxations at `start`, with none in effect, and arms its timer for the
-    /// first relaxation; nothing for a job without relaxations. The job must not be in a bucket.
-    mutating func beginRelaxationWait(_ job: Job, at start: Duration, actions: inout [Action]) {
+    /// Begins a wait of a job with relaxations at `start`, with none in effect, puts into effect at once
+    /// those due by `now` (a wait that began in the past: a restored job, a calendar job's catch-up or
+    /// randomized delay), and arms its timer for the next one, never for an instant already past; nothing
+    /// for a job without relaxations. The job must not be in a bucket.
+    mutating func beginRelaxationWait(_ job: Job, at start: Duration, now: Duration, actions: inout [Action]) {
         let relaxations = job.spec.relaxations
         guard !relaxations.isEmpty else { return }
         if job.relaxation?.applied ?? 0 != 0 { actions.append(.setWaitingFor(job)) }
         job.relaxation = Relaxation(
             waitStart: start, requirements: job.spec.requirements, conditions: job.spec.conditions,
             conditionMask: job.conditionMask)
-        armRelaxationTimer(job)
+        applyDueRelaxations(job, now: now, actions: &actions)
     }
 
     /// Puts into effect every pending relaxation of the job whose instant has come, reporting each, and

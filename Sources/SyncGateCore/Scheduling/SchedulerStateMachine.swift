@@ -463,11 +463,12 @@ struct SchedulerStateMachine<Payload> {
         }
         jobs[key] = job
         ids[spec.id] = key
-        if spec.period == nil && spec.calendar == nil {
-            beginRelaxationWait(job, at: now + (spec.relaxationWaitStart ?? .zero), actions: &actions)
-        }
         for tag in spec.tags { tagIndex[tag, default: []].insert(key) }
         actions.append(.emit(.submitted(id: spec.id), job))
+        // After `submitted`: a restored job's wait began before this launch, so a relaxation may be due now.
+        if spec.period == nil && spec.calendar == nil {
+            beginRelaxationWait(job, at: now + (spec.relaxationWaitStart ?? .zero), now: now, actions: &actions)
+        }
 
         for replaced in replaced.reversed() {
             cancelJob(replaced, reason: .replaced, now: now, actions: &actions)

@@ -3,7 +3,11 @@ import Foundation
 /// The seeds every stress run uses, plus one fresh seed per run (printed, so it can be replayed with
 /// `SYNCGATE_STRESS_SEED`); each seeds a `SeededRandom` from SyncGateTesting.
 enum StressSeeds {
-    static let fixed: [UInt64] = [1, 2, 3, 42, 1_234, 99_991, 0xDEAD_BEEF, 7_777_777, 10_463_509_076_728_137_028]
+    static let fixed: [UInt64] = [
+        1, 2, 3, 42, 1_234, 99_991, 0xDEAD_BEEF, 7_777_777, 10_463_509_076_728_137_028,
+        // A calendar job's catch-up whose relaxation was already due: its relax timer was armed in the past.
+        1_695_943_614_107_747_708,
+    ]
 
     static var all: [UInt64] {
         let fresh = UInt64.random(in: 1...UInt64.max)
