@@ -8,7 +8,7 @@
     /// few seconds ahead (`--on-calendar 'HH:MM:SS UTC'`) survives a SIGKILL of the daemon and runs
     /// exactly once at its time, and one whose window closed while the daemon was down runs once when it
     /// comes back. Needs root and iproute2; skips elsewhere unless SYNCGATE_REQUIRE_NETNS=1.
-    @Suite(.startsProcesses, .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
+    @Suite(.startsProcesses, .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(3)))
     struct NetnsDaemonCalendarTests {
         func withDaemon(_ body: (DaemonHarness) throws -> Void) throws {
             let topology = try NetnsTopology()
@@ -54,16 +54,25 @@
         @Test func aCalendarJobSurvivesAKilledDaemonAndRunsOnceAtItsTime() throws {
             try withDaemon { harness in
                 try harness.startDaemon()
-                let target = Self.ahead(4)
+                let target = Self.ahead(6)
                 let id = try submit(harness, at: target, window: "30s")
-                #expect(Self.date(try harness.job(id)["nextScheduledAt"]) == target)
+                // What holds only before the occurrence is checked on answers the daemon gave before it: on
+                // a loaded machine the kill and restart can take past the target, which then tests the
+                // catch-up path's timing instead and must not fail.
+                let planned = try harness.job(id)
+                if Date() < target { #expect(Self.date(planned["nextScheduledAt"]) == target) }
                 let table = try harness.client(["jobs"]).stdout
-                #expect(table.contains("NEXT") && table.contains(target.formatted(.iso8601)), "\(table)")
+                #expect(table.contains("NEXT"), "\(table)")
+                if Date() < target { #expect(table.contains(target.formatted(.iso8601)), "\(table)") }
                 try harness.killDaemon()
                 try harness.startDaemon()
-                #expect(Self.date(try harness.job(id)["nextScheduledAt"]) == target)
-                #expect(try harness.runs(id).isEmpty, "it ran before its time: \(harness.logText)")
-                try harness.eventually("the job ran", within: .seconds(15)) { try harness.runs(id).count == 1 }
+                let replanned = try harness.job(id)
+                let early = try harness.runs(id)
+                if Date() < target {
+                    #expect(Self.date(replanned["nextScheduledAt"]) == target)
+                    #expect(early.isEmpty, "it ran before its time: \(harness.logText)")
+                }
+                try harness.eventually("the job ran", within: .seconds(40)) { try harness.runs(id).count == 1 }
                 let run = try #require(try harness.runs(id).first)
                 let started = try #require(Self.date(run["startedAt"]))
                 #expect(started >= target && started < target.addingTimeInterval(30), "\(run)")
@@ -87,7 +96,7 @@
                 }
                 let restarted = Date()
                 try harness.startDaemon()
-                try harness.eventually("the missed occurrence ran", within: .seconds(10)) {
+                try harness.eventually("the missed occurrence ran", within: .seconds(40)) {
                     try harness.runs(id).count == 1
                 }
                 let run = try #require(try harness.runs(id).first)

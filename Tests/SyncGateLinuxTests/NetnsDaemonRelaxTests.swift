@@ -7,7 +7,7 @@
     /// `syncgate submit --relax` end to end: the built tool as the daemon inside a network namespace, killed
     /// with SIGKILL and restarted on the same state directory while a relaxed job waits. Needs root and
     /// iproute2; skips elsewhere unless SYNCGATE_REQUIRE_NETNS=1.
-    @Suite(.startsProcesses, .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(1)))
+    @Suite(.startsProcesses, .enabled(if: NetnsSupport.isEnabled, NetnsSupport.skipComment), .timeLimit(.minutes(3)))
     struct NetnsDaemonRelaxTests {
         /// A job waiting for an app condition nobody sets, relaxed after 4 s: the daemon is killed before
         /// the instant and restarted; the job runs exactly once, not before its instant, and the wait
@@ -33,11 +33,12 @@
             #expect(relaxations.first?["afterSeconds"] as? Double == 4)
             let table = try harness.client(["jobs"])
             #expect(table.stdout.contains("RELAXES"), "\(table)")
-            #expect(table.stdout.contains("window-open dropped in"), "\(table)")
+            // "dropped in 4s" until the instant, "dropped" after it (a loaded machine may be past it here).
+            #expect(table.stdout.contains("window-open dropped"), "\(table)")
 
             try harness.killDaemon()
             try harness.startDaemon()
-            try harness.eventually("the relaxed job succeeded after the restart", within: .seconds(20)) {
+            try harness.eventually("the relaxed job succeeded after the restart", within: .seconds(40)) {
                 try harness.job(id)["state"] as? String == "succeeded"
             }
             let lines = try String(contentsOfFile: runs, encoding: .utf8).split(separator: "\n")
