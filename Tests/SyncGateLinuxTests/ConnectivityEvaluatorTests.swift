@@ -75,7 +75,7 @@ struct ConnectivityEvaluatorTests {
             ipv6: .route(NetlinkRoute(family: Netlink.familyIPv6, outputInterface: 2)),
             links: [2: NetlinkLink(index: 2, flags: Self.upRunning)]
         ) { _ in .cellular }
-        #expect(status == .connected(via: .cellular, isExpensive: true))
+        #expect(status == .connected(via: .cellular, metered: .guessedMetered))
     }
 
     @Test func unusableIPv4FallsBackToIPv6() {
