@@ -168,7 +168,8 @@ struct StatusReportTests {
         let line = StatusReport(status: Self.linuxLike, interfaceName: "eth0", time: "T").watchLine(style: .plain)
         #expect(
             line
-                == "T connected via wired-ethernet (eth0); on battery, battery 15% (low); unmet: external-power, battery-not-low"
+                == "T connected via wired-ethernet (eth0); on battery, battery 15% (low); "
+                + "unmet: unmetered-confirmed, external-power, battery-not-low"
         )
     }
 

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import SyncGateCore
-
 @testable import SyncGateLinux
 @testable import SyncGateWire
 
@@ -53,7 +52,9 @@ struct ConnectivityEvaluatorTests {
             links: [3: link]
         ) { _ in .wiredEthernet }
         #expect(status.isConnected == testCase.connected)
-        #expect(status == (testCase.connected ? .connected(via: .wiredEthernet) : .disconnected))
+        #expect(
+            status == (testCase.connected ? .connected(via: .wiredEthernet, metered: .guessedUnmetered) : .disconnected)
+        )
     }
 
     @Test func ipv4IsPreferredOverIPv6() {

@@ -94,7 +94,8 @@
             #expect(observer.provenance.isExpensive == .networkManager)
             let environment = SyncEnvironment(connectivity: observer)
             let scheduler = SyncScheduler(environment: environment)
-            let strict = try scheduler.submit(SyncJob(id: "strict", requires: [.network, .unmeteredConfirmed]) { _ in })
+            let strict = try scheduler.submit(
+                SyncJob(id: "strict", requires: [.network, .unmeteredConfirmed]) { _ in })
             let relaxed = try scheduler.submit(SyncJob(id: "relaxed", requires: [.network, .unmetered]) { _ in })
             #expect(try await relaxed.outcome() == .succeeded)
             #expect(strict.state == .waiting(unmet: .unmeteredConfirmed, conditions: []))

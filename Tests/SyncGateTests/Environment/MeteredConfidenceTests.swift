@@ -39,7 +39,8 @@ struct MeteredConfidenceTests {
         // Without a path neither holds, and the confidence is unknown whatever the source said.
         let down = ConnectivityStatus(isConnected: false, interface: .wifi, metered: confidence, isConstrained: false)
         #expect(down.metered == .unknown)
-        #expect(down == ConnectivityStatus(isConnected: false, interface: .wifi, isExpensive: false, isConstrained: false))
+        #expect(
+            down == ConnectivityStatus(isConnected: false, interface: .wifi, isExpensive: false, isConstrained: false))
         let status = SyncEnvironmentStatus(connectivity: down)
         #expect(!status.satisfies(.unmetered))
         #expect(!status.satisfies(.unmeteredConfirmed))

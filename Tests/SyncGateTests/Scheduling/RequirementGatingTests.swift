@@ -48,7 +48,8 @@ struct RequirementGatingTests {
     @Test("a guessed 'not metered' starts an unmetered job; the strict one waits for a confirmed one")
     func guessCountsOnlyForUnmetered() async throws {
         let clock = ManualClock()
-        let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi, metered: .guessedUnmetered), clock: clock)
+        let manual = ManualSyncEnvironment(
+            connectivity: .connected(via: .wifi, metered: .guessedUnmetered), clock: clock)
         let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
         let strict = try scheduler.submit(SyncJob(id: "strict", requires: [.network, .unmeteredConfirmed]) { _ in })
         let relaxed = try scheduler.submit(SyncJob(id: "relaxed", requires: [.network, .unmetered]) { _ in })
