@@ -34,12 +34,8 @@ public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
     /// ``MeteredConfidence/unknown`` when not connected). A source that only guesses uses
     /// ``init(isConnected:interface:metered:isConstrained:reachability:isRoaming:)``.
     public init(
-        isConnected: Bool,
-        interface: ConnectionInterface,
-        isExpensive: Bool,
-        isConstrained: Bool,
-        reachability: ConnectivityReachability = .unknown,
-        isRoaming: Bool = false
+        isConnected: Bool, interface: ConnectionInterface, isExpensive: Bool, isConstrained: Bool,
+        reachability: ConnectivityReachability = .unknown, isRoaming: Bool = false
     ) {
         self.init(
             isConnected: isConnected, interface: interface, metered: .confirmed(isMetered: isExpensive),
@@ -93,20 +89,18 @@ public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension ConnectivityStatus {
-    /// A connected status through the given interface.
+    /// A connected status through the given interface; `isExpensive` is the caller's verdict, confirmed
+    /// (see ``init(isConnected:interface:isExpensive:isConstrained:reachability:isRoaming:)``).
     ///
     /// ```swift
     /// let hotspot = ConnectivityStatus.connected(via: .wifi, isExpensive: true)
     /// ```
     public static func connected(
-        via interface: ConnectionInterface,
-        isExpensive: Bool = false,
-        isConstrained: Bool = false,
-        reachability: ConnectivityReachability = .unknown,
-        isRoaming: Bool = false
+        via interface: ConnectionInterface, isExpensive: Bool = false, isConstrained: Bool = false,
+        reachability: ConnectivityReachability = .unknown, isRoaming: Bool = false
     ) -> ConnectivityStatus {
-        ConnectivityStatus(
-            isConnected: true, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained,
+        connected(
+            via: interface, metered: .confirmed(isMetered: isExpensive), isConstrained: isConstrained,
             reachability: reachability, isRoaming: isRoaming)
     }
 
