@@ -10,7 +10,8 @@ extension SyncRequirements {
             field: .init(key: "connected", sourceLabel: "connected") { .flag($0.connectivity.isConnected) },
             holds: { $0.connectivity.isConnected }),
         SyncRequirementDescriptor(
-            .unmetered, name: "unmetered", meaning: "connected and not expensive (cellular, hotspot, metered)",
+            .unmetered, name: "unmetered",
+            meaning: "connected and not expensive (cellular, hotspot, metered); a guess counts",
             decidedBy: .network,
             field: .init(key: "expensive", sourceLabel: "expensive") { .flag($0.connectivity.isExpensive) },
             holds: { $0.connectivity.isConnected && !$0.connectivity.isExpensive }),
