@@ -48,6 +48,7 @@ package struct StatusOrigins: Sendable, Hashable {
         switch requirement {
         case .network: connectivity?.isConnected
         case .unmetered: connectivity?.isExpensive
+        case .unmeteredConfirmed: connectivity?.isExpensive
         case .unconstrained: connectivity?.isConstrained
         case .validatedInternet: connectivity?.reachability
         case .notRoaming: connectivity?.isRoaming

@@ -10,7 +10,7 @@ import SyncGate
 /// |---|---|
 /// | `schemaVersion` | `1` |
 /// | `time` | ISO 8601 UTC time of the reading, such as `2025-01-31T12:00:00.000Z` |
-/// | `network` | `{monitored, connected, interface, interfaceName, expensive, constrained, reachability, roaming}`; `interface` is `wifi`, `cellular`, `wired-ethernet`, `other` or `none`; `interfaceName` is the default route's interface or `null`; `reachability` is `unknown`, `local`, `limited`, `captive-portal` or `internet` |
+/// | `network` | `{monitored, connected, interface, interfaceName, expensive, metered, constrained, reachability, roaming}`; `interface` is `wifi`, `cellular`, `wired-ethernet`, `other` or `none`; `interfaceName` is the default route's interface or `null`; `metered` is `confirmed-unmetered`, `guessed-unmetered`, `unknown`, `guessed-metered` or `confirmed-metered` (`MeteredConfidence`; `expensive` is `true` for the two metered ones); `reachability` is `unknown`, `local`, `limited`, `captive-portal` or `internet` |
 /// | `power` | `{monitored, externalPower, batteryLevel, batteryLow, lowPowerMode, deviceIdle}`; `batteryLevel` is 0…1 or `null` |
 /// | `account` | `{monitored, status}`; `status` is `available`, `no-account`, `restricted`, `temporarily-unavailable` or `could-not-determine` |
 /// | `cloudDrive` | `{monitored, available}` |
@@ -21,7 +21,7 @@ import SyncGate
 /// | `presets` | one `{name, holds, treatedAsMet}` per preset; `treatedAsMet` lists its requirements that are not monitored |
 /// | `met` | the names of the requirements that hold |
 /// | `treatedAsMet` | the names of the requirements that hold only because their part is not monitored |
-/// | `sources` | `{fields, notes}`: `fields` maps each network and power field (`connected`, `interface`, `expensive`, `constrained`, `reachability`, `roaming`, `external power`, `battery`, `low power mode`, `device idle`, `free space`) to the source that decided it, such as `rtnetlink`, `NetworkManager` or `sysfs power_supply`; `notes` say why a better source is not used; `null` when not known |
+/// | `sources` | `{fields, notes}`: `fields` maps each network and power field (`connected`, `interface`, `expensive`, `metered`, `constrained`, `reachability`, `roaming`, `external power`, `battery`, `low power mode`, `device idle`, `free space`) to the source that decided it, such as `rtnetlink`, `NetworkManager` or `sysfs power_supply`; `notes` say why a better source is not used; `null` when not known |
 package struct StatusReport: Sendable {
     /// The version written as `schemaVersion`.
     package static let schemaVersion = 1

@@ -32,9 +32,11 @@ package enum LinuxInterfaceKind: Sendable, Hashable, CaseIterable {
         self == .cellular || self == .bluetooth
     }
 
-    /// The connected status for a path through a link of this kind (never constrained on Linux).
+    /// The connected status for a path through a link of this kind (never constrained on Linux); its
+    /// ``ConnectivityStatus/metered`` is a guess from the kind.
     package var connectedStatus: ConnectivityStatus {
-        ConnectivityStatus(isConnected: true, interface: interface, isExpensive: isExpensive, isConstrained: false)
+        ConnectivityStatus(
+            isConnected: true, interface: interface, metered: .guessed(isMetered: isExpensive), isConstrained: false)
     }
 
     /// Classifies an interface from its sysfs facts.

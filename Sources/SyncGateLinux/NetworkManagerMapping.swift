@@ -5,9 +5,9 @@ import SyncGateCore
 ///
 /// | NetworkManager | SyncGate |
 /// |---|---|
-/// | `Metered` YES 1, GUESS_YES 3 | expensive |
-/// | `Metered` NO 2, GUESS_NO 4 | not expensive |
-/// | `Metered` UNKNOWN 0 or missing | the kind rule (cellular and Bluetooth are expensive) |
+/// | `Metered` YES 1 / GUESS_YES 3 | expensive: confirmed metered / guessed metered |
+/// | `Metered` NO 2 / GUESS_NO 4 | not expensive: confirmed unmetered / guessed unmetered |
+/// | `Metered` UNKNOWN 0, missing or undefined | the kind rule (cellular and Bluetooth are expensive), a guess |
 /// | `Connectivity` FULL 4 | reachability internet |
 /// | `Connectivity` PORTAL 2 | captive portal |
 /// | `Connectivity` LIMITED 3 | limited |
@@ -20,12 +20,19 @@ import SyncGateCore
 ///
 /// rtnetlink stays the only source of "connected": a disconnected link is disconnected whatever
 /// NetworkManager says.
+///
+/// The manager's `Metered` is the `Metered` of the device that holds the primary connection, which
+/// NetworkManager derives from the connection's `connection.metered` setting (`yes`/`no` give YES/NO)
+/// or, when that is `unknown`, from its own guess (GUESS_YES/GUESS_NO); so it is the one property read.
 enum NetworkManagerMapping {
-    /// NetworkManager's verdict on cost: `nil` when it has none (`UNKNOWN`, or a value it does not define).
-    static func isExpensive(metered: UInt32?) -> Bool? {
+    /// NetworkManager's verdict on cost with its confidence: `nil` when it has none (`UNKNOWN`, or a value
+    /// it does not define).
+    static func meteredConfidence(metered: UInt32?) -> MeteredConfidence? {
         switch metered {
-        case 1, 3: true
-        case 2, 4: false
+        case 1: .confirmedMetered
+        case 2: .confirmedUnmetered
+        case 3: .guessedMetered
+        case 4: .guessedUnmetered
         default: nil
         }
     }
@@ -74,7 +81,7 @@ enum NetworkManagerMapping {
             return (link, heuristicProvenance)
         }
         let kind = kind(connectionType: facts.primaryConnectionType, deviceType: facts.primaryDeviceType)
-        let metered = isExpensive(metered: facts.metered)
+        let metered = meteredConfidence(metered: facts.metered)
         let provenance = ConnectivityProvenance(
             isConnected: .rtnetlink,
             interface: kind == nil ? .sysfsHeuristic : .networkManager,
@@ -87,7 +94,7 @@ enum NetworkManagerMapping {
         let status = ConnectivityStatus(
             isConnected: true,
             interface: kind?.interface ?? link.interface,
-            isExpensive: metered ?? kind?.isExpensive ?? link.isExpensive,
+            metered: metered ?? kind.map { .guessed(isMetered: $0.isExpensive) } ?? link.metered,
             isConstrained: link.isConstrained,
             reachability: reachability(connectivity: facts.connectivity)
         )

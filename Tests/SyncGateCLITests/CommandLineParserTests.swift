@@ -52,6 +52,14 @@ struct CommandLineParserTests {
             .invoke(
                 RunCommand(requirements: .network, timeout: .zero, backoff: .zero, gracePeriod: .zero, command: ["ls"]))
         ),
+        (
+            ["wait", "--require", "network,unmetered-confirmed"],
+            .invoke(WaitCommand(requirements: [.network, .unmeteredConfirmed]))
+        ),
+        (
+            ["run", "--require=unmetered-confirmed", "--", "ls"],
+            .invoke(RunCommand(requirements: .unmeteredConfirmed, command: ["ls"]))
+        ),
         (["demo"], .invoke(DemoCommand())),
         (["demo", "--speed", "20", "--plain"], .invoke(DemoCommand(speed: 20, plain: true))),
         (["demo", "--speed=0.5"], .invoke(DemoCommand(speed: 0.5))),

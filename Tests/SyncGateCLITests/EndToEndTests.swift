@@ -38,7 +38,8 @@ struct EndToEndTests {
             #expect(fields["battery"] == "sysfs power_supply")
         #endif
         #expect(fields["free space"] == "statvfs")
-        #expect(fields.count == 11)
+        #expect(fields.count == 12)
+        #expect(fields["metered"] == fields["expensive"])
         let storage = try #require(json["storage"] as? [String: Any])
         #expect(storage["monitored"] as? Bool == true)
         #expect((storage["availableBytes"] as? Int ?? 0) > 0)

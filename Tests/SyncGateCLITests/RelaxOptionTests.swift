@@ -18,6 +18,10 @@ struct RelaxOptionTests {
             ["unmetered=72h", "external-power=battery-not-low@12h"]
         ),
         (["--condition", "on-campus", "--relax", "on-campus=2s"], ["on-campus=2s"]),
+        (
+            ["--require", "network,unmetered-confirmed", "--relax", "unmetered-confirmed=unmetered@3d"],
+            ["unmetered-confirmed=unmetered@3d"]
+        ),
     ]
 
     @Test(arguments: valid)
@@ -28,6 +32,14 @@ struct RelaxOptionTests {
             return
         }
         #expect(submit.submission.relax == relax)
+    }
+
+    @Test("a strict unmetered job can fall back to a guessed unmetered path after a wait")
+    func strictFallsBackToAGuess() throws {
+        let relaxations = try RelaxationParser.parseAll(
+            ["unmetered-confirmed=unmetered@3d"], option: "--relax", requirements: [.network, .unmeteredConfirmed],
+            conditions: [])
+        #expect(relaxations == [.replace(.unmeteredConfirmed, with: .unmetered, after: .seconds(3 * 86_400))])
     }
 
     @Test("the values read as the relaxations they spell")

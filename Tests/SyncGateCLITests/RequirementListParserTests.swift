@@ -8,6 +8,8 @@ struct RequirementListParserTests {
         ("network", .network),
         ("network,unmetered,external-power", [.network, .unmetered, .externalPower]),
         (" network , unmetered ", [.network, .unmetered]),
+        ("network,unmetered-confirmed", [.network, .unmeteredConfirmed]),
+        ("UNMETERED_CONFIRMED,unmetered", [.unmetered, .unmeteredConfirmed]),
         ("sync-ready", .syncReady),
         ("cloud-drive-ready", .cloudDriveReady),
         ("large-transfer,external-power", [.largeTransfer, .externalPower]),
@@ -32,7 +34,7 @@ struct RequirementListParserTests {
     }
 
     static let known =
-        "network, unmetered, unconstrained, validated-internet, not-low-power, external-power, battery-not-low, "
+        "network, unmetered, unmetered-confirmed, unconstrained, validated-internet, not-low-power, external-power, battery-not-low, "
         + "account-ready, "
         + "cloud-drive, storage-not-low, device-idle, not-roaming, sync-ready, cloud-drive-ready, large-transfer, none"
 
@@ -43,6 +45,10 @@ struct RequirementListParserTests {
         ("network,", "empty item in requirement list 'network,' for --require"),
         ("wifi", "unknown requirement 'wifi' for --require (known: \(known))"),
         ("network,power", "unknown requirement 'power' for --require (known: \(known))"),
+        ("unmetered-confirm", "unknown requirement 'unmetered-confirm' for --require (known: \(known))"),
+        ("confirmed-unmetered", "unknown requirement 'confirmed-unmetered' for --require (known: \(known))"),
+        ("unmetered confirmed", "unknown requirement 'unmetered confirmed' for --require (known: \(known))"),
+        ("unmetered-confirmed,", "empty item in requirement list 'unmetered-confirmed,' for --require"),
     ])
     func rejectsInvalidLists(text: String, message: String) {
         #expect(throws: UsageError(message)) { try RequirementListParser.parse(text, option: "--require") }

@@ -4,8 +4,9 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct StatusReportTests {
+    /// Linux without NetworkManager: the link-kind rule only guesses that wired Ethernet is not metered.
     static let linuxLike = SyncEnvironmentStatus(
-        connectivity: .connected(via: .wiredEthernet),
+        connectivity: .connected(via: .wiredEthernet, metered: .guessedUnmetered),
         power: PowerStatus(isOnExternalPower: false, batteryLevel: 0.15),
         monitoredParts: [.network, .power]
     )
@@ -27,7 +28,8 @@ struct StatusReportTests {
             json["network"]
                 == .object([
                     ("monitored", .bool(true)), ("connected", .bool(true)), ("interface", .string("wired-ethernet")),
-                    ("interfaceName", .string("eth0")), ("expensive", .bool(false)), ("constrained", .bool(false)),
+                    ("interfaceName", .string("eth0")), ("expensive", .bool(false)),
+                    ("metered", .string("guessed-unmetered")), ("constrained", .bool(false)),
                     ("reachability", .string("unknown")), ("roaming", .bool(false)),
                 ]))
         #expect(
@@ -61,10 +63,15 @@ struct StatusReportTests {
         }
         #expect(requirements.map { $0["name"] } == SyncRequirements.members.map { JSONValue?.some(.string($0.name)) })
         #expect(
-            requirements[5]
+            requirements[2]
+                == .object([
+                    ("name", .string("unmetered-confirmed")), ("holds", .bool(false)), ("monitored", .bool(true)),
+                ]))
+        #expect(
+            requirements[6]
                 == .object([("name", .string("external-power")), ("holds", .bool(false)), ("monitored", .bool(true))]))
         #expect(
-            requirements[7]
+            requirements[8]
                 == .object([("name", .string("account-ready")), ("holds", .bool(true)), ("monitored", .bool(false))]))
         guard case .array(let presets) = json["presets"] else {
             Issue.record("presets is not an array")
@@ -94,6 +101,7 @@ struct StatusReportTests {
         let lines = report.lines(style: .plain)
         #expect(lines.contains("  connected        rtnetlink"))
         #expect(lines.contains("  expensive        sysfs heuristic"))
+        #expect(lines.contains("  metered          sysfs heuristic"))
         #expect(lines.contains("  low power mode   default (no source)"))
         // One line for the sources that share a note, and only the first note of each source.
         #expect(lines.contains("  note: NetworkManager, power daemons: no D-Bus connection (absent)"))
@@ -107,8 +115,31 @@ struct StatusReportTests {
         }
         #expect(fields.first { $0.0 == "connected" }?.1 == .string("rtnetlink"))
         #expect(fields.first { $0.0 == "battery" }?.1 == .string("sysfs power_supply"))
-        #expect(fields.count == 10)
+        #expect(fields.count == 11)
+        #expect(fields.first { $0.0 == "metered" }?.1 == .string("sysfs heuristic"))
         #expect(fields.first { $0.0 == "roaming" }?.1 == .string("default (no source)"))
+    }
+
+    /// Each confidence as `status --json` writes it, and which of the two requirements holds.
+    @Test(
+        "metered in the JSON",
+        arguments: [
+            (MeteredConfidence.confirmedUnmetered, "confirmed-unmetered", true, true),
+            (.guessedUnmetered, "guessed-unmetered", true, false), (.unknown, "unknown", true, false),
+            (.guessedMetered, "guessed-metered", false, false), (.confirmedMetered, "confirmed-metered", false, false),
+        ])
+    func meteredInJSON(confidence: MeteredConfidence, word: String, unmetered: Bool, confirmed: Bool) {
+        let status = SyncEnvironmentStatus(
+            connectivity: .connected(via: .wifi, metered: confidence), monitoredParts: [.network])
+        let json = StatusReport(status: status, interfaceName: "wlan0", time: "T").json
+        #expect(json["network"]?["metered"] == .string(word))
+        #expect(json["network"]?["expensive"] == .bool(!unmetered))
+        guard case .array(let met) = json["met"] else {
+            Issue.record("met is not an array")
+            return
+        }
+        #expect(met.contains(.string("unmetered")) == unmetered)
+        #expect(met.contains(.string("unmetered-confirmed")) == confirmed)
     }
 
     @Test func disconnectedHasNoInterfaceName() {
@@ -123,6 +154,9 @@ struct StatusReportTests {
         #expect(lines.contains("account         not monitored, treated as met"))
         #expect(lines.contains("cloud drive     not monitored, treated as met"))
         #expect(lines.contains("battery         15% (low)"))
+        #expect(lines.contains("metered         guessed-unmetered"))
+        #expect(lines.contains("  unmetered          met"))
+        #expect(lines.contains("  unmetered-confirmed unmet"))
         #expect(lines.contains("power           on battery"))
         #expect(lines.contains { $0.hasPrefix("interface       wired-ethernet (name unknown") })
         #expect(lines.contains("  external-power     unmet"))
@@ -134,7 +168,8 @@ struct StatusReportTests {
         let line = StatusReport(status: Self.linuxLike, interfaceName: "eth0", time: "T").watchLine(style: .plain)
         #expect(
             line
-                == "T connected via wired-ethernet (eth0); on battery, battery 15% (low); unmet: external-power, battery-not-low"
+                == "T connected via wired-ethernet (eth0); on battery, battery 15% (low); "
+                + "unmet: unmetered-confirmed, external-power, battery-not-low"
         )
     }
 

@@ -1,7 +1,6 @@
 import Testing
 
 @testable import SyncGateCore
-
 @testable import SyncGateLinux
 @testable import SyncGateWire
 
@@ -53,7 +52,9 @@ struct ConnectivityEvaluatorTests {
             links: [3: link]
         ) { _ in .wiredEthernet }
         #expect(status.isConnected == testCase.connected)
-        #expect(status == (testCase.connected ? .connected(via: .wiredEthernet) : .disconnected))
+        #expect(
+            status == (testCase.connected ? .connected(via: .wiredEthernet, metered: .guessedUnmetered) : .disconnected)
+        )
     }
 
     @Test func ipv4IsPreferredOverIPv6() {
@@ -75,7 +76,7 @@ struct ConnectivityEvaluatorTests {
             ipv6: .route(NetlinkRoute(family: Netlink.familyIPv6, outputInterface: 2)),
             links: [2: NetlinkLink(index: 2, flags: Self.upRunning)]
         ) { _ in .cellular }
-        #expect(status == .connected(via: .cellular, isExpensive: true))
+        #expect(status == .connected(via: .cellular, metered: .guessedMetered))
     }
 
     @Test func unusableIPv4FallsBackToIPv6() {

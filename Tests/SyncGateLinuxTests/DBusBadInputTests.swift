@@ -195,7 +195,7 @@
             await clock.waitForSleeper(until: ManualClock.Instant(offset: .seconds(30)))
             clock.advance(by: .seconds(30))
             let back = try await awaitValue(observer.statusStream, "reconnected") { $0.reachability == .captivePortal }
-            #expect(back == .connected(via: .wifi, isExpensive: false, reachability: .captivePortal))
+            #expect(back == .connected(via: .wifi, metered: .guessedUnmetered, reachability: .captivePortal))
             #expect(observer.provenance.isExpensive == StatusOrigin("NetworkManager connection type"))
             let typeNotes = observer.provenance.notes.filter { $0.contains("Metered has type s") }
             #expect(typeNotes.count == 1, "\(observer.provenance.notes)")

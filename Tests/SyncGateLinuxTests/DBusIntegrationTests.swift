@@ -43,17 +43,22 @@
             #expect(observer.provenance.isExpensive == .networkManager)
             #expect(observer.provenance.interface == .networkManager)
 
-            for (metered, expensive) in [(1, true), (4, false), (3, true), (2, false), (1, true)] {
-                try await client.setNetworkManager("Metered", .uint32(UInt32(metered)))
+            #expect(observer.status.metered == .confirmedUnmetered)
+            let steps: [(UInt32, MeteredConfidence)] = [
+                (1, .confirmedMetered), (4, .guessedUnmetered), (3, .guessedMetered), (2, .confirmedUnmetered),
+                (1, .confirmedMetered),
+            ]
+            for (metered, confidence) in steps {
+                try await client.setNetworkManager("Metered", .uint32(metered))
                 let status = try await awaitValue(observer.statusStream, "Metered \(metered)") {
-                    $0.isExpensive == expensive
+                    $0.metered == confidence
                 }
-                #expect(status == .connected(via: .wifi, isExpensive: expensive, reachability: .internet))
+                #expect(status == .connected(via: .wifi, metered: confidence, reachability: .internet))
             }
-            // UNKNOWN: no verdict, so the kind rule applies (Wi-Fi is not expensive).
+            // UNKNOWN: no verdict, so the kind rule applies (Wi-Fi is not expensive), as a guess.
             try await client.setNetworkManager("Metered", .uint32(0))
-            _ = try await awaitValue(observer.statusStream, "Metered unknown") { !$0.isExpensive }
-            #expect(observer.provenance.isExpensive != .networkManager)
+            _ = try await awaitValue(observer.statusStream, "Metered unknown") { $0.metered == .guessedUnmetered }
+            #expect(observer.provenance.isExpensive == StatusOrigin("NetworkManager connection type"))
         }
 
         @Test func captivePortalAndBack() async throws {
@@ -100,7 +105,7 @@
             let modem = try await awaitValue(observer.statusStream, "modem") {
                 $0.interface == .cellular && $0.isExpensive
             }
-            #expect(modem == .connected(via: .cellular, isExpensive: true, reachability: .internet))
+            #expect(modem == .connected(via: .cellular, metered: .guessedMetered, reachability: .internet))
 
             try await client.setNetworkManager("PrimaryConnectionType", .string("802-11-wireless"))
             try await client.setNetworkManager("Metered", .uint32(4))
@@ -169,7 +174,7 @@
             let back = try await awaitValue(observer.statusStream, "NetworkManager back") {
                 $0.reachability == .internet
             }
-            #expect(back == .connected(via: .wifi, isExpensive: true, reachability: .internet))
+            #expect(back == .connected(via: .wifi, metered: .guessedMetered, reachability: .internet))
             #expect(observer.provenance.isExpensive == .networkManager)
         }
 

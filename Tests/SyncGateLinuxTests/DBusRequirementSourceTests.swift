@@ -8,14 +8,16 @@
 
     @testable import SyncGateLinux
 
-    /// The D-Bus sources of `.deviceIdle` (systemd-logind, python-dbusmock's logind template) and
-    /// `.notRoaming` (ModemManager, a mock set up by `DBusTestBus.modemManagerTemplate`), each on its own
-    /// private bus. Skips without dbus-daemon or dbusmock unless SYNCGATE_REQUIRE_DBUS=1.
+    /// The D-Bus sources of `.deviceIdle` (systemd-logind, python-dbusmock's logind template),
+    /// `.notRoaming` (ModemManager, a mock set up by `DBusTestBus.modemManagerTemplate`) and
+    /// `.unmeteredConfirmed` (NetworkManager's `Metered`, python-dbusmock's NetworkManager template with
+    /// `DBusTestBus.networkManagerTemplate`'s manager properties), each on its own private bus. Skips without dbus-daemon or dbusmock unless SYNCGATE_REQUIRE_DBUS=1.
     @Suite(.startsProcesses, .enabled(if: DBusTestBus.isEnabled, DBusTestBus.skipComment), .timeLimit(.minutes(1)))
     struct DBusRequirementSourceTests {
         static let login1 = "org.freedesktop.login1"
         static let modemManager = "org.freedesktop.ModemManager1"
         static let modem3gpp = "org.freedesktop.ModemManager1.Modem.Modem3gpp"
+        static let networkManager = "org.freedesktop.NetworkManager"
 
         func configuration(_ bus: DBusTestBus) -> DBusFollowerConfiguration {
             DBusFollowerConfiguration(
@@ -75,6 +77,48 @@
             // The template's manager says IdleHint false: read only once the source is on the bus.
             _ = try await awaitValue(observer.statusStream, "logind read from the late bus") { !$0.isDeviceIdle }
             #expect(observer.provenance.isDeviceIdle == .logind)
+        }
+
+        /// NetworkManager guesses "not metered" (GUESS_NO 4): an `.unmetered` job runs, an
+        /// `.unmeteredConfirmed` one waits until the connection is set to not metered (NO 2), and a
+        /// confirmed "metered" (YES 1) blocks both again.
+        @Test func networkManagerMeteredGatesConfirmedUnmeteredJobs() async throws {
+            let bus = try DBusTestBus()
+            let client = try DBusTestClient(address: bus.address)
+            try bus.startMock(
+                "nm", template: "nm_full.py", parameters: #"{"Metered": 4, "PrimaryConnectionType": "802-3-ethernet"}"#)
+            try await client.waitForOwner(of: Self.networkManager)
+            let link = StatusBroadcast(LinuxInterfaceKind.wiredEthernet.connectedStatus)
+            let observer = ConnectivityObserver(linkStatus: link, networkManager: configuration(bus))
+            _ = try await awaitValue(observer.statusStream, "GUESS_NO read") { $0.metered == .guessedUnmetered }
+            #expect(observer.provenance.isExpensive == .networkManager)
+            let environment = SyncEnvironment(connectivity: observer)
+            let scheduler = SyncScheduler(environment: environment)
+            let strict = try scheduler.submit(
+                SyncJob(id: "strict", requires: [.network, .unmeteredConfirmed]) { _ in })
+            let relaxed = try scheduler.submit(SyncJob(id: "relaxed", requires: [.network, .unmetered]) { _ in })
+            #expect(try await relaxed.outcome() == .succeeded)
+            #expect(strict.state == .waiting(unmet: .unmeteredConfirmed, conditions: []))
+
+            try await client.setNetworkManager("Metered", .uint32(2))
+            #expect(try await strict.outcome() == .succeeded)
+            #expect(observer.status.metered == .confirmedUnmetered)
+
+            try await client.setNetworkManager("Metered", .uint32(1))
+            let metered = try await awaitValue(environment.statusStream, "YES read") {
+                $0.connectivity.metered == .confirmedMetered
+            }
+            #expect(!metered.satisfies(.unmetered))
+            #expect(!metered.satisfies(.unmeteredConfirmed))
+
+            // NetworkManager goes away: the link-kind rule guesses again, which only `.unmetered` takes.
+            bus.stopMock("nm")
+            let heuristic = try await awaitValue(environment.statusStream, "heuristic") {
+                $0.connectivity.metered == .guessedUnmetered
+            }
+            #expect(heuristic.satisfies(.unmetered))
+            #expect(!heuristic.satisfies(.unmeteredConfirmed))
+            #expect(observer.provenance.isExpensive == .sysfsHeuristic)
         }
 
         @Test func modemManagerRoamingGatesNotRoamingJobs() async throws {

@@ -147,11 +147,15 @@
         }
 
         @Test func publicValues() {
-            #expect(LinuxInterfaceKind.wifi.connectedStatus == .connected(via: .wifi))
-            #expect(LinuxInterfaceKind.cellular.connectedStatus == .connected(via: .cellular, isExpensive: true))
-            #expect(LinuxInterfaceKind.wiredEthernet.connectedStatus == .connected(via: .wiredEthernet))
-            #expect(LinuxInterfaceKind.bluetooth.connectedStatus == .connected(via: .other, isExpensive: true))
-            #expect(LinuxInterfaceKind.other.connectedStatus == .connected(via: .other))
+            // The kind rule only guesses the cost.
+            #expect(LinuxInterfaceKind.wifi.connectedStatus == .connected(via: .wifi, metered: .guessedUnmetered))
+            #expect(
+                LinuxInterfaceKind.cellular.connectedStatus == .connected(via: .cellular, metered: .guessedMetered))
+            #expect(
+                LinuxInterfaceKind.wiredEthernet.connectedStatus
+                    == .connected(via: .wiredEthernet, metered: .guessedUnmetered))
+            #expect(LinuxInterfaceKind.bluetooth.connectedStatus == .connected(via: .other, metered: .guessedMetered))
+            #expect(LinuxInterfaceKind.other.connectedStatus == .connected(via: .other, metered: .guessedUnmetered))
         }
 
         @Test func missingOrHostileNamesReadAsNoFacts() throws {

@@ -7,11 +7,15 @@ import Testing
 /// NetworkManager's states to SyncGate's values, and the merge with the rtnetlink status.
 @Suite(.timeLimit(.minutes(1)))
 struct NetworkManagerMappingTests {
+    /// NM_METERED: UNKNOWN 0, YES 1, NO 2, GUESS_YES 3, GUESS_NO 4; anything else is no verdict.
     @Test(
         "Metered",
-        arguments: [(UInt32?.none, Bool?.none), (0, nil), (1, true), (2, false), (3, true), (4, false), (9, nil)])
-    func metered(value: UInt32?, expensive: Bool?) {
-        #expect(NetworkManagerMapping.isExpensive(metered: value) == expensive)
+        arguments: [
+            (UInt32?.none, MeteredConfidence?.none), (0, nil), (1, .confirmedMetered), (2, .confirmedUnmetered),
+            (3, .guessedMetered), (4, .guessedUnmetered), (5, nil), (9, nil), (UInt32.max, nil),
+        ] as [(UInt32?, MeteredConfidence?)])
+    func metered(value: UInt32?, confidence: MeteredConfidence?) {
+        #expect(NetworkManagerMapping.meteredConfidence(metered: value) == confidence)
     }
 
     @Test(
@@ -37,8 +41,9 @@ struct NetworkManagerMappingTests {
         #expect(NetworkManagerMapping.kind(connectionType: connectionType, deviceType: deviceType) == kind)
     }
 
-    static let wired = ConnectivityStatus.connected(via: .wiredEthernet)
-    static let cellular = ConnectivityStatus.connected(via: .cellular, isExpensive: true)
+    /// The links as the sysfs heuristic reports them: its cost verdicts are guesses.
+    static let wired = LinuxInterfaceKind.wiredEthernet.connectedStatus
+    static let cellular = LinuxInterfaceKind.cellular.connectedStatus
 
     @Test(
         "merge",
@@ -46,26 +51,39 @@ struct NetworkManagerMappingTests {
             // Without NetworkManager the link status passes through.
             (wired, NetworkManagerFacts?.none, wired),
             (cellular, nil, cellular),
-            // NetworkManager's verdicts win; rtnetlink decides "connected".
+            // NetworkManager's verdicts win, with their confidence; rtnetlink decides "connected".
             (
                 wired, NetworkManagerFacts(metered: 1, connectivity: 4, primaryConnectionType: "802-11-wireless"),
-                .connected(via: .wifi, isExpensive: true, reachability: .internet)
+                .connected(via: .wifi, metered: .confirmedMetered, reachability: .internet)
             ),
             (
                 cellular, NetworkManagerFacts(metered: 4, connectivity: 2, primaryConnectionType: "gsm"),
-                .connected(via: .cellular, isExpensive: false, reachability: .captivePortal)
+                .connected(via: .cellular, metered: .guessedUnmetered, reachability: .captivePortal)
+            ),
+            (
+                cellular, NetworkManagerFacts(metered: 2, connectivity: 4, primaryConnectionType: "gsm"),
+                .connected(via: .cellular, metered: .confirmedUnmetered, reachability: .internet)
+            ),
+            (
+                wired, NetworkManagerFacts(metered: 3, connectivity: 4, primaryConnectionType: "802-3-ethernet"),
+                .connected(via: .wiredEthernet, metered: .guessedMetered, reachability: .internet)
             ),
             (ConnectivityStatus.disconnected, NetworkManagerFacts(metered: 1, connectivity: 4), .disconnected),
-            // Metered unknown: the kind rule on NetworkManager's kind, else the link's heuristic.
+            // Metered unknown: the kind rule on NetworkManager's kind, else the link's heuristic; both guesses.
             (
                 wired, NetworkManagerFacts(metered: 0, connectivity: 3, primaryConnectionType: "bluetooth"),
-                .connected(via: .other, isExpensive: true, reachability: .limited)
+                .connected(via: .other, metered: .guessedMetered, reachability: .limited)
+            ),
+            (
+                cellular, NetworkManagerFacts(metered: 0, connectivity: 4, primaryConnectionType: "802-11-wireless"),
+                .connected(via: .wifi, metered: .guessedUnmetered, reachability: .internet)
             ),
             (cellular, NetworkManagerFacts(metered: 0, connectivity: 0), cellular),
+            (wired, NetworkManagerFacts(metered: 7, connectivity: 0), wired),
             // No primary connection: the link's interface.
             (
                 wired, NetworkManagerFacts(metered: 2, connectivity: 1, primaryConnectionType: ""),
-                .connected(via: .wiredEthernet, reachability: .local)
+                .connected(via: .wiredEthernet, metered: .confirmedUnmetered, reachability: .local)
             ),
         ] as [(ConnectivityStatus, NetworkManagerFacts?, ConnectivityStatus)])
     func merge(link: ConnectivityStatus, facts: NetworkManagerFacts?, expected: ConnectivityStatus) {

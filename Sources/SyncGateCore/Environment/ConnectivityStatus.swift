@@ -2,13 +2,21 @@
 ///
 /// Read it field by field (`status.isConnected`, `status.interface == .wifi`). The facts a source may be
 /// unable to tell (reachability, roaming) default to values that restrict nothing.
+///
+/// Whether the path is metered is one fact, ``metered``, with the source's confidence; ``isExpensive`` is
+/// its yes-or-no reading. A status that is not connected has no path to judge: its ``metered`` is always
+/// ``MeteredConfidence/unknown`` (so ``isExpensive`` is `false`), whatever the initializer was given.
 public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
     /// Whether the device has a usable network path.
     public let isConnected: Bool
     /// The primary network interface in use.
     public let interface: ConnectionInterface
-    /// Whether the path is expensive (cellular, a personal hotspot, a metered connection).
-    public let isExpensive: Bool
+    /// Whether the path is metered, and how sure its source is (see ``MeteredConfidence``); always
+    /// ``MeteredConfidence/unknown`` when not connected.
+    public let metered: MeteredConfidence
+    /// Whether the path is expensive (cellular, a personal hotspot, a metered connection): ``metered`` is
+    /// ``MeteredConfidence/guessedMetered`` or ``MeteredConfidence/confirmedMetered``.
+    public var isExpensive: Bool { metered.isMetered }
     /// Whether the path is constrained (Low Data Mode).
     public let isConstrained: Bool
     /// How far the path is known to reach; ``ConnectivityReachability/unknown`` where no validator exists.
@@ -20,17 +28,33 @@ public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
 
     /// Creates a status from its facts; `reachability` defaults to unknown (no validator), `isRoaming` to
     /// `false`.
+    ///
+    /// `isExpensive` is taken as the caller's verdict: ``metered`` is
+    /// ``MeteredConfidence/confirmedMetered`` or ``MeteredConfidence/confirmedUnmetered`` (or
+    /// ``MeteredConfidence/unknown`` when not connected). A source that only guesses uses
+    /// ``init(isConnected:interface:metered:isConstrained:reachability:isRoaming:)``.
+    public init(
+        isConnected: Bool, interface: ConnectionInterface, isExpensive: Bool, isConstrained: Bool,
+        reachability: ConnectivityReachability = .unknown, isRoaming: Bool = false
+    ) {
+        self.init(
+            isConnected: isConnected, interface: interface, metered: .confirmed(isMetered: isExpensive),
+            isConstrained: isConstrained, reachability: reachability, isRoaming: isRoaming)
+    }
+
+    /// Creates a status from its facts, with the metered verdict and its confidence; `metered` is replaced
+    /// by ``MeteredConfidence/unknown`` when not connected.
     public init(
         isConnected: Bool,
         interface: ConnectionInterface,
-        isExpensive: Bool,
+        metered: MeteredConfidence,
         isConstrained: Bool,
         reachability: ConnectivityReachability = .unknown,
         isRoaming: Bool = false
     ) {
         self.isConnected = isConnected
         self.interface = interface
-        self.isExpensive = isExpensive
+        self.metered = isConnected ? metered : .unknown
         self.isConstrained = isConstrained
         self.reachability = reachability
         self.isRoaming = isRoaming
@@ -65,20 +89,35 @@ public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
 }
 
 extension ConnectivityStatus {
-    /// A connected status through the given interface.
+    /// A connected status through the given interface; `isExpensive` is the caller's verdict, confirmed
+    /// (see ``init(isConnected:interface:isExpensive:isConstrained:reachability:isRoaming:)``).
     ///
     /// ```swift
     /// let hotspot = ConnectivityStatus.connected(via: .wifi, isExpensive: true)
     /// ```
     public static func connected(
+        via interface: ConnectionInterface, isExpensive: Bool = false, isConstrained: Bool = false,
+        reachability: ConnectivityReachability = .unknown, isRoaming: Bool = false
+    ) -> ConnectivityStatus {
+        connected(
+            via: interface, metered: .confirmed(isMetered: isExpensive), isConstrained: isConstrained,
+            reachability: reachability, isRoaming: isRoaming)
+    }
+
+    /// A connected status through the given interface, with the metered verdict and its confidence.
+    ///
+    /// ```swift
+    /// let office = ConnectivityStatus.connected(via: .wifi, metered: .guessedUnmetered)
+    /// ```
+    public static func connected(
         via interface: ConnectionInterface,
-        isExpensive: Bool = false,
+        metered: MeteredConfidence,
         isConstrained: Bool = false,
         reachability: ConnectivityReachability = .unknown,
         isRoaming: Bool = false
     ) -> ConnectivityStatus {
         ConnectivityStatus(
-            isConnected: true, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained,
+            isConnected: true, interface: interface, metered: metered, isConstrained: isConstrained,
             reachability: reachability, isRoaming: isRoaming)
     }
 }
@@ -87,7 +126,7 @@ extension ConnectivityStatus {
     /// The same status with ``isRoaming`` replaced.
     package func with(isRoaming: Bool) -> ConnectivityStatus {
         ConnectivityStatus(
-            isConnected: isConnected, interface: interface, isExpensive: isExpensive, isConstrained: isConstrained,
+            isConnected: isConnected, interface: interface, metered: metered, isConstrained: isConstrained,
             reachability: reachability, isRoaming: isRoaming)
     }
 }

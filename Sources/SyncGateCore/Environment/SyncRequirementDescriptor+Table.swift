@@ -10,10 +10,16 @@ extension SyncRequirements {
             field: .init(key: "connected", sourceLabel: "connected") { .flag($0.connectivity.isConnected) },
             holds: { $0.connectivity.isConnected }),
         SyncRequirementDescriptor(
-            .unmetered, name: "unmetered", meaning: "connected and not expensive (cellular, hotspot, metered)",
+            .unmetered, name: "unmetered",
+            meaning: "connected and not expensive (cellular, hotspot, metered); a guess counts",
             decidedBy: .network,
             field: .init(key: "expensive", sourceLabel: "expensive") { .flag($0.connectivity.isExpensive) },
             holds: { $0.connectivity.isConnected && !$0.connectivity.isExpensive }),
+        SyncRequirementDescriptor(
+            .unmeteredConfirmed, name: "unmetered-confirmed",
+            meaning: "connected and confirmed not metered (a guess does not count)", decidedBy: .network,
+            field: .init(key: "metered", sourceLabel: "metered") { .word($0.connectivity.metered.description) },
+            holds: { $0.connectivity.isConnected && $0.connectivity.metered == .confirmedUnmetered }),
         SyncRequirementDescriptor(
             .unconstrained, name: "unconstrained", meaning: "connected and not in Low Data Mode", decidedBy: .network,
             field: .init(key: "constrained", sourceLabel: "constrained") { .flag($0.connectivity.isConstrained) },

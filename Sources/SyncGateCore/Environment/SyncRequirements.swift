@@ -1,7 +1,7 @@
 /// The facts about the environment that a job or a waiter needs before it may start.
 ///
 /// Each member names one fact; ``SyncEnvironmentStatus/satisfiedRequirements`` says which hold now.
-/// `.unmetered`, `.unconstrained` and `.validatedInternet` imply `.network`: a disconnected device
+/// `.unmetered`, `.unmeteredConfirmed`, `.unconstrained` and `.validatedInternet` imply `.network`: a disconnected device
 /// satisfies none of them.
 /// A requirement whose part of the environment is not monitored reads as satisfied (see
 /// ``MonitoringOptions``), so presets such as ``syncReady`` also work where no account source exists.
@@ -18,6 +18,10 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     /// A usable network path.
     public static let network = SyncRequirements(rawValue: 1 << 0)
     /// A network path that is not expensive (not cellular, not a hotspot, not metered).
+    ///
+    /// A guess counts: met for ``MeteredConfidence/confirmedUnmetered``,
+    /// ``MeteredConfidence/guessedUnmetered`` and ``MeteredConfidence/unknown``; ``unmeteredConfirmed``
+    /// takes only a confirmed "not metered".
     public static let unmetered = SyncRequirements(rawValue: 1 << 1)
     /// A network path that is not constrained (Low Data Mode off).
     public static let unconstrained = SyncRequirements(rawValue: 1 << 2)
@@ -48,6 +52,13 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     /// Connected, and the connection in use is not a roaming mobile connection (see
     /// ``ConnectivityStatus/isRoaming``).
     public static let notRoaming = SyncRequirements(rawValue: 1 << 11)
+    /// Connected, and a source that knows says the path is not metered
+    /// (``MeteredConfidence/confirmedUnmetered``): the strict form of ``unmetered``, which also takes a
+    /// guess (NetworkManager's `GUESS_NO`, the link-kind rule) or no opinion.
+    ///
+    /// Where nothing confirms it (no NetworkManager, or NetworkManager only guessing), a job that requires
+    /// it waits; see ``MeteredConfidence`` for each source's verdicts.
+    public static let unmeteredConfirmed = SyncRequirements(rawValue: 1 << 12)
 
     /// No requirement: the empty set, which every status satisfies; spelled `none` in ``named`` and by
     /// the `syncgate` tool.

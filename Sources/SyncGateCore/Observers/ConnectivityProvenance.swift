@@ -9,7 +9,9 @@ public struct ConnectivityProvenance: Sendable, Hashable, CustomStringConvertibl
     public var isConnected: StatusOrigin
     /// The source of ``ConnectivityStatus/interface``.
     public var interface: StatusOrigin
-    /// The source of ``ConnectivityStatus/isExpensive``.
+    /// The source of ``ConnectivityStatus/isExpensive`` and of its confidence,
+    /// ``ConnectivityStatus/metered`` (one fact): `NetworkManager` for its `Metered` verdict or guess,
+    /// `NetworkManager connection type` or `sysfs heuristic` for the link-kind rule, `NWPathMonitor`.
     public var isExpensive: StatusOrigin
     /// The source of ``ConnectivityStatus/isConstrained``.
     public var isConstrained: StatusOrigin

@@ -24,6 +24,23 @@ struct PathMappingTests {
         }
     }
 
+    /// `isExpensive` is the system's judgement: confirmed either way, except that Low Data Mode makes an
+    /// inexpensive path only a guess.
+    @Test(
+        "isExpensive and isConstrained to the metered confidence",
+        arguments: [
+            (true, false, MeteredConfidence.confirmedMetered), (true, true, .confirmedMetered),
+            (false, false, .confirmedUnmetered), (false, true, .guessedUnmetered),
+        ])
+    func meteredConfidence(expensive: Bool, constrained: Bool, confidence: MeteredConfidence) {
+        let snapshot = PathSnapshot(
+            status: .satisfied, usedInterfaceTypes: [.wifi], isExpensive: expensive, isConstrained: constrained)
+        #expect(snapshot.connectivityStatus.metered == confidence)
+        #expect(snapshot.connectivityStatus.isExpensive == expensive)
+        let unusable = PathSnapshot(status: .unsatisfied, isExpensive: expensive, isConstrained: constrained)
+        #expect(unusable.connectivityStatus.metered == .unknown)
+    }
+
     @Test("the status table covers every case") func statusTableIsComplete() {
         #expect(Set(Self.statusTable.map(\.0)) == Set(PathStatusMirror.allCases))
         #expect(Set(Self.interfaceTable.map(\.0)) == Set(InterfaceTypeMirror.allCases))

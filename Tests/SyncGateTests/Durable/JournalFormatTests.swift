@@ -32,6 +32,14 @@ struct JournalFormatTests {
             .submitted(dependentJob()),
             .submitted(stoppedJob()),
             .attemptStopped(sequence: 12, reason: .requirementsLost([], conditions: ["é", "db-ready"])),
+            // The strict requirement is one more bit of the same varint: no format change.
+            .submitted(
+                plainJob(
+                    13,
+                    options: SyncJobOptions(
+                        requires: [.network, .unmeteredConfirmed],
+                        relaxations: [.replace(.unmeteredConfirmed, with: .unmetered, after: .seconds(259_200))]))),
+            .attemptStopped(sequence: 13, reason: .requirementsLost([.unmeteredConfirmed], conditions: [])),
         ] + JobRecord.Resolution.allCases.map { .resolved(sequence: 7, resolution: $0) }
         + [SyncJobStopReason.cancelled, .timedOut, .replaced, .shutdown].map {
             .attemptStopped(sequence: 12, reason: $0)

@@ -51,7 +51,7 @@ struct DescriptionTests {
         #expect(
             status.description
                 == "network: connected via wifi; account: available; conditions: [a, b]; "
-                + "met: [network, unmetered, unconstrained, validated-internet, not-low-power, external-power, "
+                + "met: [network, unmetered, unmetered-confirmed, unconstrained, validated-internet, not-low-power, external-power, "
                 + "battery-not-low, "
                 + "account-ready, cloud-drive, storage-not-low, device-idle, not-roaming]"
         )

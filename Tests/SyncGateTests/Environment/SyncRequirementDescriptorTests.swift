@@ -5,7 +5,8 @@ import Testing
 struct SyncRequirementDescriptorTests {
     /// The public constants with their spellings: each must be the bit of the descriptor of that name.
     static let constants: [(requirement: SyncRequirements, name: String)] = [
-        (.network, "network"), (.unmetered, "unmetered"), (.unconstrained, "unconstrained"),
+        (.network, "network"), (.unmetered, "unmetered"), (.unmeteredConfirmed, "unmetered-confirmed"),
+        (.unconstrained, "unconstrained"),
         (.validatedInternet, "validated-internet"), (.notLowPower, "not-low-power"),
         (.externalPower, "external-power"), (.batteryNotLow, "battery-not-low"), (.accountReady, "account-ready"),
         (.cloudDrive, "cloud-drive"), (.storageNotLow, "storage-not-low"), (.deviceIdle, "device-idle"),
@@ -75,6 +76,11 @@ struct SyncRequirementDescriptorTests {
         #expect(power.text(in: SyncEnvironmentStatus(power: PowerStatus(isOnExternalPower: false))) == "on battery")
         let roaming = try #require(SyncRequirements.descriptor(of: .notRoaming)).field
         #expect(roaming.text(in: SyncEnvironmentStatus()) == "no")
+        let metered = try #require(SyncRequirements.descriptor(of: .unmeteredConfirmed)).field
+        #expect(metered.key == "metered")
+        #expect(metered.reading(SyncEnvironmentStatus()) == .word("unknown"))
+        let guessed = SyncEnvironmentStatus(connectivity: .connected(via: .wifi, metered: .guessedUnmetered))
+        #expect(metered.text(in: guessed) == "guessed-unmetered")
         let account = try #require(SyncRequirements.descriptor(of: .accountReady)).field
         #expect(account.reading(SyncEnvironmentStatus(account: .available)) == .word("available"))
         #expect(SyncRequirements.descriptor(of: [.network, .unmetered]) == nil)

@@ -27,9 +27,14 @@ struct SyncRequirementsTests {
             ),
             (
                 .unmetered,
-                [allMet, with(allMet) { $0.connectivity = .connected(via: .wifi, isConstrained: true) }],
+                [
+                    allMet, with(allMet) { $0.connectivity = .connected(via: .wifi, isConstrained: true) },
+                    with(allMet) { $0.connectivity = .connected(via: .wifi, metered: .guessedUnmetered) },
+                    with(allMet) { $0.connectivity = .connected(via: .wifi, metered: .unknown) },
+                ],
                 [
                     with(allMet) { $0.connectivity = .connected(via: .cellular, isExpensive: true) },
+                    with(allMet) { $0.connectivity = .connected(via: .wifi, metered: .guessedMetered) },
                     with(allMet) { $0.connectivity = .disconnected },
                     with(allMet) {
                         $0.connectivity = ConnectivityStatus(
@@ -38,6 +43,25 @@ struct SyncRequirementsTests {
                             isExpensive: false,
                             isConstrained: false
                         )
+                    },
+                ]
+            ),
+            (
+                .unmeteredConfirmed,
+                [
+                    allMet,
+                    with(allMet) { $0.connectivity = .connected(via: .wifi, metered: .confirmedUnmetered) },
+                    with(allMet) { $0.connectivity = .connected(via: .cellular, metered: .confirmedUnmetered) },
+                ],
+                [
+                    with(allMet) { $0.connectivity = .connected(via: .wifi, metered: .guessedUnmetered) },
+                    with(allMet) { $0.connectivity = .connected(via: .wifi, metered: .unknown) },
+                    with(allMet) { $0.connectivity = .connected(via: .cellular, metered: .guessedMetered) },
+                    with(allMet) { $0.connectivity = .connected(via: .cellular, isExpensive: true) },
+                    with(allMet) { $0.connectivity = .disconnected },
+                    with(allMet) {
+                        $0.connectivity = ConnectivityStatus(
+                            isConnected: false, interface: .wifi, metered: .confirmedUnmetered, isConstrained: false)
                     },
                 ]
             ),
@@ -249,12 +273,14 @@ struct SyncRequirementsTests {
         #expect(SyncRequirements.validatedInternet.monitoredParts == .network)
         #expect(
             SyncRequirements.decided(by: .network)
-                == [.network, .unmetered, .unconstrained, .validatedInternet, .notRoaming])
+                == [.network, .unmetered, .unmeteredConfirmed, .unconstrained, .validatedInternet, .notRoaming])
         #expect(SyncRequirements.decided(by: .power) == [.notLowPower, .externalPower, .batteryNotLow, .deviceIdle])
         #expect(SyncRequirements.decided(by: .storage) == .storageNotLow)
         #expect(SyncRequirements.storageNotLow.monitoredParts == .storage)
         #expect(SyncRequirements.deviceIdle.monitoredParts == .power)
         #expect(SyncRequirements.notRoaming.monitoredParts == .network)
+        #expect(SyncRequirements.unmeteredConfirmed.monitoredParts == .network)
+        #expect(SyncRequirements(name: "UNMETERED_CONFIRMED") == .unmeteredConfirmed)
         #expect(SyncRequirements().description == "[]")
     }
 

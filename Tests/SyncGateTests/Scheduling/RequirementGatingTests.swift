@@ -27,6 +27,10 @@ struct RequirementGatingTests {
             requirement: .notRoaming,
             unmet: { $0.setConnectivity(.connected(via: .cellular, isExpensive: true, isRoaming: true)) },
             met: { $0.setConnectivity(.connected(via: .cellular, isExpensive: true)) }),
+        Row(
+            requirement: .unmeteredConfirmed,
+            unmet: { $0.setConnectivity(.connected(via: .wifi, metered: .guessedUnmetered)) },
+            met: { $0.setConnectivity(.connected(via: .wifi, metered: .confirmedUnmetered)) }),
     ]
 
     @Test("a job waits while its requirement is unmet and starts when it holds", arguments: rows)
@@ -41,4 +45,19 @@ struct RequirementGatingTests {
         #expect(try await handle.outcome() == .succeeded)
     }
 
+    @Test("a guessed 'not metered' starts an unmetered job; the strict one waits for a confirmed one")
+    func guessCountsOnlyForUnmetered() async throws {
+        let clock = ManualClock()
+        let manual = ManualSyncEnvironment(
+            connectivity: .connected(via: .wifi, metered: .guessedUnmetered), clock: clock)
+        let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
+        let strict = try scheduler.submit(SyncJob(id: "strict", requires: [.network, .unmeteredConfirmed]) { _ in })
+        let relaxed = try scheduler.submit(SyncJob(id: "relaxed", requires: [.network, .unmetered]) { _ in })
+        #expect(try await relaxed.outcome() == .succeeded)
+        #expect(strict.state == .waiting(unmet: .unmeteredConfirmed, conditions: []))
+        manual.setConnectivity(.connected(via: .wifi, metered: .unknown))
+        #expect(strict.state == .waiting(unmet: .unmeteredConfirmed, conditions: []))
+        manual.setConnectivity(.connected(via: .wifi, metered: .confirmedUnmetered))
+        #expect(try await strict.outcome() == .succeeded)
+    }
 }

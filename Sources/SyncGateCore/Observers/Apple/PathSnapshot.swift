@@ -31,15 +31,25 @@ package struct PathSnapshot: Sendable, Hashable {
     /// the interface is the first used type in ``InterfaceTypeMirror/precedence``, or `.other` for a
     /// satisfied path that reports none. A path that is not satisfied is ``ConnectivityStatus/disconnected``
     /// whatever its flags say, so a stale `isExpensive` never outlives the path.
+    ///
+    /// `isExpensive` is the system's judgement and the only verdict an app gets: confirmed metered; a path
+    /// the system calls inexpensive is confirmed unmetered, or only guessed unmetered in Low Data Mode
+    /// (the user asked to save data on it).
     var connectivityStatus: ConnectivityStatus {
         guard status == .satisfied else { return .disconnected }
         let primary = InterfaceTypeMirror.precedence.first { usedInterfaceTypes.contains($0) }
         return ConnectivityStatus(
             isConnected: true,
             interface: primary?.connectionInterface ?? .other,
-            isExpensive: isExpensive,
+            metered: meteredConfidence,
             isConstrained: isConstrained
         )
+    }
+
+    /// The metered verdict of a satisfied path (see ``connectivityStatus``).
+    var meteredConfidence: MeteredConfidence {
+        if isExpensive { return .confirmedMetered }
+        return isConstrained ? .guessedUnmetered : .confirmedUnmetered
     }
 
     /// Why the path is not usable, for logs and provenance notes; `nil` for a satisfied path.
