@@ -76,17 +76,21 @@ package final class ChildProcess: Sendable {
         /// How long the processes left in the command's group after it exits get between SIGTERM and
         /// SIGKILL.
         package var groupGrace: Duration
+        /// A descriptor that becomes descriptor 3 of the child (``JobLauncher/launchGate``), or `nil` for
+        /// none: the child gets 0, 1 and 2 only.
+        package var launchGate: Int32?
 
         /// Creates a redirection; stdin is `/dev/null`.
         package init(
             environment: [String: String], workingDirectory: String, standardOutput: Int32, standardError: Int32,
-            groupGrace: Duration = .seconds(5)
+            groupGrace: Duration = .seconds(5), launchGate: Int32? = nil
         ) {
             self.environment = environment
             self.workingDirectory = workingDirectory
             self.standardOutput = standardOutput
             self.standardError = standardError
             self.groupGrace = groupGrace
+            self.launchGate = launchGate
         }
     }
 
@@ -138,11 +142,16 @@ package final class ChildProcess: Sendable {
             posix_spawn_file_actions_addopen(&actions, 0, "/dev/null", O_RDONLY, 0)
             posix_spawn_file_actions_adddup2(&actions, redirection.standardOutput, 1)
             posix_spawn_file_actions_adddup2(&actions, redirection.standardError, 2)
+            if let gate = redirection.launchGate {
+                posix_spawn_file_actions_adddup2(&actions, gate, JobLauncher.launchGate)
+            }
             Self.addChangeDirectory(&actions, redirection.workingDirectory)
         }
         var flags = Int32(POSIX_SPAWN_SETSIGDEF | POSIX_SPAWN_SETSIGMASK)
-        // Only 0, 1 and 2: a descriptor of the tool (or of an app using this type) stays with it.
-        SpawnInheritance.closeOthers(&actions, flags: &flags)
+        // Only 0, 1 and 2 (and the launch gate): a descriptor of the tool (or of an app using this type)
+        // stays with it.
+        let kept = redirection?.launchGate == nil ? 3 : JobLauncher.launchGate + 1
+        SpawnInheritance.closeOthers(&actions, flags: &flags, kept: kept)
         var attributes = posix_spawnattr_t()
         posix_spawnattr_init(&attributes)
         defer { posix_spawnattr_destroy(&attributes) }

@@ -28,5 +28,41 @@
                 redirection: redirected ? redirection : nil)
             #expect(await child.exitStatus() == .exited(0))
         }
+
+        /// The daemon's launcher runs nothing until the daemon opens its launch gate, and when the gate
+        /// closes without opening (the daemon died before it recorded the run) it ends with 125 and the
+        /// command never runs; a command let through does not keep the gate's descriptor.
+        @Test(arguments: [false, true])
+        func theLauncherRunsTheCommandOnlyThroughAnOpenedGate(opened: Bool) async throws {
+            let tool = try #require(ToolProcess.path, "the syncgate executable was not found")
+            let marker = NSTemporaryDirectory() + "syncgate-gate-\(UUID().uuidString)"
+            defer { unlink(marker) }
+            let output = open("/dev/null", O_WRONLY | O_CLOEXEC)
+            defer { close(output) }
+            let gate = try #require(LaunchGate())
+            let redirection = ChildProcess.Redirection(
+                environment: ProcessInfo.processInfo.environment, workingDirectory: "/", standardOutput: output,
+                standardError: output, launchGate: gate.readEnd)
+            // The command records whether descriptor 3 is open; the launcher must have closed it.
+            let script = "if [ -e /proc/self/fd/3 ]; then echo fd3 > \(marker); else echo ran > \(marker); fi"
+            let child = try ChildProcess(
+                arguments: [tool, JobLauncher.marker, String(getpid()), "/bin/sh", "sh", "-c", script],
+                redirection: redirection)
+            // Held at the gate: the launcher has not become the command (its program is still syncgate).
+            let program = try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/\(child.pid)/exe")
+            #expect(program.map { URL(fileURLWithPath: $0).lastPathComponent } == "syncgate")
+            #expect(!FileManager.default.fileExists(atPath: marker))
+            if opened { gate.open() }
+            gate.close()
+            let status = await child.exitStatus()
+            let written = try? String(contentsOfFile: marker, encoding: .utf8)
+            if opened {
+                #expect(status == .exited(0))
+                #expect(written == "ran\n")
+            } else {
+                #expect(status == .exited(125))
+                #expect(written == nil)
+            }
+        }
     }
 #endif

@@ -9,15 +9,26 @@ import Foundation
 /// The few steps between the daemon's spawn and a job's command that `posix_spawn` cannot take: the
 /// daemon starts its own executable as `syncgate --syncgate-launch-job DAEMON_PID PATH ARG0 ARGS…`, which
 /// asks the kernel for SIGKILL when the thread that started it ends (`PR_SET_PDEATHSIG`), checks that
-/// its parent is still the daemon (so a daemon that died meanwhile is not missed), and replaces itself
-/// with the command. The process id, the process group (which `posix_spawn` already made its own) and
-/// the descriptors stay those of the command.
+/// its parent is still the daemon (so a daemon that died meanwhile is not missed), waits at its start
+/// gate until the daemon has recorded the run (``launchGate``), and replaces itself with the command. The
+/// process id, the start time, the process group (which `posix_spawn` already made its own) and the
+/// descriptors 0, 1 and 2 stay those of the command.
+///
+/// The gate orders the record before the command: a daemon killed at any moment leaves either no
+/// command running or one its successor finds recorded (`RunningCommands`) and stops before it runs the
+/// job again.
 ///
 /// The death signal is not inherited by the command's children; the daemon reaches them through the
 /// process group instead, and after a crash by stopping the group of each command that outlived it.
 package enum JobLauncher {
     /// The hidden first argument that selects the launcher.
     package static let marker = "--syncgate-launch-job"
+
+    /// The launcher's descriptor 3: the read end of a pipe whose write end the daemon holds. The daemon
+    /// writes one byte once it has recorded the run; the launcher closes the descriptor and becomes the
+    /// command. An end of file (the daemon died before it wrote) or any error ends the launcher with 125
+    /// and the command never runs.
+    package static let launchGate: Int32 = 3
 
     /// The arguments that start `command` (already resolved to `path`) through `executable`, for the
     /// daemon whose process id is `daemon`.
@@ -40,7 +51,7 @@ package enum JobLauncher {
     ///
     /// Never returns when selected: it `exec`s the command, or exits with 126 (127 when the command does
     /// not exist) after a one-line message on stderr, or with 125 when its parent is no longer the
-    /// daemon.
+    /// daemon or the launch gate closes without opening.
     package static func runIfRequested(_ arguments: [String]) {
         guard arguments.count > 1, arguments[1] == marker else { return }
         guard let (daemon, path, command) = parse(arguments) else {
@@ -58,11 +69,22 @@ package enum JobLauncher {
         #endif
         // The daemon died before the death signal was armed: this run is not wanted.
         guard getppid() == daemon else { exit(125) }
+        guard passLaunchGate() else { exit(125) }
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         execv(path, argv)
         let code = errno
         Output.errorLine("syncgate: \(command[0]): \(String(cString: strerror(code)))")
         exit(code == ENOENT ? ExitCode.commandNotFound : ExitCode.cannotExecute)
+    }
+
+    /// Waits until the daemon opens the launch gate (one byte) and closes it; false when it closed without
+    /// opening or cannot be read.
+    private static func passLaunchGate() -> Bool {
+        var byte: UInt8 = 0
+        var count: Int
+        repeat { count = read(launchGate, &byte, 1) } while count < 0 && errno == EINTR
+        close(launchGate)
+        return count == 1
     }
 
     #if os(Linux)

@@ -94,9 +94,23 @@ struct ShellJobRunner: Sendable {
         let stopReasonFile = runLog.stopReasonPath(id: id, run: run)
         let environment = Self.cleanEnvironment(
             jobID: id, attempt: context.attempt, stopReasonFile: stopReasonFile)
+        // Holds the launcher back until the run is recorded (see `JobLauncher.launchGate`).
+        var gate: LaunchGate? = nil
+        if launcher != nil {
+            gate = LaunchGate()
+            if gate == nil {
+                let code = errno
+                for output in [stdout, stderr] {
+                    output.closeWriteEnd()
+                    output.finish(before: .now() + .seconds(1))
+                }
+                throw cannotStart("no pipe for the launcher: \(String(cString: strerror(code)))")
+            }
+        }
+        defer { gate?.close() }
         let redirection = ChildProcess.Redirection(
             environment: environment, workingDirectory: job.workingDirectory, standardOutput: stdout.writeEnd,
-            standardError: stderr.writeEnd, groupGrace: killGrace)
+            standardError: stderr.writeEnd, groupGrace: killGrace, launchGate: gate?.readEnd)
         let child: ChildProcess
         do {
             var arguments = job.command
@@ -126,6 +140,7 @@ struct ShellJobRunner: Sendable {
         if let running, let start = ProcessGroup.Stat.read(child.pid)?.startTime {
             running.record(RunningCommands.Record(job: id, run: run, pid: child.pid, startTime: start))
         }
+        gate?.open()
         log("job \(id) (\(job.name)) run \(run) started, attempt \(context.attempt), pid \(child.pid)")
         let killGrace = killGrace
         let exit = await withTaskCancellationHandler {
