@@ -7,9 +7,15 @@ extension SyncJobHandle: CustomStringConvertible {
     ///
     /// An unfinished job with relaxations ends with them, as the snapshot shows them:
     /// `upload-42: waiting for [unmetered] (relaxes: unmetered dropped in 2d 3h)`.
+    ///
+    /// A waiting job whose network is not one of its ``allowedNetworks`` says so:
+    /// `upload-42: waiting for [] (network not allowed, needs: ssid:Home)`.
     public var description: String {
         let state = state
-        let relaxations = state.isTerminal ? "" : relaxations.summarySuffix
+        var relaxations = state.isTerminal ? "" : relaxations.summarySuffix
+        if case .waiting = state, let allowedNetworks, isWaitingForNetwork {
+            relaxations = " (network not allowed, needs: \(allowedNetworks))" + relaxations
+        }
         guard let stopReason else { return "\(id): \(state)\(relaxations)" }
         let stopping = if case .running = state { "stopping" } else { "stopped" }
         return "\(id): \(state) (\(stopping): \(stopReason))\(relaxations)"

@@ -52,9 +52,16 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
         /// without relaxations). ``unmetRequirements`` and ``unmetConditions`` already read the job's
         /// requirements after those in effect.
         public var relaxations: [SyncJobRelaxation.Status] = []
+        /// The networks the job may run on (``SyncJobOptions/allowedNetworks``); `nil` for any network.
+        public var allowedNetworks: SyncNetworkAllowlist? = nil
+        /// Whether the network in use is not one ``allowedNetworks`` allows now (always `false` without a
+        /// list, and while the network is not monitored).
+        public var isNetworkNotAllowed: Bool = false
 
         /// A line such as `upload-1: waiting for [unmetered] (account-ready not monitored, treated as met)`,
-        /// or `upload-1: waiting for [unmetered] (relaxes: unmetered dropped in 2d 3h)`.
+        /// or `upload-1: waiting for [unmetered] (relaxes: unmetered dropped in 2d 3h)`; a job with allowed
+        /// networks says them: `upload-1: waiting for [] (network not allowed, needs: ssid:Home)`, or
+        /// `(networks: ssid:Home)` while the network in use is allowed.
         public var summary: String {
             var line = "\(id): \(state)"
             if !pendingDependencies.isEmpty {
@@ -64,6 +71,9 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
             }
             if let progress, case .running = state { line += " [\(progress)]" }
             if isPastRunTimeout { line += " (past its run timeout)" }
+            if let allowedNetworks {
+                line += isNetworkNotAllowed ? " (network not allowed, needs: \(allowedNetworks))" : " (networks: \(allowedNetworks))"
+            }
             if let stopReason { line += " (\(isStopping ? "stopping" : "stopped"): \(stopReason))" }
             if let nextScheduledAt { line += " (next: \(nextScheduledAt.formatted(.iso8601)))" }
             line += relaxations.summarySuffix

@@ -73,7 +73,7 @@ struct GoldenJournalTests {
 
     @Test(
         "a journal of a newer format version is refused, naming the version; the file is left alone",
-        arguments: [6, 10, 99])
+        arguments: [7, 10, 99])
     func newerVersionRefused(version: Int) throws {
         let golden = try goldenBytes("v1-records.journal")
         let newer = JournalCodec.header(version: version) + golden.dropFirst(JournalCodec.headerLength)
@@ -89,7 +89,7 @@ struct GoldenJournalTests {
         "a bit flipped anywhere in the header: the file is refused and left alone; salvage recovers every job",
         arguments: [
             "v1-records.journal", "v2-records.journal", "v3-records.journal", "v4-records.journal",
-            "v5-records.journal",
+            "v5-records.journal", "v6-records.journal",
         ])
     func damagedHeader(name: String) throws {
         let golden = try goldenBytes(name)
@@ -161,16 +161,17 @@ struct GoldenJournalTests {
     }
 
     @Test(
-        "a v1, v2, v3 or v4 journal is rewritten in the current version when opened, and reads back the same jobs",
+        "a v1, v2, v3, v4 or v5 journal is rewritten in the current version when opened, and reads back the same jobs",
         arguments: [
             ("v1-records.journal", 5), ("v2-records.journal", 8), ("v3-records.journal", 9), ("v4-records.journal", 10),
+            ("v5-records.journal", 14),
         ])
     func olderVersionUpgraded(name: String, jobCount: Int) throws {
         let first = try openCopy(name)
         let before = try first.load().jobs
         try first.close()
         let bytes = try directory.bytes(of: directory.journal)
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL05".utf8))
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL06".utf8))
         let reopened = try FileJobStore(directory: directory.path)
         #expect(try reopened.load().jobs == before)
         try reopened.close()
@@ -315,14 +316,14 @@ struct GoldenJournalTests {
         #expect(throws: JournalReader.Malformed.self) {
             try body.withUnsafeBytes { try JournalCodec.decode($0, version: 4) }
         }
-        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 5) }
+        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: JournalCodec.currentVersion) }
         #expect(decoded == .submitted(GoldenJournal.calendarFull))
     }
 
     @Test("a job record with relaxations read by the version 4 decoder is not read as relaxed")
     func version4DoesNotReadRelaxations() throws {
         let body = JournalCodec.encode(.submitted(GoldenJournal.relaxed))
-        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 5) }
+        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: JournalCodec.currentVersion) }
         #expect(decoded == .submitted(GoldenJournal.relaxed))
         let misread = try? body.withUnsafeBytes { try JournalCodec.decode($0, version: 4) }
         #expect(misread != .submitted(GoldenJournal.relaxed))
