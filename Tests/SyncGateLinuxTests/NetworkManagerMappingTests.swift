@@ -106,7 +106,8 @@ struct NetworkManagerMappingTests {
         #expect(
             full.description
                 == "connected: rtnetlink; interface: NetworkManager; expensive: NetworkManager; "
-                + "constrained: default (no source); reachability: NetworkManager; roaming: default (no source)")
+                + "constrained: default (no source); reachability: NetworkManager; roaming: default (no source); "
+                + "network interface: rtnetlink; network connection: NetworkManager")
     }
 
     @Test func factsFromProperties() {

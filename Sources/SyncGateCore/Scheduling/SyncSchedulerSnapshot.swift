@@ -60,10 +60,17 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
 
         /// A line such as `upload-1: waiting for [unmetered] (account-ready not monitored, treated as met)`,
         /// or `upload-1: waiting for [unmetered] (relaxes: unmetered dropped in 2d 3h)`; a job with allowed
-        /// networks says them: `upload-1: waiting for [] (network not allowed, needs: ssid:Home)`, or
-        /// `(networks: ssid:Home)` while the network in use is allowed.
+        /// networks says them: `upload-1: waiting for an allowed network (ssid:Home)` while the network in
+        /// use is not one of them, else `(networks: ssid:Home)`.
         public var summary: String {
             var line = "\(id): \(state)"
+            if let allowedNetworks {
+                if isNetworkNotAllowed, case .waiting = state {
+                    line = "\(id): " + SyncJobHandle.networkWait(state, allowedNetworks)
+                } else {
+                    line += " (networks: \(allowedNetworks))"
+                }
+            }
             if !pendingDependencies.isEmpty {
                 line += " (after \(pendingDependencies.joined(separator: ", ")))"
             } else if isWaitingForTurn {
@@ -71,9 +78,6 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
             }
             if let progress, case .running = state { line += " [\(progress)]" }
             if isPastRunTimeout { line += " (past its run timeout)" }
-            if let allowedNetworks {
-                line += isNetworkNotAllowed ? " (network not allowed, needs: \(allowedNetworks))" : " (networks: \(allowedNetworks))"
-            }
             if let stopReason { line += " (\(isStopping ? "stopping" : "stopped"): \(stopReason))" }
             if let nextScheduledAt { line += " (next: \(nextScheduledAt.formatted(.iso8601)))" }
             line += relaxations.summarySuffix

@@ -32,7 +32,7 @@ struct SyncNetworkAllowlistTests {
         ("wlan0,", "an empty network in the list"),
         ("ssid:", "\"ssid:\" names no network"),
         ("type:bluetooth", "unknown interface type \"bluetooth\" (expected wifi, cellular, wired-ethernet, other)"),
-        ("type:none", "type:none never matches"),
+        ("type:none", "unknown interface type \"none\""),
         ("eth\\0", "\\ escapes only a comma or a backslash"),
         ("eth0\\", "ends in a lone \\"),
         (String(repeating: "x", count: 256), "a name is at most 255 bytes, got 256"),
