@@ -122,7 +122,8 @@ package struct WaitCommand: Subcommand {
         let conditions = status.unmetConditions(options.conditions).map { "condition \($0.name)" }.sorted()
         let network =
             status.allows(options.allowedNetworks)
-            ? [] : ["network \(options.allowedNetworks.map(\.description) ?? "") (in use: \(status.connectivity.network))"]
+            ? []
+            : ["network \(options.allowedNetworks.map(\.description) ?? "") (in use: \(status.connectivity.network))"]
         let all = requirements + conditions + network
         return all.isEmpty ? "nothing (they hold now)" : all.joined(separator: ", ")
     }

@@ -15,7 +15,10 @@ struct NetworkOptionTests {
 
     @Test("wait and run read --network into the allowlist; without it they allow any network")
     func waitAndRun() throws {
-        guard case .invoke(let wait) = try CommandLineParser.parse(["wait", "--require", "network", "--network", Self.list]),
+        guard
+            case .invoke(let wait) = try CommandLineParser.parse([
+                "wait", "--require", "network", "--network", Self.list,
+            ]),
             let wait = wait as? WaitCommand
         else {
             Issue.record("not a wait")
@@ -42,7 +45,8 @@ struct NetworkOptionTests {
 
     @Test("submit carries --network as typed; the daemon's submission reads it back into the same list")
     func submitCarriesTheText() throws {
-        guard case .invoke(let invocation) = try CommandLineParser.parse(["submit", "--network", Self.list, "--", "true"]),
+        guard
+            case .invoke(let invocation) = try CommandLineParser.parse(["submit", "--network", Self.list, "--", "true"]),
             let submit = invocation as? SubmitCommand
         else {
             Issue.record("not a submit")
@@ -67,14 +71,17 @@ struct NetworkOptionTests {
         (["--network", "eth0\\"], "invalid value 'eth0\\' for --network: \"eth0\\\" ends in a lone \\"),
     ]
 
-    @Test("a bad list is refused on the command line of wait, run and submit, naming --network and the value",
+    @Test(
+        "a bad list is refused on the command line of wait, run and submit, naming --network and the value",
         arguments: invalid)
     func refusesMalformedValues(options: [String], message: String) {
         #expect(throws: UsageError(message)) { try CommandLineParser.parse(["submit"] + options + ["--", "true"]) }
         #expect(throws: UsageError(message)) {
             try CommandLineParser.parse(["run", "--require", "network"] + options + ["--", "true"])
         }
-        #expect(throws: UsageError(message)) { try CommandLineParser.parse(["wait", "--require", "network"] + options) }
+        #expect(throws: UsageError(message)) {
+            try CommandLineParser.parse(["wait", "--require", "network"] + options)
+        }
     }
 
     @Test("a request whose network field has a control character or is too long is refused, naming the field")

@@ -79,7 +79,8 @@
             try await client.waitForOwner(of: Self.networkManager)
             let home = try await addWiFiConnection(client, ssid: "Home", id: "Home Wi-Fi")
             let cafe = try await addWiFiConnection(client, ssid: "Caf\u{E9}", id: "Cafe")
-            let observer = ConnectivityObserver(linkStatus: StatusBroadcast(Self.link), networkManager: configuration(bus))
+            let observer = ConnectivityObserver(
+                linkStatus: StatusBroadcast(Self.link), networkManager: configuration(bus))
             let allowed = SyncNetworkAllowlist([.ssid("Home")])
             #expect(observer.status.network == SyncNetwork(interfaceName: "wlan0"))
             #expect(!allowed.matches(observer.status))
@@ -101,14 +102,17 @@
 
             // No primary connection: only rtnetlink's name is left.
             try await client.setNetworkManager("PrimaryConnection", .objectPath("/"))
-            _ = try await awaitValue(observer.statusStream, "no primary") { $0.network == SyncNetwork(interfaceName: "wlan0") }
+            _ = try await awaitValue(observer.statusStream, "no primary") {
+                $0.network == SyncNetwork(interfaceName: "wlan0")
+            }
         }
 
         @Test("a wired primary connection has an Id and no SSID")
         func wiredHasNoSSID() async throws {
             let bus = try DBusTestBus()
             let client = try DBusTestClient(address: bus.address)
-            try bus.startMock("nm", template: "nm_full.py", parameters: #"{"Metered": 2, "PrimaryConnectionType": "802-3-ethernet"}"#)
+            try bus.startMock(
+                "nm", template: "nm_full.py", parameters: #"{"Metered": 2, "PrimaryConnectionType": "802-3-ethernet"}"#)
             try await client.waitForOwner(of: Self.networkManager)
             let device = try #require(
                 try await client.call(
@@ -123,7 +127,8 @@
                     .properties(["Devices": .array(.objectPath, [.objectPath(device)]), "Id": .string("Office")]),
                     .array(.structure([.string, .string, .string, .string]), []),
                 ])
-            let link = ConnectivityStatus.connected(via: .wiredEthernet).with(network: SyncNetwork(interfaceName: "eth0"))
+            let link = ConnectivityStatus.connected(via: .wiredEthernet).with(
+                network: SyncNetwork(interfaceName: "eth0"))
             let observer = ConnectivityObserver(linkStatus: StatusBroadcast(link), networkManager: configuration(bus))
             try await client.setNetworkManager("PrimaryConnection", .objectPath(active))
             let office = try await awaitValue(observer.statusStream, "Office") { $0.network.connectionID == "Office" }

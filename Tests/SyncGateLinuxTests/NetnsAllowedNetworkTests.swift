@@ -73,7 +73,8 @@
                     arguments: ["wait", "--require", "network", "--network", "type:wifi,wan0", "--timeout", "0s"])
                 let (_, code) = try tool.finish(before: .now + Self.perChange)
                 #expect(code == 124)
-                #expect(tool.stderrText.contains("still unmet: network type:wifi,wan0 (in use: v0)"), "\(tool.stderrText)")
+                #expect(
+                    tool.stderrText.contains("still unmet: network type:wifi,wan0 (in use: v0)"), "\(tool.stderrText)")
             }
         }
     }

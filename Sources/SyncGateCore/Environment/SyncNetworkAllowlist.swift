@@ -125,12 +125,14 @@ public struct SyncNetworkAllowlist: Sendable, Hashable, CustomStringConvertible 
         for matcher in matchers {
             if matcher.value.isEmpty {
                 return .option(
-                    "allowedNetworks", "\"\(matcher)\"", "allowedNetworks must not contain an empty name, got \"\(matcher)\"")
+                    "allowedNetworks", "\"\(matcher)\"",
+                    "allowedNetworks must not contain an empty name, got \"\(matcher)\"")
             }
             if matcher.value.utf8.count > Self.maximumValueBytes {
                 return .option(
                     "allowedNetworks", "\(matcher.value.utf8.count) bytes",
-                    "allowedNetworks: a name is at most \(Self.maximumValueBytes) bytes, got \(matcher.value.utf8.count)")
+                    "allowedNetworks: a name is at most \(Self.maximumValueBytes) bytes, got \(matcher.value.utf8.count)"
+                )
             }
             if matcher == .interfaceType(.none) {
                 return .option(

@@ -34,7 +34,9 @@ struct GoldenJournalVersion6Tests {
         #expect(contents.issues.isEmpty)
         let jobs = Dictionary(uniqueKeysWithValues: contents.jobs.map { ($0.sequence, $0) })
         #expect(jobs[20]?.options.allowedNetworks == GoldenJournal.networked.options.allowedNetworks)
-        #expect(jobs[20]?.options.allowedNetworks?.description == "wl*,type:wired-ethernet,connection:Office\\, 2nd floor,ssid:Home")
+        #expect(
+            jobs[20]?.options.allowedNetworks?.description
+                == "wl*,type:wired-ethernet,connection:Office\\, 2nd floor,ssid:Home")
         #expect(jobs[21]?.options.allowedNetworks == SyncNetworkAllowlist([.ssid("Café")]))
         #expect(jobs[21]?.options.calendar == GoldenJournal.networkedCalendar.options.calendar)
         #expect(jobs[16]?.options.allowedNetworks == nil)
@@ -75,7 +77,9 @@ struct GoldenJournalVersion6Tests {
 
     @Test("the allowed networks round-trip through their encoder and decoder, absent ones too")
     func roundTrip() throws {
-        for allowlist in [nil, SyncNetworkAllowlist([.interface("eth0")]), GoldenJournal.networked.options.allowedNetworks] {
+        for allowlist in [
+            nil, SyncNetworkAllowlist([.interface("eth0")]), GoldenJournal.networked.options.allowedNetworks,
+        ] {
             var writer = JournalWriter()
             JournalCodec.encodeAllowedNetworks(allowlist, into: &writer)
             let decoded = try writer.bytes.withUnsafeBytes { raw in

@@ -9,18 +9,23 @@ struct SyncNetworkAllowlistTests {
 
     static let parsed: [(String, [Matcher])] = [
         ("wlan0", [.interface("wlan0")]),
-        ("wlan0,eth*,ssid:Home,connection:Office,type:wifi",
-            [.interface("wlan0"), .interface("eth*"), .ssid("Home"), .connection("Office"), .interfaceType(.wifi)]),
+        (
+            "wlan0,eth*,ssid:Home,connection:Office,type:wifi",
+            [.interface("wlan0"), .interface("eth*"), .ssid("Home"), .connection("Office"), .interfaceType(.wifi)]
+        ),
         ("interface:ssid:odd", [.interface("ssid:odd")]),
-        ("type:wired-ethernet,type:cellular,type:other",
-            [.interfaceType(.wiredEthernet), .interfaceType(.cellular), .interfaceType(.other)]),
+        (
+            "type:wired-ethernet,type:cellular,type:other",
+            [.interfaceType(.wiredEthernet), .interfaceType(.cellular), .interfaceType(.other)]
+        ),
         ("ssid:Caf\u{E9} \\, Bar", [.ssid("Caf\u{E9} , Bar")]),
         ("connection:a\\\\b", [.connection("a\\b")]),
         ("ssid:with:colon", [.ssid("with:colon")]),
         ("unknown:prefix", [.interface("unknown:prefix")]),
     ]
 
-    @Test("the text form reads into matchers, and each list writes back to a text that reads the same", arguments: parsed)
+    @Test(
+        "the text form reads into matchers, and each list writes back to a text that reads the same", arguments: parsed)
     func parses(text: String, matchers: [Matcher]) throws {
         let allowlist = try SyncNetworkAllowlist(parsing: text)
         #expect(allowlist.matchers == matchers)

@@ -50,7 +50,9 @@ struct AllowedNetworkSchedulingTests {
         #expect(scheduler.job(id: "sync")?.allowedNetworks == allowed)
         manual.setConnectivity(.disconnected)
         #expect(handle.state == .waiting(unmet: .network, conditions: []))
-        #expect(handle.description == "sync: waiting for [network] (network not allowed, needs: ssid:Home,connection:Office)")
+        #expect(
+            handle.description
+                == "sync: waiting for [network] (network not allowed, needs: ssid:Home,connection:Office)")
         manual.setConnectivity(Self.office)
         #expect(try await handle.outcome() == .succeeded)
         #expect(scheduler.job(id: "sync")?.description.hasSuffix("(networks: ssid:Home,connection:Office)") == true)
