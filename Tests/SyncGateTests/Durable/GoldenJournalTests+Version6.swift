@@ -6,31 +6,15 @@ import Testing
 @testable import SyncGateDurable
 
 /// The version 6 golden journal: a job's allowed networks, appended after the calendar fields.
-@Suite("Golden journals, version 6", .timeLimit(.minutes(1)))
-struct GoldenJournalVersion6Tests {
-    let directory = TemporaryDirectory()
-
-    func goldenBytes(_ name: String) throws -> [UInt8] {
-        Array(try Data(contentsOf: URL(fileURLWithPath: GoldenJournal.path(name))))
-    }
-
+extension GoldenJournalTests {
     @Test("v6-records.journal: every record decodes to the expected value, field by field")
     func version6Records() throws {
-        let bytes = try goldenBytes("v6-records.journal")
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL06".utf8))
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 6) }
-        #expect(scan.issues.isEmpty)
-        #expect(scan.validLength == bytes.count)
-        try #require(scan.records.count == GoldenJournal.version6Records.count)
-        for (index, (decoded, expected)) in zip(scan.records, GoldenJournal.version6Records).enumerated() {
-            #expect(decoded == expected, "record \(index)")
-        }
+        try expectRecords(version: 6, GoldenJournal.version6Records)
     }
 
     @Test("v6-records.journal: the store replays each job's allowed networks; jobs without keep none")
     func version6Replay() throws {
-        try directory.write(try goldenBytes("v6-records.journal"), to: directory.journal)
-        let contents = try FileJobStore(directory: directory.path).load()
+        let contents = try openCopy("v6-records.journal").load()
         #expect(contents.issues.isEmpty)
         let jobs = Dictionary(uniqueKeysWithValues: contents.jobs.map { ($0.sequence, $0) })
         #expect(jobs[20]?.options.allowedNetworks == GoldenJournal.networked.options.allowedNetworks)
@@ -44,10 +28,7 @@ struct GoldenJournalVersion6Tests {
 
     @Test("v6-torn-tail.journal: the tail is cut and reported, the records before it are kept")
     func version6TornTail() throws {
-        let bytes = try goldenBytes("v6-torn-tail.journal")
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 6) }
-        #expect(scan.records == GoldenJournal.tornTailRecords)
-        #expect(scan.issues.map(\.kind) == [.truncatedTail])
+        try expectTornTail(version: 6)
     }
 
     @Test("a record with allowed networks read by the version 5 decoder is not read with them; v6 reads them")

@@ -10,19 +10,12 @@
 
     /// The network in use from NetworkManager (python-dbusmock's template): the primary connection's `Id`
     /// and its Wi-Fi device's active access point's SSID, merged with rtnetlink's interface name, and an
-    /// allowed-networks list deciding on them. Skips without dbus-daemon or dbusmock unless
-    /// SYNCGATE_REQUIRE_DBUS=1.
-    @Suite(.startsProcesses, .enabled(if: DBusTestBus.isEnabled, DBusTestBus.skipComment), .timeLimit(.minutes(1)))
-    struct DBusNetworkIdentityTests {
-        static let networkManager = "org.freedesktop.NetworkManager"
+    /// allowed-networks list deciding on them.
+    extension DBusIntegrationTests {
         static let mock = "org.freedesktop.DBus.Mock"
         /// The link as rtnetlink reports it: Wi-Fi through `wlan0`.
-        static let link = ConnectivityStatus.connected(via: .wifi).with(network: SyncNetwork(interfaceName: "wlan0"))
-
-        func configuration(_ bus: DBusTestBus) -> DBusFollowerConfiguration {
-            DBusFollowerConfiguration(
-                address: bus.address, callTimeout: .seconds(10), initialWait: .seconds(10), setupTimeout: .seconds(30))
-        }
+        static let wlan0Link = ConnectivityStatus.connected(via: .wifi).with(
+            network: SyncNetwork(interfaceName: "wlan0"))
 
         /// A Wi-Fi device associated with an access point of `ssid`, and an active connection on it whose
         /// `Id` is `id`; returns the active connection's path.
@@ -80,7 +73,7 @@
             let home = try await addWiFiConnection(client, ssid: "Home", id: "Home Wi-Fi")
             let cafe = try await addWiFiConnection(client, ssid: "Caf\u{E9}", id: "Cafe")
             let observer = ConnectivityObserver(
-                linkStatus: StatusBroadcast(Self.link), networkManager: configuration(bus))
+                linkStatus: StatusBroadcast(Self.wlan0Link), networkManager: configuration(bus))
             let allowed = SyncNetworkAllowlist([.ssid("Home")])
             #expect(observer.status.network == SyncNetwork(interfaceName: "wlan0"))
             #expect(!allowed.matches(observer.status))
