@@ -79,6 +79,7 @@ struct AllowedNetworkSchedulingTests {
         }
         #expect(seen.contains(.stopRequested(id: "sync", attempt: 1, reason: .requirementsLost([], conditions: []))))
         #expect(handle.isWaitingForNetwork)
+        #expect(handle.stopReason?.description == "requirements-lost (network not allowed)")
         manual.setConnectivity(Self.home)
         #expect(try await handle.outcome() == .succeeded)
     }
