@@ -3,7 +3,7 @@
 // Fuzz/run.sh with the files named in sources.txt:
 //   Fuzz/run.sh 60 DaemonRequest
 // Besides "never traps", it checks that an accepted request keeps the documented bounds (durations in
-// range, a period no shorter than the minimum, labels within their limits) and encodes to a line that
+// range, a period no shorter than the minimum, labels and the network list within their limits) and encodes to a line that
 // decodes back to it.
 
 /// libFuzzer's entry point: decodes one request line, which must never trap.
@@ -24,6 +24,10 @@ public func fuzzDaemonRequest(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CIn
             precondition(DaemonLimits.labelProblem(label) == nil, "accepted label \(label.debugDescription)")
         }
         precondition(!submission.command.contains { $0.utf8.contains(0) }, "accepted a NUL in the command")
+        if let network = submission.network {
+            precondition(
+                DaemonLimits.networkListProblem(network) == nil, "accepted network \(network.debugDescription)")
+        }
     }
     let line = DaemonProtocol.encodeLine(request)
     guard let again = try? DaemonProtocol.decodeRequest(Array(line.dropLast())) else {

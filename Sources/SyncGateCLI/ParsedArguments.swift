@@ -73,6 +73,31 @@ package struct ParsedArguments: Sendable {
         return conditions
     }
 
+    /// The allowlist of `--network` (``SyncGate/SyncNetworkAllowlist/init(parsing:)``), or `nil` when it
+    /// was not given.
+    package func allowedNetworks() throws(UsageError) -> SyncNetworkAllowlist? {
+        guard let text = value("--network") else { return nil }
+        return try Self.allowedNetworks(text, option: "--network")
+    }
+
+    /// Reads an allowlist's text form; a bad one is a usage error naming `option` and the value.
+    package static func allowedNetworks(_ text: String, option: String) throws(UsageError) -> SyncNetworkAllowlist {
+        do {
+            return try SyncNetworkAllowlist(parsing: text)
+        } catch {
+            throw UsageError("invalid value '\(DaemonLimits.shown(text))' for \(option): \(error.reason)")
+        }
+    }
+
+    /// The `--network` option of `wait`, `run` and `submit`.
+    package static let networkOption = CommandLineOption(
+        "--network", .text("LIST"),
+        help: [
+            "run only on these networks: interface names or patterns (wlan0, eth*),",
+            "type:wifi|cellular|wired-ethernet|other, connection:ID, ssid:NAME;",
+            "comma-separated, any one matching suffices (\\, is a comma in a name)",
+        ])
+
     /// Checks each of `labels` (the values of `option`) against ``DaemonLimits/labelProblem(_:)``, and
     /// their count.
     package static func checkLabels(_ labels: [String], option: String) throws(UsageError) {

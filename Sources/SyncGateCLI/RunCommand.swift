@@ -23,6 +23,7 @@ package struct RunCommand: Subcommand {
     /// The options, in the order of the help.
     package static let options = [
         CommandLineOption("--require", .text("LIST"), help: ["the requirements (see below)"]),
+        ParsedArguments.networkOption,
         CommandLineOption(
             "--timeout", .duration,
             help: [
@@ -56,7 +57,7 @@ package struct RunCommand: Subcommand {
     /// The help of `syncgate run`.
     package static func help(_ sections: HelpText.Sections) -> String {
         """
-        USAGE: syncgate run --require LIST [--timeout DUR] [--retries N] [--backoff DUR]
+        USAGE: syncgate run --require LIST [--network LIST] [--timeout DUR] [--retries N] [--backoff DUR]
                             [--stop-on-loss] [--grace DUR] [--condition NAME]... -- COMMAND [ARGS...]
 
         Runs COMMAND as a SyncScheduler job once the requirements hold, and exits with its status.
@@ -98,6 +99,9 @@ package struct RunCommand: Subcommand {
     package var gracePeriod: Duration
     /// The command and its arguments.
     package var command: [String]
+    /// The networks the command may run on (`--network`); `nil` for any. With `--stop-on-loss`, leaving
+    /// them stops the command like a loss of the requirements.
+    package var allowedNetworks: SyncNetworkAllowlist?
 
     /// Creates the invocation.
     package init(
@@ -130,6 +134,7 @@ package struct RunCommand: Subcommand {
         backoff = try arguments.duration("--backoff") ?? backoff
         gracePeriod = try arguments.duration("--grace") ?? gracePeriod
         stopOnLoss = arguments.flag("--stop-on-loss")
+        allowedNetworks = try arguments.allowedNetworks()
     }
 
     /// Runs the command on this machine's environment; see ``execute(_:environment:signals:log:)``.
@@ -171,7 +176,8 @@ package struct RunCommand: Subcommand {
         log: @escaping @Sendable (String) -> Void
     ) async -> Int32 {
         if options.timeout == .zero
-            && !environment.status.satisfies(options.requirements, conditions: options.conditions)
+            && !environment.status.satisfies(
+                options.requirements, allowedNetworks: options.allowedNetworks, conditions: options.conditions)
         {
             return timedOut(options, environment: environment, log: log)
         }
@@ -192,7 +198,7 @@ package struct RunCommand: Subcommand {
                     jitter: 0
                 )
             }
-        let job = SyncJob(
+        var job = SyncJob(
             id: "run",
             requires: options.requirements,
             conditions: options.conditions,
@@ -203,6 +209,7 @@ package struct RunCommand: Subcommand {
         ) { _ in
             try await runOnce(options, shared: shared)
         }
+        job.options.allowedNetworks = options.allowedNetworks
 
         let events = scheduler.events
         let logger = Task {
@@ -216,8 +223,10 @@ package struct RunCommand: Subcommand {
                         "\(name) \(exit); attempt \(attempt) of \(options.retries + 1) in \(DurationParser.format(delay))"
                     )
                 case .requeued(_, let lost):
+                    var names = lost.names
+                    if !environment.status.allows(options.allowedNetworks) { names.append("network") }
                     log(
-                        "requirements lost (\(lost.names.joined(separator: ", "))); \(name) was stopped and runs again when they hold"
+                        "requirements lost (\(names.joined(separator: ", "))); \(name) was stopped and runs again when they hold"
                     )
                 default:
                     break
@@ -233,8 +242,13 @@ package struct RunCommand: Subcommand {
             log("\(error)")
             return ExitCode.failure
         }
-        if case .waiting(let unmet, let conditions) = handle.state, !(unmet.isEmpty && conditions.isEmpty) {
-            let names = unmet.names + conditions.map { "condition \($0.name)" }.sorted()
+        if case .waiting(let unmet, let conditions) = handle.state,
+            !(unmet.isEmpty && conditions.isEmpty && !handle.isWaitingForNetwork)
+        {
+            var names = unmet.names + conditions.map { "condition \($0.name)" }.sorted()
+            if handle.isWaitingForNetwork, let allowed = options.allowedNetworks {
+                names.append("network \(allowed) (in use: \(environment.status.connectivity.network))")
+            }
             log("waiting for \(names.joined(separator: ", ")) before running \(name)")
         }
 
@@ -294,7 +308,9 @@ package struct RunCommand: Subcommand {
         environment: SyncEnvironment,
         log: @Sendable (String) -> Void
     ) -> Int32 {
-        let waitOptions = WaitCommand(requirements: options.requirements, conditions: options.conditions)
+        let waitOptions = WaitCommand(
+            requirements: options.requirements, conditions: options.conditions,
+            allowedNetworks: options.allowedNetworks)
         let timeout = options.timeout.map(DurationParser.format) ?? "?"
         log(
             "timed out after \(timeout) before running \(options.command[0]); still unmet: "

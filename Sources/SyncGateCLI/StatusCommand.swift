@@ -26,8 +26,10 @@ package struct StatusCommand: Subcommand {
         USAGE: syncgate status [--json]
 
         Prints the environment now: connected, interface (kind, and the default route's interface
-        name), expensive, constrained, power, battery, account, cloud drive, and which requirements
-        and presets hold. A part without a source is shown as "not monitored, treated as met".
+        name), the network in use (what --network matches: the interface name, NetworkManager's
+        connection and Wi-Fi SSID), expensive, constrained, power, battery, account, cloud drive,
+        and which requirements and presets hold. A part without a source is shown as "not monitored,
+        treated as met".
 
         OPTIONS
         \(sections.options)

@@ -74,8 +74,13 @@ struct StatusLayout: Sendable {
                 .other("interfaceName") { report in
                     report.status.connectivity.isConnected ? report.interfaceName.map { .string($0) } ?? .null : .null
                 },
+                .other("connection") { $0.status.connectivity.network.connectionID.map { .string($0) } ?? .null },
+                .other("ssid") { $0.status.connectivity.network.ssid.map { .string($0) } ?? .null },
             ],
-            rows: [.requirement(.network), .other("interface") { $0.interfaceText }]),
+            rows: [
+                .requirement(.network), .other("interface") { $0.interfaceText },
+                .other("network in use") { $0.networkText },
+            ]),
         StatusLayout(
             part: .power, key: "power", label: "power", unmonitored: StatusReport.notMonitored,
             json: [

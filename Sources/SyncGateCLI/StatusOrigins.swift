@@ -35,6 +35,10 @@ package struct StatusOrigins: Sendable, Hashable {
                     if label == "interface", let origin = connectivity?.interface {
                         fields.append((label, origin.name))
                     }
+                    if label == "network in use", let connectivity {
+                        fields.append(("network interface", connectivity.networkInterface.name))
+                        fields.append(("network connection", connectivity.networkConnection.name))
+                    }
                 }
             }
         }

@@ -10,7 +10,7 @@ import SyncGate
 /// |---|---|
 /// | `schemaVersion` | `1` |
 /// | `time` | ISO 8601 UTC time of the reading, such as `2025-01-31T12:00:00.000Z` |
-/// | `network` | `{monitored, connected, interface, interfaceName, expensive, metered, constrained, reachability, roaming}`; `interface` is `wifi`, `cellular`, `wired-ethernet`, `other` or `none`; `interfaceName` is the default route's interface or `null`; `metered` is `confirmed-unmetered`, `guessed-unmetered`, `unknown`, `guessed-metered` or `confirmed-metered` (`MeteredConfidence`; `expensive` is `true` for the two metered ones); `reachability` is `unknown`, `local`, `limited`, `captive-portal` or `internet` |
+/// | `network` | `{monitored, connected, interface, interfaceName, connection, ssid, expensive, metered, constrained, reachability, roaming}`; `interface` is `wifi`, `cellular`, `wired-ethernet`, `other` or `none`; `interfaceName` is the default route's interface or `null`; `connection` and `ssid` are the network in use's connection id and Wi-Fi SSID (NetworkManager) or `null` (`SyncNetwork`, what `--network` matches); `metered` is `confirmed-unmetered`, `guessed-unmetered`, `unknown`, `guessed-metered` or `confirmed-metered` (`MeteredConfidence`; `expensive` is `true` for the two metered ones); `reachability` is `unknown`, `local`, `limited`, `captive-portal` or `internet` |
 /// | `power` | `{monitored, externalPower, batteryLevel, batteryLow, lowPowerMode, deviceIdle}`; `batteryLevel` is 0…1 or `null` |
 /// | `account` | `{monitored, status}`; `status` is `available`, `no-account`, `restricted`, `temporarily-unavailable` or `could-not-determine` |
 /// | `cloudDrive` | `{monitored, available}` |
@@ -21,15 +21,20 @@ import SyncGate
 /// | `presets` | one `{name, holds, treatedAsMet}` per preset; `treatedAsMet` lists its requirements that are not monitored |
 /// | `met` | the names of the requirements that hold |
 /// | `treatedAsMet` | the names of the requirements that hold only because their part is not monitored |
-/// | `sources` | `{fields, notes}`: `fields` maps each network and power field (`connected`, `interface`, `expensive`, `metered`, `constrained`, `reachability`, `roaming`, `external power`, `battery`, `low power mode`, `device idle`, `free space`) to the source that decided it, such as `rtnetlink`, `NetworkManager` or `sysfs power_supply`; `notes` say why a better source is not used; `null` when not known |
+/// | `sources` | `{fields, notes}`: `fields` maps each network and power field (`connected`, `interface`, `expensive`, `metered`, `constrained`, `reachability`, `roaming`, `external power`, `battery`, `low power mode`, `device idle`, `free space`) to the source that decided it, such as `rtnetlink`, `NetworkManager` or `sysfs power_supply`, and `network interface` and `network connection` to the sources of the network in use; `notes` say why a better source is not used; `null` when not known |
 package struct StatusReport: Sendable {
     /// The version written as `schemaVersion`.
     package static let schemaVersion = 1
 
     /// The status described.
     package var status: SyncEnvironmentStatus
-    /// The name of the default route's interface, when known.
-    package var interfaceName: String?
+    /// The name of the default route's interface, when known: the observer's
+    /// (``SyncGate/SyncNetwork/interfaceName``), else the one given.
+    package var interfaceName: String? {
+        get { status.connectivity.network.interfaceName ?? givenInterfaceName }
+        set { givenInterfaceName = newValue }
+    }
+    private var givenInterfaceName: String?
     /// The time of the reading, already formatted (ISO 8601, UTC).
     package var time: String
     /// Which source decided each field, when known.
@@ -38,7 +43,7 @@ package struct StatusReport: Sendable {
     /// Creates a report.
     package init(status: SyncEnvironmentStatus, interfaceName: String?, time: String, sources: StatusOrigins? = nil) {
         self.status = status
-        self.interfaceName = interfaceName
+        self.givenInterfaceName = interfaceName
         self.time = time
         self.sources = sources
     }
@@ -99,6 +104,16 @@ package struct StatusReport: Sendable {
         guard connectivity.isConnected else { return "none" }
         if let interfaceName { return "\(connectivity.interface) (\(interfaceName))" }
         return "\(connectivity.interface) (name unknown: the observer reports only the kind)"
+    }
+
+    /// The network in use, for allowed networks (`--network`): `wlan0, connection "Home", ssid "Home"`,
+    /// or `unknown`; `none` while disconnected.
+    package var networkText: String {
+        let connectivity = status.connectivity
+        guard connectivity.isConnected else { return "none" }
+        var network = connectivity.network
+        network.interfaceName = interfaceName
+        return DaemonLimits.escaped(network.description)
     }
 
     /// The battery: `80%`, `15% (low)`, or a note that no level is known.

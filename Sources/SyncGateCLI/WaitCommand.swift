@@ -5,12 +5,13 @@ package struct WaitCommand: Subcommand {
     /// `wait`.
     package static let name = "wait"
     /// The row under USAGE.
-    package static let synopsis = "syncgate wait --require LIST [--timeout DUR]"
+    package static let synopsis = "syncgate wait --require LIST [--network LIST] [--timeout DUR]"
     /// The summary under USAGE.
     package static let summary = "wait until the requirements hold"
-    /// `--require`, `--timeout` and `--condition`.
+    /// `--require`, `--network`, `--timeout` and `--condition`.
     package static let options = [
         CommandLineOption("--require", .text("LIST"), help: ["the requirements (see below)"]),
+        ParsedArguments.networkOption,
         CommandLineOption(
             "--timeout", .duration, help: ["how long to wait; 0s answers from the current state without waiting"]),
         CommandLineOption(
@@ -26,7 +27,7 @@ package struct WaitCommand: Subcommand {
     /// The help of `syncgate wait`.
     package static func help(_ sections: HelpText.Sections) -> String {
         """
-        USAGE: syncgate wait --require LIST [--timeout DUR] [--condition NAME]...
+        USAGE: syncgate wait --require LIST [--network LIST] [--timeout DUR] [--condition NAME]...
 
         Exits 0 as soon as the requirements hold (at once when they already do), 124 when --timeout
         runs out first, 130 on SIGINT and 143 on SIGTERM.
@@ -49,20 +50,26 @@ package struct WaitCommand: Subcommand {
     /// How long to wait; `nil` waits until the requirements hold or a signal arrives, and zero answers
     /// from the current state without waiting.
     package var timeout: Duration?
+    /// The networks to wait for (`--network`); `nil` for any.
+    package var allowedNetworks: SyncNetworkAllowlist?
 
     /// Creates the invocation.
-    package init(requirements: SyncRequirements, conditions: Set<SyncCondition> = [], timeout: Duration? = nil) {
+    package init(
+        requirements: SyncRequirements, conditions: Set<SyncCondition> = [], timeout: Duration? = nil,
+        allowedNetworks: SyncNetworkAllowlist? = nil
+    ) {
         self.requirements = requirements
         self.conditions = conditions
         self.timeout = timeout
+        self.allowedNetworks = allowedNetworks
     }
 
-    /// Reads `--require` (needed), `--condition` and `--timeout`.
+    /// Reads `--require` (needed), `--network`, `--condition` and `--timeout`.
     package init(parsing arguments: ParsedArguments) throws(UsageError) {
         let requirements = try arguments.requiredRequirements()
         self.init(
             requirements: requirements, conditions: try arguments.conditions(),
-            timeout: try arguments.duration("--timeout"))
+            timeout: try arguments.duration("--timeout"), allowedNetworks: try arguments.allowedNetworks())
     }
 
     /// Waits on this machine's environment; see ``execute(_:environment:signals:log:)``.
@@ -90,6 +97,7 @@ package struct WaitCommand: Subcommand {
             do {
                 _ = try await environment.waitUntil(
                     options.requirements,
+                    allowedNetworks: options.allowedNetworks,
                     conditions: options.conditions,
                     timeout: options.timeout
                 )
@@ -112,7 +120,11 @@ package struct WaitCommand: Subcommand {
     static func unmetText(_ options: WaitCommand, _ status: SyncEnvironmentStatus) -> String {
         let requirements = status.unmetRequirements(options.requirements).names
         let conditions = status.unmetConditions(options.conditions).map { "condition \($0.name)" }.sorted()
-        let all = requirements + conditions
+        let network =
+            status.allows(options.allowedNetworks)
+            ? []
+            : ["network \(options.allowedNetworks.map(\.description) ?? "") (in use: \(status.connectivity.network))"]
+        let all = requirements + conditions + network
         return all.isEmpty ? "nothing (they hold now)" : all.joined(separator: ", ")
     }
 }

@@ -5,7 +5,8 @@ import SyncGateWire
 ///
 /// Connected ⇔ a lookup found a unicast route that is neither dead nor linkdown, through a cached link
 /// that is up, running (or lower-up), not loopback, with operational state up or unknown. IPv4 is
-/// preferred; when only IPv6 has such a route, its link is the one reported.
+/// preferred; when only IPv6 has such a route, its link is the one reported, and its name is the
+/// status's ``SyncNetwork/interfaceName``.
 package enum ConnectivityEvaluator {
     /// The link that carries traffic, or `nil` when neither family has a usable route.
     package static func reportingLink(
@@ -32,6 +33,6 @@ package enum ConnectivityEvaluator {
         classify: (NetlinkLink) -> LinuxInterfaceKind
     ) -> ConnectivityStatus {
         guard let link = reportingLink(ipv4: ipv4, ipv6: ipv6, links: links) else { return .disconnected }
-        return classify(link).connectedStatus
+        return classify(link).connectedStatus.with(network: SyncNetwork(interfaceName: link.name))
     }
 }

@@ -18,6 +18,11 @@ struct NetworkManagerFacts: Sendable, Hashable {
     var primaryConnectionType: String?
     /// `DeviceType` of the primary connection's first device, looked up separately.
     var primaryDeviceType: UInt32?
+    /// `Id` of the primary connection (`Connection.Active`), looked up separately.
+    var primaryConnectionID: String?
+    /// `Ssid` of the access point the primary connection's first device is associated with
+    /// (`Device.Wireless.ActiveAccessPoint`), read as UTF-8; looked up separately, `nil` when not on Wi-Fi.
+    var ssid: String?
     /// Properties that had an unexpected type, described with their value.
     var problems: [String] = []
 
@@ -39,8 +44,12 @@ struct NetworkManagerFacts: Sendable, Hashable {
         state: UInt32? = nil,
         primaryConnection: String? = nil,
         primaryConnectionType: String? = nil,
-        primaryDeviceType: UInt32? = nil
+        primaryDeviceType: UInt32? = nil,
+        primaryConnectionID: String? = nil,
+        ssid: String? = nil
     ) {
+        self.primaryConnectionID = primaryConnectionID
+        self.ssid = ssid
         self.metered = metered
         self.connectivity = connectivity
         self.state = state

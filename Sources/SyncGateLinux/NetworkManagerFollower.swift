@@ -5,7 +5,11 @@ import SyncGateCore
     ///
     /// The primary connection's device type is looked up (`Connection.Active.Devices`, then
     /// `Device.DeviceType`) each time `PrimaryConnection` changes; until it is known, the connection type
-    /// alone decides the interface kind.
+    /// alone decides the interface kind. With it, the connection's `Id` and, for a Wi-Fi device, its
+    /// `ActiveAccessPoint`'s `Ssid` are looked up (the network in use): one round of `Get` calls per change
+    /// of the primary connection, never a poll, so an idle system wakes nobody. An access point change
+    /// within one active connection (roaming between access points of one network) keeps the SSID read
+    /// when the connection became primary, which is the connection's own SSID.
     final class NetworkManagerFollower: DBusServiceFollower {
         /// NetworkManager's bus name.
         static let busName = "org.freedesktop.NetworkManager"
@@ -19,6 +23,8 @@ import SyncGateCore
             var lookedUpConnection: String?
             var lookupGeneration: UInt64 = 0
             var deviceType: UInt32?
+            var connectionID: String?
+            var ssid: String?
             var owner: String?
             var reportedProblems: Set<String> = []
         }
@@ -56,6 +62,8 @@ import SyncGateCore
                     state.facts = nil
                     state.lookedUpConnection = nil
                     state.deviceType = nil
+                    state.connectionID = nil
+                    state.ssid = nil
                     state.lookupGeneration &+= 1
                 }
                 onChange(nil)
@@ -70,48 +78,90 @@ import SyncGateCore
                 if facts.primaryConnection != state.lookedUpConnection {
                     state.lookedUpConnection = facts.primaryConnection
                     state.deviceType = nil
+                    state.connectionID = nil
+                    state.ssid = nil
                     state.lookupGeneration &+= 1
                     if let path = facts.primaryConnection, path != "/" {
                         lookup = (path, state.lookupGeneration)
                     }
                 }
                 facts.primaryDeviceType = state.deviceType
+                facts.primaryConnectionID = state.connectionID
+                facts.ssid = state.ssid
                 state.facts = facts
                 return lookup
             }
             onChange(facts)
             if let lookup {
-                lookUpDeviceType(
+                lookUpConnection(
                     connection: lookup.path, owner: owner, generation: lookup.generation, onChange: onChange)
             }
         }
 
-        private func lookUpDeviceType(
+        /// Looks up the primary connection's `Id`, its first device's type and, for a Wi-Fi device, the
+        /// active access point's SSID; each answer of the current `generation` republishes the facts.
+        private func lookUpConnection(
             connection: String,
             owner: String,
             generation: UInt64,
             onChange: @escaping @Sendable (NetworkManagerFacts?) -> Void
         ) {
-            properties.getProperty(
-                destination: owner, path: connection, interface: "org.freedesktop.NetworkManager.Connection.Active",
-                name: "Devices"
-            ) { [weak self] devices in
+            let active = "org.freedesktop.NetworkManager.Connection.Active"
+            properties.getProperty(destination: owner, path: connection, interface: active, name: "Id") {
+                [weak self] id in
+                guard let self, let id = id?.string else { return }
+                record(generation: generation, onChange: onChange) { $0.connectionID = id }
+            }
+            properties.getProperty(destination: owner, path: connection, interface: active, name: "Devices") {
+                [weak self] devices in
                 guard let self, let device = devices?.objectPaths?.first else { return }
                 properties.getProperty(
                     destination: owner, path: device, interface: "org.freedesktop.NetworkManager.Device",
                     name: "DeviceType"
                 ) { [weak self] type in
                     guard let self, let type = type?.uint32 else { return }
-                    let facts: NetworkManagerFacts? = state.withLock { state in
-                        guard state.lookupGeneration == generation, var facts = state.facts else { return nil }
-                        state.deviceType = type
-                        facts.primaryDeviceType = type
-                        state.facts = facts
-                        return facts
+                    record(generation: generation, onChange: onChange) { $0.deviceType = type }
+                    if type == 2 {
+                        lookUpSSID(device: device, owner: owner, generation: generation, onChange: onChange)
                     }
-                    if let facts { onChange(facts) }
                 }
             }
+        }
+
+        private func lookUpSSID(
+            device: String, owner: String, generation: UInt64,
+            onChange: @escaping @Sendable (NetworkManagerFacts?) -> Void
+        ) {
+            properties.getProperty(
+                destination: owner, path: device, interface: "org.freedesktop.NetworkManager.Device.Wireless",
+                name: "ActiveAccessPoint"
+            ) { [weak self] accessPoint in
+                guard let self, let accessPoint = accessPoint?.objectPath, accessPoint != "/" else { return }
+                properties.getProperty(
+                    destination: owner, path: accessPoint, interface: "org.freedesktop.NetworkManager.AccessPoint",
+                    name: "Ssid"
+                ) { [weak self] ssid in
+                    guard let self, let bytes = ssid?.bytes, !bytes.isEmpty else { return }
+                    let text = String(decoding: bytes, as: UTF8.self)
+                    record(generation: generation, onChange: onChange) { $0.ssid = text }
+                }
+            }
+        }
+
+        /// Applies a looked-up fact when its lookup is still the current one, and republishes the facts.
+        private func record(
+            generation: UInt64, onChange: @Sendable (NetworkManagerFacts?) -> Void, _ change: (inout State) -> Void
+        ) {
+            let facts: NetworkManagerFacts? = state.withLock { state in
+                guard state.lookupGeneration == generation, var facts = state.facts else { return nil }
+                change(&state)
+                facts.primaryDeviceType = state.deviceType
+                facts.primaryConnectionID = state.connectionID
+                facts.ssid = state.ssid
+                state.facts = facts
+                return facts
+            }
+            if let facts { onChange(facts) }
         }
     }
 #endif

@@ -17,6 +17,8 @@ import SyncGateCore
 /// | otherwise primary device `DeviceType` WIFI 2, ETHERNET 1, MODEM 8, BT 5 | the same kinds |
 /// | any other non-empty connection type (`vpn`, `bond`, `bridge`…) | other |
 /// | no primary connection | the sysfs heuristic |
+/// | the primary connection's `Id` (`Connection.Active`) | the network's connection id |
+/// | its first device's `ActiveAccessPoint` → `Ssid` (bytes, read as UTF-8) | the network's SSID; none when not on Wi-Fi |
 ///
 /// rtnetlink stays the only source of "connected": a disconnected link is disconnected whatever
 /// NetworkManager says.
@@ -82,7 +84,7 @@ enum NetworkManagerMapping {
         }
         let kind = kind(connectionType: facts.primaryConnectionType, deviceType: facts.primaryDeviceType)
         let metered = meteredConfidence(metered: facts.metered)
-        let provenance = ConnectivityProvenance(
+        var provenance = ConnectivityProvenance(
             isConnected: .rtnetlink,
             interface: kind == nil ? .sysfsHeuristic : .networkManager,
             isExpensive: metered != nil
@@ -90,6 +92,8 @@ enum NetworkManagerMapping {
             isConstrained: .defaultValue,
             reachability: .networkManager
         )
+        provenance.networkInterface = .rtnetlink
+        provenance.networkConnection = .networkManager
         guard link.isConnected else { return (link, provenance) }
         let status = ConnectivityStatus(
             isConnected: true,
@@ -97,12 +101,26 @@ enum NetworkManagerMapping {
             metered: metered ?? kind.map { .guessed(isMetered: $0.isExpensive) } ?? link.metered,
             isConstrained: link.isConstrained,
             reachability: reachability(connectivity: facts.connectivity)
-        )
+        ).with(network: network(link: link.network, facts: facts))
         return (status, provenance)
     }
 
+    /// The network in use: the link's interface name (rtnetlink), with the primary connection's `Id` and
+    /// its access point's SSID from NetworkManager (`nil` where it reports none: an empty `Id`, no access
+    /// point).
+    static func network(link: SyncNetwork, facts: NetworkManagerFacts) -> SyncNetwork {
+        var network = link
+        network.connectionID = facts.primaryConnectionID.flatMap { $0.isEmpty ? nil : $0 }
+        network.ssid = facts.ssid
+        return network
+    }
+
     /// Where the fields come from without NetworkManager.
-    static let heuristicProvenance = ConnectivityProvenance(
-        isConnected: .rtnetlink, interface: .sysfsHeuristic, isExpensive: .sysfsHeuristic,
-        isConstrained: .defaultValue, reachability: .defaultValue)
+    static let heuristicProvenance: ConnectivityProvenance = {
+        var provenance = ConnectivityProvenance(
+            isConnected: .rtnetlink, interface: .sysfsHeuristic, isExpensive: .sysfsHeuristic,
+            isConstrained: .defaultValue, reachability: .defaultValue)
+        provenance.networkInterface = .rtnetlink
+        return provenance
+    }()
 }

@@ -38,7 +38,11 @@ struct EndToEndTests {
             #expect(fields["battery"] == "sysfs power_supply")
         #endif
         #expect(fields["free space"] == "statvfs")
-        #expect(fields.count == 12)
+        #expect(fields.count == 14)
+        #if os(Linux)
+            #expect(fields["network interface"] == "rtnetlink")
+            #expect(network["interfaceName"] as? String == status.connectivity.network.interfaceName)
+        #endif
         #expect(fields["metered"] == fields["expensive"])
         let storage = try #require(json["storage"] as? [String: Any])
         #expect(storage["monitored"] as? Bool == true)

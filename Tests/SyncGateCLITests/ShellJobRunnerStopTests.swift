@@ -100,8 +100,12 @@
                 id: "abc", name: "sh", command: ["sh"], state: "waiting", waitingFor: ["network"], attempts: 1,
                 lastExitStatus: 143, uniqueKey: nil, tags: [], lastStopReason: "requirements-lost [network]")
             let lines = JobsCommand.jobTable([job]).split(separator: "\n")
-            #expect(lines.first?.contains("LAST EXIT  LAST STOP                    RELAXES  NEXT  WAITING FOR") == true)
-            #expect(lines.last?.contains("143        requirements-lost [network]  -        -     network") == true)
+            #expect(
+                lines.first?.contains("LAST EXIT  LAST STOP                    RELAXES  NEXT  NETWORKS  WAITING FOR")
+                    == true)
+            #expect(
+                lines.last?.contains("143        requirements-lost [network]  -        -     -         network") == true
+            )
         }
 
         @Test func theJobTableShowsTheRelaxations() {
@@ -112,8 +116,17 @@
                 id: "abc", name: "sh", command: ["sh"], state: "waiting", waitingFor: ["unmetered"], attempts: 0,
                 lastExitStatus: nil, uniqueKey: nil, tags: [], relaxations: [relaxation])
             let lines = JobsCommand.jobTable([job]).split(separator: "\n")
-            #expect(lines.first?.contains("LAST STOP  RELAXES                     NEXT  WAITING FOR") == true)
-            #expect(lines.last?.hasSuffix("-          unmetered dropped in 2d 3h  -     unmetered") == true)
+            #expect(lines.first?.contains("LAST STOP  RELAXES                     NEXT  NETWORKS  WAITING FOR") == true)
+            #expect(lines.last?.hasSuffix("-          unmetered dropped in 2d 3h  -     -         unmetered") == true)
+        }
+
+        @Test func theJobTableShowsTheNetworks() {
+            let job = DaemonResponse.Job(
+                id: "abc", name: "sh", command: ["sh"], state: "waiting", waitingFor: ["network ssid:Home,eth*"],
+                attempts: 0, lastExitStatus: nil, uniqueKey: nil, tags: [], networks: "ssid:Home,eth*")
+            let lines = JobsCommand.jobTable([job]).split(separator: "\n")
+            #expect(lines.first?.hasSuffix("NEXT  NETWORKS        WAITING FOR") == true)
+            #expect(lines.last?.hasSuffix("-     ssid:Home,eth*  network ssid:Home,eth*") == true)
         }
 
         /// The first line written to the FIFO at `path`, read on a plain thread.

@@ -28,7 +28,8 @@ struct StatusReportTests {
             json["network"]
                 == .object([
                     ("monitored", .bool(true)), ("connected", .bool(true)), ("interface", .string("wired-ethernet")),
-                    ("interfaceName", .string("eth0")), ("expensive", .bool(false)),
+                    ("interfaceName", .string("eth0")), ("connection", .null), ("ssid", .null),
+                    ("expensive", .bool(false)),
                     ("metered", .string("guessed-unmetered")), ("constrained", .bool(false)),
                     ("reachability", .string("unknown")), ("roaming", .bool(false)),
                 ]))
@@ -96,6 +97,35 @@ struct StatusReportTests {
             notes: ["power daemons: no D-Bus connection (absent)"])
     )
 
+    @Test("the network in use: its connection and SSID in the JSON, one text row, and the sources of both")
+    func networkInUse() {
+        var provenance = Self.sources.connectivity!
+        provenance.networkInterface = .rtnetlink
+        provenance.networkConnection = .networkManager
+        let status = SyncEnvironmentStatus(
+            connectivity: ConnectivityStatus.connected(via: .wifi).with(
+                network: SyncNetwork(interfaceName: "wlp2s0", connectionID: "Home", ssid: "Home \u{1B}[2J")),
+            monitoredParts: [.network])
+        let report = StatusReport(
+            status: status, interfaceName: "ignored0", time: "T",
+            sources: StatusOrigins(connectivity: provenance, power: nil))
+        guard case .object(let network) = report.json["network"] else {
+            Issue.record("no network object")
+            return
+        }
+        #expect(network.first { $0.0 == "interfaceName" }?.1 == .string("wlp2s0"))
+        #expect(network.first { $0.0 == "connection" }?.1 == .string("Home"))
+        #expect(network.first { $0.0 == "ssid" }?.1 == .string("Home \u{1B}[2J"))
+        let lines = report.lines(style: .plain)
+        #expect(lines.contains("network in use  wlp2s0, connection \"Home\", ssid \"Home \\e[2J\""))
+        #expect(lines.contains("  network interface rtnetlink"))
+        #expect(lines.contains("  network connection NetworkManager"))
+        let offline = StatusReport(
+            status: SyncEnvironmentStatus(connectivity: .disconnected, monitoredParts: [.network]), interfaceName: nil,
+            time: "T")
+        #expect(offline.lines(style: .plain).contains("network in use  none"))
+    }
+
     @Test func sourcesNameTheOriginOfEveryField() {
         let report = StatusReport(status: Self.linuxLike, interfaceName: "eth0", time: "T", sources: Self.sources)
         let lines = report.lines(style: .plain)
@@ -115,7 +145,8 @@ struct StatusReportTests {
         }
         #expect(fields.first { $0.0 == "connected" }?.1 == .string("rtnetlink"))
         #expect(fields.first { $0.0 == "battery" }?.1 == .string("sysfs power_supply"))
-        #expect(fields.count == 11)
+        #expect(fields.count == 13)
+        #expect(fields.first { $0.0 == "network interface" }?.1 == .string("default (no source)"))
         #expect(fields.first { $0.0 == "metered" }?.1 == .string("sysfs heuristic"))
         #expect(fields.first { $0.0 == "roaming" }?.1 == .string("default (no source)"))
     }

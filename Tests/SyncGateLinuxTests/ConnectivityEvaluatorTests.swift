@@ -53,8 +53,11 @@ struct ConnectivityEvaluatorTests {
         ) { _ in .wiredEthernet }
         #expect(status.isConnected == testCase.connected)
         #expect(
-            status == (testCase.connected ? .connected(via: .wiredEthernet, metered: .guessedUnmetered) : .disconnected)
-        )
+            status
+                == (testCase.connected
+                    ? ConnectivityStatus.connected(via: .wiredEthernet, metered: .guessedUnmetered).with(
+                        network: SyncNetwork(interfaceName: "eth0"))
+                    : .disconnected))
     }
 
     @Test func ipv4IsPreferredOverIPv6() {

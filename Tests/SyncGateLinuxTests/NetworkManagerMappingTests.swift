@@ -106,7 +106,31 @@ struct NetworkManagerMappingTests {
         #expect(
             full.description
                 == "connected: rtnetlink; interface: NetworkManager; expensive: NetworkManager; "
-                + "constrained: default (no source); reachability: NetworkManager; roaming: default (no source)")
+                + "constrained: default (no source); reachability: NetworkManager; roaming: default (no source); "
+                + "network interface: rtnetlink; network connection: NetworkManager")
+    }
+
+    @Test("the network in use: the link's name, NetworkManager's connection Id and SSID; none while disconnected")
+    func networkInUse() {
+        let link = LinuxInterfaceKind.wifi.connectedStatus.with(network: SyncNetwork(interfaceName: "wlp2s0"))
+        let facts = NetworkManagerFacts(
+            connectivity: 4, primaryConnection: "/a/1", primaryConnectionType: "802-11-wireless",
+            primaryConnectionID: "Home", ssid: "Home 5G")
+        let merged = NetworkManagerMapping.merge(link: link, networkManager: facts)
+        #expect(merged.status.network == SyncNetwork(interfaceName: "wlp2s0", connectionID: "Home", ssid: "Home 5G"))
+        #expect(merged.provenance.networkInterface == .rtnetlink)
+        #expect(merged.provenance.networkConnection == .networkManager)
+        var unnamed = facts
+        unnamed.primaryConnectionID = ""
+        unnamed.ssid = nil
+        #expect(
+            NetworkManagerMapping.merge(link: link, networkManager: unnamed).status.network
+                == SyncNetwork(interfaceName: "wlp2s0"))
+        let alone = NetworkManagerMapping.merge(link: link, networkManager: nil)
+        #expect(alone.status.network == SyncNetwork(interfaceName: "wlp2s0"))
+        #expect(alone.provenance.networkConnection == .defaultValue)
+        let offline = NetworkManagerMapping.merge(link: .disconnected, networkManager: facts)
+        #expect(offline.status.network == .unknown)
     }
 
     @Test func factsFromProperties() {

@@ -18,6 +18,16 @@ package enum DaemonLimits {
     /// The most tags, and the most app conditions, one job may have.
     package static let maximumLabels = 64
 
+    /// The longest allowed-networks list (`--network`, the `network` field of a submission), in UTF-8
+    /// bytes; the daemon reads it into at most 64 matchers of at most 255 bytes each.
+    package static let maximumNetworkListBytes = 2_048
+
+    /// Why `value` cannot be an allowed-networks list's text, or `nil` when it may be read as one: non-empty,
+    /// at most ``maximumNetworkListBytes`` bytes, no control characters (its matchers are read by the daemon).
+    package static func networkListProblem(_ value: String) -> String? {
+        textProblem(value, maximumBytes: maximumNetworkListBytes)
+    }
+
     /// The most app conditions that may be on at once in the daemon (`set-condition NAME on`): each is
     /// kept in the environment's status, which every change copies.
     package static let maximumConditionsOn = 1_024
@@ -27,10 +37,13 @@ package enum DaemonLimits {
     /// A label is non-empty, at most ``maximumLabelBytes`` bytes, and holds no control characters (no NUL,
     /// no escape sequences, no line breaks), so that it reaches a terminal or a log as it was typed.
     package static func labelProblem(_ value: String) -> String? {
+        textProblem(value, maximumBytes: maximumLabelBytes)
+    }
+
+    /// Why `value` is not non-empty text of at most `maximumBytes` UTF-8 bytes without control characters.
+    private static func textProblem(_ value: String, maximumBytes: Int) -> String? {
         if value.isEmpty { return "must not be empty" }
-        if value.utf8.count > maximumLabelBytes {
-            return "longer than \(maximumLabelBytes) bytes (\(value.utf8.count))"
-        }
+        if value.utf8.count > maximumBytes { return "longer than \(maximumBytes) bytes (\(value.utf8.count))" }
         if value.unicodeScalars.contains(where: isControl) { return "must not contain control characters" }
         return nil
     }

@@ -93,6 +93,10 @@ package enum DaemonRequest: Encodable, Sendable, Equatable {
         /// Relaxations as `--relax` spells them (`unmetered=3d`, `external-power=battery-not-low@12h`);
         /// absent for none. Checked here as labels only: the daemon reads them (``RelaxationParser``).
         package var relax: [String]? = nil
+        /// The networks the job may run on, as `--network` spells them (`wlan0,eth*,ssid:Home`); absent
+        /// for any. Checked here as bounded text only (``DaemonLimits/networkListProblem(_:)``): the
+        /// daemon reads the matchers (`SyncNetworkAllowlist(parsing:)`).
+        package var network: String? = nil
         /// Whether losing the requirements stops the command and requeues it.
         package var stopOnLoss: Bool
         /// Whether the client waits for the outcome (a second response line).
@@ -174,6 +178,10 @@ extension DaemonRequest.Submission {
             throw DaemonProtocolError("invalid field 'submission.workingDirectory': \(problem)")
         }
         if let name { try DaemonRequest.checkLabel(name, field: "submission.name") }
+        if let network, let problem = DaemonLimits.networkListProblem(network) {
+            throw DaemonProtocolError(
+                "invalid value '\(DaemonLimits.shown(network))' for field 'submission.network': \(problem)")
+        }
         if let uniqueKey { try DaemonRequest.checkLabel(uniqueKey, field: "submission.uniqueKey") }
         for (field, labels) in [
             ("submission.conditions", conditions), ("submission.tags", tags), ("submission.relax", relax ?? []),

@@ -35,6 +35,8 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
         /// The job's relaxations (`submit --relax`): what each relaxes, to what, after how long, and
         /// whether it is in effect; absent for a job without relaxations.
         package var relaxations: [Relaxation]? = nil
+        /// The networks the job may run on (`submit --network`, in its syntax); absent for any network.
+        package var networks: String? = nil
     }
 
     /// One relaxation of a job as `syncgate jobs` shows it (`SyncJobRelaxation.Status`).

@@ -164,6 +164,13 @@ final class DaemonService: Sendable {
             throw DaemonProtocolError(error.message)
         }
         options.onRequirementsLost = submission.stopOnLoss ? .cancelAndRequeue : .keepRunning
+        if let network = submission.network {
+            do {
+                options.allowedNetworks = try ParsedArguments.allowedNetworks(network, option: "--network")
+            } catch {
+                throw DaemonProtocolError(error.message)
+            }
+        }
         let id = SyncJob.makeID()
         let job = ShellJob(
             command: submission.command, workingDirectory: submission.workingDirectory,
@@ -249,6 +256,9 @@ final class DaemonService: Sendable {
             case .waiting(let unmet, let conditions):
                 state = "waiting"
                 waitingFor = unmet.names + conditions.map { "condition \($0.name)" }.sorted()
+                if let allowed = info.allowedNetworks, !environment.status.allows(allowed) {
+                    waitingFor.append("network \(allowed)")
+                }
             case .blocked(let jobs):
                 state = "waiting"
                 waitingFor = jobs.map { "job \($0)" }
@@ -266,7 +276,8 @@ final class DaemonService: Sendable {
                 uniqueKey: info.uniqueKey, tags: info.tags.sorted(),
                 lastStopReason: info.stopReason?.description ?? runLog.lastStopReason(id: info.id),
                 nextScheduledAt: info.nextScheduledAt.map { $0.formatted(.iso8601) },
-                relaxations: info.relaxations.isEmpty ? nil : info.relaxations.map(Self.relaxation))
+                relaxations: info.relaxations.isEmpty ? nil : info.relaxations.map(Self.relaxation),
+                networks: info.allowedNetworks?.description)
         }
     }
 

@@ -19,8 +19,9 @@ package struct JobsCommand: Subcommand {
         Lists the daemon's unfinished jobs (with --all, also those that finished since it started):
         id, name, state, attempts, last exit status, why its last run was stopped (cancelled,
         requirements-lost [...], timed-out, replaced, shutdown), its relaxations (--relax: what
-        relaxes in how long, or what was relaxed), a calendar job's next scheduled time (UTC)
-        and what a waiting job waits for.
+        relaxes in how long, or what was relaxed), a calendar job's next scheduled time (UTC),
+        the networks it may run on (--network) and what a waiting job waits for (a network not
+        allowed reads "network LIST").
         """
     }
 
@@ -64,20 +65,25 @@ package struct JobsCommand: Subcommand {
     static func jobTable(_ jobs: [DaemonResponse.Job]) -> String {
         guard !jobs.isEmpty else { return "no jobs" }
         let rows =
-            [["ID", "NAME", "STATE", "ATTEMPT", "RUNS", "LAST EXIT", "LAST STOP", "RELAXES", "NEXT", "WAITING FOR"]]
+            [
+                [
+                    "ID", "NAME", "STATE", "ATTEMPT", "RUNS", "LAST EXIT", "LAST STOP", "RELAXES", "NEXT", "NETWORKS",
+                    "WAITING FOR",
+                ]
+            ]
             + jobs.map { job -> [String] in
                 let relaxes = job.relaxations.map { $0.map(\.summary).joined(separator: "; ") } ?? "-"
                 return [
                     job.id, job.name, job.state, String(job.attempts), job.runs.map(String.init) ?? "-",
                     job.lastExitStatus.map(String.init) ?? "-", job.lastStopReason ?? "-",
-                    relaxes, job.nextScheduledAt ?? "-",
+                    relaxes, job.nextScheduledAt ?? "-", job.networks ?? "-",
                     job.waitingFor.isEmpty ? "-" : job.waitingFor.joined(separator: ","),
                 ].map(DaemonLimits.escaped)
             }
-        let widths = (0..<10).map { column in rows.map { $0[column].count }.max() ?? 0 }
+        let widths = (0..<11).map { column in rows.map { $0[column].count }.max() ?? 0 }
         return rows.map { row in
             row.enumerated().map { column, text in
-                column == 9 ? text : text + String(repeating: " ", count: widths[column] - text.count)
+                column == 10 ? text : text + String(repeating: " ", count: widths[column] - text.count)
             }.joined(separator: "  ")
         }.joined(separator: "\n")
     }

@@ -22,6 +22,7 @@ package struct SubmitCommand: Subcommand {
     package static let options = [
         CommandLineOption(
             "--require", .text("LIST"), help: ["the requirements (default network; see 'syncgate help run')"]),
+        ParsedArguments.networkOption,
         CommandLineOption(
             "--condition", .text("NAME"), repeatable: true,
             help: ["also require an app condition (syncgate set-condition)"]),
@@ -109,6 +110,7 @@ package struct SubmitCommand: Subcommand {
           syncgate submit --require unmetered,external-power --relax unmetered=3d \\
             --relax external-power=battery-not-low@12h -- ./backup.sh
           syncgate submit --on-calendar '*-*-* 02:00' --require unmetered,external-power -- restic backup ~
+          syncgate submit --network 'ssid:Home,eth*' --stop-on-loss -- ./sync.sh
         """
     }
 
@@ -182,6 +184,13 @@ package struct SubmitCommand: Subcommand {
                 relax, option: "--relax", requirements: requirements,
                 conditions: Set(submission.conditions.map { SyncCondition($0) }))
             submission.relax = relax
+        }
+        if let network = arguments.value("--network") {
+            _ = try ParsedArguments.allowedNetworks(network, option: "--network")
+            if let problem = DaemonLimits.networkListProblem(network) {
+                throw UsageError("invalid value '\(DaemonLimits.shown(network))' for --network: \(problem)")
+            }
+            submission.network = network
         }
         submission.stopOnLoss = arguments.flag("--stop-on-loss")
         submission.wait = arguments.flag("--wait")

@@ -25,6 +25,9 @@ public struct ConnectivityStatus: Sendable, Hashable, CustomStringConvertible {
     /// 3GPP registration state of the primary modem, while the path goes through a cellular interface);
     /// `false` where nothing reports roaming.
     public let isRoaming: Bool
+    /// The network in use (interface name, connection, SSID, each where a source tells it); always
+    /// ``SyncNetwork/unknown`` when not connected. Set with ``with(network:)``.
+    public private(set) var network: SyncNetwork = .unknown
 
     /// Creates a status from its facts; `reachability` defaults to unknown (no validator), `isRoaming` to
     /// `false`.
@@ -127,6 +130,19 @@ extension ConnectivityStatus {
     package func with(isRoaming: Bool) -> ConnectivityStatus {
         ConnectivityStatus(
             isConnected: isConnected, interface: interface, metered: metered, isConstrained: isConstrained,
-            reachability: reachability, isRoaming: isRoaming)
+            reachability: reachability, isRoaming: isRoaming
+        ).with(network: network)
+    }
+
+    /// The same status with ``network`` replaced; a status that is not connected keeps
+    /// ``SyncNetwork/unknown``.
+    ///
+    /// ```swift
+    /// let home = ConnectivityStatus.connected(via: .wifi).with(network: SyncNetwork(interfaceName: "wlan0", ssid: "Home"))
+    /// ```
+    public func with(network: SyncNetwork) -> ConnectivityStatus {
+        var status = self
+        status.network = isConnected ? network : .unknown
+        return status
     }
 }

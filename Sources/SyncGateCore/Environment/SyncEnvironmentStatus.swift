@@ -74,6 +74,21 @@ public struct SyncEnvironmentStatus: Sendable, Hashable, CustomStringConvertible
         satisfiedRequirements.isSuperset(of: requirements) && self.conditions.isSuperset(of: conditions)
     }
 
+    /// Whether the network in use is one that `allowedNetworks` allows (``SyncNetworkAllowlist/matches(_:)``);
+    /// `true` for `nil`, and while the network is not monitored (as a requirement of a part that is not
+    /// monitored reads as met).
+    public func allows(_ allowedNetworks: SyncNetworkAllowlist?) -> Bool {
+        guard let allowedNetworks, monitoredParts.contains(.network) else { return true }
+        return allowedNetworks.matches(connectivity)
+    }
+
+    /// Whether every requirement and condition given holds now, and the network in use is allowed.
+    public func satisfies(
+        _ requirements: SyncRequirements, allowedNetworks: SyncNetworkAllowlist?, conditions: Set<SyncCondition> = []
+    ) -> Bool {
+        satisfies(requirements, conditions: conditions) && allows(allowedNetworks)
+    }
+
     /// Connected, account available, and not in Low Power Mode (``SyncRequirements/syncReady``).
     public var isSyncReady: Bool { satisfies(.syncReady) }
 

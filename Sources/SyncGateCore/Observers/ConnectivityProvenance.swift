@@ -19,6 +19,13 @@ public struct ConnectivityProvenance: Sendable, Hashable, CustomStringConvertibl
     public var reachability: StatusOrigin
     /// The source of ``ConnectivityStatus/isRoaming``.
     public var isRoaming: StatusOrigin
+    /// The source of ``SyncNetwork/interfaceName`` in ``ConnectivityStatus/network``: `rtnetlink` (the
+    /// default route's link) on Linux; the default where nothing reports it (Apple platforms).
+    public var networkInterface: StatusOrigin = .defaultValue
+    /// The source of ``SyncNetwork/connectionID`` and ``SyncNetwork/ssid`` in
+    /// ``ConnectivityStatus/network``: `NetworkManager` (the primary connection's `Id`, its device's
+    /// active access point's `Ssid`); the default where nothing reports them.
+    public var networkConnection: StatusOrigin = .defaultValue
     /// Why a better source is not used, and problems met with one (each once), such as
     /// `NetworkManager: org.freedesktop.NetworkManager has no owner on the system bus`.
     public var notes: [String]
@@ -52,6 +59,7 @@ public struct ConnectivityProvenance: Sendable, Hashable, CustomStringConvertibl
         let fields = [
             "connected: \(isConnected)", "interface: \(interface)", "expensive: \(isExpensive)",
             "constrained: \(isConstrained)", "reachability: \(reachability)", "roaming: \(isRoaming)",
+            "network interface: \(networkInterface)", "network connection: \(networkConnection)",
         ]
         return (fields + notes.map { "note: \($0)" }).joined(separator: "; ")
     }

@@ -195,6 +195,29 @@ public final class SyncEnvironment: Sendable {
         conditions: Set<SyncCondition> = [],
         timeout: Duration? = nil
     ) async throws(SyncEnvironmentError) -> SyncEnvironmentStatus {
+        try await waitUntil(requirements, allowedNetworks: nil, conditions: conditions, timeout: timeout)
+    }
+
+    /// Waits until every requirement and condition given holds and the network in use is one that
+    /// `allowedNetworks` allows (``SyncEnvironmentStatus/allows(_:)``), and returns the status that
+    /// satisfied them; otherwise as ``waitUntil(_:conditions:timeout:)``.
+    ///
+    /// ```swift
+    /// let office = SyncNetworkAllowlist([.connection("Office"), .interface("eth*")])
+    /// _ = try await environment.waitUntil(.network, allowedNetworks: office, timeout: .seconds(60))
+    /// ```
+    /// - Throws: as ``waitUntil(_:conditions:timeout:)``, and
+    ///   ``SyncEnvironmentError/invalidArgument(parameter:message:)`` naming `allowedNetworks` for a list
+    ///   that a job would be refused (empty, an empty name).
+    public func waitUntil(
+        _ requirements: SyncRequirements,
+        allowedNetworks: SyncNetworkAllowlist?,
+        conditions: Set<SyncCondition> = [],
+        timeout: Duration? = nil
+    ) async throws(SyncEnvironmentError) -> SyncEnvironmentStatus {
+        if let refusal = allowedNetworks?.validationError {
+            throw .invalidArgument(parameter: "allowedNetworks", message: refusal.reason)
+        }
         if conditions.contains(where: { !$0.isValid }) {
             throw .invalidArgument(parameter: "conditions", message: "a condition's name is empty")
         }
@@ -203,12 +226,13 @@ public final class SyncEnvironment: Sendable {
         demand.retain(requirements)
         defer { demand.release(requirements) }
         let current = status
-        if current.satisfies(requirements, conditions: conditions) { return current }
+        if current.satisfies(requirements, allowedNetworks: allowedNetworks, conditions: conditions) { return current }
         if let timeout, timeout <= .zero { throw .timedOut }
 
         let key = WaiterRegistry<Waiter>.Key(
             requirements: requirements,
-            conditions: conditions
+            conditions: conditions,
+            allowedNetworks: allowedNetworks
         )
         let id = waiters.withLock { $0.register(key) }
         let timer: Task<Void, Never>? = timeout.map { timeout in

@@ -13,6 +13,12 @@ struct WaiterRegistry<Continuation> {
     struct Key: Hashable {
         var requirements: SyncRequirements
         var conditions: Set<SyncCondition>
+        var allowedNetworks: SyncNetworkAllowlist? = nil
+
+        /// Whether `status` satisfies the waiters of this key.
+        func isSatisfied(by status: SyncEnvironmentStatus) -> Bool {
+            status.satisfies(requirements, allowedNetworks: allowedNetworks, conditions: conditions)
+        }
     }
 
     /// How a waiter ends.
@@ -56,7 +62,7 @@ struct WaiterRegistry<Continuation> {
     mutating func suspend(_ id: UInt64, _ continuation: Continuation, status: SyncEnvironmentStatus) -> Outcome? {
         switch entries[id] {
         case .pending(let key):
-            if status.satisfies(key.requirements, conditions: key.conditions) {
+            if key.isSatisfied(by: status) {
                 remove(id, key: key)
                 return .satisfied(status)
             }
@@ -89,7 +95,7 @@ struct WaiterRegistry<Continuation> {
     /// Ends every waiter that `status` satisfies; returns the continuations to resume with it.
     mutating func release(on status: SyncEnvironmentStatus) -> [Continuation] {
         var resumed: [Continuation] = []
-        for (key, ids) in groups where status.satisfies(key.requirements, conditions: key.conditions) {
+        for (key, ids) in groups where key.isSatisfied(by: status) {
             groups[key] = nil
             for id in ids {
                 switch entries[id] {

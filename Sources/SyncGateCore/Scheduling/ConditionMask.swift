@@ -25,9 +25,16 @@ struct ConditionMask: Hashable, Sendable {
     }
 }
 
-/// Maps condition names to bit indexes; a name keeps its bit for the life of the scheduler.
+/// Maps condition names, and each distinct network allowlist, to bit indexes of one mask space; a name or
+/// a list keeps its bit for the life of the scheduler.
+///
+/// An allowlist's bit is set in the held mask while the status allows it (``heldMask(in:)``), so a job's
+/// allowlist is one more bit of its condition mask: buckets, dispatch and the requirements-lost check treat
+/// it like a condition, and a status change decides each distinct list once, whatever the number of jobs.
 struct ConditionInterner {
     private var bits: [SyncCondition: Int] = [:]
+    private var networkBits: [SyncNetworkAllowlist: Int] = [:]
+    private var nextBit = 0
 
     /// The mask of `conditions`, giving new names new bits.
     mutating func intern(_ conditions: Set<SyncCondition>) -> (mask: ConditionMask, added: [SyncCondition]) {
@@ -37,7 +44,8 @@ struct ConditionInterner {
             if let bit = bits[condition] {
                 mask.insert(bit)
             } else {
-                let bit = bits.count
+                let bit = nextBit
+                nextBit += 1
                 bits[condition] = bit
                 mask.insert(bit)
                 added.append(condition)
@@ -57,4 +65,29 @@ struct ConditionInterner {
 
     /// The bit of an interned name.
     func bit(of condition: SyncCondition) -> Int? { bits[condition] }
+
+    /// The bit of `allowlist`, giving a new list a new bit; `added` when it is new.
+    mutating func intern(_ allowlist: SyncNetworkAllowlist) -> (bit: Int, added: Bool) {
+        if let bit = networkBits[allowlist] { return (bit, false) }
+        let bit = nextBit
+        nextBit += 1
+        networkBits[allowlist] = bit
+        return (bit, true)
+    }
+
+    /// The mask a job with `conditions` and `allowlist` waits for: the bits of the interned names among
+    /// `conditions`, and the allowlist's bit when it is interned.
+    func mask(of conditions: Set<SyncCondition>, allowlist: SyncNetworkAllowlist?) -> ConditionMask {
+        var mask = mask(of: conditions)
+        if let allowlist, let bit = networkBits[allowlist] { mask.insert(bit) }
+        return mask
+    }
+
+    /// What `status` holds: the bits of its conditions, and of every interned allowlist it allows (each
+    /// list decided once: O(conditions held + distinct lists)).
+    func heldMask(in status: SyncEnvironmentStatus) -> ConditionMask {
+        var mask = mask(of: status.conditions)
+        for (allowlist, bit) in networkBits where status.allows(allowlist) { mask.insert(bit) }
+        return mask
+    }
 }

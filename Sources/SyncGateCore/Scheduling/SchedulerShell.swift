@@ -296,6 +296,7 @@ package final class SchedulerShell: Sendable {
             id: job.id,
             requirements: job.requirements,
             conditions: job.conditions,
+            allowedNetworks: job.options.allowedNetworks,
             environment: environment,
             scheduler: self
         )

@@ -21,7 +21,7 @@ extension SchedulerStateMachine {
         var requirements: SyncRequirements
         /// The job's conditions less those relaxed.
         var conditions: Set<SyncCondition>
-        /// The interned mask of ``conditions``.
+        /// The interned mask of ``conditions``, with the bit of the job's network allowlist (never relaxed).
         var conditionMask: ConditionMask
     }
 
@@ -66,7 +66,7 @@ extension SchedulerStateMachine {
             }
             relaxation.requirements = requirements
             relaxation.conditions = conditions
-            relaxation.conditionMask = interner.mask(of: conditions)
+            relaxation.conditionMask = interner.mask(of: conditions, allowlist: job.spec.allowedNetworks)
         }
         job.relaxation = relaxation
         if changed { actions.append(.setWaitingFor(job)) }

@@ -34,7 +34,9 @@ extension SchedulerStateMachine {
                 periods: job.series?.counts,
                 progress: progress(job.payload),
                 nextScheduledAt: nextScheduledDate(of: job),
-                relaxations: relaxationStatuses(of: job, now: now)
+                relaxations: relaxationStatuses(of: job, now: now),
+                allowedNetworks: job.spec.allowedNetworks,
+                isNetworkNotAllowed: !status.allows(job.spec.allowedNetworks)
             )
         }
         return SyncSchedulerSnapshot(

@@ -4,7 +4,8 @@
 /// Time is given as offsets from the scheduler's origin (see `ClockTimeline`). `Payload` is whatever
 /// the shell attaches to a job (its operation and handle); tests use plain values.
 ///
-/// Waiting jobs live in buckets keyed by their requirement mask and interned condition mask; each bucket
+/// Waiting jobs live in buckets keyed by their requirement mask and interned condition mask (which holds
+/// the bit of the job's network allowlist too, see `ConditionInterner`); each bucket
 /// keeps one FIFO lane per priority (a `MostlyOrderedQueue` ordered by job key). A status change looks
 /// only at the buckets the new status satisfies, so jobs blocked on something else cost nothing (the cost
 /// rule of docs/ARCHITECTURE.md §4). Entries are removed lazily: a lane entry is live only while its job
@@ -451,9 +452,14 @@ struct SchedulerStateMachine<Payload> {
 
         nextKey += 1
         let key = nextKey
-        let (conditionMask, added) = interner.intern(spec.conditions)
+        var (conditionMask, added) = interner.intern(spec.conditions)
         for condition in added where status.conditions.contains(condition) {
             if let bit = interner.bit(of: condition) { heldConditions.insert(bit) }
+        }
+        if let allowlist = spec.allowedNetworks {
+            let (bit, isNew) = interner.intern(allowlist)
+            conditionMask.insert(bit)
+            if isNew && status.allows(allowlist) { heldConditions.insert(bit) }
         }
         let job = Job(key: key, spec: spec, payload: payload, conditionMask: conditionMask, submittedAt: now)
         job.failures = initialFailures
@@ -512,7 +518,7 @@ struct SchedulerStateMachine<Payload> {
         let previousConditions = heldConditions
         status = newStatus
         satisfied = newStatus.satisfiedRequirements.rawValue
-        heldConditions = interner.mask(of: newStatus.conditions)
+        heldConditions = interner.heldMask(in: newStatus)
         guard satisfied != previousSatisfied || heldConditions != previousConditions else { return [] }
 
         var actions = newActions()

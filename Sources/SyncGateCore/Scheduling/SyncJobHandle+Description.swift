@@ -7,11 +7,25 @@ extension SyncJobHandle: CustomStringConvertible {
     ///
     /// An unfinished job with relaxations ends with them, as the snapshot shows them:
     /// `upload-42: waiting for [unmetered] (relaxes: unmetered dropped in 2d 3h)`.
+    ///
+    /// A waiting job whose network is not one of its ``allowedNetworks`` says so:
+    /// `upload-42: waiting for an allowed network (ssid:Home)`, or with other blockers
+    /// `upload-42: waiting for [unmetered] (network not allowed, needs: ssid:Home)`.
     public var description: String {
         let state = state
         let relaxations = state.isTerminal ? "" : relaxations.summarySuffix
+        if case .waiting = state, let allowedNetworks, isWaitingForNetwork {
+            return "\(id): " + Self.networkWait(state, allowedNetworks) + relaxations
+        }
         guard let stopReason else { return "\(id): \(state)\(relaxations)" }
         let stopping = if case .running = state { "stopping" } else { "stopped" }
         return "\(id): \(state) (\(stopping): \(stopReason))\(relaxations)"
+    }
+
+    /// What a waiting job blocked by its network says: `waiting for an allowed network (ssid:Home)` when
+    /// nothing else blocks it, else its state with `(network not allowed, needs: ssid:Home)`.
+    static func networkWait(_ state: SyncJobState, _ allowedNetworks: SyncNetworkAllowlist) -> String {
+        if state == .waiting(unmet: [], conditions: []) { return "waiting for an allowed network (\(allowedNetworks))" }
+        return "\(state) (network not allowed, needs: \(allowedNetworks))"
     }
 }

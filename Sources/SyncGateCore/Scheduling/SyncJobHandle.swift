@@ -144,6 +144,8 @@ public final class SyncJobHandle: @unchecked Sendable {
     public let requirements: SyncRequirements
     /// The app-defined conditions the job requires.
     public let conditions: Set<SyncCondition>
+    /// The networks the job may run on (``SyncJobOptions/allowedNetworks``); `nil` for any network.
+    public let allowedNetworks: SyncNetworkAllowlist?
     /// Only inside ``withLock(_:)``, which makes every access exclusive (so the runtime need not check).
     @exclusivity(unchecked) private var mutable = Mutable()
     /// The scheduler's key for the job; `UInt64.max` until the scheduler has accepted it. Atomic, so the
@@ -157,12 +159,14 @@ public final class SyncJobHandle: @unchecked Sendable {
         id: SyncJob.ID,
         requirements: SyncRequirements,
         conditions: Set<SyncCondition>,
+        allowedNetworks: SyncNetworkAllowlist? = nil,
         environment: SyncEnvironment,
         scheduler: SchedulerShell?
     ) {
         self.id = id
         self.requirements = requirements
         self.conditions = conditions
+        self.allowedNetworks = allowedNetworks
         self.environment = environment
         self.scheduler = scheduler
     }
@@ -176,7 +180,14 @@ public final class SyncJobHandle: @unchecked Sendable {
         return .waiting(unmet: status.unmetRequirements(requirements), conditions: status.unmetConditions(conditions))
     }
 
-    /// What the job waits for now: its ``requirements`` and ``conditions`` after the relaxations in effect.
+    /// Whether the job waits for an allowed network: it has ``allowedNetworks`` and the network in use now
+    /// is not one of them (``SyncEnvironmentStatus/allows(_:)``).
+    public var isWaitingForNetwork: Bool {
+        allowedNetworks != nil && !environment.status.allows(allowedNetworks)
+    }
+
+    /// What the job waits for now: its ``requirements`` and ``conditions`` after the relaxations in effect
+    /// (and its ``allowedNetworks``, never relaxed).
     public var waitingFor: (requirements: SyncRequirements, conditions: Set<SyncCondition>) {
         withLock { $0.waitingFor } ?? (requirements, conditions)
     }

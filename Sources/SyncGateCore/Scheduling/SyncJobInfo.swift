@@ -79,9 +79,12 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     /// Where an unfinished job's relaxations stand, as of the query: when each takes effect and whether it
     /// has (``SyncJobRelaxation/Status``); empty for a finished job and a job without relaxations.
     public var relaxations: [SyncJobRelaxation.Status] = []
+    /// The networks the job may run on (``SyncJobOptions/allowedNetworks``); `nil` for any network.
+    public var allowedNetworks: SyncNetworkAllowlist? = nil
 
     /// A line such as `upload-1: succeeded after 2 attempts`, or `upload-1: succeeded after 1 attempt
-    /// (2 runs)` when a requeue ran an attempt again.
+    /// (2 runs)` when a requeue ran an attempt again; a job with allowed networks ends with them:
+    /// `(networks: ssid:Home,eth*)`.
     public var description: String {
         var line = "\(id): \(state)"
         if attempts > 0 { line += " after \(attempts) attempt\(attempts == 1 ? "" : "s")" }
@@ -93,6 +96,7 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
         if let stopReason { line += " (stopped: \(stopReason))" }
         if let nextScheduledAt { line += " (next: \(nextScheduledAt.formatted(.iso8601)))" }
         line += relaxations.summarySuffix
+        if let allowedNetworks { line += " (networks: \(allowedNetworks))" }
         return line
     }
 }

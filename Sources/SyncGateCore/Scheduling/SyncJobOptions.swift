@@ -56,6 +56,10 @@ public struct SyncJobOptions: Sendable, Hashable {
     /// Fallbacks for requirements or conditions the job has waited for too long: each drops or replaces
     /// one of them once the job has waited for its time (see ``SyncJobRelaxation``); empty for none.
     public var relaxations: [SyncJobRelaxation]
+    /// The networks the job may run on (see ``SyncNetworkAllowlist``); `nil` for any network. While it is
+    /// set an attempt starts only when connected to a network it matches, and an attempt whose network
+    /// stops matching follows ``onRequirementsLost``. A relaxation never drops it.
+    public var allowedNetworks: SyncNetworkAllowlist? = nil
     /// When the wait of a restored job's relaxations began, as an offset from its submission (negative:
     /// before it, in an earlier run of the process); `nil` for a wait that begins at submission (set by
     /// the durable layer only).
@@ -150,6 +154,7 @@ public struct SyncJobOptions: Sendable, Hashable {
             return refusal
         }
         if let refusal = relaxationsError { return refusal }
+        if let refusal = allowedNetworks?.validationError { return refusal }
         if let calendar {
             if let refusal = calendar.validationError { return refusal }
             if let period {

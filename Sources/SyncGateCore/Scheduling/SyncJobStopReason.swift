@@ -11,7 +11,8 @@ public enum SyncJobStopReason: Sendable, Hashable, CustomStringConvertible {
     /// The app cancelled the job (its handle, its id, its tag, its unique key, or every job).
     case cancelled
     /// The requirements and conditions named stopped holding, and the job's
-    /// ``RequirementsLostPolicy/cancelAndRequeue`` policy stops it; it waits again for them.
+    /// ``RequirementsLostPolicy/cancelAndRequeue`` policy stops it; it waits again for them. Both are
+    /// empty when what stopped holding is the job's allowed networks (``SyncJobOptions/allowedNetworks``).
     case requirementsLost(SyncRequirements, conditions: Set<SyncCondition>)
     /// The attempt ran past the job's run timeout; the attempt counts as failed.
     case timedOut
@@ -42,9 +43,12 @@ public enum SyncJobStopReason: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The name, followed for a loss by what was lost: `requirements-lost [network] conditions [db-ready]`
-    /// (the conditions part only when a condition was lost).
+    /// (the conditions part only when a condition was lost); a loss of neither is the job's allowed
+    /// networks (``SyncJobOptions/allowedNetworks``) no longer matching: `requirements-lost (network not
+    /// allowed)`.
     public var description: String {
         guard case .requirementsLost(let requirements, let conditions) = self else { return name }
+        if requirements.isEmpty && conditions.isEmpty { return "\(name) (network not allowed)" }
         var line = "\(name) \(requirements)"
         if !conditions.isEmpty {
             line += " conditions [" + conditions.map(\.name).sorted().joined(separator: ", ") + "]"

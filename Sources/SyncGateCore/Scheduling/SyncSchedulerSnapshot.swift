@@ -52,11 +52,25 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
         /// without relaxations). ``unmetRequirements`` and ``unmetConditions`` already read the job's
         /// requirements after those in effect.
         public var relaxations: [SyncJobRelaxation.Status] = []
+        /// The networks the job may run on (``SyncJobOptions/allowedNetworks``); `nil` for any network.
+        public var allowedNetworks: SyncNetworkAllowlist? = nil
+        /// Whether the network in use is not one ``allowedNetworks`` allows now (always `false` without a
+        /// list, and while the network is not monitored).
+        public var isNetworkNotAllowed: Bool = false
 
         /// A line such as `upload-1: waiting for [unmetered] (account-ready not monitored, treated as met)`,
-        /// or `upload-1: waiting for [unmetered] (relaxes: unmetered dropped in 2d 3h)`.
+        /// or `upload-1: waiting for [unmetered] (relaxes: unmetered dropped in 2d 3h)`; a job with allowed
+        /// networks says them: `upload-1: waiting for an allowed network (ssid:Home)` while the network in
+        /// use is not one of them, else `(networks: ssid:Home)`.
         public var summary: String {
             var line = "\(id): \(state)"
+            if let allowedNetworks {
+                if isNetworkNotAllowed, case .waiting = state {
+                    line = "\(id): " + SyncJobHandle.networkWait(state, allowedNetworks)
+                } else {
+                    line += " (networks: \(allowedNetworks))"
+                }
+            }
             if !pendingDependencies.isEmpty {
                 line += " (after \(pendingDependencies.joined(separator: ", ")))"
             } else if isWaitingForTurn {

@@ -14,7 +14,10 @@ import SyncGateCore
 /// for a periodic or calendar job the opening of its period's window, both known from the record. Then
 /// comes the calendar schedule: a presence flag, then its weekdays (ISO numbers), hours, minutes and
 /// seconds as byte arrays (sorted), its time zone's identifier (absent for the system's), its window,
-/// its randomized delay and its catch-up policy code (0 catch up once, 1 skip). A new option is a new
+/// its randomized delay and its catch-up policy code (0 catch up once, 1 skip). Version 6 appends the
+/// allowed networks (``encodeAllowedNetworks(_:into:)``): a presence flag, then a count and for each
+/// matcher a kind byte (0 an interface pattern, 1 an interface type by its name, 2 a connection id, 3 an
+/// SSID) and its value as a string. A new option is a new
 /// format version, with its field appended here and read by that version's decoder.
 extension JournalCodec {
     static func encode(_ options: SyncJobOptions, submittedAt: Date, into writer: inout JournalWriter) {
@@ -51,6 +54,56 @@ extension JournalCodec {
         }
         writer.bool(options.calendar != nil)
         if let calendar = options.calendar { encode(calendar, into: &writer) }
+        encodeAllowedNetworks(options.allowedNetworks, into: &writer)
+    }
+
+    /// The allowed networks (version 6): a presence flag, a count, then each matcher's kind byte and value.
+    static func encodeAllowedNetworks(_ allowlist: SyncNetworkAllowlist?, into writer: inout JournalWriter) {
+        writer.bool(allowlist != nil)
+        guard let allowlist else { return }
+        writer.varint(UInt64(allowlist.matchers.count))
+        for matcher in allowlist.matchers {
+            switch matcher {
+            case .interface(let pattern):
+                writer.byte(0)
+                writer.string(pattern)
+            case .interfaceType(let type):
+                writer.byte(1)
+                writer.string(type.description)
+            case .connection(let id):
+                writer.byte(2)
+                writer.string(id)
+            case .ssid(let ssid):
+                writer.byte(3)
+                writer.string(ssid)
+            }
+        }
+    }
+
+    /// The allowed networks written by ``encodeAllowedNetworks(_:into:)``.
+    static func decodeAllowedNetworks(_ reader: inout JournalReader) throws -> SyncNetworkAllowlist? {
+        guard try reader.bool() else { return nil }
+        let count = try reader.varint()
+        // Each matcher takes at least two bytes: a count past the body's end is corruption.
+        guard count <= UInt64(reader.remaining) else {
+            throw JournalReader.Malformed(description: "\(count) allowed networks in a short record")
+        }
+        let matchers: [SyncNetworkAllowlist.Matcher] = try (0..<count).map { _ in
+            let kind = try reader.byte()
+            let value = try reader.string()
+            switch kind {
+            case 0: return .interface(value)
+            case 1:
+                guard let type = ConnectionInterface.allCases.first(where: { $0.description == value }) else {
+                    throw JournalReader.Malformed(description: "unknown interface type \(value)")
+                }
+                return .interfaceType(type)
+            case 2: return .connection(value)
+            case 3: return .ssid(value)
+            default: throw JournalReader.Malformed(description: "unknown allowed-network kind \(kind)")
+            }
+        }
+        return SyncNetworkAllowlist(matchers)
     }
 
     private static func encode(_ calendar: SyncCalendarSchedule, into writer: inout JournalWriter) {
@@ -125,6 +178,9 @@ extension JournalCodec {
         if version >= 5 {
             options.relaxations = try decodeRelaxations(&reader)
             if try reader.bool() { options.calendar = try decodeCalendar(&reader) }
+        }
+        if version >= 6 {
+            options.allowedNetworks = try decodeAllowedNetworks(&reader)
         }
         return options
     }

@@ -80,6 +80,12 @@ package indirect enum DBusValue: Sendable, Hashable, CustomStringConvertible {
         return elements.compactMap(\.objectPath)
     }
 
+    /// The elements of an `ay`, through a variant.
+    package var bytes: [UInt8]? {
+        guard case .array(.byte, let elements) = unwrapped else { return nil }
+        return elements.compactMap { if case .byte(let byte) = $0 { byte } else { nil } }
+    }
+
     /// The elements of an `as`, through a variant.
     package var strings: [String]? {
         guard case .array(.string, let elements) = unwrapped else { return nil }

@@ -174,6 +174,34 @@ enum GoldenJournal {
                 periods: SyncJobInfo.Periods(succeeded: 2, failed: 0, skipped: 1)),
         ]
 
+    /// The records of `v6-records.journal`: those of version 5, then what version 6 added: a job with
+    /// allowed networks of every matcher kind (a value with a comma among them), and a calendar job with a list after its calendar fields.
+    static let version6Records: [JobRecord] =
+        version5Records + [
+            .submitted(networked),
+            .submitted(networkedCalendar),
+        ]
+
+    /// Job 20: allowed only on listed networks, one matcher of each kind.
+    static var networked: StoredJob {
+        var options = SyncJobOptions(requires: [.network, .unmetered], tags: ["networks"])
+        options.allowedNetworks = SyncNetworkAllowlist([
+            .interface("wl*"), .interfaceType(.wiredEthernet), .connection("Office, 2nd floor"), .ssid("Home"),
+        ])
+        return StoredJob(
+            sequence: 20, id: "home-20", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: options)
+    }
+
+    /// Job 21: a calendar job allowed only on one SSID: its list follows the calendar fields.
+    static var networkedCalendar: StoredJob {
+        var options = SyncJobOptions(requires: .none).withCalendar(.daily(hour: 3, minute: 0, window: .seconds(600)))
+        options.allowedNetworks = SyncNetworkAllowlist([.ssid("Café")])
+        return StoredJob(
+            sequence: 21, id: "nightly-21", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: options)
+    }
+
     /// Job 18: a calendar job with every calendar field set, a relaxation, and a series under way.
     static var calendarFull: StoredJob {
         var job = StoredJob(
@@ -259,7 +287,8 @@ enum GoldenJournal {
         case 2: version2Records
         case 3: version3Records
         case 4: version4Records
-        default: version5Records
+        case 5: version5Records
+        default: version6Records
         }
     }
 

@@ -14,6 +14,30 @@ struct GoldenJournalTests {
         Array(try Data(contentsOf: URL(fileURLWithPath: GoldenJournal.path(name))))
     }
 
+    /// Every record of `v<version>-records.journal` decodes to `expected`, in order, with no issue.
+    func expectRecords(version: Int, _ expected: [JobRecord]) throws {
+        let bytes = try goldenBytes("v\(version)-records.journal")
+        #expect(Array(bytes.prefix(8)) == JournalCodec.header(version: version))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: version) }
+        #expect(scan.issues.isEmpty)
+        #expect(scan.validLength == bytes.count)
+        try #require(scan.records.count == expected.count)
+        for (index, (decoded, record)) in zip(scan.records, expected).enumerated() {
+            #expect(decoded == record, "record \(index)")
+        }
+    }
+
+    /// `v<version>-torn-tail.journal` keeps its whole records and reports its cut tail.
+    func expectTornTail(version: Int) throws {
+        let bytes = try goldenBytes("v\(version)-torn-tail.journal")
+        #expect(Array(bytes.prefix(8)) == JournalCodec.header(version: version))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: version) }
+        #expect(scan.records == GoldenJournal.tornTailRecords)
+        #expect(scan.issues.map(\.kind) == [.truncatedTail])
+        #expect(scan.issues.first?.length == GoldenJournal.tornLength)
+        #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+    }
+
     /// Copies a golden file into a fresh store directory, so opening it (which may cut a tail) leaves the
     /// checked-in file alone.
     func openCopy(_ name: String) throws -> FileJobStore {
@@ -23,15 +47,7 @@ struct GoldenJournalTests {
 
     @Test("v1-records.journal: every record decodes to the expected value, field by field")
     func version1Records() throws {
-        let bytes = try goldenBytes("v1-records.journal")
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL01".utf8))
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 1) }
-        #expect(scan.issues.isEmpty)
-        #expect(scan.validLength == bytes.count)
-        try #require(scan.records.count == GoldenJournal.records.count)
-        for (index, (decoded, expected)) in zip(scan.records, GoldenJournal.records).enumerated() {
-            #expect(decoded == expected, "record \(index)")
-        }
+        try expectRecords(version: 1, GoldenJournal.records)
     }
 
     @Test("v1-records.journal: the store replays it into the expected jobs and progress")
@@ -57,12 +73,7 @@ struct GoldenJournalTests {
 
     @Test("v1-torn-tail.journal: the tail is cut and reported, the records before it are kept")
     func version1TornTail() throws {
-        let bytes = try goldenBytes("v1-torn-tail.journal")
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 1) }
-        #expect(scan.records == GoldenJournal.tornTailRecords)
-        #expect(scan.issues.map(\.kind) == [.truncatedTail])
-        #expect(scan.issues.first?.length == GoldenJournal.tornLength)
-        #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+        try expectTornTail(version: 1)
 
         let store = try openCopy("v1-torn-tail.journal")
         let contents = try store.load()
@@ -73,7 +84,7 @@ struct GoldenJournalTests {
 
     @Test(
         "a journal of a newer format version is refused, naming the version; the file is left alone",
-        arguments: [6, 10, 99])
+        arguments: [7, 10, 99])
     func newerVersionRefused(version: Int) throws {
         let golden = try goldenBytes("v1-records.journal")
         let newer = JournalCodec.header(version: version) + golden.dropFirst(JournalCodec.headerLength)
@@ -89,7 +100,7 @@ struct GoldenJournalTests {
         "a bit flipped anywhere in the header: the file is refused and left alone; salvage recovers every job",
         arguments: [
             "v1-records.journal", "v2-records.journal", "v3-records.journal", "v4-records.journal",
-            "v5-records.journal",
+            "v5-records.journal", "v6-records.journal",
         ])
     func damagedHeader(name: String) throws {
         let golden = try goldenBytes(name)
@@ -117,15 +128,7 @@ struct GoldenJournalTests {
 
     @Test("v2-records.journal: every record decodes to the expected value, field by field")
     func version2Records() throws {
-        let bytes = try goldenBytes("v2-records.journal")
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL02".utf8))
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 2) }
-        #expect(scan.issues.isEmpty)
-        #expect(scan.validLength == bytes.count)
-        try #require(scan.records.count == GoldenJournal.version2Records.count)
-        for (index, (decoded, expected)) in zip(scan.records, GoldenJournal.version2Records).enumerated() {
-            #expect(decoded == expected, "record \(index)")
-        }
+        try expectRecords(version: 2, GoldenJournal.version2Records)
     }
 
     @Test("v2-records.journal: the store replays the periodic series, the dependencies and the appends")
@@ -152,25 +155,21 @@ struct GoldenJournalTests {
 
     @Test("v2-torn-tail.journal: the tail is cut and reported, the records before it are kept")
     func version2TornTail() throws {
-        let bytes = try goldenBytes("v2-torn-tail.journal")
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL02".utf8))
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 2) }
-        #expect(scan.records == GoldenJournal.tornTailRecords)
-        #expect(scan.issues.map(\.kind) == [.truncatedTail])
-        #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+        try expectTornTail(version: 2)
     }
 
     @Test(
-        "a v1, v2, v3 or v4 journal is rewritten in the current version when opened, and reads back the same jobs",
+        "a v1, v2, v3, v4 or v5 journal is rewritten in the current version when opened, and reads back the same jobs",
         arguments: [
             ("v1-records.journal", 5), ("v2-records.journal", 8), ("v3-records.journal", 9), ("v4-records.journal", 10),
+            ("v5-records.journal", 14),
         ])
     func olderVersionUpgraded(name: String, jobCount: Int) throws {
         let first = try openCopy(name)
         let before = try first.load().jobs
         try first.close()
         let bytes = try directory.bytes(of: directory.journal)
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL05".utf8))
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL06".utf8))
         let reopened = try FileJobStore(directory: directory.path)
         #expect(try reopened.load().jobs == before)
         try reopened.close()
@@ -180,15 +179,7 @@ struct GoldenJournalTests {
 
     @Test("v3-records.journal: every record decodes to the expected value, field by field")
     func version3Records() throws {
-        let bytes = try goldenBytes("v3-records.journal")
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL03".utf8))
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 3) }
-        #expect(scan.issues.isEmpty)
-        #expect(scan.validLength == bytes.count)
-        try #require(scan.records.count == GoldenJournal.version3Records.count)
-        for (index, (decoded, expected)) in zip(scan.records, GoldenJournal.version3Records).enumerated() {
-            #expect(decoded == expected, "record \(index)")
-        }
+        try expectRecords(version: 3, GoldenJournal.version3Records)
     }
 
     @Test("v3-records.journal: the store replays the dependency results, a later one for an id replacing it")
@@ -207,25 +198,12 @@ struct GoldenJournalTests {
 
     @Test("v3-torn-tail.journal: the tail is cut and reported, the records before it are kept")
     func version3TornTail() throws {
-        let bytes = try goldenBytes("v3-torn-tail.journal")
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL03".utf8))
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 3) }
-        #expect(scan.records == GoldenJournal.tornTailRecords)
-        #expect(scan.issues.map(\.kind) == [.truncatedTail])
-        #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+        try expectTornTail(version: 3)
     }
 
     @Test("v4-records.journal: every record decodes to the expected value, field by field")
     func version4Records() throws {
-        let bytes = try goldenBytes("v4-records.journal")
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL04".utf8))
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 4) }
-        #expect(scan.issues.isEmpty)
-        #expect(scan.validLength == bytes.count)
-        try #require(scan.records.count == GoldenJournal.version4Records.count)
-        for (index, (decoded, expected)) in zip(scan.records, GoldenJournal.version4Records).enumerated() {
-            #expect(decoded == expected, "record \(index)")
-        }
+        try expectRecords(version: 4, GoldenJournal.version4Records)
     }
 
     @Test("v4-records.journal: the store replays the last stop reason; a start clears it, a stop sets it")
@@ -246,25 +224,12 @@ struct GoldenJournalTests {
 
     @Test("v4-torn-tail.journal: the tail is cut and reported, the records before it are kept")
     func version4TornTail() throws {
-        let bytes = try goldenBytes("v4-torn-tail.journal")
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL04".utf8))
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 4) }
-        #expect(scan.records == GoldenJournal.tornTailRecords)
-        #expect(scan.issues.map(\.kind) == [.truncatedTail])
-        #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+        try expectTornTail(version: 4)
     }
 
     @Test("v5-records.journal: every record decodes to the expected value, field by field")
     func version5Records() throws {
-        let bytes = try goldenBytes("v5-records.journal")
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL05".utf8))
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 5) }
-        #expect(scan.issues.isEmpty)
-        #expect(scan.validLength == bytes.count)
-        try #require(scan.records.count == GoldenJournal.version5Records.count)
-        for (index, (decoded, expected)) in zip(scan.records, GoldenJournal.version5Records).enumerated() {
-            #expect(decoded == expected, "record \(index)")
-        }
+        try expectRecords(version: 5, GoldenJournal.version5Records)
     }
 
     @Test("v5-records.journal: the store replays the relaxations of each job")
@@ -301,12 +266,7 @@ struct GoldenJournalTests {
 
     @Test("v5-torn-tail.journal: the tail is cut and reported, the records before it are kept")
     func version5TornTail() throws {
-        let bytes = try goldenBytes("v5-torn-tail.journal")
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL05".utf8))
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 5) }
-        #expect(scan.records == GoldenJournal.tornTailRecords)
-        #expect(scan.issues.map(\.kind) == [.truncatedTail])
-        #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
+        try expectTornTail(version: 5)
     }
 
     @Test("a calendar job's record is refused by the v4 decoder (its options run past v4's), read by v5's")
@@ -315,14 +275,14 @@ struct GoldenJournalTests {
         #expect(throws: JournalReader.Malformed.self) {
             try body.withUnsafeBytes { try JournalCodec.decode($0, version: 4) }
         }
-        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 5) }
+        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: JournalCodec.currentVersion) }
         #expect(decoded == .submitted(GoldenJournal.calendarFull))
     }
 
     @Test("a job record with relaxations read by the version 4 decoder is not read as relaxed")
     func version4DoesNotReadRelaxations() throws {
         let body = JournalCodec.encode(.submitted(GoldenJournal.relaxed))
-        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 5) }
+        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: JournalCodec.currentVersion) }
         #expect(decoded == .submitted(GoldenJournal.relaxed))
         let misread = try? body.withUnsafeBytes { try JournalCodec.decode($0, version: 4) }
         #expect(misread != .submitted(GoldenJournal.relaxed))

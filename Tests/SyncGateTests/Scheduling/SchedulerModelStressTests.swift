@@ -75,6 +75,22 @@ struct SchedulerModelStressTests {
         var relaxedStarts = 0
         /// The relaxations' own generator, so that each seed's workload is otherwise what it was.
         var relaxing: SeededRandom
+        /// The allowed networks' own generator (the lists of jobs, the network in use of each status), so
+        /// that each seed's workload is otherwise what it was.
+        var networking: SeededRandom
+
+        /// The networks a status may be on, and the lists a job may allow.
+        static let networks: [SyncNetwork] = [
+            SyncNetwork(interfaceName: "wlan0", connectionID: "Home", ssid: "Home"),
+            SyncNetwork(interfaceName: "wlan0", connectionID: "Cafe", ssid: "Cafe"),
+            SyncNetwork(interfaceName: "eth0", connectionID: "Office"),
+            .unknown,
+        ]
+        static let allowlists: [SyncNetworkAllowlist] = [
+            SyncNetworkAllowlist([.ssid("Home")]),
+            SyncNetworkAllowlist([.interface("eth*"), .ssid("Cafe")]),
+            SyncNetworkAllowlist([.connection("Office"), .interfaceType(.cellular)]),
+        ]
 
         static let statuses: [SyncEnvironmentStatus] = {
             var statuses: [SyncEnvironmentStatus] = []
@@ -107,6 +123,7 @@ struct SchedulerModelStressTests {
             // starts at most one job, and the rest follow through `continueStarting`, with other inputs
             // possibly in between. A generator of its own keeps each seed's workload as it was.
             relaxing = SeededRandom(seed: seed ^ 0x5E1A_7ED0)
+            networking = SeededRandom(seed: seed ^ 0x0E7_A110)
             var batching = SeededRandom(seed: seed ^ 0x5EED_BA7C)
             let startsPerInput = batching.chance(0.5) ? 1 : Int.max
             machine = Machine(
@@ -164,6 +181,7 @@ struct SchedulerModelStressTests {
                 if job.onDuplicate == .append || job.onDuplicate == .appendOrReplace { job.onDuplicate = .replace }
             }
             job.relaxations = randomRelaxations(requirements: job.requirements, conditions: job.conditions)
+            if networking.chance(0.3) { job.options.allowedNetworks = networking.pick(Self.allowlists) }
             return job.spec
         }
 
@@ -227,7 +245,9 @@ struct SchedulerModelStressTests {
             if roll < 0.30 {
                 submit()
             } else if roll < 0.45 {
-                apply(machine.statusChanged(random.pick(Self.statuses), now: now), cause: "status")
+                var status = random.pick(Self.statuses)
+                status.connectivity = status.connectivity.with(network: networking.pick(Self.networks))
+                apply(machine.statusChanged(status, now: now), cause: "status")
             } else if roll < 0.70 {
                 finishRandomAttempt()
             } else if roll < 0.82 {
@@ -338,6 +358,9 @@ struct SchedulerModelStressTests {
                     let spec = jobs[index].spec
                     // The shell starts the attempt on the machine's status (the action does not copy it). A
                     // relaxed requirement is ignored only after its wait.
+                    if !machine.status.allows(spec.allowedNetworks) {
+                        violations.append("step \(steps): \(index) started on a network its list does not allow")
+                    }
                     if !machine.status.satisfies(spec.requirements, conditions: spec.conditions) {
                         relaxedStarts += 1
                         let (required, conditions) = allowed(index, key: key)
@@ -482,10 +505,18 @@ struct SchedulerModelStressTests {
             if machine.running.count < maxConcurrentJobs && !machine.isShutDown && !machine.hasMoreToStart {
                 for job in machine.jobs.values
                 where job.phase == .waiting
-                    && machine.status.satisfies(job.requirements, conditions: job.conditions)
+                    && machine.status.satisfies(
+                        job.requirements, allowedNetworks: job.spec.allowedNetworks, conditions: job.conditions)
                 {
                     violations.append("step \(steps): \(job.spec.id) can run, a slot is free, and it waits")
                 }
+            }
+            // A running job whose network its list no longer allows is being stopped, if its policy says so.
+            for job in machine.jobs.values
+            where job.phase == .running && job.spec.onRequirementsLost == .cancelAndRequeue && job.stop == nil
+                && !machine.status.allows(job.spec.allowedNetworks)
+            {
+                violations.append("step \(steps): \(job.spec.id) runs on a network its list does not allow")
             }
             // A delayed job has a timer, and the earliest timer that counts is armed by the time it falls due.
             for job in machine.jobs.values where job.phase == .delayed && job.delayTimer == 0 {

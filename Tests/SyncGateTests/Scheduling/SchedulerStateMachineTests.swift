@@ -602,3 +602,29 @@ extension [SchedulerStateMachine<String>.Action] {
         compactMap { if case .emit(let event, _) = $0 { event } else { nil } }
     }
 }
+
+extension SchedulerStateMachineTests {
+    @Test("with 10 000 jobs on one list and 10 000 on another, a change of network examines only the jobs it starts")
+    func allowlistCost() {
+        let cafe = with(Self.online) {
+            $0.connectivity = .connected(via: .wifi).with(network: SyncNetwork(ssid: "Cafe"))
+        }
+        var harness = Harness(max: 1, status: cafe)
+        for index in 0..<10_000 {
+            harness.submit("home-\(index)") { $0.options.allowedNetworks = SyncNetworkAllowlist([.ssid("Home")]) }
+            harness.submit("office-\(index)") { $0.options.allowedNetworks = SyncNetworkAllowlist([.ssid("Office")]) }
+        }
+        let before = harness.machine.jobsExamined
+        let elsewhere = with(Self.online) {
+            $0.connectivity = .connected(via: .wifi).with(network: SyncNetwork(ssid: "Bar"))
+        }
+        #expect(harness.status(elsewhere).isEmpty)
+        #expect(harness.machine.jobsExamined == before)
+        let home = with(Self.online) {
+            $0.connectivity = .connected(via: .wifi).with(network: SyncNetwork(ssid: "Home"))
+        }
+        let actions = harness.status(home)
+        #expect(actions.started == ["home-0"])
+        #expect(harness.machine.jobsExamined - before <= 3)
+    }
+}
