@@ -20,7 +20,7 @@ struct StatusReportTests {
         #expect(
             members.map(\.0) == [
                 "schemaVersion", "time", "network", "power", "account", "cloudDrive", "syncEvent", "storage",
-                "conditions",
+                "resources", "conditions",
                 "requirements", "presets", "met", "treatedAsMet", "sources",
             ])
         #expect(json["schemaVersion"] == .int(1))
@@ -44,13 +44,26 @@ struct StatusReportTests {
                 == .array(
                     [
                         "network", "unmetered", "unconstrained", "validated-internet", "not-low-power", "account-ready",
-                        "cloud-drive", "storage-not-low", "device-idle", "not-roaming",
+                        "cloud-drive", "storage-not-low", "device-idle", "not-roaming", "not-under-pressure", "not-hot",
                     ].map {
                         .string($0)
                     }))
         #expect(
             json["treatedAsMet"]
-                == .array([.string("account-ready"), .string("cloud-drive"), .string("storage-not-low")]))
+                == .array(
+                    ["account-ready", "cloud-drive", "storage-not-low", "not-under-pressure", "not-hot"].map {
+                        .string($0)
+                    }))
+        #expect(
+            json["resources"]
+                == .object([
+                    ("monitored", .bool(false)), ("underPressure", .bool(false)), ("pressure", .null),
+                    (
+                        "pressureThresholds",
+                        .object([("cpu", .double(50)), ("io", .double(25)), ("memory", .double(10))])
+                    ),
+                    ("hot", .bool(false)), ("thermal", .null),
+                ]))
         #expect(
             json["storage"]
                 == .object([
@@ -186,12 +199,13 @@ struct StatusReportTests {
             reachability: .rtnetlink, isRoaming: .rtnetlink),
         power: PowerProvenance(
             isLowPowerModeEnabled: .sysfs, isOnExternalPower: .sysfs, batteryLevel: .sysfs, isDeviceIdle: .sysfs),
-        storage: StorageProvenance(freeSpace: .statvfs))
+        storage: StorageProvenance(freeSpace: .statvfs),
+        resources: ResourceProvenance(pressure: .psi, heat: .thermalZones))
 
     /// The JSON key of each part.
     static let partKeys: [(part: MonitoringOptions, key: String)] = [
         (.network, "network"), (.power, "power"), (.account, "account"), (.cloudDrive, "cloudDrive"),
-        (.syncEvent, "syncEvent"), (.storage, "storage"),
+        (.syncEvent, "syncEvent"), (.storage, "storage"), (.resources, "resources"),
     ]
 
     @Test(

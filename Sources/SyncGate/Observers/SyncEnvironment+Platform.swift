@@ -7,17 +7,18 @@ extension SyncEnvironment {
     ///
     /// A requested part gets a source only where the platform has one; the others stay unmonitored and
     /// read as satisfied (see ``MonitoringOptions``). Add sources the platform lacks, such as an account
-    /// provider on Linux, through ``init(connectivity:power:account:cloudDrive:syncEvents:storage:clock:)``.
+    /// provider on Linux, through ``init(connectivity:power:account:cloudDrive:syncEvents:storage:resources:clock:)``.
     ///
     /// * **Linux**: `.network` → ``ConnectivityObserver`` (rtnetlink and sysfs), `.power` →
     ///   ``PowerObserver`` (sysfs power supplies and kernel uevents, systemd-logind's idle hint), `.storage` →
-    ///   ``StorageObserver`` on the working directory; account, cloud drive and sync events
-    ///   have no system source and stay unmonitored.
+    ///   ``StorageObserver`` on the working directory, `.resources` → ``ResourceObserver`` (PSI and thermal
+    ///   zones); account, cloud drive and sync events have no system source and stay unmonitored.
     /// * **Apple platforms**: `.network` → ``ConnectivityObserver`` (`NWPathMonitor`), `.power` →
     ///   ``PowerObserver`` (Low Power Mode; the battery from `UIDevice` or IOKit), `.account` →
     ///   ``CloudAccountSource`` (the default `CKContainer`), `.cloudDrive` → ``CloudDriveSource``,
     ///   `.syncEvent` → ``CloudKitSyncEventSource``, `.storage` → ``StorageObserver`` on the working
-    ///   directory; ``init(monitoring:cloudKit:)`` chooses the container.
+    ///   directory; ``init(monitoring:cloudKit:)`` chooses the container. Resources have no source there
+    ///   yet and stay unmonitored (their requirements read as met).
     /// * **Elsewhere**: `.power` → ``PowerObserver``, which reports ``PowerStatus/unrestricted`` there; the
     ///   network is not monitored.
     ///
@@ -52,7 +53,12 @@ extension SyncEnvironment {
             #endif
             let power: PowerObserver? = monitoring.contains(.power) ? PowerObserver() : nil
             let storage: StorageObserver? = monitoring.contains(.storage) ? StorageObserver() : nil
-            self.init(connectivity: connectivity, power: power, storage: storage)
+            #if os(Linux)
+                let resources: ResourceObserver? = monitoring.contains(.resources) ? ResourceObserver() : nil
+                self.init(connectivity: connectivity, power: power, storage: storage, resources: resources)
+            #else
+                self.init(connectivity: connectivity, power: power, storage: storage)
+            #endif
         #endif
     }
 }
