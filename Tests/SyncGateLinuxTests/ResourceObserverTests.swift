@@ -16,6 +16,15 @@
                 pressureCheckInterval: .seconds(5), thermalCheckInterval: .seconds(30), clock: clock)
         }
 
+        /// Advances the clock by ten minutes and checks that `count` did not move: nothing was read.
+        static func expectNoReads(
+            _ count: () -> Int, clock: ManualClock, sourceLocation: SourceLocation = #_sourceLocation
+        ) {
+            let before = count()
+            clock.advance(by: .seconds(600))
+            #expect(count() == before, "read while nobody needs it", sourceLocation: sourceLocation)
+        }
+
         /// Waits until the observer publishes a status for which `condition` holds.
         static func until(_ observer: ResourceObserver, _ condition: (ResourceStatus) -> Bool) async {
             for await status in observer.statusStream where condition(status) { return }
@@ -63,9 +72,7 @@
             environment.demand.release(.notUnderPressure)
             #expect(!observer.areTriggersArmed)
             #expect(!observer.simulateTrigger())
-            let reads = observer.pressureReadCount
-            clock.advance(by: .seconds(600))
-            #expect(observer.pressureReadCount == reads)
+            Self.expectNoReads({ observer.pressureReadCount }, clock: clock)
             #expect(clock.sleeperCount == 0)
         }
 
@@ -87,9 +94,7 @@
             // The job resolved: nobody needs pressure, so the triggers go and nothing is read.
             #expect(!environment.demand.isNeeded(.notUnderPressure))
             #expect(!observer.areTriggersArmed)
-            let reads = observer.pressureReadCount
-            clock.advance(by: .seconds(600))
-            #expect(observer.pressureReadCount == reads)
+            Self.expectNoReads({ observer.pressureReadCount }, clock: clock)
         }
 
         @Test("without PSI files pressure never blocks, and its provenance says unavailable")
@@ -119,8 +124,7 @@
             #expect(observer.provenance.heat == .thermalZones)
             let environment = SyncEnvironment(resources: observer, clock: clock)
             let scheduler = SyncScheduler(environment: environment, clock: clock)
-            clock.advance(by: .seconds(600))
-            #expect(observer.thermalReadCount == 1, "nothing read while nobody needs it")
+            Self.expectNoReads({ observer.thermalReadCount }, clock: clock)
 
             let handle = try scheduler.submit(SyncJob(requires: .notHot) { _ in })
             #expect(observer.thermalReadCount == 2)
@@ -138,9 +142,7 @@
                 environment.status.resources.thermal == ThermalReading(zone: "acpitz", celsius: 70, passiveCelsius: 95))
             #expect(!environment.demand.isNeeded(.notHot))
             #expect(!observer.isTimerArmed)
-            let reads = observer.thermalReadCount
-            clock.advance(by: .seconds(600))
-            #expect(observer.thermalReadCount == reads)
+            Self.expectNoReads({ observer.thermalReadCount }, clock: clock)
         }
 
         @Test("heat without a passive trip point never blocks, and the zones are read only once per demand")

@@ -17,8 +17,8 @@ extension SyncEnvironment {
     ///   ``PowerObserver`` (Low Power Mode; the battery from `UIDevice` or IOKit), `.account` →
     ///   ``CloudAccountSource`` (the default `CKContainer`), `.cloudDrive` → ``CloudDriveSource``,
     ///   `.syncEvent` → ``CloudKitSyncEventSource``, `.storage` → ``StorageObserver`` on the working
-    ///   directory; ``init(monitoring:cloudKit:)`` chooses the container. Resources have no source there
-    ///   yet and stay unmonitored (their requirements read as met).
+    ///   directory, `.resources` → heat from `ProcessInfo.thermalState` (pressure is not read there and
+    ///   never blocks); ``init(monitoring:cloudKit:)`` chooses the container.
     /// * **Elsewhere**: `.power` → ``PowerObserver``, which reports ``PowerStatus/unrestricted`` there; the
     ///   network is not monitored.
     ///
@@ -43,7 +43,8 @@ extension SyncEnvironment {
             let storage: StorageObserver? = monitoring.contains(.storage) ? StorageObserver() : nil
             self.init(
                 connectivity: sources.connectivity, power: sources.power, account: sources.account,
-                cloudDrive: sources.cloudDrive, syncEvents: sources.syncEvents, storage: storage)
+                cloudDrive: sources.cloudDrive, syncEvents: sources.syncEvents, storage: storage,
+                resources: sources.resources)
         #else
             #if os(Linux) || canImport(Network)
                 let connectivity: ConnectivityObserver? =

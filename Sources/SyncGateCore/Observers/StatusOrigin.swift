@@ -35,7 +35,7 @@ public struct StatusOrigin: Sendable, Hashable, CustomStringConvertible {
     public static let statvfs = StatusOrigin("statvfs")
     /// Apple's `NWPathMonitor`.
     public static let networkPathMonitor = StatusOrigin("NWPathMonitor")
-    /// Apple's `ProcessInfo`.
+    /// Apple's `ProcessInfo` (Low Power Mode, the thermal state).
     public static let processInfo = StatusOrigin("ProcessInfo")
     /// UIKit's `UIDevice` battery state and level (iOS, iPadOS).
     public static let uiDevice = StatusOrigin("UIDevice")
