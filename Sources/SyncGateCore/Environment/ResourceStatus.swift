@@ -12,9 +12,10 @@ public struct ResourceStatus: Sendable, Hashable, CustomStringConvertible {
     public var pressure: PressureLevels?
     /// The thresholds the pressure is judged by.
     public var pressureThresholds: PressureThresholds
-    /// Whether the device is hot: on Linux a thermal zone at or above its passive trip point.
+    /// Whether the device is hot: on Linux a thermal zone at or above its passive trip point, on Apple
+    /// platforms a `.serious` or `.critical` thermal state.
     public var isHot: Bool
-    /// The thermal zone nearest its passive trip point, when one was read.
+    /// The thermal zone nearest its passive trip point, when one was read (Linux only).
     public var thermal: ThermalReading?
 
     /// Creates a status; by default neither under pressure nor hot, with the default thresholds.
