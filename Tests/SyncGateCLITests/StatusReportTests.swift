@@ -186,6 +186,30 @@ struct StatusReportTests {
         )
     }
 
+    @Test func pressureAndHeatRowsShowTheFiguresAndThresholds() {
+        let status = SyncEnvironmentStatus(
+            monitoredParts: [.resources],
+            resources: ResourceStatus(
+                isUnderPressure: true, pressure: PressureLevels(cpu: 61.5, io: 2, memory: 0),
+                pressureThresholds: PressureThresholds(cpu: 60), isHot: false,
+                thermal: ThermalReading(zone: "acpitz", celsius: 45, passiveCelsius: 95)))
+        let report = StatusReport(status: status, interfaceName: nil, time: "T")
+        let lines = report.lines(style: .plain)
+        #expect(
+            lines.contains(
+                "pressure        high (cpu 61.50 %, io 2.00 %, memory 0.00 %; high at cpu 60.00 %, io 25.00 %, memory 10.00 %)"
+            ))
+        #expect(lines.contains("heat            not hot (acpitz 45.0 °C (passive 95.0 °C))"))
+        #expect(lines.contains("  not-under-pressure unmet"))
+        #expect(report.json["resources"]?["pressure"]?["cpu"] == .double(61.5))
+        #expect(report.json["resources"]?["pressureThresholds"]?["cpu"] == .double(60))
+        #expect(report.json["resources"]?["thermal"]?["zone"] == .string("acpitz"))
+        let unread = StatusReport(
+            status: SyncEnvironmentStatus(monitoredParts: [.resources]), interfaceName: nil, time: "T")
+        #expect(unread.heatText == "not hot (no thermal zone with a passive trip point)")
+        #expect(unread.pressureText == "low (high at cpu 50.00 %, io 25.00 %, memory 10.00 %)")
+    }
+
     @Test func colorsOnlyWhenAsked() {
         let colored = TerminalStyle(usesColor: true, isInteractive: true)
         #expect(colored.paint("met", .green) == "\u{1B}[32mmet\u{1B}[0m")

@@ -46,8 +46,11 @@ public struct PressureLevels: Sendable, Hashable, CustomStringConvertible {
         return known.isEmpty ? "not read" : known.joined(separator: ", ")
     }
 
-    /// A percentage with two decimals, as the kernel writes it: `3.10`.
+    /// A percentage with two decimals, as the kernel writes it: `3.10`; a value that is not finite, or
+    /// beyond ±10¹², as Swift writes it (`nan`).
     public static func format(_ percent: Double) -> String {
+        guard percent.isFinite, abs(percent) < 1e12 else { return "\(percent)" }
+        guard percent >= 0 else { return "-" + format(-percent) }
         let hundredths = Int((percent * 100).rounded())
         let fraction = hundredths % 100
         return "\(hundredths / 100).\(fraction < 10 ? "0" : "")\(fraction)"

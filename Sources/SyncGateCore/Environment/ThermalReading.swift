@@ -25,8 +25,9 @@ public struct ThermalReading: Sendable, Hashable, CustomStringConvertible {
         "\(zone) \(Self.format(celsius)) °C (passive \(Self.format(passiveCelsius)) °C)"
     }
 
-    /// Degrees with one decimal: `45.0`.
+    /// Degrees with one decimal: `45.0`; a value that is not finite, or beyond ±10¹², as Swift writes it.
     static func format(_ celsius: Double) -> String {
+        guard celsius.isFinite, abs(celsius) < 1e12 else { return "\(celsius)" }
         let tenths = Int((celsius * 10).rounded())
         let sign = tenths < 0 ? "-" : ""
         return "\(sign)\(abs(tenths) / 10).\(abs(tenths) % 10)"
