@@ -16,6 +16,8 @@ extension Scenario {
                 + "changing. Then the same for "
                 + "`syncgate daemon` (a durable SyncScheduler on this machine's environment) holding "
                 + "\(sizes.idleJobs) jobs submitted with `syncgate submit --condition` on a condition nobody sets, "
+                + "one of them also requiring `not-under-pressure` (so the daemon's PSI triggers are armed and its "
+                + "`sg-pressure` thread waits in poll; a machine under pressure reads avg10 every 5 s instead), "
                 + "measured from 6 s after the last submission (the journal's background sync also runs on "
                 + "libdispatch's pool). "
                 + "Both run on SyncGate's quiet executors (QuietExecutors.runMain). Scenario 10 counts the "
@@ -57,9 +59,10 @@ extension Scenario {
             defer { daemon.stop() }
             try await IdleProcess.waitForFile(socket, scenario: Scenario.idleWakeups.name)
             for index in 0..<sizes.idleJobs {
+                let pressure = index == 0 ? ["--require", "network,not-under-pressure"] : []
                 let status = try IdleProcess.runToEnd(
                     binary,
-                    ["submit", "--condition", "never-set", "--name", "idle-\(index)", "--", "true"],
+                    ["submit"] + pressure + ["--condition", "never-set", "--name", "idle-\(index)", "--", "true"],
                     environment: ["SYNCGATE_SOCKET": socket])
                 guard status == 0 else {
                     throw BenchmarkFailure(

@@ -11,7 +11,8 @@ import SyncGateCore
         import IOKit.ps
     #endif
 
-    /// The ``PowerFactsReading`` seam: Low Power Mode from `ProcessInfo` everywhere; the battery from
+    /// The ``PowerFactsReading`` seam: Low Power Mode and the thermal state from `ProcessInfo` everywhere
+    /// (followed through their notifications); the battery from
     /// `UIDevice` on iOS, iPadOS and visionOS, IOKit's power sources on macOS, none on watchOS and tvOS.
     ///
     /// `read()` may be called on any thread and never waits for the main thread. `UIDevice` is read on the
@@ -25,7 +26,10 @@ import SyncGateCore
 
         func startObserving(_ onChange: @escaping @Sendable () -> Void) {
             startBatteryFollowing(onChange)
-            tokens = ([.NSProcessInfoPowerStateDidChange] + Self.batteryNotifications).map { name in
+            let notifications: [Notification.Name] = [
+                .NSProcessInfoPowerStateDidChange, ProcessInfo.thermalStateDidChangeNotification,
+            ]
+            tokens = (notifications + Self.batteryNotifications).map { name in
                 NotificationCenter.default.addObserver(forName: name, object: nil, queue: .main) { _ in onChange() }
             }
         }
@@ -33,6 +37,17 @@ import SyncGateCore
         func stopObserving() {
             for token in tokens { NotificationCenter.default.removeObserver(token) }
             stopBatteryFollowing()
+        }
+
+        /// `ProcessInfo.thermalState`, every case mapped by name.
+        private static func thermalState() -> ThermalStateMirror {
+            switch ProcessInfo.processInfo.thermalState {
+            case .nominal: .nominal
+            case .fair: .fair
+            case .serious: .serious
+            case .critical: .critical
+            @unknown default: .nominal
+            }
         }
 
         #if canImport(UIKit) && (os(iOS) || os(visionOS) || SYNCGATE_APPLE_STUBS)
@@ -55,7 +70,8 @@ import SyncGateCore
 
             func read() -> ApplePowerFacts {
                 ApplePowerFacts(
-                    isLowPowerModeEnabled: ProcessInfo.processInfo.isLowPowerModeEnabled, battery: battery.current())
+                    isLowPowerModeEnabled: ProcessInfo.processInfo.isLowPowerModeEnabled, battery: battery.current(),
+                    thermalState: Self.thermalState())
             }
 
             /// The battery facts of `device`, every `UIDevice.BatteryState` mapped by name.
@@ -102,7 +118,8 @@ import SyncGateCore
                 return ApplePowerFacts(
                     isLowPowerModeEnabled: ProcessInfo.processInfo.isLowPowerModeEnabled,
                     battery: .powerSources(
-                        providing: PowerSourceTypeMirror(ioKitValue: providing), batteries: batteries))
+                        providing: PowerSourceTypeMirror(ioKitValue: providing), batteries: batteries),
+                    thermalState: Self.thermalState())
             }
 
             private func startBatteryFollowing(_ onChange: @escaping @Sendable () -> Void) {
@@ -127,7 +144,9 @@ import SyncGateCore
             private static let batteryNotifications: [Notification.Name] = []
 
             func read() -> ApplePowerFacts {
-                ApplePowerFacts(isLowPowerModeEnabled: ProcessInfo.processInfo.isLowPowerModeEnabled, battery: .none)
+                ApplePowerFacts(
+                    isLowPowerModeEnabled: ProcessInfo.processInfo.isLowPowerModeEnabled, battery: .none,
+                    thermalState: Self.thermalState())
             }
 
             private func startBatteryFollowing(_ onChange: @escaping @Sendable () -> Void) {}

@@ -10,13 +10,21 @@ package struct MachineEnvironment: Sendable {
     #endif
     private let power: PowerObserver
     private let storage: StorageObserver
+    #if os(Linux)
+        private let resources: ResourceObserver
+    #endif
 
-    /// Creates the platform's network, power and storage observers (storage on the working directory) and
-    /// an environment over them.
+    /// Creates the platform's network, power and storage observers (storage on the working directory), on
+    /// Linux the resource observer (PSI and thermal zones), and an environment over them.
     package init() {
         power = PowerObserver()
         storage = StorageObserver()
-        #if os(Linux) || canImport(Network)
+        #if os(Linux)
+            connectivity = ConnectivityObserver()
+            resources = ResourceObserver()
+            environment = SyncEnvironment(
+                connectivity: connectivity, power: power, storage: storage, resources: resources)
+        #elseif canImport(Network)
             connectivity = ConnectivityObserver()
             environment = SyncEnvironment(connectivity: connectivity, power: power, storage: storage)
         #else
@@ -26,7 +34,11 @@ package struct MachineEnvironment: Sendable {
 
     /// Which source decided each field now, with notes on sources that are missing.
     package var sources: StatusOrigins {
-        #if os(Linux) || canImport(Network)
+        #if os(Linux)
+            StatusOrigins(
+                connectivity: connectivity.provenance, power: power.provenance, storage: storage.provenance,
+                resources: resources.provenance)
+        #elseif canImport(Network)
             StatusOrigins(connectivity: connectivity.provenance, power: power.provenance, storage: storage.provenance)
         #else
             StatusOrigins(connectivity: nil, power: power.provenance, storage: storage.provenance)

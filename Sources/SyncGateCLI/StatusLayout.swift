@@ -108,5 +108,28 @@ struct StatusLayout: Sendable {
                 .other("thresholdBytes") { .int(Int(clamping: $0.status.storage.thresholdBytes)) },
             ],
             rows: []),
+        StatusLayout(
+            part: .resources, key: "resources", label: "resources", unmonitored: StatusReport.notMonitored,
+            json: [
+                .requirement(.notUnderPressure),
+                .other("pressure") { report in
+                    guard let levels = report.status.resources.pressure else { return .null }
+                    return .object(
+                        PressureResource.allCases.map { ($0.rawValue, levels[$0].map { .double($0) } ?? .null) })
+                },
+                .other("pressureThresholds") { report in
+                    let thresholds = report.status.resources.pressureThresholds
+                    return .object(PressureResource.allCases.map { ($0.rawValue, .double(thresholds[$0])) })
+                },
+                .requirement(.notHot),
+                .other("thermal") { report in
+                    guard let thermal = report.status.resources.thermal else { return .null }
+                    return .object([
+                        ("zone", .string(thermal.zone)), ("celsius", .double(thermal.celsius)),
+                        ("passiveCelsius", .double(thermal.passiveCelsius)),
+                    ])
+                },
+            ],
+            rows: []),
     ]
 }

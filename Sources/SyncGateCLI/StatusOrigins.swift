@@ -8,15 +8,18 @@ package struct StatusOrigins: Sendable, Hashable {
     package var power: PowerProvenance?
     /// Where the free space came from, with notes; `nil` when storage is not monitored.
     package var storage: StorageProvenance?
+    /// Where the pressure and heat came from, with notes; `nil` when resources are not monitored.
+    package var resources: ResourceProvenance?
 
     /// Creates the record.
     package init(
         connectivity: ConnectivityProvenance?, power: PowerProvenance?,
-        storage: StorageProvenance? = nil
+        storage: StorageProvenance? = nil, resources: ResourceProvenance? = nil
     ) {
         self.connectivity = connectivity
         self.power = power
         self.storage = storage
+        self.resources = resources
     }
 
     /// Each field with the name of its source, in report order: the rows of ``StatusLayout`` whose
@@ -61,6 +64,8 @@ package struct StatusOrigins: Sendable, Hashable {
         case .notLowPower: power?.isLowPowerModeEnabled
         case .deviceIdle: power?.isDeviceIdle
         case .storageNotLow: storage?.freeSpace
+        case .notUnderPressure: resources?.pressure
+        case .notHot: resources?.heat
         default: nil
         }
     }
@@ -71,9 +76,11 @@ package struct StatusOrigins: Sendable, Hashable {
     /// `NetworkManager, ModemManager: no D-Bus connection to … (…)`.
     package var notes: [String] {
         var seen: Set<Substring> = []
-        let first = ((connectivity?.notes ?? []) + (power?.notes ?? []) + (storage?.notes ?? [])).filter { note in
-            seen.insert(note.prefix { $0 != ":" }).inserted
-        }
+        let first =
+            ((connectivity?.notes ?? []) + (power?.notes ?? []) + (storage?.notes ?? [])
+            + (resources?.notes ?? [])).filter { note in
+                seen.insert(note.prefix { $0 != ":" }).inserted
+            }
         var lines: [(sources: [Substring], text: String)] = []
         for note in first {
             guard let colon = note.range(of: ": ") else {

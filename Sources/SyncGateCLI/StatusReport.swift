@@ -16,12 +16,13 @@ import SyncGate
 /// | `cloudDrive` | `{monitored, available}` |
 /// | `syncEvent` | `{monitored, event}`; `event` is `idle`, `setup`, `importing` or `exporting` |
 /// | `storage` | `{monitored, path, availableBytes, capacityBytes, thresholdBytes, low}`; the byte counts are `null` when unknown |
+/// | `resources` | `{monitored, underPressure, pressure, pressureThresholds, hot, thermal}`; `pressure` is `{cpu, io, memory}`, each `some avg10` in percent or `null`, and `null` when pressure is unavailable; `pressureThresholds` is `{cpu, io, memory}` in percent; `thermal` is `{zone, celsius, passiveCelsius}` (the zone nearest its passive trip point) or `null` |
 /// | `conditions` | the app-defined conditions that hold, sorted (always empty for a lone `syncgate`) |
 /// | `requirements` | one `{name, holds, monitored}` per requirement, in the order of `SyncRequirements.members`; `holds` is `true` with `monitored` `false` for "not monitored, treated as met" |
 /// | `presets` | one `{name, holds, treatedAsMet}` per preset; `treatedAsMet` lists its requirements that are not monitored |
 /// | `met` | the names of the requirements that hold |
 /// | `treatedAsMet` | the names of the requirements that hold only because their part is not monitored |
-/// | `sources` | `{fields, notes}`: `fields` maps each network and power field (`connected`, `interface`, `expensive`, `metered`, `constrained`, `reachability`, `roaming`, `external power`, `battery`, `low power mode`, `device idle`, `free space`) to the source that decided it, such as `rtnetlink`, `NetworkManager` or `sysfs power_supply`, and `network interface` and `network connection` to the sources of the network in use; `notes` say why a better source is not used; `null` when not known |
+/// | `sources` | `{fields, notes}`: `fields` maps each network and power field (`connected`, `interface`, `expensive`, `metered`, `constrained`, `reachability`, `roaming`, `external power`, `battery`, `low power mode`, `device idle`, `free space`, `pressure`, `heat`) to the source that decided it, such as `rtnetlink`, `NetworkManager` or `sysfs power_supply`, and `network interface` and `network connection` to the sources of the network in use; `notes` say why a better source is not used; `null` when not known |
 package struct StatusReport: Sendable {
     /// The version written as `schemaVersion`.
     package static let schemaVersion = 1
@@ -130,6 +131,21 @@ package struct StatusReport: Sendable {
         return "\(storage)\(path) (low below \(StorageStatus.format(storage.thresholdBytes)))"
     }
 
+    /// The pressure: `low (cpu 3.10 %, io 0.00 %, memory 0.00 %; high at cpu 50.00 %, io 25.00 %, memory
+    /// 10.00 %)`.
+    package var pressureText: String {
+        let resources = status.resources
+        let levels = resources.pressure.map { "\($0); " } ?? ""
+        return "\(resources.isUnderPressure ? "high" : "low") (\(levels)high at \(resources.pressureThresholds))"
+    }
+
+    /// The heat: `not hot (acpitz 45.0 °C (passive 95.0 °C))`, or a note that no zone tells.
+    package var heatText: String {
+        let resources = status.resources
+        let zone = resources.thermal.map(\.description) ?? "no thermal zone with a passive trip point"
+        return "\(resources.isHot ? "hot" : "not hot") (\(zone))"
+    }
+
     /// The lines of `syncgate status`, styled.
     ///
     /// The rows follow ``StatusLayout``: each requirement's fact under its descriptor's
@@ -173,12 +189,14 @@ package struct StatusReport: Sendable {
     }
 
     /// The text of a requirement's row: its descriptor's ``SyncGate/SyncRequirementDescriptor/Field/text(in:)``,
-    /// except for the facts the tool writes with more detail (the battery's level, the free space, Linux's
-    /// missing Low Data Mode).
+    /// except for the facts the tool writes with more detail (the battery's level, the free space, the
+    /// pressure and heat figures, Linux's missing Low Data Mode).
     private func rowText(_ descriptor: SyncRequirementDescriptor) -> String {
         switch descriptor.requirement {
         case .batteryNotLow: return batteryText
         case .storageNotLow: return storageText
+        case .notUnderPressure: return pressureText
+        case .notHot: return heatText
         #if os(Linux)
             case .unconstrained: return descriptor.field.text(in: status) + " (Linux has no Low Data Mode)"
         #endif

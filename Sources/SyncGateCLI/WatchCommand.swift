@@ -58,15 +58,16 @@ package struct WatchCommand: Subcommand {
     /// In text, a change that would print the same line but for the time (free space moving by bytes) prints
     /// nothing; JSON prints every change (see ``WatchLineFilter``).
     ///
-    /// While it watches, the free space is read as if a job needed it (on the storage observer's timer).
+    /// While it watches, every demand-driven fact (free space, pressure, heat) is read as if a job needed it
+    /// (on its observer's timer or trigger).
     package static func watch(
         json: Bool,
         environment: SyncEnvironment,
         style: TerminalStyle,
         signals: AsyncStream<Int32>
     ) async -> Int32 {
-        environment.demand.retain(.storageNotLow)
-        defer { environment.demand.release(.storageNotLow) }
+        environment.demand.retain(.demandDriven)
+        defer { environment.demand.release(.demandDriven) }
         return await SignalRace.run(signals: signals) {
             var filter = WatchLineFilter(json: json, style: style)
             for await status in environment.statusStream {

@@ -26,6 +26,8 @@ public final class ManualSyncEnvironment: Sendable {
     public let syncEvents: ManualSyncEventObserver
     /// The free-space source.
     public let storage: StatusFeed<StorageStatus>
+    /// The resource pressure and heat source.
+    public let resources: StatusFeed<ResourceStatus>
 
     /// Creates the manual sources with initial values and an environment that monitors `monitoring`.
     public init(
@@ -35,6 +37,7 @@ public final class ManualSyncEnvironment: Sendable {
         isCloudDriveAvailable: Bool = false,
         syncEvent: SyncEvent = .idle,
         storage: StorageStatus = .unknown,
+        resources: ResourceStatus = .unknown,
         monitoring: MonitoringOptions = .all,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
@@ -44,6 +47,7 @@ public final class ManualSyncEnvironment: Sendable {
         self.cloudDrive = ManualCloudDriveObserver(isAvailable: isCloudDriveAvailable)
         self.syncEvents = ManualSyncEventObserver(event: syncEvent)
         self.storage = StatusFeed(storage)
+        self.resources = StatusFeed(resources)
         environment = SyncEnvironment(
             connectivity: monitoring.contains(.network) ? self.connectivity : nil,
             power: monitoring.contains(.power) ? self.power : nil,
@@ -51,6 +55,7 @@ public final class ManualSyncEnvironment: Sendable {
             cloudDrive: monitoring.contains(.cloudDrive) ? self.cloudDrive : nil,
             syncEvents: monitoring.contains(.syncEvent) ? self.syncEvents : nil,
             storage: monitoring.contains(.storage) ? self.storage : nil,
+            resources: monitoring.contains(.resources) ? self.resources : nil,
             clock: clock
         )
     }
@@ -86,6 +91,11 @@ public final class ManualSyncEnvironment: Sendable {
     /// Sets the free space on the watched volume.
     public func setStorage(_ status: StorageStatus) {
         storage.send(status)
+    }
+
+    /// Sets the resource pressure and heat.
+    public func setResources(_ status: ResourceStatus) {
+        resources.send(status)
     }
 
     /// Sets an app-defined condition on the environment.

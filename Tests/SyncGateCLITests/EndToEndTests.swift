@@ -38,10 +38,15 @@ struct EndToEndTests {
             #expect(fields["battery"] == "sysfs power_supply")
         #endif
         #expect(fields["free space"] == "statvfs")
-        #expect(fields.count == 14)
         #if os(Linux)
             #expect(fields["network interface"] == "rtnetlink")
             #expect(network["interfaceName"] as? String == status.connectivity.network.interfaceName)
+            // Pressure and heat: PSI and thermal zones, or `unavailable` where this machine lacks them.
+            #expect(["PSI /proc/pressure", "unavailable"].contains(fields["pressure"]))
+            #expect(["sysfs thermal_zone", "unavailable"].contains(fields["heat"]))
+            #expect(fields.count == 16)
+        #else
+            #expect(fields.count == 14)
         #endif
         #expect(fields["metered"] == fields["expensive"])
         let storage = try #require(json["storage"] as? [String: Any])

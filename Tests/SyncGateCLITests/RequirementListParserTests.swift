@@ -10,6 +10,7 @@ struct RequirementListParserTests {
         (" network , unmetered ", [.network, .unmetered]),
         ("network,unmetered-confirmed", [.network, .unmeteredConfirmed]),
         ("UNMETERED_CONFIRMED,unmetered", [.unmetered, .unmeteredConfirmed]),
+        ("not-under-pressure,not-hot", [.notUnderPressure, .notHot]),
         ("sync-ready", .syncReady),
         ("cloud-drive-ready", .cloudDriveReady),
         ("large-transfer,external-power", [.largeTransfer, .externalPower]),
@@ -36,7 +37,7 @@ struct RequirementListParserTests {
     static let known =
         "network, unmetered, unmetered-confirmed, unconstrained, validated-internet, not-low-power, external-power, battery-not-low, "
         + "account-ready, "
-        + "cloud-drive, storage-not-low, device-idle, not-roaming, sync-ready, cloud-drive-ready, large-transfer, none"
+        + "cloud-drive, storage-not-low, device-idle, not-roaming, not-under-pressure, not-hot, sync-ready, cloud-drive-ready, large-transfer, none"
 
     @Test(arguments: [
         ("", "empty requirement list for --require (use 'none' for no requirements)"),

@@ -20,7 +20,7 @@ struct StatusReportTests {
         #expect(
             members.map(\.0) == [
                 "schemaVersion", "time", "network", "power", "account", "cloudDrive", "syncEvent", "storage",
-                "conditions",
+                "resources", "conditions",
                 "requirements", "presets", "met", "treatedAsMet", "sources",
             ])
         #expect(json["schemaVersion"] == .int(1))
@@ -45,13 +45,26 @@ struct StatusReportTests {
                 == .array(
                     [
                         "network", "unmetered", "unconstrained", "validated-internet", "not-low-power", "account-ready",
-                        "cloud-drive", "storage-not-low", "device-idle", "not-roaming",
+                        "cloud-drive", "storage-not-low", "device-idle", "not-roaming", "not-under-pressure", "not-hot",
                     ].map {
                         .string($0)
                     }))
         #expect(
             json["treatedAsMet"]
-                == .array([.string("account-ready"), .string("cloud-drive"), .string("storage-not-low")]))
+                == .array(
+                    ["account-ready", "cloud-drive", "storage-not-low", "not-under-pressure", "not-hot"].map {
+                        .string($0)
+                    }))
+        #expect(
+            json["resources"]
+                == .object([
+                    ("monitored", .bool(false)), ("underPressure", .bool(false)), ("pressure", .null),
+                    (
+                        "pressureThresholds",
+                        .object([("cpu", .double(50)), ("io", .double(25)), ("memory", .double(10))])
+                    ),
+                    ("hot", .bool(false)), ("thermal", .null),
+                ]))
         #expect(
             json["storage"]
                 == .object([
@@ -204,6 +217,30 @@ struct StatusReportTests {
         )
     }
 
+    @Test func pressureAndHeatRowsShowTheFiguresAndThresholds() {
+        let status = SyncEnvironmentStatus(
+            monitoredParts: [.resources],
+            resources: ResourceStatus(
+                isUnderPressure: true, pressure: PressureLevels(cpu: 61.5, io: 2, memory: 0),
+                pressureThresholds: PressureThresholds(cpu: 60), isHot: false,
+                thermal: ThermalReading(zone: "acpitz", celsius: 45, passiveCelsius: 95)))
+        let report = StatusReport(status: status, interfaceName: nil, time: "T")
+        let lines = report.lines(style: .plain)
+        #expect(
+            lines.contains(
+                "pressure        high (cpu 61.50 %, io 2.00 %, memory 0.00 %; high at cpu 60.00 %, io 25.00 %, memory 10.00 %)"
+            ))
+        #expect(lines.contains("heat            not hot (acpitz 45.0 °C (passive 95.0 °C))"))
+        #expect(lines.contains("  not-under-pressure unmet"))
+        #expect(report.json["resources"]?["pressure"]?["cpu"] == .double(61.5))
+        #expect(report.json["resources"]?["pressureThresholds"]?["cpu"] == .double(60))
+        #expect(report.json["resources"]?["thermal"]?["zone"] == .string("acpitz"))
+        let unread = StatusReport(
+            status: SyncEnvironmentStatus(monitoredParts: [.resources]), interfaceName: nil, time: "T")
+        #expect(unread.heatText == "not hot (no thermal zone with a passive trip point)")
+        #expect(unread.pressureText == "low (high at cpu 50.00 %, io 25.00 %, memory 10.00 %)")
+    }
+
     @Test func colorsOnlyWhenAsked() {
         let colored = TerminalStyle(usesColor: true, isInteractive: true)
         #expect(colored.paint("met", .green) == "\u{1B}[32mmet\u{1B}[0m")
@@ -217,12 +254,13 @@ struct StatusReportTests {
             reachability: .rtnetlink, isRoaming: .rtnetlink),
         power: PowerProvenance(
             isLowPowerModeEnabled: .sysfs, isOnExternalPower: .sysfs, batteryLevel: .sysfs, isDeviceIdle: .sysfs),
-        storage: StorageProvenance(freeSpace: .statvfs))
+        storage: StorageProvenance(freeSpace: .statvfs),
+        resources: ResourceProvenance(pressure: .psi, heat: .thermalZones))
 
     /// The JSON key of each part.
     static let partKeys: [(part: MonitoringOptions, key: String)] = [
         (.network, "network"), (.power, "power"), (.account, "account"), (.cloudDrive, "cloudDrive"),
-        (.syncEvent, "syncEvent"), (.storage, "storage"),
+        (.syncEvent, "syncEvent"), (.storage, "storage"), (.resources, "resources"),
     ]
 
     @Test(

@@ -46,7 +46,7 @@
                 let probe = try topology.startProbe(arguments: ["environment-watch"])
                 let first = try probe.next(EnvironmentLine.self, within: Self.perLine)
                 #expect(first.connected == scenario.startsConnected)
-                #expect(first.monitored == ["network", "power", "storage"])
+                #expect(first.monitored == ["network", "power", "storage", "resources"])
                 for step in scenario.steps {
                     try NetnsScenario.apply(step, to: topology)
                     let line = try probe.next(EnvironmentLine.self, within: Self.perLine)

@@ -7,17 +7,18 @@ extension SyncEnvironment {
     ///
     /// A requested part gets a source only where the platform has one; the others stay unmonitored and
     /// read as satisfied (see ``MonitoringOptions``). Add sources the platform lacks, such as an account
-    /// provider on Linux, through ``init(connectivity:power:account:cloudDrive:syncEvents:storage:clock:)``.
+    /// provider on Linux, through ``init(connectivity:power:account:cloudDrive:syncEvents:storage:resources:clock:)``.
     ///
     /// * **Linux**: `.network` → ``ConnectivityObserver`` (rtnetlink and sysfs), `.power` →
     ///   ``PowerObserver`` (sysfs power supplies and kernel uevents, systemd-logind's idle hint), `.storage` →
-    ///   ``StorageObserver`` on the working directory; account, cloud drive and sync events
-    ///   have no system source and stay unmonitored.
+    ///   ``StorageObserver`` on the working directory, `.resources` → ``ResourceObserver`` (PSI and thermal
+    ///   zones); account, cloud drive and sync events have no system source and stay unmonitored.
     /// * **Apple platforms**: `.network` → ``ConnectivityObserver`` (`NWPathMonitor`), `.power` →
     ///   ``PowerObserver`` (Low Power Mode; the battery from `UIDevice` or IOKit), `.account` →
     ///   ``CloudAccountSource`` (the default `CKContainer`), `.cloudDrive` → ``CloudDriveSource``,
     ///   `.syncEvent` → ``CloudKitSyncEventSource``, `.storage` → ``StorageObserver`` on the working
-    ///   directory; ``init(monitoring:cloudKit:)`` chooses the container.
+    ///   directory, `.resources` → heat from `ProcessInfo.thermalState` (pressure is not read there and
+    ///   never blocks); ``init(monitoring:cloudKit:)`` chooses the container.
     /// * **Elsewhere**: `.power` → ``PowerObserver``, which reports ``PowerStatus/unrestricted`` there; the
     ///   network is not monitored.
     ///
@@ -42,7 +43,8 @@ extension SyncEnvironment {
             let storage: StorageObserver? = monitoring.contains(.storage) ? StorageObserver() : nil
             self.init(
                 connectivity: sources.connectivity, power: sources.power, account: sources.account,
-                cloudDrive: sources.cloudDrive, syncEvents: sources.syncEvents, storage: storage)
+                cloudDrive: sources.cloudDrive, syncEvents: sources.syncEvents, storage: storage,
+                resources: sources.resources)
         #else
             #if os(Linux) || canImport(Network)
                 let connectivity: ConnectivityObserver? =
@@ -52,7 +54,12 @@ extension SyncEnvironment {
             #endif
             let power: PowerObserver? = monitoring.contains(.power) ? PowerObserver() : nil
             let storage: StorageObserver? = monitoring.contains(.storage) ? StorageObserver() : nil
-            self.init(connectivity: connectivity, power: power, storage: storage)
+            #if os(Linux)
+                let resources: ResourceObserver? = monitoring.contains(.resources) ? ResourceObserver() : nil
+                self.init(connectivity: connectivity, power: power, storage: storage, resources: resources)
+            #else
+                self.init(connectivity: connectivity, power: power, storage: storage)
+            #endif
         #endif
     }
 }

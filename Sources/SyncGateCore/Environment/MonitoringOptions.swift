@@ -24,13 +24,20 @@ public struct MonitoringOptions: OptionSet, Sendable, Hashable, CustomStringConv
     public static let power = MonitoringOptions(rawValue: 1 << 4)
     /// Free space on one volume (``StorageStatus``).
     public static let storage = MonitoringOptions(rawValue: 1 << 5)
+    /// Resource pressure and heat (``ResourceStatus``).
+    public static let resources = MonitoringOptions(rawValue: 1 << 6)
 
     /// Every part.
-    public static let all: MonitoringOptions = [.network, .power, .account, .syncEvent, .cloudDrive, .storage]
+    public static let all: MonitoringOptions = [
+        .network, .power, .account, .syncEvent, .cloudDrive, .storage, .resources,
+    ]
     /// Network and account only.
     public static let basic: MonitoringOptions = [.network, .account]
-    /// Network, power, account, cloud drive and storage (storage costs nothing until a job needs it).
-    public static let `default`: MonitoringOptions = [.network, .power, .account, .cloudDrive, .storage]
+    /// Network, power, account, cloud drive, storage and resources (storage and resources cost nothing
+    /// until a job needs them).
+    public static let `default`: MonitoringOptions = [
+        .network, .power, .account, .cloudDrive, .storage, .resources,
+    ]
     /// Network, power, account and sync events, for sync engines that do not use the cloud drive.
     public static let syncFocused: MonitoringOptions = [.network, .power, .account, .syncEvent]
 
@@ -42,6 +49,7 @@ public struct MonitoringOptions: OptionSet, Sendable, Hashable, CustomStringConv
         ("sync-event", .syncEvent),
         ("cloud-drive", .cloudDrive),
         ("storage", .storage),
+        ("resources", .resources),
     ]
 
     /// The spellings of the parts in this set.

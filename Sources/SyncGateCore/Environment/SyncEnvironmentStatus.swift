@@ -16,6 +16,8 @@ public struct SyncEnvironmentStatus: Sendable, Hashable, CustomStringConvertible
     public var syncEvent: SyncEvent
     /// Free space on the watched volume.
     public var storage: StorageStatus
+    /// Resource pressure and heat.
+    public var resources: ResourceStatus
     /// The app-defined conditions that hold now.
     public var conditions: Set<SyncCondition>
     /// The parts of the environment that have a source; the others read as satisfied.
@@ -30,9 +32,11 @@ public struct SyncEnvironmentStatus: Sendable, Hashable, CustomStringConvertible
         syncEvent: SyncEvent = .idle,
         conditions: Set<SyncCondition> = [],
         monitoredParts: MonitoringOptions = .all,
-        storage: StorageStatus = .unknown
+        storage: StorageStatus = .unknown,
+        resources: ResourceStatus = .unknown
     ) {
         self.storage = storage
+        self.resources = resources
         self.connectivity = connectivity
         self.power = power
         self.account = account
@@ -113,6 +117,7 @@ public struct SyncEnvironmentStatus: Sendable, Hashable, CustomStringConvertible
         }
         if monitored.contains(.syncEvent) { parts.append("sync: \(syncEvent)") }
         if monitored.contains(.storage) { parts.append("storage: \(storage)") }
+        if monitored.contains(.resources) { parts.append("resources: \(resources)") }
         let names = conditions.map(\.name).sorted()
         parts.append("conditions: [\(names.joined(separator: ", "))]")
         parts.append("met: \(satisfiedRequirements)")

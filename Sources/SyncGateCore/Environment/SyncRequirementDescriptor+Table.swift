@@ -79,6 +79,21 @@ extension SyncRequirements {
             decidedBy: .network,
             field: .init(key: "roaming", sourceLabel: "roaming") { .flag($0.connectivity.isRoaming) },
             holds: { $0.connectivity.isConnected && !$0.connectivity.isRoaming }),
+        SyncRequirementDescriptor(
+            .notUnderPressure, name: "not-under-pressure",
+            meaning: "CPU, I/O and memory pressure below thresholds (met where unreadable)",
+            decidedBy: .resources, isDemandDriven: true,
+            field: .init(
+                key: "underPressure", label: "pressure", sourceLabel: "pressure", flagWords: ("high", "low")
+            ) { .flag($0.resources.isUnderPressure) },
+            holds: { !$0.resources.isUnderPressure }),
+        SyncRequirementDescriptor(
+            .notHot, name: "not-hot", meaning: "the device is not hot (met where nothing reports heat)",
+            decidedBy: .resources, isDemandDriven: true,
+            field: .init(key: "hot", label: "heat", sourceLabel: "heat", flagWords: ("hot", "not hot")) {
+                .flag($0.resources.isHot)
+            },
+            holds: { !$0.resources.isHot }),
     ]
 
     /// The descriptor of a single requirement of ``descriptors``; `nil` for a set of other than one known

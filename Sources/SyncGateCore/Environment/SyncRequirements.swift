@@ -59,6 +59,15 @@ public struct SyncRequirements: OptionSet, Sendable, Hashable, CustomStringConve
     /// Where nothing confirms it (no NetworkManager, or NetworkManager only guessing), a job that requires
     /// it waits; see ``MeteredConfidence`` for each source's verdicts.
     public static let unmeteredConfirmed = SyncRequirements(rawValue: 1 << 12)
+    /// The machine's CPU, I/O and memory are not under pressure (see ``ResourceStatus/isUnderPressure``
+    /// and ``PressureThresholds``; met where pressure cannot be read).
+    ///
+    /// Checked only while a job or a waiter needs it (see ``RequirementDemand``).
+    public static let notUnderPressure = SyncRequirements(rawValue: 1 << 13)
+    /// The device is not hot (see ``ResourceStatus/isHot``; met where nothing reports heat).
+    ///
+    /// Checked only while a job or a waiter needs it (see ``RequirementDemand``).
+    public static let notHot = SyncRequirements(rawValue: 1 << 14)
 
     /// No requirement: the empty set, which every status satisfies; spelled `none` in ``named`` and by
     /// the `syncgate` tool.

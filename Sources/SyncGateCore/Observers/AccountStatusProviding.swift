@@ -6,7 +6,7 @@
 /// ``SyncEnvironment/init(monitoring:cloudKit:)``); elsewhere, or for a sign-in of its own, an app feeds
 /// its state through a `StatusFeed<AccountStatus>`, which conforms and which ``SyncEnvironment``
 /// follows synchronously, and passes it to
-/// ``SyncEnvironment/init(connectivity:power:account:cloudDrive:syncEvents:storage:clock:)``. Any other
+/// ``SyncEnvironment/init(connectivity:power:account:cloudDrive:syncEvents:storage:resources:clock:)``. Any other
 /// conforming type is followed through its stream. Without a source, the account is not monitored
 /// and ``SyncRequirements/accountReady`` reads as met.
 public protocol AccountStatusProviding: PartObserving where Status == AccountStatus {

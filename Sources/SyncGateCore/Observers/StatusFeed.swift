@@ -94,6 +94,8 @@ extension StatusFeed: PowerObserving where Value == PowerStatus {}
 
 extension StatusFeed: StorageObserving where Value == StorageStatus {}
 
+extension StatusFeed: ResourceObserving where Value == ResourceStatus {}
+
 extension StatusFeed: AccountStatusProviding where Value == AccountStatus {
     /// Returns the current status: a feed knows only what it was sent.
     public func refresh() async throws -> AccountStatus { value }

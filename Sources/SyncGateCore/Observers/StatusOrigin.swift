@@ -35,12 +35,19 @@ public struct StatusOrigin: Sendable, Hashable, CustomStringConvertible {
     public static let statvfs = StatusOrigin("statvfs")
     /// Apple's `NWPathMonitor`.
     public static let networkPathMonitor = StatusOrigin("NWPathMonitor")
-    /// Apple's `ProcessInfo`.
+    /// Apple's `ProcessInfo` (Low Power Mode, the thermal state).
     public static let processInfo = StatusOrigin("ProcessInfo")
     /// UIKit's `UIDevice` battery state and level (iOS, iPadOS).
     public static let uiDevice = StatusOrigin("UIDevice")
     /// IOKit's power sources (macOS).
     public static let ioKitPowerSources = StatusOrigin("IOKit power sources")
+    /// The kernel's pressure stall information, `/proc/pressure/{cpu,io,memory}` (triggers, then `avg10`).
+    public static let psi = StatusOrigin("PSI /proc/pressure")
+    /// The kernel's thermal zones, `/sys/class/thermal/thermal_zone*` (temperature and passive trip point).
+    public static let thermalZones = StatusOrigin("sysfs thermal_zone")
+    /// The source exists on the platform but cannot be read here (a note says why); the field holds a
+    /// value that never blocks.
+    public static let unavailable = StatusOrigin("unavailable")
     /// Nothing on this machine reports the field; it holds its default value.
     public static let defaultValue = StatusOrigin("default (no source)")
 }

@@ -23,7 +23,7 @@
 /// let storage = StorageObserver(path: "/var/lib/myapp")
 /// let environment = SyncEnvironment(connectivity: ConnectivityObserver(), storage: storage)
 /// ```
-public final class StorageObserver: StorageObserving, BroadcastBacked {
+public final class StorageObserver: StorageObserving, BroadcastBacked, DemandFollowing {
     private struct State {
         var demand: RequirementDemand?
         var timer: Task<Void, Never>?

@@ -51,6 +51,9 @@ public final class SyncEnvironment: Sendable {
     ///   - syncEvents: the sync-engine activity source; without one sync events are not monitored.
     ///   - storage: the free-space source; without one storage is not monitored. A ``StorageObserver``
     ///     reads only while a job or waiter of this environment needs ``SyncRequirements/storageNotLow``.
+    ///   - resources: the resource pressure and heat source; without one resources are not monitored. A
+    ///     `ResourceObserver` reads only while a job or waiter of this environment needs
+    ///     ``SyncRequirements/notUnderPressure`` or ``SyncRequirements/notHot``.
     ///   - clock: the clock that times ``waitUntil(_:conditions:timeout:)``.
     public init(
         connectivity: (any ConnectivityObserving)? = nil,
@@ -59,6 +62,7 @@ public final class SyncEnvironment: Sendable {
         cloudDrive: (any CloudDriveObserving)? = nil,
         syncEvents: (any SyncEventObserving)? = nil,
         storage: (any StorageObserving)? = nil,
+        resources: (any ResourceObserving)? = nil,
         clock: any Clock<Duration> = ContinuousClock()
     ) {
         let given: [PartSource?] = [
@@ -68,6 +72,7 @@ public final class SyncEnvironment: Sendable {
             cloudDrive.map { PartSource($0, part: .cloudDrive) { $0.isCloudDriveAvailable = $1 } },
             syncEvents.map { PartSource($0, part: .syncEvent) { $0.syncEvent = $1 } },
             storage.map { PartSource($0, part: .storage) { $0.storage = $1 } },
+            resources.map { PartSource($0, part: .resources) { $0.resources = $1 } },
         ]
         let parts = given.compactMap { $0 }
         let monitored = MonitoringOptions(parts.map(\.part))
@@ -83,7 +88,9 @@ public final class SyncEnvironment: Sendable {
 
         let waiterLink = combined.addObserver { [weak self] _ in self?.releaseWaiters() }
         self.links.withLock { $0.append(SourceLink(broadcast: combined, observer: waiterLink)) }
-        (storage as? StorageObserver)?.follow(demand)
+        for source in sources {
+            (source as? any DemandFollowing)?.follow(demand)
+        }
     }
 
     deinit {

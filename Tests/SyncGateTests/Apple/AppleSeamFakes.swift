@@ -213,6 +213,10 @@ final class CountingFactories: Sendable {
             makeEventObserver: { [self] in
                 created.withLock { $0.append("syncEvent") }
                 return FakeEventObserver()
+            },
+            makeResources: { [self] in
+                created.withLock { $0.append("resources") }
+                return StatusFeed(ResourceStatus.unknown)
             }
         )
     }

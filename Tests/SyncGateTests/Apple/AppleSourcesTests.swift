@@ -14,7 +14,8 @@ struct AppleSourcesTests {
         (.account, ["account"]),
         (.cloudDrive, ["cloudDrive"]),
         (.syncEvent, ["syncEvent"]),
-        (.all, ["network", "power", "account", "cloudDrive", "syncEvent"]),
+        (.resources, ["resources"]),
+        (.all, ["network", "power", "resources", "account", "cloudDrive", "syncEvent"]),
         ([.network, .power, .cloudDrive, .syncEvent], ["network", "power", "cloudDrive", "syncEvent"]),
     ]
 
@@ -28,6 +29,7 @@ struct AppleSourcesTests {
         #expect((sources.account != nil) == monitoring.contains(.account))
         #expect((sources.cloudDrive != nil) == monitoring.contains(.cloudDrive))
         #expect((sources.syncEvents != nil) == monitoring.contains(.syncEvent))
+        #expect((sources.resources != nil) == monitoring.contains(.resources))
     }
 
     @Test("no CloudKit container is created when the account is not monitored")

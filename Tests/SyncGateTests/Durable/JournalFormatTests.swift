@@ -40,6 +40,14 @@ struct JournalFormatTests {
                         requires: [.network, .unmeteredConfirmed],
                         relaxations: [.replace(.unmeteredConfirmed, with: .unmetered, after: .seconds(259_200))]))),
             .attemptStopped(sequence: 13, reason: .requirementsLost([.unmeteredConfirmed], conditions: [])),
+            // So are the resource requirements (bits 13 and 14).
+            .submitted(
+                plainJob(
+                    14,
+                    options: SyncJobOptions(
+                        requires: [.notUnderPressure, .notHot],
+                        relaxations: [.drop(.notHot, after: .seconds(3_600))]))),
+            .attemptStopped(sequence: 14, reason: .requirementsLost([.notUnderPressure, .notHot], conditions: [])),
         ] + JobRecord.Resolution.allCases.map { .resolved(sequence: 7, resolution: $0) }
         + [SyncJobStopReason.cancelled, .timedOut, .replaced, .shutdown].map {
             .attemptStopped(sequence: 12, reason: $0)

@@ -53,7 +53,7 @@ struct DescriptionTests {
                 == "network: connected via wifi; account: available; conditions: [a, b]; "
                 + "met: [network, unmetered, unmetered-confirmed, unconstrained, validated-internet, not-low-power, external-power, "
                 + "battery-not-low, "
-                + "account-ready, cloud-drive, storage-not-low, device-idle, not-roaming]"
+                + "account-ready, cloud-drive, storage-not-low, device-idle, not-roaming, not-under-pressure, not-hot]"
         )
     }
 }

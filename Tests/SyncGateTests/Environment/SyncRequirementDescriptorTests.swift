@@ -10,7 +10,7 @@ struct SyncRequirementDescriptorTests {
         (.validatedInternet, "validated-internet"), (.notLowPower, "not-low-power"),
         (.externalPower, "external-power"), (.batteryNotLow, "battery-not-low"), (.accountReady, "account-ready"),
         (.cloudDrive, "cloud-drive"), (.storageNotLow, "storage-not-low"), (.deviceIdle, "device-idle"),
-        (.notRoaming, "not-roaming"),
+        (.notRoaming, "not-roaming"), (.notUnderPressure, "not-under-pressure"), (.notHot, "not-hot"),
     ]
 
     @Test("every public constant is the bit of its descriptor", arguments: constants)

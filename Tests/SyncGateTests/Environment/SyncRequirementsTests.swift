@@ -167,6 +167,42 @@ struct SyncRequirementsTests {
                     with(allMet) { $0.connectivity = .disconnected },
                 ]
             ),
+            (
+                .notUnderPressure,
+                [
+                    allMet,
+                    // The figures are for reports: the observer's verdict is the flag.
+                    with(allMet) {
+                        $0.resources = ResourceStatus(pressure: PressureLevels(cpu: 99, io: 99, memory: 99))
+                    },
+                    with(allMet) { $0.resources = ResourceStatus(isHot: true) },
+                ],
+                [
+                    with(allMet) { $0.resources = ResourceStatus(isUnderPressure: true) },
+                    with(allMet) {
+                        $0.resources = ResourceStatus(
+                            isUnderPressure: true, pressure: PressureLevels(cpu: 1, io: 1, memory: 1))
+                    },
+                ]
+            ),
+            (
+                .notHot,
+                [
+                    allMet,
+                    with(allMet) { $0.resources = ResourceStatus(isUnderPressure: true) },
+                    with(allMet) {
+                        $0.resources = ResourceStatus(
+                            thermal: ThermalReading(zone: "acpitz", celsius: 94.9, passiveCelsius: 95))
+                    },
+                ],
+                [
+                    with(allMet) { $0.resources = ResourceStatus(isHot: true) },
+                    with(allMet) {
+                        $0.resources = ResourceStatus(
+                            isHot: true, thermal: ThermalReading(zone: "acpitz", celsius: 95, passiveCelsius: 95))
+                    },
+                ]
+            ),
         ]
 
     @Test("each requirement holds exactly in the statuses that satisfy it", arguments: 0..<table.count)
@@ -203,7 +239,8 @@ struct SyncRequirementsTests {
             account: .noAccount,
             isCloudDriveAvailable: false,
             monitoredParts: MonitoringOptions.all.subtracting(requirement.monitoredParts),
-            storage: StorageStatus(availableBytes: 0, capacityBytes: 1 << 30)
+            storage: StorageStatus(availableBytes: 0, capacityBytes: 1 << 30),
+            resources: ResourceStatus(isUnderPressure: true, isHot: true)
         )
         #expect(worst.satisfies(requirement))
         #expect(worst.requirementsTreatedAsMet.contains(requirement))
@@ -281,6 +318,10 @@ struct SyncRequirementsTests {
         #expect(SyncRequirements.notRoaming.monitoredParts == .network)
         #expect(SyncRequirements.unmeteredConfirmed.monitoredParts == .network)
         #expect(SyncRequirements(name: "UNMETERED_CONFIRMED") == .unmeteredConfirmed)
+        #expect(SyncRequirements.decided(by: .resources) == [.notUnderPressure, .notHot])
+        #expect(SyncRequirements(name: "not_under_pressure") == .notUnderPressure)
+        #expect(SyncRequirements(name: "NOT-HOT") == .notHot)
+        #expect(SyncRequirements.demandDriven == [.storageNotLow, .notUnderPressure, .notHot])
         #expect(SyncRequirements().description == "[]")
     }
 
@@ -338,10 +379,12 @@ struct SyncRequirementsTests {
         #expect(SyncRequirements.syncReady == [.network, .accountReady, .notLowPower])
         #expect(SyncRequirements.cloudDriveReady == [.network, .accountReady, .notLowPower, .cloudDrive])
         #expect(SyncRequirements.largeTransfer == [.network, .unmetered, .unconstrained])
-        #expect(MonitoringOptions.default == [.network, .power, .account, .cloudDrive, .storage])
+        #expect(MonitoringOptions.default == [.network, .power, .account, .cloudDrive, .storage, .resources])
         #expect(MonitoringOptions.basic == [.network, .account])
         #expect(MonitoringOptions.syncFocused == [.network, .power, .account, .syncEvent])
-        #expect(MonitoringOptions.all.names == ["network", "power", "account", "sync-event", "cloud-drive", "storage"])
+        #expect(
+            MonitoringOptions.all.names
+                == ["network", "power", "account", "sync-event", "cloud-drive", "storage", "resources"])
     }
 }
 

@@ -30,22 +30,24 @@ struct EnvironmentOwnershipTests {
         weak var cloudDrive: ManualCloudDriveObserver?
         weak var syncEvents: ManualSyncEventObserver?
         weak var storage: StatusFeed<StorageStatus>?
+        weak var resources: StatusFeed<ResourceStatus>?
         var environment: SyncEnvironment? = {
             let sources = (
                 ManualConnectivityObserver(), ManualPowerObserver(), ManualAccountStatusProvider(),
-                ManualCloudDriveObserver(), ManualSyncEventObserver(), StatusFeed(StorageStatus.unknown)
+                ManualCloudDriveObserver(), ManualSyncEventObserver(), StatusFeed(StorageStatus.unknown),
+                StatusFeed(ResourceStatus.unknown)
             )
-            (connectivity, power, account, cloudDrive, syncEvents, storage) = sources
+            (connectivity, power, account, cloudDrive, syncEvents, storage, resources) = sources
             return SyncEnvironment(
                 connectivity: sources.0, power: sources.1, account: sources.2, cloudDrive: sources.3,
-                syncEvents: sources.4, storage: sources.5)
+                syncEvents: sources.4, storage: sources.5, resources: sources.6)
         }()
         #expect(connectivity != nil && power != nil && account != nil && cloudDrive != nil && syncEvents != nil)
-        #expect(storage != nil)
+        #expect(storage != nil && resources != nil)
         #expect(environment?.monitoredParts == .all)
         environment = nil
         #expect(connectivity == nil && power == nil && account == nil && cloudDrive == nil && syncEvents == nil)
-        #expect(storage == nil)
+        #expect(storage == nil && resources == nil)
     }
 
     @Test("an app's own source, followed through its stream, stays alive and followed")

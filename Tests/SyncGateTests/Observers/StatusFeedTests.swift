@@ -13,9 +13,10 @@ struct StatusFeedTests {
         let cloudDrive = StatusFeed(false)
         let syncEvents = StatusFeed(SyncEvent.idle)
         let storage = StatusFeed(StorageStatus.unknown)
+        let resources = StatusFeed(ResourceStatus.unknown)
         let environment = SyncEnvironment(
             connectivity: connectivity, power: power, account: account, cloudDrive: cloudDrive,
-            syncEvents: syncEvents, storage: storage)
+            syncEvents: syncEvents, storage: storage, resources: resources)
         #expect(environment.monitoredParts == .all)
 
         connectivity.send(.connected(via: .wifi))
@@ -31,6 +32,10 @@ struct StatusFeedTests {
         storage.status = StorageStatus(availableBytes: 1, capacityBytes: 1 << 30)
         #expect(environment.status.storage.isLow)
         #expect(!environment.status.satisfies(.storageNotLow))
+        resources.send(ResourceStatus(isUnderPressure: true, pressure: PressureLevels(cpu: 90)))
+        #expect(environment.status.resources.pressure?.cpu == 90)
+        #expect(!environment.status.satisfies(.notUnderPressure))
+        #expect(environment.status.satisfies(.notHot))
     }
 
     @Test("a job waiting for the account is running when the feed's send returns")

@@ -49,7 +49,9 @@ struct SyncEnvironmentTests {
     func unmonitoredParts() async throws {
         let manual = ManualSyncEnvironment(account: .noAccount, monitoring: [.network, .power])
         #expect(manual.environment.monitoredParts == [.network, .power])
-        #expect(manual.status.requirementsTreatedAsMet == [.accountReady, .cloudDrive, .storageNotLow])
+        #expect(
+            manual.status.requirementsTreatedAsMet
+                == [.accountReady, .cloudDrive, .storageNotLow, .notUnderPressure, .notHot])
         #expect(!manual.status.isSyncReady)
         manual.setAccount(.noAccount)
         manual.setConnectivity(.connected(via: .wiredEthernet))

@@ -31,6 +31,21 @@ struct RequirementGatingTests {
             requirement: .unmeteredConfirmed,
             unmet: { $0.setConnectivity(.connected(via: .wifi, metered: .guessedUnmetered)) },
             met: { $0.setConnectivity(.connected(via: .wifi, metered: .confirmedUnmetered)) }),
+        Row(
+            requirement: .notUnderPressure,
+            unmet: { $0.setResources(ResourceStatus(isUnderPressure: true, pressure: PressureLevels(cpu: 80))) },
+            met: { $0.setResources(ResourceStatus(pressure: PressureLevels(cpu: 5))) }),
+        Row(
+            requirement: .notHot,
+            unmet: {
+                $0.setResources(
+                    ResourceStatus(
+                        isHot: true, thermal: ThermalReading(zone: "acpitz", celsius: 96, passiveCelsius: 95)))
+            },
+            met: {
+                $0.setResources(
+                    ResourceStatus(thermal: ThermalReading(zone: "acpitz", celsius: 60, passiveCelsius: 95)))
+            }),
     ]
 
     @Test("a job waits while its requirement is unmet and starts when it holds", arguments: rows)

@@ -32,11 +32,20 @@ package struct ApplePowerFacts: Sendable, Hashable {
     package var isLowPowerModeEnabled: Bool
     /// The battery facts.
     package var battery: Battery
+    /// `ProcessInfo.processInfo.thermalState`.
+    package var thermalState: ThermalStateMirror
 
-    /// Creates the facts from Low Power Mode and the battery facts.
-    package init(isLowPowerModeEnabled: Bool, battery: Battery) {
+    /// Creates the facts from Low Power Mode, the battery facts and the thermal state.
+    package init(isLowPowerModeEnabled: Bool, battery: Battery, thermalState: ThermalStateMirror = .nominal) {
         self.isLowPowerModeEnabled = isLowPowerModeEnabled
         self.battery = battery
+        self.thermalState = thermalState
+    }
+
+    /// The resource status these facts describe: hot in the thermal states ``ThermalStateMirror/isHot``
+    /// names; pressure is not among the facts, so never under pressure.
+    var resourceStatus: ResourceStatus {
+        ResourceStatus(isHot: thermalState.isHot)
     }
 
     /// The power status these facts describe.

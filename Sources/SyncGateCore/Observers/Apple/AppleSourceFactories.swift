@@ -5,6 +5,8 @@ package struct AppleSourceFactories: Sendable {
     package var makeConnectivity: @Sendable () -> any ConnectivityObserving
     /// The power source (`PowerObserver()` over `ProcessInfo`, `UIDevice` or IOKit).
     package var makePower: @Sendable () -> any PowerObserving
+    /// The resources source (heat from `ProcessInfo.thermalState`, through the power seam).
+    package var makeResources: @Sendable () -> any ResourceObserving
     /// The seam over one `CKContainer`, for the given identifier or the default container.
     package var makeAccountChecker: @Sendable (_ containerIdentifier: String?) -> any AccountStatusChecking
     /// The seam over `FileManager.ubiquityIdentityToken`.
@@ -12,14 +14,16 @@ package struct AppleSourceFactories: Sendable {
     /// The seam over Core Data's sync-event notification.
     package var makeEventObserver: @Sendable () -> any CloudKitEventObserving
 
-    /// Creates the factories of the five Apple sources.
+    /// Creates the factories of the six Apple sources.
     package init(
         makeConnectivity: @escaping @Sendable () -> any ConnectivityObserving,
         makePower: @escaping @Sendable () -> any PowerObserving,
         makeAccountChecker: @escaping @Sendable (_ containerIdentifier: String?) -> any AccountStatusChecking,
         makeUbiquityReader: @escaping @Sendable () -> any UbiquityIdentityReading,
-        makeEventObserver: @escaping @Sendable () -> any CloudKitEventObserving
+        makeEventObserver: @escaping @Sendable () -> any CloudKitEventObserving,
+        makeResources: @escaping @Sendable () -> any ResourceObserving
     ) {
+        self.makeResources = makeResources
         self.makeConnectivity = makeConnectivity
         self.makePower = makePower
         self.makeAccountChecker = makeAccountChecker

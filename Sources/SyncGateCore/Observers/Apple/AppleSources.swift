@@ -14,6 +14,8 @@ package struct AppleSources {
     package var cloudDrive: CloudDriveSource?
     /// The sync-event source, when `.syncEvent` is monitored.
     package var syncEvents: CloudKitSyncEventSource?
+    /// The heat source (pressure is not read), when `.resources` is monitored.
+    package var resources: (any ResourceObserving)?
 
     /// Creates the sources of the parts in `monitoring`.
     package init(
@@ -22,6 +24,7 @@ package struct AppleSources {
     ) {
         connectivity = monitoring.contains(.network) ? factories.makeConnectivity() : nil
         power = monitoring.contains(.power) ? factories.makePower() : nil
+        resources = monitoring.contains(.resources) ? factories.makeResources() : nil
         account =
             monitoring.contains(.account)
             ? CloudAccountSource(

@@ -11,6 +11,25 @@
 extension ProcessInfo {
     /// https://developer.apple.com/documentation/foundation/processinfo/islowpowermodeenabled
     public var isLowPowerModeEnabled: Bool { false }
+
+    /// https://developer.apple.com/documentation/foundation/processinfo/thermalstate-swift.property
+    public var thermalState: ProcessInfo.ThermalState { .nominal }
+
+    /// https://developer.apple.com/documentation/foundation/processinfo/thermalstate-swift.enum
+    public enum ThermalState: Int, Sendable {
+        /// https://developer.apple.com/documentation/foundation/processinfo/thermalstate-swift.enum/nominal
+        case nominal
+        /// https://developer.apple.com/documentation/foundation/processinfo/thermalstate-swift.enum/fair
+        case fair
+        /// https://developer.apple.com/documentation/foundation/processinfo/thermalstate-swift.enum/serious
+        case serious
+        /// https://developer.apple.com/documentation/foundation/processinfo/thermalstate-swift.enum/critical
+        case critical
+    }
+
+    /// https://developer.apple.com/documentation/foundation/processinfo/thermalstatedidchangenotification
+    public static let thermalStateDidChangeNotification = NSNotification.Name(
+        "NSProcessInfoThermalStateDidChangeNotification")
 }
 
 extension NSNotification.Name {

@@ -1,0 +1,147 @@
+import SyncGateCore
+
+#if os(Linux)
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
+
+    /// PSI triggers armed on one file per resource, and a thread of SyncGate's own (`sg-pressure`) blocked
+    /// in `poll` until one of them fires: no wake-up while the machine is calm.
+    ///
+    /// ``arm(directory:thresholds:)`` opens `<directory>/{cpu,io,memory}` and writes each a trigger
+    /// (``PressureStallParser/trigger(percent:)``) on the caller's thread, so a kernel that refuses one
+    /// (no PSI, `EOPNOTSUPP`, a window it does not allow) is known at once. ``start(_:)`` starts the
+    /// thread, which ends the first time a trigger fires (`POLLPRI`, or an error on a trigger's file) or
+    /// ``stop()`` is called, reporting which. A watch is armed once and started at most once; its files
+    /// close when the last reference goes, after the thread ends.
+    package final class PressureTriggerWatch: Sendable {
+        /// How the thread ended.
+        package enum Ending: Sendable, Hashable {
+            /// A trigger fired (or its file reported an error, or ``simulateFire()`` was called).
+            case fired
+            /// ``stop()`` was called.
+            case stopped
+        }
+
+        private let triggers: [Int32]
+        /// The control socket pair: ``stop()`` and ``simulateFire()`` write one byte to `controlWrite`,
+        /// the thread polls `controlRead`.
+        private let controlRead: Int32
+        private let controlWrite: Int32
+
+        private init(triggers: [Int32], controlRead: Int32, controlWrite: Int32) {
+            self.triggers = triggers
+            self.controlRead = controlRead
+            self.controlWrite = controlWrite
+        }
+
+        deinit {
+            for descriptor in triggers + [controlRead, controlWrite] {
+                close(descriptor)
+            }
+        }
+
+        /// Opens each resource's file in `directory` and writes its trigger for its threshold.
+        ///
+        /// - Returns: the armed watch, or why a trigger could not be armed, naming the file and the errno.
+        package static func arm(
+            directory: String, thresholds: PressureThresholds
+        ) -> Result<PressureTriggerWatch, PressureTriggerError> {
+            var opened: [Int32] = []
+            func fail(_ error: PressureTriggerError) -> Result<PressureTriggerWatch, PressureTriggerError> {
+                for descriptor in opened { close(descriptor) }
+                return .failure(error)
+            }
+            for resource in PressureResource.allCases {
+                let path = directory + "/" + resource.rawValue
+                let descriptor = open(path, O_RDWR | O_NONBLOCK | O_CLOEXEC)
+                guard descriptor >= 0 else {
+                    return fail(PressureTriggerError(operation: "open", path: path, code: errno))
+                }
+                opened.append(descriptor)
+                let trigger = Array(PressureStallParser.trigger(percent: thresholds[resource]).utf8) + [0]
+                var written: Int
+                repeat {
+                    written = trigger.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+                } while written < 0 && errno == EINTR
+                guard written >= 0 else {
+                    return fail(PressureTriggerError(operation: "write", path: path, code: errno))
+                }
+            }
+            var pair: [Int32] = [-1, -1]
+            // A socket pair rather than pipe(2): close-on-exec from the start (Glibc's module does not
+            // offer pipe2).
+            let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue) | Int32(SOCK_NONBLOCK.rawValue)
+            guard socketpair(AF_UNIX, type, 0, &pair) == 0 else {
+                return fail(PressureTriggerError(operation: "socketpair", path: directory, code: errno))
+            }
+            return .success(PressureTriggerWatch(triggers: opened, controlRead: pair[0], controlWrite: pair[1]))
+        }
+
+        /// Starts the thread that waits for a trigger; `ended` is called on it once, when it ends.
+        ///
+        /// - Returns: `false` when the thread could not be started (`ended` is then never called).
+        @discardableResult
+        package func start(_ ended: @escaping @Sendable (Ending) -> Void) -> Bool {
+            let started = DedicatedThread.start(name: "sg-pressure") { [self] in
+                ended(waitForTrigger())
+            }
+            guard case .success(let thread) = started else { return false }
+            pthread_detach(thread)
+            return true
+        }
+
+        /// Ends the thread without a fire; its `ended` reports ``Ending/stopped`` unless a trigger fired
+        /// first. Safe to call from any thread, before or after ``start(_:)``, and more than once.
+        package func stop() {
+            signal(UInt8(ascii: "s"))
+        }
+
+        /// Wakes the thread as if a trigger had fired: the seam through which tests fire a watch armed on
+        /// fixture files, which never signal `POLLPRI` themselves.
+        package func simulateFire() {
+            signal(UInt8(ascii: "f"))
+        }
+
+        private func signal(_ byte: UInt8) {
+            var byte = byte
+            while write(controlWrite, &byte, 1) < 0 && errno == EINTR {}
+        }
+
+        private func waitForTrigger() -> Ending {
+            var descriptors = triggers.map { pollfd(fd: $0, events: Int16(POLLPRI), revents: 0) }
+            descriptors.append(pollfd(fd: controlRead, events: Int16(POLLIN), revents: 0))
+            while true {
+                let ready = poll(&descriptors, nfds_t(descriptors.count), -1)
+                if ready < 0 {
+                    if errno == EINTR { continue }
+                    return .fired
+                }
+                if descriptors[descriptors.count - 1].revents != 0 {
+                    var byte: UInt8 = 0
+                    let count = read(controlRead, &byte, 1)
+                    if count == 1 { return byte == UInt8(ascii: "f") ? .fired : .stopped }
+                }
+                let fired = Int16(POLLPRI) | Int16(POLLERR) | Int16(POLLHUP) | Int16(POLLNVAL)
+                if descriptors.dropLast().contains(where: { $0.revents & fired != 0 }) { return .fired }
+            }
+        }
+    }
+
+    /// A PSI trigger could not be armed: the failed `operation` on `path`, with its `errno` `code`.
+    package struct PressureTriggerError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// The system call that failed: `open`, `write` or `socketpair`.
+        package let operation: String
+        /// The file it was called on.
+        package let path: String
+        /// Its `errno`.
+        package let code: Int32
+
+        /// `write /proc/pressure/cpu failed: Operation not supported (errno 95)`.
+        package var description: String {
+            "\(operation) \(path) failed: \(String(cString: strerror(code))) (errno \(code))"
+        }
+    }
+#endif
