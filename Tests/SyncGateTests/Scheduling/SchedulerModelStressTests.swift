@@ -630,16 +630,18 @@ struct SchedulerModelStressTests {
         let calendarRuns = accepted.map { $0.occurrencesBegun.count }.reduce(0, +)
         let catchUps = accepted.map(\.catchUps).reduce(0, +)
         #expect(calendarRuns > 5, "seed \(seed): \(calendarRuns) calendar periods")
-        // A fresh seed may miss no window; each fixed one runs catch-ups.
+        // Rare events are floors of the fixed seeds only: a fresh seed may miss every window, or never
+        // stop or fail a periodic run (seed 2167118123942747216 did neither), and a coverage floor that a
+        // valid workload can miss is a flaky test, not a check.
         if StressSeeds.fixed.contains(seed) {
             #expect(catchUps > 0, "seed \(seed): \(calendarRuns) calendar periods, \(catchUps) catch-ups")
+            #expect(
+                simulation.periodicRequeues + simulation.periodicRetries > 0,
+                "seed \(seed): no periodic run was requeued or retried")
         }
         #expect(
             simulation.relaxationsApplied > 10 && simulation.relaxedStarts > 0,
             "seed \(seed): \(simulation.relaxationsApplied) relaxations, \(simulation.relaxedStarts) relaxed starts")
-        #expect(
-            simulation.periodicRequeues + simulation.periodicRetries > 0,
-            "seed \(seed): no periodic run was requeued or retried")
         #expect(
             // Across random seeds the fewest seen were 9 dependents started (a cancelAll every ~30 steps
             // fails most chains), 559 appends and 19 periods; the floors leave room for that spread.
