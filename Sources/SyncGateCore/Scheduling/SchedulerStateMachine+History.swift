@@ -98,7 +98,8 @@ extension SchedulerStateMachine {
             periods: job.series?.counts,
             progress: progress,
             stopReason: job.lastStopReason,
-            nextScheduledAt: nextScheduledDate(of: job)
+            nextScheduledAt: nextScheduledDate(of: job),
+            fileWait: fileWait(of: job)
         )
     }
 }

@@ -34,7 +34,8 @@ extension SchedulerStateMachine {
                 periods: job.series?.counts,
                 progress: progress(job.payload),
                 nextScheduledAt: nextScheduledDate(of: job),
-                relaxations: relaxationStatuses(of: job, now: now)
+                relaxations: relaxationStatuses(of: job, now: now),
+                fileWait: fileWait(of: job)
             )
         }
         return SyncSchedulerSnapshot(

@@ -79,6 +79,9 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     /// Where an unfinished job's relaxations stand, as of the query: when each takes effect and whether it
     /// has (``SyncJobRelaxation/Status``); empty for a finished job and a job without relaxations.
     public var relaxations: [SyncJobRelaxation.Status] = []
+    /// For an unfinished file-triggered job, whether it waits for a change or for quiet; `nil` while it
+    /// waits for its requirements, runs or retries, once it finished, and for other jobs.
+    public var fileWait: SyncFileTrigger.Wait? = nil
 
     /// A line such as `upload-1: succeeded after 2 attempts`, or `upload-1: succeeded after 1 attempt
     /// (2 runs)` when a requeue ran an attempt again.
@@ -92,6 +95,7 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
         if let progress { line += " [\(progress)]" }
         if let stopReason { line += " (stopped: \(stopReason))" }
         if let nextScheduledAt { line += " (next: \(nextScheduledAt.formatted(.iso8601)))" }
+        if let fileWait { line += " (\(fileWait))" }
         line += relaxations.summarySuffix
         return line
     }

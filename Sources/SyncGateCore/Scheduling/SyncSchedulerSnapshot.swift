@@ -52,6 +52,9 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
         /// without relaxations). ``unmetRequirements`` and ``unmetConditions`` already read the job's
         /// requirements after those in effect.
         public var relaxations: [SyncJobRelaxation.Status] = []
+        /// For a file-triggered job, whether it waits for a change or for quiet; `nil` while it waits
+        /// for its requirements, runs or retries, and for other jobs.
+        public var fileWait: SyncFileTrigger.Wait? = nil
 
         /// A line such as `upload-1: waiting for [unmetered] (account-ready not monitored, treated as met)`,
         /// or `upload-1: waiting for [unmetered] (relaxes: unmetered dropped in 2d 3h)`.
@@ -66,6 +69,7 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
             if isPastRunTimeout { line += " (past its run timeout)" }
             if let stopReason { line += " (\(isStopping ? "stopping" : "stopped"): \(stopReason))" }
             if let nextScheduledAt { line += " (next: \(nextScheduledAt.formatted(.iso8601)))" }
+            if let fileWait { line += " (\(fileWait))" }
             line += relaxations.summarySuffix
             if !requirementsTreatedAsMet.isEmpty {
                 let names = requirementsTreatedAsMet.names.joined(separator: ", ")

@@ -14,7 +14,8 @@ import SyncGateCore
 /// for a periodic or calendar job the opening of its period's window, both known from the record. Then
 /// comes the calendar schedule: a presence flag, then its weekdays (ISO numbers), hours, minutes and
 /// seconds as byte arrays (sorted), its time zone's identifier (absent for the system's), its window,
-/// its randomized delay and its catch-up policy code (0 catch up once, 1 skip). A new option is a new
+/// its randomized delay and its catch-up policy code (0 catch up once, 1 skip). Version 6 appends the
+/// file trigger (`JournalCodec+FileTrigger.swift`). A new option is a new
 /// format version, with its field appended here and read by that version's decoder.
 extension JournalCodec {
     static func encode(_ options: SyncJobOptions, submittedAt: Date, into writer: inout JournalWriter) {
@@ -51,6 +52,7 @@ extension JournalCodec {
         }
         writer.bool(options.calendar != nil)
         if let calendar = options.calendar { encode(calendar, into: &writer) }
+        encodeFileTrigger(options.fileTrigger, into: &writer)
     }
 
     private static func encode(_ calendar: SyncCalendarSchedule, into writer: inout JournalWriter) {
@@ -126,6 +128,7 @@ extension JournalCodec {
             options.relaxations = try decodeRelaxations(&reader)
             if try reader.bool() { options.calendar = try decodeCalendar(&reader) }
         }
+        if version >= 6 { options.fileTrigger = try decodeFileTrigger(&reader) }
         return options
     }
 

@@ -73,7 +73,7 @@ struct GoldenJournalTests {
 
     @Test(
         "a journal of a newer format version is refused, naming the version; the file is left alone",
-        arguments: [6, 10, 99])
+        arguments: [7, 10, 99])
     func newerVersionRefused(version: Int) throws {
         let golden = try goldenBytes("v1-records.journal")
         let newer = JournalCodec.header(version: version) + golden.dropFirst(JournalCodec.headerLength)
@@ -89,7 +89,7 @@ struct GoldenJournalTests {
         "a bit flipped anywhere in the header: the file is refused and left alone; salvage recovers every job",
         arguments: [
             "v1-records.journal", "v2-records.journal", "v3-records.journal", "v4-records.journal",
-            "v5-records.journal",
+            "v5-records.journal", "v6-records.journal",
         ])
     func damagedHeader(name: String) throws {
         let golden = try goldenBytes(name)
@@ -161,16 +161,17 @@ struct GoldenJournalTests {
     }
 
     @Test(
-        "a v1, v2, v3 or v4 journal is rewritten in the current version when opened, and reads back the same jobs",
+        "a v1, v2, v3, v4 or v5 journal is rewritten in the current version when opened, and reads back the same jobs",
         arguments: [
             ("v1-records.journal", 5), ("v2-records.journal", 8), ("v3-records.journal", 9), ("v4-records.journal", 10),
+            ("v5-records.journal", 14),
         ])
     func olderVersionUpgraded(name: String, jobCount: Int) throws {
         let first = try openCopy(name)
         let before = try first.load().jobs
         try first.close()
         let bytes = try directory.bytes(of: directory.journal)
-        #expect(Array(bytes.prefix(8)) == Array("SGJRNL05".utf8))
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL06".utf8))
         let reopened = try FileJobStore(directory: directory.path)
         #expect(try reopened.load().jobs == before)
         try reopened.close()
@@ -309,20 +310,20 @@ struct GoldenJournalTests {
         #expect(scan.validLength == bytes.count - GoldenJournal.tornLength)
     }
 
-    @Test("a calendar job's record is refused by the v4 decoder (its options run past v4's), read by v5's")
+    @Test("a calendar job's record is refused by the v4 decoder (its options run past v4's), read by the current one")
     func version4RefusesCalendar() throws {
         let body = JournalCodec.encode(.submitted(GoldenJournal.calendarFull))
         #expect(throws: JournalReader.Malformed.self) {
             try body.withUnsafeBytes { try JournalCodec.decode($0, version: 4) }
         }
-        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 5) }
+        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: JournalCodec.currentVersion) }
         #expect(decoded == .submitted(GoldenJournal.calendarFull))
     }
 
     @Test("a job record with relaxations read by the version 4 decoder is not read as relaxed")
     func version4DoesNotReadRelaxations() throws {
         let body = JournalCodec.encode(.submitted(GoldenJournal.relaxed))
-        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 5) }
+        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: JournalCodec.currentVersion) }
         #expect(decoded == .submitted(GoldenJournal.relaxed))
         let misread = try? body.withUnsafeBytes { try JournalCodec.decode($0, version: 4) }
         #expect(misread != .submitted(GoldenJournal.relaxed))
@@ -387,5 +388,46 @@ struct GoldenJournalTests {
         #expect(snapshot.job("upload-2")?.priority == .high)
         #expect(snapshot.job("fixed-3")?.attempt == 2)
         await scheduler.shutdown(gracePeriod: .zero)
+    }
+
+    @Test("v6-records.journal: every record decodes to the expected value, field by field")
+    func version6Records() throws {
+        let bytes = try goldenBytes("v6-records.journal")
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL06".utf8))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 6) }
+        #expect(scan.issues.isEmpty)
+        try #require(scan.records.count == GoldenJournal.version6Records.count)
+        for (index, (decoded, expected)) in zip(scan.records, GoldenJournal.version6Records).enumerated() {
+            #expect(decoded == expected, "record \(index)")
+        }
+    }
+
+    @Test("v6-records.journal: the store replays a file-triggered job's trigger, counts and last run's start")
+    func version6FileTriggerReplay() throws {
+        let jobs = try openCopy("v6-records.journal").load().jobs
+        let job = try #require(jobs.first { $0.id == "docs-20" })
+        #expect(
+            job.options.fileTrigger
+                == SyncFileTrigger(paths: ["/srv/docs", "/srv/notes.txt"], quietPeriod: .seconds(5)))
+        #expect(job.periods == SyncJobInfo.Periods(succeeded: 3, failed: 1, skipped: 0))
+        #expect(job.periodAnchor == Date(timeIntervalSince1970: 1_700_030_000))
+    }
+
+    @Test("v6-torn-tail.journal: the tail is cut and reported, the records before it are kept")
+    func version6TornTail() throws {
+        let bytes = try goldenBytes("v6-torn-tail.journal")
+        #expect(Array(bytes.prefix(8)) == Array("SGJRNL06".utf8))
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "golden", version: 6) }
+        #expect(scan.records == GoldenJournal.tornTailRecords)
+        #expect(scan.issues.map(\.kind) == [.truncatedTail])
+    }
+
+    @Test("a file-triggered job's record is not read as one by the v5 decoder")
+    func version5DoesNotReadFileTriggers() throws {
+        let body = JournalCodec.encode(.submitted(GoldenJournal.fileTriggered))
+        let misread = try? body.withUnsafeBytes { try JournalCodec.decode($0, version: 5) }
+        #expect(misread != .submitted(GoldenJournal.fileTriggered))
+        let decoded = try body.withUnsafeBytes { try JournalCodec.decode($0, version: 6) }
+        #expect(decoded == .submitted(GoldenJournal.fileTriggered))
     }
 }

@@ -168,7 +168,7 @@ struct JournalFormatTests {
 
     @Test("the header written is that of the current version")
     func currentHeader() {
-        #expect(JournalCodec.header == Array("SGJRNL05".utf8))
+        #expect(JournalCodec.header == Array("SGJRNL06".utf8))
         #expect(JournalCodec.header(version: JournalCodec.currentVersion) == JournalCodec.header)
         #expect(JournalCodec.version(ofHeader: JournalCodec.header) == JournalCodec.currentVersion)
     }
