@@ -18,6 +18,9 @@ package enum DaemonLimits {
     /// The most tags, and the most app conditions, one job may have.
     package static let maximumLabels = 64
 
+    /// The most paths one file-triggered job may watch (`submit --on-change`).
+    package static let maximumWatchedPaths = 64
+
     /// The most app conditions that may be on at once in the daemon (`set-condition NAME on`): each is
     /// kept in the environment's status, which every change copies.
     package static let maximumConditionsOn = 1_024

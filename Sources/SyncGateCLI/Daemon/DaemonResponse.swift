@@ -35,6 +35,13 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
         /// The job's relaxations (`submit --relax`): what each relaxes, to what, after how long, and
         /// whether it is in effect; absent for a job without relaxations.
         package var relaxations: [Relaxation]? = nil
+        /// For a file-triggered job (`submit --on-change`), the watched paths; absent for other jobs.
+        package var onChange: [String]? = nil
+        /// For a file-triggered job, its quiet period in seconds; absent for other jobs.
+        package var quietSeconds: Double? = nil
+        /// For a file-triggered job, `change` while it waits for a change, `quiet` while it waits for the
+        /// changes to stop; absent otherwise (it waits for its requirements, runs, or has no trigger).
+        package var fileWait: String? = nil
     }
 
     /// One relaxation of a job as `syncgate jobs` shows it (`SyncJobRelaxation.Status`).

@@ -20,7 +20,9 @@ package struct JobsCommand: Subcommand {
         id, name, state, attempts, last exit status, why its last run was stopped (cancelled,
         requirements-lost [...], timed-out, replaced, shutdown), its relaxations (--relax: what
         relaxes in how long, or what was relaxed), a calendar job's next scheduled time (UTC)
-        and what a waiting job waits for.
+        or what a file-triggered job waits for (on change of PATH, when quiet), and what a
+        waiting job waits for. --json also gives a file-triggered job's onChange paths,
+        quietSeconds and fileWait (change or quiet).
         """
     }
 
@@ -60,6 +62,17 @@ package struct JobsCommand: Subcommand {
         var jobs: [DaemonResponse.Job]
     }
 
+    /// What the NEXT column shows for a file-triggered job: `on change of PATH[, …]` while it waits for a
+    /// change, `when quiet` while it waits for the changes to stop; `nil` otherwise.
+    static func trigger(of job: DaemonResponse.Job) -> String? {
+        guard let paths = job.onChange else { return nil }
+        switch job.fileWait {
+        case "change": return "on change of " + paths.joined(separator: ", ")
+        case "quiet": return "when quiet"
+        default: return nil
+        }
+    }
+
     /// The table of `syncgate jobs`.
     static func jobTable(_ jobs: [DaemonResponse.Job]) -> String {
         guard !jobs.isEmpty else { return "no jobs" }
@@ -70,7 +83,7 @@ package struct JobsCommand: Subcommand {
                 return [
                     job.id, job.name, job.state, String(job.attempts), job.runs.map(String.init) ?? "-",
                     job.lastExitStatus.map(String.init) ?? "-", job.lastStopReason ?? "-",
-                    relaxes, job.nextScheduledAt ?? "-",
+                    relaxes, job.nextScheduledAt ?? trigger(of: job) ?? "-",
                     job.waitingFor.isEmpty ? "-" : job.waitingFor.joined(separator: ","),
                 ].map(DaemonLimits.escaped)
             }

@@ -99,7 +99,8 @@ extension SchedulerStateMachine {
             progress: progress,
             stopReason: job.lastStopReason,
             nextScheduledAt: nextScheduledDate(of: job),
-            fileWait: fileWait(of: job)
+            fileWait: fileWait(of: job),
+            fileTrigger: job.spec.fileTrigger
         )
     }
 }

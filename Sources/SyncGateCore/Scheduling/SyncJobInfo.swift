@@ -82,6 +82,8 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     /// For an unfinished file-triggered job, whether it waits for a change or for quiet; `nil` while it
     /// waits for its requirements, runs or retries, once it finished, and for other jobs.
     public var fileWait: SyncFileTrigger.Wait? = nil
+    /// The job's file trigger (``SyncJobOptions/fileTrigger``); `nil` for a job without one.
+    public var fileTrigger: SyncFileTrigger? = nil
 
     /// A line such as `upload-1: succeeded after 2 attempts`, or `upload-1: succeeded after 1 attempt
     /// (2 runs)` when a requeue ran an attempt again.
