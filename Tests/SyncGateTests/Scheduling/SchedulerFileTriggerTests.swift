@@ -161,6 +161,23 @@ struct SchedulerFileTriggerTests {
         #expect(Self.periods(harness) == .init(succeeded: 4, failed: 1, skipped: 0))
     }
 
+    @Test("a job cannot depend on a file-triggered series (it never succeeds)")
+    func noDependents() {
+        var harness = Harness()
+        Self.submit(&harness)
+        var dependent = SyncJob(id: "after") { _ in }
+        dependent.dependsOn = ["docs"]
+        guard
+            case .rejected(.invalidJob(let refusal)) = harness.machine.submit(
+                dependent.spec, payload: "after", now: .zero)
+        else {
+            Issue.record("a dependent of a file-triggered job was accepted")
+            return
+        }
+        #expect(refusal.field == "dependsOn")
+        #expect(refusal.relatedJobs == ["docs"])
+    }
+
     static func options(_ configure: (inout SyncJobOptions) -> Void) -> SyncJobOptions {
         var options = SyncJobOptions()
         configure(&options)
