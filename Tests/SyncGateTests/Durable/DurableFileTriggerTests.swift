@@ -44,12 +44,6 @@ struct DurableFileTriggerTests {
         return (run, try durable.restoreJobs())
     }
 
-    func waitForPeriodEnd(_ events: AsyncStream<SyncSchedulerEvent>) async -> SyncJobInfo.Periods? {
-        for await event in events {
-            if case .periodEnded(_, let periods) = event { return periods }
-        }
-        return nil
-    }
 
     @Test("the trigger and counts survive a restart; with no change meanwhile the job waits, with one it runs")
     func changeWhileDownIsNoticed() async throws {
@@ -66,7 +60,7 @@ struct DurableFileTriggerTests {
         clock.advance(by: .seconds(5))
         await first.operation.waitForStarts(1)
         first.operation.finish()
-        #expect(await waitForPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 0))
+        #expect(await nextPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 0))
         let stored = try #require(try first.store.load().jobs.first)
         #expect(stored.options.fileTrigger?.paths == [watched.path])
         #expect(stored.periodAnchor == wall.now)
@@ -94,7 +88,7 @@ struct DurableFileTriggerTests {
         clock.advance(by: .seconds(5))
         await third.operation.waitForStarts(1)
         third.operation.finish()
-        #expect(await waitForPeriodEnd(thirdEvents) == .init(succeeded: 2, failed: 0, skipped: 0))
+        #expect(await nextPeriodEnd(thirdEvents) == .init(succeeded: 2, failed: 0, skipped: 0))
         try await third.stop()
     }
 }
