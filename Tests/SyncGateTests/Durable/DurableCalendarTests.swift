@@ -55,7 +55,6 @@ struct DurableCalendarTests {
         return (run, try durable.restoreJobs())
     }
 
-
     func submit(_ run: Run, _ catchUp: SyncCalendarSchedule.CatchUpPolicy) throws {
         var job = DurableJob(id: "backup", kind: "backup", payload: [String: Int]())
         job.requirements = .network

@@ -44,7 +44,6 @@ struct DurableFileTriggerTests {
         return (run, try durable.restoreJobs())
     }
 
-
     @Test("the trigger and counts survive a restart; with no change meanwhile the job waits, with one it runs")
     func changeWhileDownIsNoticed() async throws {
         try Data("v1".utf8).write(to: URL(fileURLWithPath: watched.path + "/doc.txt"))

@@ -55,7 +55,6 @@ struct DurablePeriodTests {
         clock.advance(by: .seconds(seconds))
     }
 
-
     @Test("the schedule survives a restart: the next window counts from the last run's start")
     func scheduleSurvivesRestart() async throws {
         let (first, _) = try start(connected: true)
