@@ -78,7 +78,7 @@ package struct SubmitCommand: Subcommand {
             ]),
         CommandLineOption(
             "--quiet", .duration,
-            help: ["how long changes must have stopped before a run (default 5s); 0s runs at the", "first change"]),
+            help: ["how long changes must have stopped before a run (default 5s);", "0s runs at the first change"]),
         CommandLineOption(
             "--relax", .text("SPEC"), repeatable: true,
             help: [
