@@ -336,7 +336,8 @@ package final class SchedulerShell: Sendable {
                     self.filesChanged(key: key)
                 }
             } catch {
-                throw .invalidJob(.option("fileTrigger.paths", error.path, "fileTrigger: \(error)").refusing(job.id))
+                throw .invalidJob(
+                    .option("fileTrigger.paths", error.path, "fileTrigger.paths: \(error)").refusing(job.id))
             }
         }
         let demands = !job.requirements.isDisjoint(with: .demandDriven)

@@ -31,8 +31,9 @@ struct DurableFileTriggerTests {
         wall.advance(by: Date().timeIntervalSince(wall.now) + 60)
     }
 
-    func start() throws -> (Run, DurableRestoreReport) {
+    func start(failing: String? = nil) throws -> (Run, DurableRestoreReport) {
         let files = ManualFileWatcher()
+        if let failing { files.fail(failing, with: .missing) }
         let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi), clock: clock)
         let scheduler = SyncScheduler(environment: manual.environment, clock: clock, fileWatcher: files)
         let store = try FileJobStore(directory: directory.path)
@@ -89,5 +90,27 @@ struct DurableFileTriggerTests {
         third.operation.finish()
         #expect(await nextPeriodEnd(thirdEvents) == .init(succeeded: 2, failed: 0, skipped: 0))
         try await third.stop()
+    }
+
+    @Test("a restored job whose path cannot be watched any more stays in the store, kept with the reason")
+    func unwatchablePathKeepsTheJob() async throws {
+        let (first, _) = try start()
+        var job = DurableJob(id: "docs", kind: "sync", payload: [String: Int]())
+        job.fileTrigger = SyncFileTrigger(paths: [watched.path], quietPeriod: .seconds(5))
+        _ = try first.durable.submit(job)
+        try await first.stop()
+
+        let (second, report) = try start(failing: watched.path)
+        #expect(report.restored.isEmpty)
+        let kept = try #require(report.kept.first)
+        #expect(kept.id == "docs")
+        guard case .rejected(let reason) = kept.reason else {
+            Issue.record("kept for another reason: \(kept.reason)")
+            return
+        }
+        #expect(reason.contains("fileTrigger.paths") && reason.contains(watched.path), "\(reason)")
+        #expect(second.files.watchedPaths.isEmpty)
+        #expect(try second.store.load().jobs.map(\.id) == ["docs"])
+        try await second.stop()
     }
 }
