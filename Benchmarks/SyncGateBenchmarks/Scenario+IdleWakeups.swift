@@ -18,6 +18,7 @@ extension Scenario {
                 + "\(sizes.idleJobs) jobs submitted with `syncgate submit --condition` on a condition nobody sets, "
                 + "one of them also requiring `not-under-pressure` (so the daemon's PSI triggers are armed and its "
                 + "`sg-pressure` thread waits in poll; a machine under pressure reads avg10 every 5 s instead), "
+                + "and one with `--on-change` on a directory nobody changes, "
                 + "measured from 6 s after the last submission (the journal's background sync also runs on "
                 + "libdispatch's pool). "
                 + "Both run on SyncGate's quiet executors (QuietExecutors.runMain). Scenario 10 counts the "
@@ -69,10 +70,24 @@ extension Scenario {
                         scenario: Scenario.idleWakeups.name, message: "`syncgate submit` exited with \(status)")
                 }
             }
+            // And one file-triggered job, armed on a directory nobody changes: its watch is the inotify
+            // thread blocked in poll, which must make no wake-up either.
+            let watched = state.appendingPathComponent("watched")
+            try FileManager.default.createDirectory(at: watched, withIntermediateDirectories: true)
+            let triggerStatus = try IdleProcess.runToEnd(
+                binary, ["submit", "--on-change", watched.path, "--name", "idle-on-change", "--", "true"],
+                environment: ["SYNCGATE_SOCKET": socket])
+            guard triggerStatus == 0 else {
+                throw BenchmarkFailure(
+                    scenario: Scenario.idleWakeups.name,
+                    message: "`syncgate submit --on-change` exited with \(triggerStatus)")
+            }
             // Likewise the journal's background fdatasync after the submissions.
             let daemonWakeups = try await daemon.measure(
                 seconds: idle, settle: .seconds(6), scenario: Scenario.idleWakeups.name)
-            result.add(daemonWakeups, of: "`syncgate daemon` holding \(sizes.idleJobs) waiting jobs", seconds: idle)
+            result.add(
+                daemonWakeups, of: "`syncgate daemon` holding \(sizes.idleJobs) waiting jobs and a file trigger",
+                seconds: idle)
             result.checks.append("`syncgate watch` and `syncgate daemon` ran throughout their measurements")
         #else
             result.skipped = "skipped: reads /proc, Linux only"

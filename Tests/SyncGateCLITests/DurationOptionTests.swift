@@ -138,6 +138,14 @@ struct DurationOptionTests {
                 return try? DurationParser.parse(text, option: "--randomized-delay")
             }
         ),
+        Option(
+            subcommand: SubmitCommand.self, name: "--quiet",
+            arguments: { ["submit", "--on-change", "/tmp", "--quiet", $0, "--", "true"] },
+            value: { command in
+                guard let text = command.invoked(as: SubmitCommand.self)?.submission.quiet else { return nil }
+                return try? DurationParser.parse(text, option: "--quiet")
+            }
+        ),
     ]
 
     @Test func theTableHasEveryDurationOptionOfEverySubcommand() {

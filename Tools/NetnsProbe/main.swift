@@ -22,6 +22,9 @@
 //   scheduler                                  submits one job that requires `.network` and runs until
 //                                              cancelled; one JSON line per scheduler event and per start
 //                                              and stop of the job's body; exits when stdin closes
+//   file-trigger PATH                          submits one job triggered by changes under PATH; prints
+//                                              `watching` and exits 0, or prints the refusal and exits 1
+//                                              (the tests lower the watch limit around it)
 
 #if os(Linux)
     import Dispatch
@@ -296,6 +299,23 @@
         }
     }
 
+    /// Submits one file-triggered job on the system's watcher and reports whether its watch started.
+    func fileTrigger(_ arguments: [String]) {
+        guard arguments.count == 2 else { fail("file-trigger needs a PATH") }
+        var options = SyncJobOptions(requires: .none)
+        options.fileTrigger = SyncFileTrigger(paths: [arguments[1]], quietPeriod: .seconds(1))
+        let scheduler = SyncScheduler(environment: SyncEnvironment(monitoring: []))
+        do {
+            let handle = try scheduler.submit(SyncJob(options: options) { _ in })
+            emit("watching")
+            handle.cancel()
+            exit(0)
+        } catch {
+            emit("\(error)")
+            exit(1)
+        }
+    }
+
     let arguments = Array(CommandLine.arguments.dropFirst())
     switch arguments.first {
     case "watch", nil: await watch(arguments)
@@ -306,6 +326,7 @@
     case "environment-watch": await environmentWatch()
     case "environment-wait": await environmentWait(arguments)
     case "scheduler": await schedulerRun()
+    case "file-trigger": fileTrigger(arguments)
     case let mode?: fail("unknown mode \(mode)")
     }
 #else

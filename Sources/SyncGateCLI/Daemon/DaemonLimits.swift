@@ -27,6 +27,8 @@ package enum DaemonLimits {
     package static func networkListProblem(_ value: String) -> String? {
         textProblem(value, maximumBytes: maximumNetworkListBytes)
     }
+    /// The most paths one file-triggered job may watch (`submit --on-change`).
+    package static let maximumWatchedPaths = 64
 
     /// The most app conditions that may be on at once in the daemon (`set-condition NAME on`): each is
     /// kept in the environment's status, which every change copies.

@@ -97,6 +97,12 @@ package enum DaemonRequest: Encodable, Sendable, Equatable {
         /// for any. Checked here as bounded text only (``DaemonLimits/networkListProblem(_:)``): the
         /// daemon reads the matchers (`SyncNetworkAllowlist(parsing:)`).
         package var network: String? = nil
+        /// The absolute paths whose changes run the job (`--on-change`); absent for a job without a file
+        /// trigger.
+        package var onChange: [String]? = nil
+        /// How long changes must have stopped before a run (`--quiet`, default ``defaultQuiet``); only with
+        /// ``onChange``.
+        package var quiet: String? = nil
         /// Whether losing the requirements stops the command and requeues it.
         package var stopOnLoss: Bool
         /// Whether the client waits for the outcome (a second response line).
@@ -214,9 +220,50 @@ extension DaemonRequest.Submission {
         do {
             _ = try periodDurations(everyOption: "field 'submission.every'", flexOption: "field 'submission.flex'")
             _ = try calendarFields { "field 'submission.\($0)'" }
+            _ = try fileTriggerFields { "field 'submission.\($0)'" }
         } catch {
             throw DaemonProtocolError(error.message)
         }
+    }
+
+    /// The quiet period of a file-triggered job without `--quiet`.
+    package static let defaultQuiet = "5s"
+
+    /// The command-line option of a file-trigger field: `onChange` is `--on-change`, `quiet` `--quiet`.
+    package static func fileTriggerOptionName(_ field: String) -> String {
+        field == "onChange" ? "--on-change" : field == "quiet" ? "--quiet" : optionName(field)
+    }
+
+    /// The file trigger's paths and quiet period, checked: at most ``DaemonLimits/maximumWatchedPaths``
+    /// absolute paths without NUL bytes, a valid quiet period, no `quiet` without `onChange`, and neither
+    /// `every` nor `onCalendar` with it; `nil` for a job without one. Whether each path exists is checked
+    /// by the command line and by the daemon's watcher.
+    ///
+    /// - Parameter name: how errors name a field (`onChange`, `quiet`, …): its option or wire field.
+    package func fileTriggerFields(
+        named name: (String) -> String = Self.fileTriggerOptionName
+    ) throws(UsageError) -> (paths: [String], quiet: Duration)? {
+        guard let onChange else {
+            if let quiet { throw UsageError("\(name("quiet")) '\(quiet)' needs \(name("onChange")) PATH") }
+            return nil
+        }
+        guard !onChange.isEmpty, onChange.count <= DaemonLimits.maximumWatchedPaths else {
+            throw UsageError(
+                "\(name("onChange")) takes 1 to \(DaemonLimits.maximumWatchedPaths) paths, got \(onChange.count)")
+        }
+        for path in onChange {
+            if let problem = DaemonLimits.argumentProblem(path) {
+                throw UsageError("invalid value '\(DaemonLimits.shown(path))' for \(name("onChange")): \(problem)")
+            }
+            guard path.hasPrefix("/") else {
+                throw UsageError(
+                    "invalid value '\(DaemonLimits.shown(path))' for \(name("onChange")): must be an absolute path")
+            }
+        }
+        if every != nil { throw UsageError("\(name("onChange")) cannot be used with \(name("every"))") }
+        if onCalendar != nil { throw UsageError("\(name("onChange")) cannot be used with \(name("onCalendar"))") }
+        let quietText = quiet ?? Self.defaultQuiet
+        return (onChange, try DurationParser.parse(quietText, option: name("quiet")))
     }
 
     /// The command-line option of a calendar field: `onCalendar` is `--on-calendar`.

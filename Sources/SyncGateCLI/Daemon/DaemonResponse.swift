@@ -37,6 +37,13 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
         package var relaxations: [Relaxation]? = nil
         /// The networks the job may run on (`submit --network`, in its syntax); absent for any network.
         package var networks: String? = nil
+        /// For a file-triggered job (`submit --on-change`), the watched paths; absent for other jobs.
+        package var onChange: [String]? = nil
+        /// For a file-triggered job, its quiet period in seconds; absent for other jobs.
+        package var quietSeconds: Double? = nil
+        /// For a file-triggered job, `change` while it waits for a change, `quiet` while it waits for the
+        /// changes to stop; absent otherwise (it waits for its requirements, runs, or has no trigger).
+        package var fileWait: String? = nil
     }
 
     /// One relaxation of a job as `syncgate jobs` shows it (`SyncJobRelaxation.Status`).

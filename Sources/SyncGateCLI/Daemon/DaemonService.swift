@@ -146,6 +146,9 @@ final class DaemonService: Sendable {
             if let period = try submission.periodDurations(everyOption: "--every", flexOption: "--flex") {
                 options.period = SyncJobPeriod(every: period.every, flex: period.flex)
             }
+            if let trigger = try submission.fileTriggerFields() {
+                options.fileTrigger = SyncFileTrigger(paths: trigger.paths, quietPeriod: trigger.quiet)
+            }
             if let calendar = try submission.calendarFields() {
                 options.calendar = SyncCalendarSchedule(
                     weekdays: Set(calendar.spec.weekdays.compactMap(SyncCalendarSchedule.Weekday.init(rawValue:))),
@@ -277,7 +280,17 @@ final class DaemonService: Sendable {
                 lastStopReason: info.stopReason?.description ?? runLog.lastStopReason(id: info.id),
                 nextScheduledAt: info.nextScheduledAt.map { $0.formatted(.iso8601) },
                 relaxations: info.relaxations.isEmpty ? nil : info.relaxations.map(Self.relaxation),
-                networks: info.allowedNetworks?.description)
+                networks: info.allowedNetworks?.description,
+                onChange: info.fileTrigger?.paths, quietSeconds: info.fileTrigger.map { Self.seconds($0.quietPeriod) },
+                fileWait: info.fileWait.map(Self.fileWait))
+        }
+    }
+
+    /// A file-triggered job's wait as `jobs` shows it: `change` or `quiet`.
+    static func fileWait(_ wait: SyncFileTrigger.Wait) -> String {
+        switch wait {
+        case .change: "change"
+        case .quiet: "quiet"
         }
     }
 

@@ -19,9 +19,11 @@ package struct JobsCommand: Subcommand {
         Lists the daemon's unfinished jobs (with --all, also those that finished since it started):
         id, name, state, attempts, last exit status, why its last run was stopped (cancelled,
         requirements-lost [...], timed-out, replaced, shutdown), its relaxations (--relax: what
-        relaxes in how long, or what was relaxed), a calendar job's next scheduled time (UTC),
-        the networks it may run on (--network) and what a waiting job waits for (a network not
-        allowed reads "network LIST").
+        relaxes in how long, or what was relaxed), a calendar job's next scheduled time (UTC)
+        or what a file-triggered job waits for (on change of PATH, when quiet), the networks it
+        may run on (--network) and what a waiting job waits for (a network not allowed reads
+        "network LIST"). --json also gives a file-triggered job's onChange paths, quietSeconds
+        and fileWait (change or quiet).
         """
     }
 
@@ -61,6 +63,17 @@ package struct JobsCommand: Subcommand {
         var jobs: [DaemonResponse.Job]
     }
 
+    /// What the NEXT column shows for a file-triggered job: `on change of PATH[, …]` while it waits for a
+    /// change, `when quiet` while it waits for the changes to stop; `nil` otherwise.
+    static func trigger(of job: DaemonResponse.Job) -> String? {
+        guard let paths = job.onChange else { return nil }
+        switch job.fileWait {
+        case "change": return "on change of " + paths.joined(separator: ", ")
+        case "quiet": return "when quiet"
+        default: return nil
+        }
+    }
+
     /// The table of `syncgate jobs`.
     static func jobTable(_ jobs: [DaemonResponse.Job]) -> String {
         guard !jobs.isEmpty else { return "no jobs" }
@@ -76,7 +89,7 @@ package struct JobsCommand: Subcommand {
                 return [
                     job.id, job.name, job.state, String(job.attempts), job.runs.map(String.init) ?? "-",
                     job.lastExitStatus.map(String.init) ?? "-", job.lastStopReason ?? "-",
-                    relaxes, job.nextScheduledAt ?? "-", job.networks ?? "-",
+                    relaxes, job.nextScheduledAt ?? trigger(of: job) ?? "-", job.networks ?? "-",
                     job.waitingFor.isEmpty ? "-" : job.waitingFor.joined(separator: ","),
                 ].map(DaemonLimits.escaped)
             }

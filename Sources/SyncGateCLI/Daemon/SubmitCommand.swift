@@ -72,6 +72,15 @@ package struct SubmitCommand: Subcommand {
             "--catch-up", .text("POLICY"), help: ["a missed time: once (default, run it once later) or skip"]),
         CommandLineOption("--time-zone", .text("ZONE"), help: ["the calendar's IANA zone (default: the daemon's)"]),
         CommandLineOption(
+            "--on-change", .text("PATH"), repeatable: true,
+            help: [
+                "run when files under PATH (a directory, with everything under it,",
+                "or a file) change, once they are quiet (repeatable, up to 64)",
+            ]),
+        CommandLineOption(
+            "--quiet", .duration,
+            help: ["how long changes must have stopped before a run (default 5s);", "0s runs at the first change"]),
+        CommandLineOption(
             "--relax", .text("SPEC"), repeatable: true,
             help: [
                 "relax a requirement or condition after the job waited DUR:",
@@ -111,6 +120,7 @@ package struct SubmitCommand: Subcommand {
             --relax external-power=battery-not-low@12h -- ./backup.sh
           syncgate submit --on-calendar '*-*-* 02:00' --require unmetered,external-power -- restic backup ~
           syncgate submit --network 'ssid:Home,eth*' --stop-on-loss -- ./sync.sh
+          syncgate submit --on-change ~/Documents --quiet 5s --require unmetered -- ./sync.sh
         """
     }
 
@@ -173,6 +183,7 @@ package struct SubmitCommand: Subcommand {
             submission[keyPath: keyPath] = arguments.value(option)
         }
         _ = try submission.calendarFields()
+        try Self.readFileTrigger(arguments, into: &submission)
         _ = try submission.periodDurations(everyOption: "--every", flexOption: "--flex")
         submission.retries = try arguments.retries() ?? 0
         if submission.backoff != nil && submission.retries == 0 {
@@ -200,7 +211,38 @@ package struct SubmitCommand: Subcommand {
         if submission.wait && submission.onCalendar != nil {
             throw UsageError("option '--wait' cannot be used with --on-calendar (a calendar job has no last outcome)")
         }
+        if submission.wait && submission.onChange != nil {
+            throw UsageError(
+                "option '--wait' cannot be used with --on-change (a file-triggered job has no last outcome)")
+        }
         self.submission = submission
+    }
+
+    /// Reads `--on-change` (each path made absolute from the current directory, and required to be an
+    /// existing directory or file) and `--quiet`, checked as the daemon checks them.
+    static func readFileTrigger(
+        _ arguments: ParsedArguments, into submission: inout DaemonRequest.Submission
+    ) throws(UsageError) {
+        submission.quiet = arguments.value("--quiet")
+        if let paths = arguments.values["--on-change"] {
+            let directory = FileManager.default.currentDirectoryPath
+            submission.onChange = try paths.map { path throws(UsageError) in
+                guard !path.isEmpty else { throw UsageError("empty path for --on-change") }
+                let absolute = path.hasPrefix("/") ? path : directory + "/" + path
+                var information = stat()
+                guard stat(absolute, &information) == 0 else {
+                    throw UsageError(
+                        "invalid value '\(DaemonLimits.shown(path))' for --on-change: no such file or directory")
+                }
+                let type = information.st_mode & S_IFMT
+                guard type == S_IFDIR || type == S_IFREG else {
+                    throw UsageError(
+                        "invalid value '\(DaemonLimits.shown(path))' for --on-change: not a directory or a file")
+                }
+                return absolute
+            }
+        }
+        _ = try submission.fileTriggerFields()
     }
 
     /// Queues the job and prints its id; with `--wait`, exits with its outcome (SIGINT and SIGTERM end

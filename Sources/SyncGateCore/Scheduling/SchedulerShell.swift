@@ -39,6 +39,8 @@ package final class SchedulerShell: Sendable {
         /// The environment broadcast's generation that the machine's copy of the status is at least as new
         /// as; `UInt64.max` before the first read.
         var statusGeneration = UInt64.max
+        /// The file watches of the unfinished file-triggered jobs, cancelled when the job ends.
+        var fileWatches: [Machine.Key: any FileWatchCancelling] = [:]
     }
 
     /// A running attempt's task, or the mark of one still being created.
@@ -84,6 +86,8 @@ package final class SchedulerShell: Sendable {
         /// States queued for handles' ``SyncJobHandle/states`` streams, yielded after the lock: a stream's
         /// consumer may be cancelled meanwhile, and its cancellation handler may call this scheduler.
         var stateDeliveries: [StatusBroadcast<SyncJobState>.PendingDelivery] = []
+        /// File watches of jobs that ended, cancelled after the lock.
+        var endedWatches: [any FileWatchCancelling] = []
     }
 
     /// One attempt to run: what an attempt's task needs to call the job's body and report its end.
@@ -135,6 +139,8 @@ package final class SchedulerShell: Sendable {
     private let observer = LockedState<UInt64?>(nil)
     /// The wall clock calendar jobs are planned on.
     let wallClock: any SyncWallClock
+    /// Watches the files of file-triggered jobs (``SyncJobOptions/fileTrigger``).
+    let fileWatcher: any FileChangeWatching
     /// The task that follows the wall clock's changes.
     private let wallFollower = LockedState<Task<Void, Never>?>(nil)
     private let hooks = LockedState(Hooks())
@@ -154,9 +160,11 @@ package final class SchedulerShell: Sendable {
         clock: any Clock<Duration>,
         random: @escaping @Sendable () -> Double,
         history: SyncJobHistoryRetention = .init(),
-        wallClock: any SyncWallClock = SystemWallClock()
+        wallClock: any SyncWallClock = SystemWallClock(),
+        fileWatcher: any FileChangeWatching = SystemFileWatcher()
     ) {
         self.environment = environment
+        self.fileWatcher = fileWatcher
         self.statusBroadcast = environment.statusBroadcast
         self.timeline = ClockTimeline(clock)
         self.random = random
@@ -208,7 +216,7 @@ package final class SchedulerShell: Sendable {
         initialStopReason: SyncJobStopReason? = nil
     ) throws(SyncSchedulerError) -> SyncJobHandle {
         if let refusal = job.validationError { throw .invalidJob(refusal) }
-        let submission = prepare(job, attachment: attachment)
+        let submission = try prepare(job, attachment: attachment)
         // The handle is not shared yet: the reason is set before anyone can read it.
         if let initialStopReason { submission.handle.setStopReason(initialStopReason) }
         let now = timeline.now()
@@ -236,7 +244,14 @@ package final class SchedulerShell: Sendable {
         for job in jobs {
             if let refusal = job.validationError { throw .invalidJob(refusal.namingTheJob) }
         }
-        let submissions = jobs.map { prepare($0, attachment: nil) }
+        var submissions: [Submission] = []
+        submissions.reserveCapacity(jobs.count)
+        do {
+            for job in jobs { submissions.append(try prepare(job, attachment: nil)) }
+        } catch {
+            for submission in submissions { submission.abandon(environment.demand) }
+            throw error
+        }
         var handles: [SyncJobHandle] = []
         handles.reserveCapacity(submissions.count)
         var first = 0
@@ -260,7 +275,7 @@ package final class SchedulerShell: Sendable {
             for (offset, entry) in entries.enumerated() {
                 if case .rejected = entry {
                     // The jobs after the rejected one were never entered: their demand ends here.
-                    for later in submissions[(first + offset + 1)...] { later.endDemand(environment.demand) }
+                    for later in submissions[(first + offset + 1)...] { later.abandon(environment.demand) }
                 }
                 handles.append(try conclude(submissions[first + offset], entry))
             }
@@ -278,9 +293,18 @@ package final class SchedulerShell: Sendable {
         /// Whether the job needs a demand-driven source (free space), whose demand it holds from before
         /// it is judged until it ends.
         let demands: Bool
+        /// The watch of a file-triggered job's files, started before the job is judged; the scheduler
+        /// keeps it while the job is unfinished.
+        let watch: (any FileWatchCancelling)?
 
         func endDemand(_ demand: RequirementDemand) {
             if demands { demand.release(handle.requirements) }
+        }
+
+        /// Ends what the submission holds when the job is not entered: its demand and its file watch.
+        func abandon(_ demand: RequirementDemand) {
+            endDemand(demand)
+            watch?.cancel()
         }
     }
 
@@ -291,7 +315,9 @@ package final class SchedulerShell: Sendable {
         case rejected(SyncSchedulerError)
     }
 
-    private func prepare(_ job: SyncJob, attachment: (any AnyObject & Sendable)?) -> Submission {
+    private func prepare(
+        _ job: SyncJob, attachment: (any AnyObject & Sendable)?
+    ) throws(SyncSchedulerError) -> Submission {
         let handle = SyncJobHandle(
             id: job.id,
             requirements: job.requirements,
@@ -300,13 +326,28 @@ package final class SchedulerShell: Sendable {
             environment: environment,
             scheduler: self
         )
+        // The watch starts before the job is judged, outside the lock (it scans the trees); a watch that
+        // cannot start refuses the job. Changes it reports before the job has a key are not counted: the
+        // series begins by waiting for a change anyway.
+        var watch: (any FileWatchCancelling)?
+        if let trigger = job.fileTrigger {
+            do {
+                watch = try fileWatcher.watch(paths: trigger.paths) { [weak self, weak handle] in
+                    guard let self, let key = handle?.schedulerKey else { return }
+                    self.filesChanged(key: key)
+                }
+            } catch {
+                throw .invalidJob(
+                    .option("fileTrigger.paths", error.path, "fileTrigger.paths: \(error)").refusing(job.id))
+            }
+        }
         let demands = !job.requirements.isDisjoint(with: .demandDriven)
         // A demand-driven source starts reading before the job is judged; the job's terminal state ends the
         // demand (`complete`).
         if demands { environment.demand.retain(job.requirements) }
         return Submission(
             handle: handle, payload: Payload(operation: job.operation, handle: handle, attachment: attachment),
-            spec: job.spec, demands: demands)
+            spec: job.spec, demands: demands, watch: watch)
     }
 
     /// Hands one submission to the state machine, in the critical section; its actions join `actions`.
@@ -320,6 +361,7 @@ package final class SchedulerShell: Sendable {
         {
         case .accepted(let key, let accepted):
             submission.handle.setKey(key)
+            if let watch = submission.watch { state.fileWatches[key] = watch }
             if actions.isEmpty {
                 actions = accepted
             } else {
@@ -337,12 +379,17 @@ package final class SchedulerShell: Sendable {
         switch entry {
         case .accepted: return submission.handle
         case .existing(let handle):
-            submission.endDemand(environment.demand)
+            submission.abandon(environment.demand)
             return handle
         case .rejected(let error):
-            submission.endDemand(environment.demand)
+            submission.abandon(environment.demand)
             throw error
         }
+    }
+
+    /// Takes a change to the files of the job with `key`, reported by its watch on the watcher's thread.
+    func filesChanged(key: Machine.Key) {
+        input { machine, now in machine.filesChanged(key: key, now: now) }
     }
 
     func cancel(id: SyncJob.ID) {
@@ -650,6 +697,7 @@ package final class SchedulerShell: Sendable {
         launch(&deferred)
         for delivery in deferred.stateDeliveries { delivery.deliver() }
         for task in deferred.cancellations { task.cancel() }
+        for watch in deferred.endedWatches { watch.cancel() }
         for handle in deferred.finishedHandles {
             handle.finishStates()
             if !handle.requirements.isDisjoint(with: .demandDriven) { environment.demand.release(handle.requirements) }
@@ -820,6 +868,9 @@ package final class SchedulerShell: Sendable {
                 if jobState.isTerminal { deferred.finishedHandles.append(handle) }
             case .resolve(let job, let outcome):
                 state.outbox.append(.resolution(job.payload.handle, outcome))
+                if job.spec.fileTrigger != nil, let watch = state.fileWatches.removeValue(forKey: job.key) {
+                    deferred.endedWatches.append(watch)
+                }
             case .emit(let event, let job):
                 state.eventCount += 1
                 guard listened else { continue }

@@ -34,7 +34,7 @@ extension SchedulerStateMachine {
         var unknown: [SyncJob.ID] = []
         for id in names {
             if let key = ids[id], let job = jobs[key] {
-                if job.spec.period != nil || job.spec.calendar != nil {
+                if job.spec.period != nil || job.spec.calendar != nil || job.spec.fileTrigger != nil {
                     return .failure(
                         .invalidJob(
                             SyncJobRefusal(
@@ -66,7 +66,7 @@ extension SchedulerStateMachine {
         guard let last = uniqueKeys[uniqueKey], let job = jobs[last] else {
             preconditionFailure("appending to unique key \(uniqueKey) without an unfinished job")
         }
-        if job.spec.period != nil || job.spec.calendar != nil {
+        if job.spec.period != nil || job.spec.calendar != nil || job.spec.fileTrigger != nil {
             return .failure(
                 .invalidJob(
                     SyncJobRefusal(

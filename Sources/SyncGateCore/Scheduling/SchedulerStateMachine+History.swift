@@ -99,7 +99,9 @@ extension SchedulerStateMachine {
             progress: progress,
             stopReason: job.lastStopReason,
             nextScheduledAt: nextScheduledDate(of: job),
-            allowedNetworks: job.spec.allowedNetworks
+            allowedNetworks: job.spec.allowedNetworks,
+            fileWait: fileWait(of: job),
+            fileTrigger: job.spec.fileTrigger
         )
     }
 }

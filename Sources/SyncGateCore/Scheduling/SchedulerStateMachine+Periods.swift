@@ -90,7 +90,9 @@ extension SchedulerStateMachine {
         } else {
             job.series?.counts.failed += 1
         }
-        if job.spec.calendar != nil {
+        if job.spec.fileTrigger != nil {
+            awaitNextChange(key, now: now, actions: &actions)
+        } else if job.spec.calendar != nil {
             coverOccurrences(key, startedAt: series.startedAt ?? now, now: now)
             planCalendar(key, now: now, startIfPossible: false, actions: &actions)
         } else {
@@ -108,7 +110,7 @@ extension SchedulerStateMachine {
         guard let job = jobs[key], let series = job.series, job.phase != .running, job.deadlineTimer == 0,
             !isShutDown
         else { return }
-        if series.catchingUp { return }
+        if series.catchingUp || job.spec.fileTrigger != nil { return }
         if series.closesAt > now {
             job.deadlineTimer = addTimer(at: series.closesAt, key: key, kind: .deadline)
         } else {
@@ -135,6 +137,7 @@ extension SchedulerStateMachine {
         case .delayed:
             job.delayTimer = 0
             resettable.remove(job.key)
+            if job.series?.fileWait != nil { job.series?.fileWait = nil }
         case .parked, .running: break
         }
     }

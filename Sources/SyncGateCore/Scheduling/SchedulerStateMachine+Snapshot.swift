@@ -36,7 +36,8 @@ extension SchedulerStateMachine {
                 nextScheduledAt: nextScheduledDate(of: job),
                 relaxations: relaxationStatuses(of: job, now: now),
                 allowedNetworks: job.spec.allowedNetworks,
-                isNetworkNotAllowed: !status.allows(job.spec.allowedNetworks)
+                isNetworkNotAllowed: !status.allows(job.spec.allowedNetworks),
+                fileWait: fileWait(of: job)
             )
         }
         return SyncSchedulerSnapshot(

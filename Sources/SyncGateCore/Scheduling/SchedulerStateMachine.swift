@@ -271,6 +271,12 @@ struct SchedulerStateMachine<Payload> {
         /// Whether a calendar job's period is the one catch-up run of a missed occurrence: it waits for
         /// its requirements with no window.
         var catchingUp = false
+        /// A file-triggered job's wait for a change or for quiet; `nil` otherwise (see
+        /// `SchedulerStateMachine+FileTriggers.swift`).
+        var fileWait: SyncFileTrigger.Wait?
+        /// Whether a file-triggered job's files changed while its run was in progress: one more run
+        /// follows it.
+        var changedDuringRun = false
     }
 
     /// A job that finished, kept for queries and for dependents submitted later: the job itself (a
@@ -472,7 +478,7 @@ struct SchedulerStateMachine<Payload> {
         for tag in spec.tags { tagIndex[tag, default: []].insert(key) }
         actions.append(.emit(.submitted(id: spec.id), job))
         // After `submitted`: a restored job's wait began before this launch, so a relaxation may be due now.
-        if spec.period == nil && spec.calendar == nil {
+        if spec.period == nil && spec.calendar == nil && spec.fileTrigger == nil {
             beginRelaxationWait(job, at: now + (spec.relaxationWaitStart ?? .zero), now: now, actions: &actions)
         }
 
@@ -603,6 +609,7 @@ struct SchedulerStateMachine<Payload> {
                 guard job.delayTimer == top.id else { continue }
                 job.delayTimer = 0
                 resettable.remove(top.key)
+                if job.series?.fileWait != nil { endQuiet(job, now: now, actions: &actions) }
                 enterWaiting(top.key, now: now, startIfPossible: false, actions: &actions)
             case .deadline:
                 guard job.deadlineTimer == top.id else { continue }
@@ -743,7 +750,9 @@ struct SchedulerStateMachine<Payload> {
     /// Makes a job that has no blocker eligible: delayed while its initial delay lasts, else waiting.
     mutating func activate(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
-        if (job.spec.period != nil || job.spec.calendar != nil) && job.series == nil {
+        if job.spec.fileTrigger != nil && job.series == nil {
+            beginFileTrigger(key, now: now, actions: &actions)
+        } else if (job.spec.period != nil || job.spec.calendar != nil) && job.series == nil {
             beginSeries(key, now: now, startIfPossible: startIfPossible, actions: &actions)
         } else if let delay = job.spec.delay, job.submittedAt + delay > now, !job.hasStarted {
             delayJob(key, until: job.submittedAt + delay, now: now, resettable: false, actions: &actions)
@@ -825,6 +834,8 @@ struct SchedulerStateMachine<Payload> {
         job.firstStartedAt = job.firstStartedAt ?? now
         job.lastStartedAt = now
         if job.series != nil, job.series?.startedAt == nil { job.series?.startedAt = now }
+        // A run covers every change made before it starts.
+        if job.series?.changedDuringRun == true { job.series?.changedDuringRun = false }
         if let runTimeout = job.spec.runTimeout {
             job.runTimer = addTimer(at: now + runTimeout, key: key, kind: .runTimeout)
         }

@@ -322,6 +322,12 @@ public final class SyncJobHandle: @unchecked Sendable {
     /// The state as the scheduler last set it (a waiting job as `JobLifecycle.waiting`, without blockers).
     var storedState: SyncJobState { withLock { $0.state } }
 
+    /// The scheduler's key for the job; `nil` before it was accepted.
+    var schedulerKey: UInt64? {
+        let key = storedKey.load(ordering: .acquiring)
+        return key == .max ? nil : key
+    }
+
     /// Records the scheduler's key for the job, so ``cancel()`` can name it.
     func setKey(_ key: UInt64) {
         storedKey.store(key, ordering: .releasing)

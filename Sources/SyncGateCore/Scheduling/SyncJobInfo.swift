@@ -81,6 +81,11 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     public var relaxations: [SyncJobRelaxation.Status] = []
     /// The networks the job may run on (``SyncJobOptions/allowedNetworks``); `nil` for any network.
     public var allowedNetworks: SyncNetworkAllowlist? = nil
+    /// For an unfinished file-triggered job, whether it waits for a change or for quiet; `nil` while it
+    /// waits for its requirements, runs or retries, once it finished, and for other jobs.
+    public var fileWait: SyncFileTrigger.Wait? = nil
+    /// The job's file trigger (``SyncJobOptions/fileTrigger``); `nil` for a job without one.
+    public var fileTrigger: SyncFileTrigger? = nil
 
     /// A line such as `upload-1: succeeded after 2 attempts`, or `upload-1: succeeded after 1 attempt
     /// (2 runs)` when a requeue ran an attempt again; a job with allowed networks ends with them:
@@ -95,6 +100,7 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
         if let progress { line += " [\(progress)]" }
         if let stopReason { line += " (stopped: \(stopReason))" }
         if let nextScheduledAt { line += " (next: \(nextScheduledAt.formatted(.iso8601)))" }
+        if let fileWait { line += " (\(fileWait))" }
         line += relaxations.summarySuffix
         if let allowedNetworks { line += " (networks: \(allowedNetworks))" }
         return line

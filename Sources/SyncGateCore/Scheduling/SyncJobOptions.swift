@@ -53,6 +53,13 @@ public struct SyncJobOptions: Sendable, Hashable {
     /// Makes the job run on a wall-clock calendar (every day at 02:00, Mondays at 18:30) until it is
     /// cancelled; `nil` for a job without one. Exclusive with ``period``.
     public var calendar: SyncCalendarSchedule?
+    /// Makes the job run when files under its paths change, once the changes have been quiet for the
+    /// trigger's quiet period, until it is cancelled (see ``SyncFileTrigger``); `nil` for a job without
+    /// one. Exclusive with ``period`` and ``calendar``.
+    public var fileTrigger: SyncFileTrigger?
+    /// Where a restored file-triggered job's series continues; `nil` for a new series (set by the
+    /// durable layer only).
+    package var fileTriggerResume: SyncFileTrigger.Resume?
     /// Fallbacks for requirements or conditions the job has waited for too long: each drops or replaces
     /// one of them once the job has waited for its time (see ``SyncJobRelaxation``); empty for none.
     public var relaxations: [SyncJobRelaxation]
@@ -163,7 +170,8 @@ public struct SyncJobOptions: Sendable, Hashable {
                     "period must be nil for a job with a calendar, got \(period.interval)")
             }
         }
-        if period != nil || calendar != nil {
+        if let refusal = fileTriggerError { return refusal }
+        if period != nil || calendar != nil || fileTrigger != nil {
             if let refusal = period?.validationError { return refusal }
             if let startDeadline {
                 return .option(
@@ -180,6 +188,22 @@ public struct SyncJobOptions: Sendable, Hashable {
                     "onDuplicate", "\(onDuplicate)",
                     "onDuplicate must not be \(onDuplicate) for a periodic job (a series never succeeds)")
             }
+        }
+        return nil
+    }
+
+    /// The first problem with ``fileTrigger``: an invalid trigger, or one combined with a period or a
+    /// calendar.
+    private var fileTriggerError: SyncJobRefusal? {
+        guard let fileTrigger else { return nil }
+        if let refusal = fileTrigger.validationError { return refusal }
+        if let period {
+            return .option(
+                "period", "\(period.interval)",
+                "period must be nil for a job with a fileTrigger, got \(period.interval)")
+        }
+        if calendar != nil {
+            return .option("calendar", nil, "calendar must be nil for a job with a fileTrigger")
         }
         return nil
     }

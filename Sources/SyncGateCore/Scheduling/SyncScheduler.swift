@@ -57,9 +57,10 @@ public actor SyncScheduler {
     ///   - environment: the environment whose status gates the jobs.
     ///   - clock: the clock for delays, deadlines, timeouts and backoff.
     ///   - wallClock: the wall clock calendar jobs are planned on (``SyncJobOptions/calendar``).
+    ///   - fileWatcher: what watches the files of file-triggered jobs (``SyncJobOptions/fileTrigger``).
     public init(
         environment: SyncEnvironment, clock: any Clock<Duration> = ContinuousClock(),
-        wallClock: any SyncWallClock = SystemWallClock()
+        wallClock: any SyncWallClock = SystemWallClock(), fileWatcher: any FileChangeWatching = SystemFileWatcher()
     ) {
         self.environment = environment
         self.configuration = Configuration()
@@ -68,18 +69,21 @@ public actor SyncScheduler {
             maxConcurrentJobs: configuration.maxConcurrentJobs,
             clock: clock,
             random: configuration.randomSource,
-            wallClock: wallClock
+            wallClock: wallClock,
+            fileWatcher: fileWatcher
         )
     }
 
-    /// Creates a scheduler with the given configuration.
+    /// Creates a scheduler with the given configuration; the clocks and the file watcher are those of
+    /// ``init(environment:clock:wallClock:fileWatcher:)``.
     ///
     /// - Throws: ``SyncSchedulerError/invalidConfiguration(_:)`` when a field is invalid.
     public init(
         environment: SyncEnvironment,
         configuration: Configuration,
         clock: any Clock<Duration> = ContinuousClock(),
-        wallClock: any SyncWallClock = SystemWallClock()
+        wallClock: any SyncWallClock = SystemWallClock(),
+        fileWatcher: any FileChangeWatching = SystemFileWatcher()
     ) throws(SyncSchedulerError) {
         try configuration.validate()
         self.environment = environment
@@ -90,7 +94,8 @@ public actor SyncScheduler {
             clock: clock,
             random: configuration.randomSource,
             history: configuration.history,
-            wallClock: wallClock
+            wallClock: wallClock,
+            fileWatcher: fileWatcher
         )
     }
 

@@ -57,6 +57,9 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
         /// Whether the network in use is not one ``allowedNetworks`` allows now (always `false` without a
         /// list, and while the network is not monitored).
         public var isNetworkNotAllowed: Bool = false
+        /// For a file-triggered job, whether it waits for a change or for quiet; `nil` while it waits
+        /// for its requirements, runs or retries, and for other jobs.
+        public var fileWait: SyncFileTrigger.Wait? = nil
 
         /// A line such as `upload-1: waiting for [unmetered] (account-ready not monitored, treated as met)`,
         /// or `upload-1: waiting for [unmetered] (relaxes: unmetered dropped in 2d 3h)`; a job with allowed
@@ -80,6 +83,7 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
             if isPastRunTimeout { line += " (past its run timeout)" }
             if let stopReason { line += " (\(isStopping ? "stopping" : "stopped"): \(stopReason))" }
             if let nextScheduledAt { line += " (next: \(nextScheduledAt.formatted(.iso8601)))" }
+            if let fileWait { line += " (\(fileWait))" }
             line += relaxations.summarySuffix
             if !requirementsTreatedAsMet.isEmpty {
                 let names = requirementsTreatedAsMet.names.joined(separator: ", ")

@@ -251,7 +251,20 @@ struct DurableRestorePlan: Sendable {
                 lastOccurrence: stored.periodAnchor ?? stored.submittedAt,
                 counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0))
         }
-        if !options.relaxations.isEmpty && options.period == nil && options.calendar == nil {
+        if let trigger = options.fileTrigger {
+            // The series goes on with its counts; it begins with a quiet period when its files changed
+            // after its last run started (or its submission), or a run was in progress or due a retry.
+            options.delay = nil
+            let since = stored.periodAnchor ?? stored.submittedAt
+            let changed =
+                stored.isRunning || stored.retryAt != nil
+                || FileTreeStamp.changed(under: trigger.paths, since: since)
+            options.fileTriggerResume = SyncFileTrigger.Resume(
+                counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0), changed: changed)
+        }
+        if !options.relaxations.isEmpty && options.period == nil && options.calendar == nil
+            && options.fileTrigger == nil
+        {
             // The wait of a one-off job's relaxations began at its submission, also across restarts (a
             // periodic or calendar job's begins with each period's window, which the resumed series knows).
             options.relaxationWaitStart = .saturating(seconds: stored.submittedAt.timeIntervalSince(now))

@@ -22,6 +22,8 @@ struct DurableSchedulerStateMachine: Sendable {
         var startsRecorded = 0
         /// The attempts whose operation began in this process.
         var startsBegun = 0
+        /// A file-triggered job's series: its counts and its run's start (see ``DurableTriggerRun``).
+        var trigger: DurableTriggerRun?
     }
 
     /// A dependency of an active or kept durable job, whose end the journal records for it.
@@ -165,7 +167,8 @@ struct DurableSchedulerStateMachine: Sendable {
                     stored.sequence,
                     Active(
                         id: stored.id, attempt: stored.lastStartedAttempt,
-                        maxAttempts: stored.options.retry.maxAttempts, series: DurableSeries(of: stored, now: now)),
+                        maxAttempts: stored.options.retry.maxAttempts, series: DurableSeries(of: stored, now: now),
+                        trigger: DurableTriggerRun(of: stored)),
                     edges: dependencies.failure == nil
                         ? dependencies.dependsOn.map { Edge(id: $0, propagatesFailure: true) } : [])
                 restoring.insert(stored.sequence)
@@ -265,6 +268,16 @@ struct DurableSchedulerStateMachine: Sendable {
                 // A calendar series goes on after its latest occurrence that ran or was skipped.
                 return .periodEnded(sequence: sequence, anchor: calendar.lastOccurrence ?? now, periods: counts)
             }
+            if var trigger = job.trigger {
+                // A file-triggered series: the anchor is the ended run's start, which restore compares the
+                // files' change times with.
+                let anchor = trigger.runStartedAt ?? now
+                trigger.counts = counts
+                trigger.runStartedAt = nil
+                job.trigger = trigger
+                active[sequence] = job
+                return .periodEnded(sequence: sequence, anchor: anchor, periods: counts)
+            }
             guard var series = job.series else { return nil }
             series.anchor = series.nextAnchor(counts: counts, now: now)
             series.counts = counts
@@ -275,6 +288,7 @@ struct DurableSchedulerStateMachine: Sendable {
         case .started(_, let attempt):
             job.attempt = attempt
             if job.series != nil && job.series?.runStartedAt == nil { job.series?.runStartedAt = now }
+            if job.trigger != nil && job.trigger?.runStartedAt == nil { job.trigger?.runStartedAt = now }
             active[sequence] = job
             return .attemptStarted(sequence: sequence, attempt: attempt)
         case .retryScheduled(_, let attempt, let delay):
@@ -296,6 +310,13 @@ struct DurableSchedulerStateMachine: Sendable {
                     leftForNextLaunch.append(job.id)
                     let anchor = calendar.occurrence ?? calendar.lastOccurrence ?? now
                     return .periodEnded(sequence: sequence, anchor: anchor, periods: counts)
+                }
+                if var trigger = job.trigger, case .succeeded = delivery.event {
+                    // A file-triggered run that returned while the scheduler shut down: the series goes on.
+                    trigger.counts.succeeded += 1
+                    leftForNextLaunch.append(job.id)
+                    return .periodEnded(
+                        sequence: sequence, anchor: trigger.runStartedAt ?? now, periods: trigger.counts)
                 }
                 if var series = job.series, case .succeeded = delivery.event {
                     // A period's run that returned while the scheduler shut down: the series goes on.

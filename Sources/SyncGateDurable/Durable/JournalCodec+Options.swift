@@ -17,7 +17,7 @@ import SyncGateCore
 /// its randomized delay and its catch-up policy code (0 catch up once, 1 skip). Version 6 appends the
 /// allowed networks (``encodeAllowedNetworks(_:into:)``): a presence flag, then a count and for each
 /// matcher a kind byte (0 an interface pattern, 1 an interface type by its name, 2 a connection id, 3 an
-/// SSID) and its value as a string. A new option is a new
+/// SSID) and its value as a string; version 7 appends the file trigger (`JournalCodec+FileTrigger.swift`). A new option is a new
 /// format version, with its field appended here and read by that version's decoder.
 extension JournalCodec {
     static func encode(_ options: SyncJobOptions, submittedAt: Date, into writer: inout JournalWriter) {
@@ -55,6 +55,7 @@ extension JournalCodec {
         writer.bool(options.calendar != nil)
         if let calendar = options.calendar { encode(calendar, into: &writer) }
         encodeAllowedNetworks(options.allowedNetworks, into: &writer)
+        encodeFileTrigger(options.fileTrigger, into: &writer)
     }
 
     /// The allowed networks (version 6): a presence flag, a count, then each matcher's kind byte and value.
@@ -182,6 +183,7 @@ extension JournalCodec {
         if version >= 6 {
             options.allowedNetworks = try decodeAllowedNetworks(&reader)
         }
+        if version >= 7 { options.fileTrigger = try decodeFileTrigger(&reader) }
         return options
     }
 

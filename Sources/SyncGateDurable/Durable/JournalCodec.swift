@@ -22,8 +22,9 @@ enum JournalCodec {
     /// reason) and a job's last stop reason in its record. Version 5 appends a job's relaxations and its
     /// calendar schedule to its options; a calendar job's `periodEnded` record (and the anchor in its
     /// record) holds the latest occurrence that ran or was skipped. Version 6 appends a job's allowed
-    /// networks to its options.
-    static let currentVersion = 6
+    /// networks to its options. Version 7 appends a job's file trigger to its options; a file-triggered
+    /// job's `periodEnded` record holds its run's start.
+    static let currentVersion = 7
     /// The versions this code reads.
     static let readableVersions = 1...currentVersion
     /// The header of a journal this code writes.
@@ -120,7 +121,7 @@ enum JournalCodec {
     /// Decodes a record body with the decoder of the file's format version.
     static func decode(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         switch version {
-        case 1, 2, 3, 4, 5, 6: return try decodeRecord(body, version: version)
+        case 1, 2, 3, 4, 5, 6, 7: return try decodeRecord(body, version: version)
         default: throw JournalReader.Malformed(description: "no decoder for journal format version \(version)")
         }
     }
@@ -130,7 +131,7 @@ enum JournalCodec {
     /// to a job's record and adds the `dependencyEnded` record; version 4, which appends the last stop
     /// reason to a job's record and adds the `attemptStopped` record; version 5, which appends the
     /// relaxations and the calendar schedule to a job's options; version 6, which appends the allowed
-    /// networks to a job's options.
+    /// networks to a job's options; version 7, which appends the file trigger to a job's options.
     private static func decodeRecord(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         var reader = JournalReader(body)
         let type = try reader.byte()

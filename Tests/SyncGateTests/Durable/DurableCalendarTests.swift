@@ -55,13 +55,6 @@ struct DurableCalendarTests {
         return (run, try durable.restoreJobs())
     }
 
-    func waitForPeriodEnd(_ events: AsyncStream<SyncSchedulerEvent>) async -> SyncJobInfo.Periods? {
-        for await event in events {
-            if case .periodEnded(_, let periods) = event { return periods }
-        }
-        return nil
-    }
-
     func submit(_ run: Run, _ catchUp: SyncCalendarSchedule.CatchUpPolicy) throws {
         var job = DurableJob(id: "backup", kind: "backup", payload: [String: Int]())
         job.requirements = .network
@@ -79,7 +72,7 @@ struct DurableCalendarTests {
         clock.advance(by: .seconds(2_800))  // 23:00
         await first.operation.waitForStarts(1)
         first.operation.finish()
-        #expect(await waitForPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 0))
+        #expect(await nextPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 0))
         let stored = try #require(try first.store.load().jobs.first)
         #expect(stored.periodAnchor == Self.date("2023-11-14T23:00:00Z"))
         #expect(stored.options.calendar == Self.nightly(.catchUpOnce))
@@ -92,7 +85,7 @@ struct DurableCalendarTests {
         #expect(report.restored.map(\.id) == ["backup"])
         await second.operation.waitForStarts(1)
         second.operation.finish()
-        #expect(await waitForPeriodEnd(secondEvents) == .init(succeeded: 2, failed: 0, skipped: 2))
+        #expect(await nextPeriodEnd(secondEvents) == .init(succeeded: 2, failed: 0, skipped: 2))
         #expect(second.runs.withLock { $0 } == 1)
         #expect(second.scheduler.job(id: "backup")?.nextScheduledAt == Self.date("2023-11-18T23:00:00Z"))
         #expect(try second.store.load().jobs.first?.periodAnchor == Self.date("2023-11-17T23:00:00Z"))

@@ -39,3 +39,12 @@ func plainJob(_ sequence: UInt64, id: String? = nil, options: SyncJobOptions = S
         sequence: sequence, id: id ?? "job-\(sequence)", kind: "work", payload: Data("{}".utf8),
         submittedAt: Date(timeIntervalSince1970: 1_700_000_000), options: options)
 }
+
+/// The counts of the next `periodEnded` event on `events` (its journal record is written before it is
+/// sent); `nil` when the stream ends first.
+func nextPeriodEnd(_ events: AsyncStream<SyncSchedulerEvent>) async -> SyncJobInfo.Periods? {
+    for await event in events {
+        if case .periodEnded(_, let periods) = event { return periods }
+    }
+    return nil
+}

@@ -55,14 +55,6 @@ struct DurablePeriodTests {
         clock.advance(by: .seconds(seconds))
     }
 
-    /// Waits for the next `periodEnded` event of the run (its record is written before it is sent).
-    func waitForPeriodEnd(_ events: AsyncStream<SyncSchedulerEvent>) async -> SyncJobInfo.Periods? {
-        for await event in events {
-            if case .periodEnded(_, let periods) = event { return periods }
-        }
-        return nil
-    }
-
     @Test("the schedule survives a restart: the next window counts from the last run's start")
     func scheduleSurvivesRestart() async throws {
         let (first, _) = try start(connected: true)
@@ -72,7 +64,7 @@ struct DurablePeriodTests {
         advance(by: 50)  // the first window is 50–60 s
         await first.operation.waitForStarts(1)
         first.operation.finish()
-        #expect(await waitForPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 0))
+        #expect(await nextPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 0))
         let stored = try #require(try first.store.load().jobs.first)
         #expect(stored.periodAnchor == wall.now)
         #expect(stored.periods == .init(succeeded: 1, failed: 0, skipped: 0))
@@ -114,7 +106,7 @@ struct DurablePeriodTests {
         advance(by: 1)
         await second.operation.waitForStarts(1)
         second.operation.finish()
-        #expect(await waitForPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 4))
+        #expect(await nextPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 4))
         #expect(second.runs.withLock { $0.count } == 1)
         // The record says the series goes on from this run's start (290 s), with the skips counted once.
         let stored = try #require(try second.store.load().jobs.first)

@@ -280,6 +280,29 @@ enum GoldenJournal {
         return job
     }
 
+    /// A file-triggered job (a directory and a file), as compaction writes it after some runs.
+    static let fileTriggered: StoredJob = {
+        var options = SyncJobOptions(requires: .largeTransfer, tags: ["files"])
+        options.fileTrigger = SyncFileTrigger(paths: ["/srv/docs", "/srv/notes.txt"], quietPeriod: .seconds(5))
+        var job = StoredJob(
+            sequence: 22, id: "docs-22", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: options)
+        job.periodAnchor = Date(timeIntervalSince1970: 1_700_029_000)
+        job.periods = SyncJobInfo.Periods(succeeded: 2, failed: 1, skipped: 0)
+        return job
+    }()
+
+    /// The records of `v7-records.journal`: those of version 6, then what version 7 added: a
+    /// file-triggered job, a run of it, and its `periodEnded` record (the anchor is the run's start).
+    static let version7Records: [JobRecord] =
+        version6Records + [
+            .submitted(fileTriggered),
+            .attemptStarted(sequence: 22, attempt: 1),
+            .periodEnded(
+                sequence: 22, anchor: Date(timeIntervalSince1970: 1_700_030_000),
+                periods: SyncJobInfo.Periods(succeeded: 3, failed: 1, skipped: 0)),
+        ]
+
     /// The records of the golden file of each version, by version.
     static func records(version: Int) -> [JobRecord] {
         switch version {
@@ -288,7 +311,8 @@ enum GoldenJournal {
         case 3: version3Records
         case 4: version4Records
         case 5: version5Records
-        default: version6Records
+        case 6: version6Records
+        default: version7Records
         }
     }
 

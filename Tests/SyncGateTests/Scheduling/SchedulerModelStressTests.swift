@@ -43,6 +43,12 @@ struct SchedulerModelStressTests {
         var catchUps = 0
         /// When it was submitted.
         var submittedAt: Duration = .zero
+        /// A file-triggered job: whether a change came since its last run started (a new run needs one),
+        /// the latest change that came while it waited for a change or for quiet, or ran (a new run starts
+        /// at least a quiet period after it), and the runs it began.
+        var changePending = false
+        var lastQuietChange: Duration?
+        var fileRuns = 0
     }
 
     struct Attempt {
@@ -56,6 +62,11 @@ struct SchedulerModelStressTests {
         /// The generator of the calendar part of the workload, of its own so that each seed's other
         /// draws stay as they were.
         var calendarRandom: SeededRandom
+        /// The generator of the file-trigger part of the workload (which jobs have a trigger, when files
+        /// change), of its own for the same reason.
+        var fileRandom: SeededRandom
+        /// The changes reported to file-triggered jobs.
+        var fileChanges = 0
         let seed: UInt64
         let maxConcurrentJobs: Int
         var machine: Machine
@@ -118,6 +129,7 @@ struct SchedulerModelStressTests {
             self.seed = seed
             random = SeededRandom(seed: seed)
             calendarRandom = SeededRandom(seed: seed ^ 0xCA1E_DA25)
+            fileRandom = SeededRandom(seed: seed ^ 0xF11E_C4A6)
             maxConcurrentJobs = 1 + Int(random.next() % 4)
             // Half the seeds start in batches, as the shell does (its batches are 256 starts): one input
             // starts at most one job, and the rest follow through `continueStarting`, with other inputs
@@ -182,6 +194,16 @@ struct SchedulerModelStressTests {
             }
             job.relaxations = randomRelaxations(requirements: job.requirements, conditions: job.conditions)
             if networking.chance(0.3) { job.options.allowedNetworks = networking.pick(Self.allowlists) }
+            if !isPeriodic && job.calendar == nil && fileRandom.chance(0.06) {
+                // A file trigger with a quiet period of 1 to 4 s; its relaxations would wait from each quiet
+                // period's end, which `allowed` does not model, so it has none.
+                job.fileTrigger = SyncFileTrigger(
+                    paths: ["/data"], quietPeriod: .seconds(Int64(1 + fileRandom.next() % 4)))
+                job.startDeadline = nil
+                job.serialGroup = nil
+                job.relaxations = []
+                if job.onDuplicate == .append || job.onDuplicate == .appendOrReplace { job.onDuplicate = .replace }
+            }
             return job.spec
         }
 
@@ -234,6 +256,15 @@ struct SchedulerModelStressTests {
 
         mutating func step() {
             steps += 1
+            // Files change now and then under an unfinished file-triggered job, whatever it is doing.
+            if fileRandom.chance(0.08) {
+                let candidates = jobs.indices.filter { jobs[$0].spec.fileTrigger != nil && jobs[$0].resolutions == 0 }
+                if let index = candidates.randomElement(using: &fileRandom), let key = jobs[index].key {
+                    changeFiles(of: index, key: key)
+                    checkInvariants()
+                    return
+                }
+            }
             // The shell feeds the rest of a batched release before or after other inputs.
             if machine.hasMoreToStart && random.chance(0.6) {
                 continuations += 1
@@ -262,6 +293,16 @@ struct SchedulerModelStressTests {
                 apply(machine.cancelAll(now: now), cause: "cancel all")
             }
             checkInvariants()
+        }
+
+        /// Reports a change of a file-triggered job's files, noting what the invariants need.
+        mutating func changeFiles(of index: Int, key: Machine.Key) {
+            fileChanges += 1
+            jobs[index].changePending = true
+            if let job = machine.jobs[key], job.phase == .running || job.series?.fileWait != nil {
+                jobs[index].lastQuietChange = now
+            }
+            apply(machine.filesChanged(key: key, now: now), cause: "files changed")
         }
 
         mutating func submit() {
@@ -395,6 +436,7 @@ struct SchedulerModelStressTests {
                         jobs[index].periodStarts.append(now)
                     }
                     checkCalendarStart(of: index, key: key)
+                    checkFileTriggerStart(of: index, key: key)
                     attempts[key] = Attempt(index: index, attempt: attempt)
                     jobs[index].startedAttempts.append(attempt)
                 case .cancelAttempt(let key):
@@ -480,6 +522,27 @@ struct SchedulerModelStressTests {
             if series.catchingUp { jobs[index].catchUps += 1 }
         }
 
+        /// A file-triggered job begins a run only after a change since its last run began (so changes during
+        /// a run make one more run, never a pile), and at least a quiet period after the latest change that
+        /// came while it waited for a change or quiet, or ran.
+        mutating func checkFileTriggerStart(of index: Int, key: Machine.Key) {
+            guard let trigger = jobs[index].spec.fileTrigger, let series = machine.jobs[key]?.series,
+                series.startedAt == now, jobs[index].periodStarts.last != now
+            else { return }
+            if !jobs[index].changePending {
+                violations.append(
+                    "step \(steps): file-triggered job \(index) began a run with no change since its last")
+            }
+            if let change = jobs[index].lastQuietChange, now < change + trigger.quietPeriod {
+                violations.append(
+                    "step \(steps): file-triggered job \(index) began a run at \(now), less than its quiet period after \(change)"
+                )
+            }
+            jobs[index].changePending = false
+            jobs[index].fileRuns += 1
+            jobs[index].periodStarts.append(now)
+        }
+
         mutating func checkDependencies(of index: Int, key: Machine.Key) {
             guard let job = machine.jobs[key] else { return }
             for id in job.dependencyIDs {
@@ -519,7 +582,9 @@ struct SchedulerModelStressTests {
                 violations.append("step \(steps): \(job.spec.id) runs on a network its list does not allow")
             }
             // A delayed job has a timer, and the earliest timer that counts is armed by the time it falls due.
-            for job in machine.jobs.values where job.phase == .delayed && job.delayTimer == 0 {
+            // (A file-triggered job waiting for a change waits for the watcher, not a timer.)
+            for job in machine.jobs.values
+            where job.phase == .delayed && job.delayTimer == 0 && job.series?.fileWait != .change {
                 violations.append("step \(steps): \(job.spec.id) is delayed with no timer to end the delay")
             }
             // The armed timer is exactly the earliest one that still counts, of every kind (delay,
@@ -629,6 +694,8 @@ struct SchedulerModelStressTests {
         let periods = accepted.map { $0.periodStarts.count }.reduce(0, +)
         let calendarRuns = accepted.map { $0.occurrencesBegun.count }.reduce(0, +)
         let catchUps = accepted.map(\.catchUps).reduce(0, +)
+        let fileRuns = accepted.map(\.fileRuns).reduce(0, +)
+        #expect(fileRuns > 5, "seed \(seed): \(fileRuns) file-triggered runs of \(simulation.fileChanges) changes")
         #expect(calendarRuns > 5, "seed \(seed): \(calendarRuns) calendar periods")
         // Rare events are floors of the fixed seeds only: a fresh seed may miss every window, or never
         // stop or fail a periodic run (seed 2167118123942747216 did neither), and a coverage floor that a

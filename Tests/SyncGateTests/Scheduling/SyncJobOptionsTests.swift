@@ -3,7 +3,6 @@ import SyncGateTesting
 import Testing
 
 @testable import SyncGateCore
-
 @testable import SyncGateDurable
 
 /// One value type for a job's options: carried by every kind of job, validated in one place, encoded
@@ -66,6 +65,12 @@ struct SyncJobOptionsTests {
         #expect(changed.delay == .seconds(10))
     }
 
+    static let fileTriggered: SyncJobOptions = {
+        var options = SyncJobOptions()
+        options.fileTrigger = SyncFileTrigger(paths: ["/a", "/b/c.txt"], quietPeriod: .milliseconds(1_500))
+        return options
+    }()
+
     static let oneOptionEach: [(String, SyncJobOptions)] = [
         ("requirements", SyncJobOptions(requires: [.network, .externalPower])),
         ("conditions", SyncJobOptions(conditions: ["a", "b"])),
@@ -80,6 +85,7 @@ struct SyncJobOptionsTests {
         ("onDuplicate", SyncJobOptions(uniqueKey: "k", onDuplicate: .replace)),
         ("serialGroup", SyncJobOptions(serialGroup: "g")),
         ("tags", SyncJobOptions(tags: ["t1", "t2"])),
+        ("fileTrigger", fileTriggered),
         ("all", changed),
     ]
 

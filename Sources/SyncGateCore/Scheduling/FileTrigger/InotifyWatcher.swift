@@ -1,0 +1,385 @@
+#if os(Linux)
+    #if canImport(Glibc)
+        import Glibc
+    #elseif canImport(Musl)
+        import Musl
+    #endif
+
+    /// The Linux file watcher behind ``SystemFileWatcher``: one inotify instance and one thread
+    /// (`syncgate-files`, a ``DedicatedThread``) for every watch of the process (``shared``).
+    ///
+    /// inotify is not recursive, so a directory is watched as a tree: every directory under it gets a
+    /// watch, and a directory that appears (created, or moved in) is watched and scanned at once, so the
+    /// directories created inside it before its watch was added are watched too. A file is watched
+    /// through its parent directory, by name, so replacing it (an editor's save by rename) counts. A
+    /// lost notification (`IN_Q_OVERFLOW`) counts as a change of every watch, and every tree is scanned
+    /// again, since directories created meanwhile were not seen.
+    ///
+    /// The thread blocks in `poll` on the inotify descriptor and a stop pipe: it makes no wake-up while
+    /// nothing changes. When the kernel's limit of watches is reached (`ENOSPC`), a new watch fails with
+    /// ``SyncFileWatchError/Reason/watchLimitReached(limit:)`` naming `/proc/sys/fs/inotify/max_user_watches`,
+    /// after removing what it had added; a directory appearing later that cannot be watched is logged as
+    /// an error and reported as a change.
+    package final class InotifyWatcher: Sendable {
+        /// The process's watcher, started on first use; `nil` when the kernel refuses an inotify
+        /// instance (``initError`` says why).
+        package static let shared: InotifyWatcher? = try? InotifyWatcher()
+        /// Why ``shared`` is `nil`: the error number of the failed `inotify_init1` (0 when it is not).
+        package static var initError: Int32 { shared == nil ? lastInitError.withLock { $0 } : 0 }
+        private static let lastInitError = LockedState<Int32>(0)
+
+        /// The setting that limits the number of watches, named in the error when it is reached.
+        package static let watchLimitSetting = "/proc/sys/fs/inotify/max_user_watches"
+
+        /// The events that count as a change in a watched directory.
+        static let directoryMask = UInt32(
+            IN_CREATE | IN_DELETE | IN_MODIFY | IN_CLOSE_WRITE | IN_ATTRIB | IN_MOVED_FROM | IN_MOVED_TO
+                | IN_DELETE_SELF | IN_MOVE_SELF | IN_ONLYDIR)
+
+        private let core: Core
+
+        /// Creates an instance with its own inotify descriptor; with `startsReading` false, nothing reads
+        /// it until ``startReading()`` (tests fill the kernel's queue that way).
+        package init(startsReading: Bool = true) throws(SyncFileWatchError) {
+            let descriptor = inotify_init1(Int32(IN_CLOEXEC | IN_NONBLOCK))
+            guard descriptor >= 0 else {
+                let code = errno
+                Self.lastInitError.withLock { $0 = code }
+                throw SyncFileWatchError(path: "", reason: .system(errno: code))
+            }
+            var pipeEnds: [Int32] = [-1, -1]
+            guard pipe(&pipeEnds) == 0 else {
+                let code = errno
+                close(descriptor)
+                throw SyncFileWatchError(path: "", reason: .system(errno: code))
+            }
+            for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
+            core = Core(descriptor: descriptor, stopRead: pipeEnds[0], stopWrite: pipeEnds[1])
+            if startsReading { startReading() }
+        }
+
+        deinit {
+            core.stop()
+        }
+
+        /// Starts the reading thread (once).
+        package func startReading() {
+            core.startReading()
+        }
+
+        /// Starts watching `paths`; see ``FileChangeWatching/watch(paths:onChange:)``.
+        package func watch(
+            paths: [String], onChange: @escaping @Sendable () -> Void
+        ) throws(SyncFileWatchError) -> any FileWatchCancelling {
+            try core.watch(paths: paths, onChange: onChange)
+        }
+
+        /// How many notifications were lost to an overflow of the kernel's queue so far.
+        package var overflowCount: Int { core.state.withLock { $0.overflows } }
+
+        /// How many directories are watched now.
+        package var watchedDirectoryCount: Int { core.state.withLock { $0.directories.count } }
+
+        /// The watches and the thread, shared by the watcher and its thread.
+        final class Core: Sendable {
+            struct Directory {
+                var path: String
+                /// The watches that use it: as part of a tree (`nil`), or for the named files.
+                var users: [UInt64: Set<String>?] = [:]
+            }
+
+            struct Watch {
+                var roots: [String]
+                var onChange: @Sendable () -> Void
+                var directories: Set<Int32> = []
+            }
+
+            struct State {
+                var directories: [Int32: Directory] = [:]
+                var watches: [UInt64: Watch] = [:]
+                var nextID: UInt64 = 0
+                var overflows = 0
+                var isReading = false
+                var isStopped = false
+            }
+
+            let descriptor: Int32
+            let stopRead: Int32
+            let stopWrite: Int32
+            let state = LockedState(State())
+
+            init(descriptor: Int32, stopRead: Int32, stopWrite: Int32) {
+                self.descriptor = descriptor
+                self.stopRead = stopRead
+                self.stopWrite = stopWrite
+            }
+
+            func startReading() {
+                let start = state.withLock { state in
+                    defer { state.isReading = true }
+                    return !state.isReading && !state.isStopped
+                }
+                guard start else { return }
+                let core = self
+                if case .failure = DedicatedThread.start(name: "syncgate-files", { core.readLoop() }) {
+                    SyncGateLog.log(.error, "file watcher: cannot start its thread; file triggers will not fire")
+                }
+            }
+
+            func stop() {
+                let (reading, first) = state.withLock { state in
+                    defer { state.isStopped = true }
+                    return (state.isReading, !state.isStopped)
+                }
+                guard first else { return }
+                if reading {
+                    var byte: UInt8 = 1
+                    _ = write(stopWrite, &byte, 1)
+                } else {
+                    closeAll()
+                }
+            }
+
+            private func closeAll() {
+                close(descriptor)
+                close(stopRead)
+                close(stopWrite)
+            }
+
+            func watch(
+                paths: [String], onChange: @escaping @Sendable () -> Void
+            ) throws(SyncFileWatchError) -> any FileWatchCancelling {
+                let id = state.withLock { state in
+                    state.nextID += 1
+                    state.watches[state.nextID] = Watch(roots: paths, onChange: onChange)
+                    return state.nextID
+                }
+                do {
+                    for path in paths { try add(path, id: id) }
+                } catch {
+                    remove(id)
+                    throw error
+                }
+                return Cancellation(core: self, id: id)
+            }
+
+            /// Watches one root of a watch: a directory as a tree, anything else through its parent.
+            private func add(_ path: String, id: UInt64) throws(SyncFileWatchError) {
+                var information = stat()
+                guard stat(path, &information) == 0 else {
+                    let code = errno
+                    throw SyncFileWatchError(path: path, reason: code == ENOENT ? .missing : .system(errno: code))
+                }
+                if information.st_mode & S_IFMT == S_IFDIR {
+                    try addTree(path, id: id, isRoot: true)
+                } else {
+                    let (parent, name) = Self.split(path)
+                    try addDirectory(parent, id: id, names: [name], isRoot: true)
+                }
+            }
+
+            /// Watches `root` and every directory under it for watch `id`. Directories that vanish while
+            /// they are scanned are skipped; the root must exist.
+            func addTree(_ root: String, id: UInt64, isRoot: Bool) throws(SyncFileWatchError) {
+                var pending = [(root, isRoot)]
+                while let (path, mustExist) = pending.popLast() {
+                    guard try addDirectory(path, id: id, names: nil, isRoot: mustExist) else { continue }
+                    for child in Self.subdirectories(of: path) { pending.append((child, false)) }
+                }
+            }
+
+            /// Adds (or joins) the watch of one directory; returns `false` when it vanished meanwhile
+            /// (only allowed when it is not a root).
+            @discardableResult
+            private func addDirectory(
+                _ path: String, id: UInt64, names: Set<String>?, isRoot: Bool
+            ) throws(SyncFileWatchError) -> Bool {
+                let outcome = state.withLock { (state: inout State) -> Result<Int32, SyncFileWatchError>? in
+                    guard state.watches[id] != nil, !state.isStopped else { return nil }
+                    let mask = InotifyWatcher.directoryMask | (isRoot ? 0 : UInt32(IN_DONT_FOLLOW))
+                    let wd = inotify_add_watch(descriptor, path, mask)
+                    guard wd >= 0 else {
+                        let code = errno
+                        if code == ENOSPC {
+                            return .failure(
+                                SyncFileWatchError(
+                                    path: path, reason: .watchLimitReached(limit: InotifyWatcher.watchLimitSetting)))
+                        }
+                        if code == ENOENT || code == ENOTDIR {
+                            return .failure(SyncFileWatchError(path: path, reason: .missing))
+                        }
+                        return .failure(SyncFileWatchError(path: path, reason: .system(errno: code)))
+                    }
+                    var directory = state.directories[wd] ?? Directory(path: path)
+                    directory.path = path
+                    if let existing = directory.users[id], let existingNames = existing, let names {
+                        directory.users[id] = existingNames.union(names)
+                    } else {
+                        directory.users[id] = names
+                    }
+                    state.directories[wd] = directory
+                    state.watches[id]?.directories.insert(wd)
+                    return .success(wd)
+                }
+                guard case .failure(let error)? = outcome else { return true }
+                if case .missing = error.reason, !isRoot { return false }
+                throw error
+            }
+
+            /// Ends watch `id`: its directories no other watch uses are no longer watched.
+            func remove(_ id: UInt64) {
+                state.withLock { state in
+                    guard let watch = state.watches.removeValue(forKey: id) else { return }
+                    for wd in watch.directories {
+                        state.directories[wd]?.users[id] = nil
+                        if state.directories[wd]?.users.isEmpty == true {
+                            state.directories[wd] = nil
+                            if !state.isStopped { inotify_rm_watch(descriptor, wd) }
+                        }
+                    }
+                }
+            }
+
+            private func readLoop() {
+                var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+                var descriptors = [
+                    pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0),
+                ]
+                while true {
+                    descriptors[0].revents = 0
+                    descriptors[1].revents = 0
+                    let ready = poll(&descriptors, 2, -1)
+                    if ready < 0 && errno == EINTR { continue }
+                    if ready < 0 || descriptors[1].revents != 0 { break }
+                    while true {
+                        let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
+                        if count < 0 && errno == EINTR { continue }
+                        guard count > 0 else { break }
+                        let changed = handle(buffer[..<count])
+                        for onChange in changed { onChange() }
+                    }
+                }
+                closeAll()
+            }
+
+            /// Handles one read's events; returns the callbacks of the watches they changed.
+            private func handle(_ bytes: ArraySlice<UInt8>) -> [@Sendable () -> Void] {
+                var changed: Set<UInt64> = []
+                var appeared: [(path: String, users: [UInt64])] = []
+                var overflowed = false
+                state.withLock { state in
+                    var offset = bytes.startIndex
+                    while offset + 16 <= bytes.endIndex {
+                        let (wd, mask, length) = bytes.withUnsafeBytes { raw in
+                            let base = offset - bytes.startIndex
+                            return (
+                                raw.loadUnaligned(fromByteOffset: base, as: Int32.self),
+                                raw.loadUnaligned(fromByteOffset: base + 4, as: UInt32.self),
+                                Int(raw.loadUnaligned(fromByteOffset: base + 12, as: UInt32.self))
+                            )
+                        }
+                        let nameBytes = bytes[(offset + 16)..<min(offset + 16 + length, bytes.endIndex)]
+                        let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                        offset += 16 + length
+                        if mask & UInt32(IN_Q_OVERFLOW) != 0 {
+                            overflowed = true
+                            state.overflows += 1
+                            changed.formUnion(state.watches.keys)
+                            continue
+                        }
+                        guard let directory = state.directories[wd] else { continue }
+                        if mask & UInt32(IN_IGNORED) != 0 {
+                            // The directory is gone (deleted, or its file system unmounted).
+                            state.directories[wd] = nil
+                            for id in directory.users.keys { state.watches[id]?.directories.remove(wd) }
+                        }
+                        var trees: [UInt64] = []
+                        for (id, names) in directory.users {
+                            if let names {
+                                if names.contains(name) { changed.insert(id) }
+                            } else {
+                                changed.insert(id)
+                                trees.append(id)
+                            }
+                        }
+                        if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0
+                            && !trees.isEmpty && !name.isEmpty
+                        {
+                            appeared.append(((directory.path == "/" ? "" : directory.path) + "/" + name, trees))
+                        }
+                    }
+                }
+                // New directories are watched and scanned outside the lock (one lock per directory added).
+                for (path, users) in appeared {
+                    for id in users { addLater(path, id: id) }
+                }
+                if overflowed {
+                    let roots = state.withLock { state in state.watches.map { ($0.key, $0.value.roots) } }
+                    for (id, paths) in roots {
+                        for path in paths where Self.isDirectory(path) { addLater(path, id: id) }
+                    }
+                }
+                return state.withLock { state in changed.sorted().compactMap { state.watches[$0]?.onChange } }
+            }
+
+            /// Watches a tree that appeared after its watch began; a failure is logged (the change is
+            /// reported anyway).
+            private func addLater(_ path: String, id: UInt64) {
+                do {
+                    try addTree(path, id: id, isRoot: false)
+                } catch {
+                    SyncGateLog.log(.error, "file trigger: \(error); changes under it are not seen")
+                }
+            }
+
+            static func split(_ path: String) -> (String, String) {
+                guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+                let parent = String(path[..<slash])
+                return (parent.isEmpty ? "/" : parent, String(path[path.index(after: slash)...]))
+            }
+
+            static func isDirectory(_ path: String) -> Bool {
+                var information = stat()
+                return stat(path, &information) == 0 && information.st_mode & S_IFMT == S_IFDIR
+            }
+
+            /// The subdirectories of `path` (not following symbolic links); none when it cannot be read.
+            static func subdirectories(of path: String) -> [String] {
+                guard let stream = opendir(path) else { return [] }
+                defer { closedir(stream) }
+                var found: [String] = []
+                while let entry = readdir(stream) {
+                    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
+                        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
+                    }
+                    if name == "." || name == ".." { continue }
+                    let child = path == "/" ? "/" + name : path + "/" + name
+                    let type = entry.pointee.d_type
+                    if type == UInt8(DT_DIR) {
+                        found.append(child)
+                    } else if type == UInt8(DT_UNKNOWN) {
+                        var information = stat()
+                        if lstat(child, &information) == 0 && information.st_mode & S_IFMT == S_IFDIR {
+                            found.append(child)
+                        }
+                    }
+                }
+                return found
+            }
+        }
+
+        /// A watch of ``Core``; cancelling it removes the watch.
+        final class Cancellation: FileWatchCancelling {
+            private let core: Core
+            private let id: UInt64
+
+            init(core: Core, id: UInt64) {
+                self.core = core
+                self.id = id
+            }
+
+            func cancel() { core.remove(id) }
+        }
+    }
+#endif

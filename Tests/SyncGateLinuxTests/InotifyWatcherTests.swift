@@ -1,0 +1,206 @@
+#if os(Linux)
+    import Foundation
+    import Glibc
+    import SyncGateCore
+    import SyncGateTestSupport
+    import SyncGateTesting
+    import Testing
+
+    /// The inotify watcher on a real file system (a tmpfs mounted for each test): every kind of change
+    /// is reported, new subdirectories are followed at once, an overflow of the kernel's queue counts as
+    /// a change, and the watch limit is a clear error to the submitter.
+    ///
+    /// Each test makes its own watcher instance and starts its thread only after the setup it must not
+    /// see, so the first report awaited is the change under test. Reports are awaited on a stream, never
+    /// after a delay. The tests that change the kernel's inotify settings are serialized.
+    @Suite(
+        .enabled(if: TmpfsVolume.isEnabled, TmpfsVolume.skipComment), .serialized, .startsProcesses,
+        .timeLimit(.minutes(2)))
+    struct InotifyWatcherTests {
+        /// A watch whose reports arrive on a stream.
+        final class Reports: Sendable {
+            let stream: AsyncStream<Void>
+            private let continuation: AsyncStream<Void>.Continuation
+
+            init() {
+                (stream, continuation) = AsyncStream.makeStream(of: Void.self)
+            }
+
+            var onChange: @Sendable () -> Void { { [continuation] in continuation.yield() } }
+
+            /// Waits for the next report (the suite's time limit bounds the wait).
+            func next() async -> Bool {
+                var iterator = stream.makeAsyncIterator()
+                return await iterator.next() != nil
+            }
+        }
+
+        static func write(_ path: String, _ text: String = "x", append: Bool = false) throws {
+            let flags = O_WRONLY | O_CREAT | O_CLOEXEC | (append ? O_APPEND : O_TRUNC)
+            let file = open(path, flags, 0o600)
+            guard file >= 0 else { throw DBusTestError("open \(path) failed: errno \(errno)") }
+            defer { close(file) }
+            _ = text.withCString { Glibc.write(file, $0, strlen($0)) }
+        }
+
+        static func makeDirectory(_ path: String) throws {
+            guard mkdir(path, 0o700) == 0 else { throw DBusTestError("mkdir \(path) failed: errno \(errno)") }
+        }
+
+        /// One kind of change: what exists before the watch starts, and the change.
+        struct Case: Sendable, CustomTestStringConvertible {
+            let name: String
+            let setup: @Sendable (_ root: String, _ outside: String) throws -> Void
+            let change: @Sendable (_ root: String, _ outside: String) throws -> Void
+            var testDescription: String { name }
+        }
+
+        static let cases: [Case] = [
+            Case(name: "create", setup: { _, _ in }, change: { root, _ in try write(root + "/new") }),
+            Case(
+                name: "modify", setup: { root, _ in try write(root + "/file") },
+                change: { root, _ in try write(root + "/file", "more", append: true) }),
+            Case(
+                name: "move in", setup: { _, outside in try write(outside + "/file") },
+                change: { root, outside in _ = rename(outside + "/file", root + "/file") }),
+            Case(
+                name: "move out", setup: { root, _ in try write(root + "/file") },
+                change: { root, outside in _ = rename(root + "/file", outside + "/file") }),
+            Case(
+                name: "delete", setup: { root, _ in try write(root + "/file") },
+                change: { root, _ in _ = unlink(root + "/file") }),
+            Case(
+                name: "create deep in the tree",
+                setup: { root, _ in
+                    try makeDirectory(root + "/a")
+                    try makeDirectory(root + "/a/b")
+                    try makeDirectory(root + "/a/b/c")
+                }, change: { root, _ in try write(root + "/a/b/c/new") }),
+            Case(
+                name: "delete a subdirectory", setup: { root, _ in try makeDirectory(root + "/sub") },
+                change: { root, _ in _ = rmdir(root + "/sub") }),
+        ]
+
+        @Test(arguments: cases)
+        func changeIsReported(_ change: Case) async throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let root = volume.path + "/watched"
+            let outside = volume.path + "/outside"
+            try Self.makeDirectory(root)
+            try Self.makeDirectory(outside)
+            try change.setup(root, outside)
+            let watcher = try InotifyWatcher()
+            let reports = Reports()
+            let watch = try watcher.watch(paths: [root], onChange: reports.onChange)
+            defer { watch.cancel() }
+            try change.change(root, outside)
+            #expect(await reports.next())
+        }
+
+        @Test("a file path is watched through its directory, by name: its replacement by a rename counts")
+        func fileByName() async throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let file = volume.path + "/settings.conf"
+            try Self.write(file)
+            let watcher = try InotifyWatcher(startsReading: false)
+            let reports = Reports()
+            let watch = try watcher.watch(paths: [file], onChange: reports.onChange)
+            defer { watch.cancel() }
+            // An editor's save: write a temporary file, rename it over the watched one.
+            try Self.write(volume.path + "/settings.conf.tmp")
+            _ = rename(volume.path + "/settings.conf.tmp", file)
+            watcher.startReading()
+            #expect(await reports.next())
+            #expect(watcher.watchedDirectoryCount == 1)
+        }
+
+        @Test("a new subdirectory, and one created inside it before its watch was added, are watched")
+        func newSubdirectories() async throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let root = volume.path + "/watched"
+            try Self.makeDirectory(root)
+            let watcher = try InotifyWatcher(startsReading: false)
+            let reports = Reports()
+            let watch = try watcher.watch(paths: [root], onChange: reports.onChange)
+            defer { watch.cancel() }
+            #expect(watcher.watchedDirectoryCount == 1)
+            // All of this happens before anything reads the queue: only `sub`'s creation is queued (the
+            // rest happened in directories nobody watched yet), and handling it scans `sub`.
+            try Self.makeDirectory(root + "/sub")
+            try Self.makeDirectory(root + "/sub/inner")
+            try Self.write(root + "/sub/inner/first")
+            watcher.startReading()
+            #expect(await reports.next())
+            #expect(watcher.watchedDirectoryCount == 3)
+            // A change in the directory created before its parent was watched is seen.
+            try Self.write(root + "/sub/inner/second")
+            #expect(await reports.next())
+        }
+
+        @Test("an overflow of the kernel's queue counts as a change, and directories made meanwhile are watched")
+        func overflow() async throws {
+            let volume = try TmpfsVolume(size: 4 << 20)
+            let root = volume.path + "/watched"
+            try Self.makeDirectory(root)
+            let setting = "/proc/sys/fs/inotify/max_queued_events"
+            let previous = try String(contentsOfFile: setting, encoding: .utf8).trimmingCharacters(
+                in: .whitespacesAndNewlines)
+            // The limit is read when an instance is made: lowered only around making this one.
+            try "8".write(toFile: setting, atomically: false, encoding: .utf8)
+            let made = Result { try InotifyWatcher(startsReading: false) }
+            try previous.write(toFile: setting, atomically: false, encoding: .utf8)
+            let watcher = try made.get()
+            let reports = Reports()
+            let watch = try watcher.watch(paths: [root], onChange: reports.onChange)
+            defer { watch.cancel() }
+            for index in 0..<50 { try Self.write(root + "/file-\(index)") }
+            try Self.makeDirectory(root + "/late")
+            watcher.startReading()
+            #expect(await reports.next())
+            #expect(watcher.overflowCount >= 1)
+            #expect(watcher.watchedDirectoryCount == 2)
+            try Self.write(root + "/late/seen")
+            #expect(await reports.next())
+        }
+
+        @Test("a missing path refuses the watch naming it, and leaves nothing watched")
+        func missingPath() throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            try Self.makeDirectory(volume.path + "/present")
+            let watcher = try InotifyWatcher()
+            #expect(throws: SyncFileWatchError(path: volume.path + "/absent", reason: .missing)) {
+                _ = try watcher.watch(paths: [volume.path + "/present", volume.path + "/absent"]) {}
+            }
+            #expect(watcher.watchedDirectoryCount == 0)
+        }
+
+        @Test("past the watch limit the submission fails with an error naming the limit and the path")
+        func watchLimit() throws {
+            guard let probe = NetnsSupport.probePath else {
+                Issue.record("the syncgate-netns-probe executable was not found: run `swift build` first")
+                return
+            }
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let root = volume.path + "/tree"
+            var path = root
+            for level in 0..<6 {
+                try Self.makeDirectory(path)
+                path += "/\(level)"
+            }
+            // In a user namespace of its own, the limit is the namespace's: lowered there, for the probe only.
+            let script = "echo 3 > /proc/sys/user/max_inotify_watches && exec \"$0\" file-trigger \"$1\""
+            let process = try SpawnedProcess(
+                "/usr/bin/unshare", ["--user", "--map-root-user", "/bin/sh", "-c", script, probe, root])
+            defer { process.stop() }
+            process.closeInput()
+            let (stdout, status) = try process.finish(before: .now + .seconds(30))
+            #expect(status != 0)
+            #expect(stdout.contains("fileTrigger"))
+            #expect(stdout.contains("/proc/sys/fs/inotify/max_user_watches"))
+            #expect(stdout.contains(root + "/0/1/2"))
+            // With the default limit the same tree is watched.
+            let watched = try SpawnedProcess.run(probe, ["file-trigger", root])
+            #expect(watched.contains("watching"))
+        }
+    }
+#endif
