@@ -171,19 +171,23 @@ package struct StatusReport: Sendable {
         if let sources {
             lines.append("")
             lines.append(style.paint("sources", .bold))
-            lines += sources.fields.map { "  " + Self.pad($0.field, 17) + $0.source }
+            // The values start one column past the longest label, whichever fields are listed.
+            let width = max(17, (sources.fields.map(\.field.count).max() ?? 0) + 1)
+            lines += sources.fields.map { "  " + Self.pad($0.field, width) + $0.source }
             lines += sources.notes.map { "  note: " + $0 }
         }
         lines.append("")
         lines.append(style.paint("requirements now", .bold))
         let satisfied = status.satisfiedRequirements
         let treated = status.requirementsTreatedAsMet
+        let names = SyncRequirements.members + SyncRequirements.presets
+        let width = (names.map(\.name.count).max() ?? 0) + 1
         for member in SyncRequirements.members {
-            lines.append("  " + Self.pad(member.name, 19) + verdict(member.requirement, satisfied, treated, style))
+            lines.append("  " + Self.pad(member.name, width) + verdict(member.requirement, satisfied, treated, style))
         }
         lines.append(style.paint("presets now", .bold))
         for preset in SyncRequirements.presets {
-            lines.append("  " + Self.pad(preset.name, 19) + verdict(preset.requirement, satisfied, treated, style))
+            lines.append("  " + Self.pad(preset.name, width) + verdict(preset.requirement, satisfied, treated, style))
         }
         return lines
     }

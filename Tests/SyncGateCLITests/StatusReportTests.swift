@@ -131,7 +131,7 @@ struct StatusReportTests {
         #expect(network.first { $0.0 == "ssid" }?.1 == .string("Home \u{1B}[2J"))
         let lines = report.lines(style: .plain)
         #expect(lines.contains("network in use  wlp2s0, connection \"Home\", ssid \"Home \\e[2J\""))
-        #expect(lines.contains("  network interface rtnetlink"))
+        #expect(lines.contains("  network interface  rtnetlink"))
         #expect(lines.contains("  network connection NetworkManager"))
         let offline = StatusReport(
             status: SyncEnvironmentStatus(connectivity: .disconnected, monitoredParts: [.network]), interfaceName: nil,
@@ -142,10 +142,10 @@ struct StatusReportTests {
     @Test func sourcesNameTheOriginOfEveryField() {
         let report = StatusReport(status: Self.linuxLike, interfaceName: "eth0", time: "T", sources: Self.sources)
         let lines = report.lines(style: .plain)
-        #expect(lines.contains("  connected        rtnetlink"))
-        #expect(lines.contains("  expensive        sysfs heuristic"))
-        #expect(lines.contains("  metered          sysfs heuristic"))
-        #expect(lines.contains("  low power mode   default (no source)"))
+        #expect(lines.contains("  connected          rtnetlink"))
+        #expect(lines.contains("  expensive          sysfs heuristic"))
+        #expect(lines.contains("  metered            sysfs heuristic"))
+        #expect(lines.contains("  low power mode     default (no source)"))
         // One line for the sources that share a note, and only the first note of each source.
         #expect(lines.contains("  note: NetworkManager, power daemons: no D-Bus connection (absent)"))
         #expect(!lines.contains { $0.contains("the same cause again") })
@@ -199,13 +199,13 @@ struct StatusReportTests {
         #expect(lines.contains("cloud drive     not monitored, treated as met"))
         #expect(lines.contains("battery         15% (low)"))
         #expect(lines.contains("metered         guessed-unmetered"))
-        #expect(lines.contains("  unmetered          met"))
+        #expect(lines.contains("  unmetered           met"))
         #expect(lines.contains("  unmetered-confirmed unmet"))
         #expect(lines.contains("power           on battery"))
         #expect(lines.contains { $0.hasPrefix("interface       wired-ethernet (name unknown") })
-        #expect(lines.contains("  external-power     unmet"))
-        #expect(lines.contains("  account-ready      met (not monitored, treated as met)"))
-        #expect(lines.contains("  sync-ready         met (account-ready not monitored, treated as met)"))
+        #expect(lines.contains("  external-power      unmet"))
+        #expect(lines.contains("  account-ready       met (not monitored, treated as met)"))
+        #expect(lines.contains("  sync-ready          met (account-ready not monitored, treated as met)"))
     }
 
     @Test func watchLineNamesTheInterfaceAndWhatIsUnmet() {
@@ -231,7 +231,7 @@ struct StatusReportTests {
                 "pressure        high (cpu 61.50 %, io 2.00 %, memory 0.00 %; high at cpu 60.00 %, io 25.00 %, memory 10.00 %)"
             ))
         #expect(lines.contains("heat            not hot (acpitz 45.0 °C (passive 95.0 °C))"))
-        #expect(lines.contains("  not-under-pressure unmet"))
+        #expect(lines.contains("  not-under-pressure  unmet"))
         #expect(report.json["resources"]?["pressure"]?["cpu"] == .double(61.5))
         #expect(report.json["resources"]?["pressureThresholds"]?["cpu"] == .double(60))
         #expect(report.json["resources"]?["thermal"]?["zone"] == .string("acpitz"))
