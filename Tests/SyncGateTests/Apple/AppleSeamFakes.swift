@@ -269,7 +269,7 @@ final class FakeFileEventSource: FileEventSource {
             return .success(tree.nextWatch)
         }
         let number = try outcome.get()
-        return FakeObjectWatch(source: self, number: number)
+        return FakeObjectWatch { [self] in cancel(number) }
     }
 
     func kind(of path: String) -> FileObjectKind {
@@ -280,7 +280,7 @@ final class FakeFileEventSource: FileEventSource {
 
     func subdirectories(of path: String) -> [String] {
         tree.withLock { tree in
-            tree.directories.filter { $0 != path && FileTreeWatcher.split($0).0 == path }.sorted()
+            tree.directories.filter { $0 != path && FileTreeWatcher.split($0).parent == path }.sorted()
         }
     }
 
@@ -300,15 +300,9 @@ final class FakeFileEventSource: FileEventSource {
     }
 }
 
-/// One watch of ``FakeFileEventSource``.
-final class FakeObjectWatch: FileWatchCancelling {
-    let source: FakeFileEventSource
-    let number: Int
+/// One watch of ``FakeFileEventSource``: cancelling it calls `onCancel`.
+struct FakeObjectWatch: FileWatchCancelling {
+    let onCancel: @Sendable () -> Void
 
-    init(source: FakeFileEventSource, number: Int) {
-        self.source = source
-        self.number = number
-    }
-
-    func cancel() { source.cancel(number) }
+    func cancel() { onCancel() }
 }

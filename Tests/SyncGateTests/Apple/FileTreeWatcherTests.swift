@@ -58,55 +58,50 @@ struct FileTreeWatcherTests {
         kept?.cancel()
     }
 
-    @Test("a directory that appears is watched with what it holds, and reported once")
-    func newSubdirectory() throws {
-        let source = FakeFileEventSource(directories: Self.tree)
+    /// A fake tree of ``tree`` and ``files``, a watcher over it, and a watch of `paths` counting its changes.
+    static func watching(
+        _ paths: [String]
+    ) throws -> (FakeFileEventSource, FileTreeWatcher, ChangeCounter, any FileWatchCancelling) {
+        let source = FakeFileEventSource(directories: tree, files: files)
         let watcher = FileTreeWatcher(source: source)
         let changes = ChangeCounter()
-        let watch = try watcher.watch(paths: ["/r"], onChange: changes.onChange)
-        source.tree.withLock { $0.directories.formUnion(["/r/n", "/r/n/m"]) }
-        source.notify("/r")
-        #expect(watcher.watchedPaths == ["/r", "/r/a", "/r/a/b", "/r/c", "/r/n", "/r/n/m"])
-        #expect(changes.count.withLock { $0 } == 1)
-        source.notify("/r/n/m")
-        #expect(changes.count.withLock { $0 } == 2, "a change in the new directory is seen")
-        watch.cancel()
+        return (source, watcher, changes, try watcher.watch(paths: paths, onChange: changes.onChange))
     }
 
-    @Test("a directory that goes is dropped with everything under it")
-    func removedSubdirectory() throws {
-        let source = FakeFileEventSource(directories: Self.tree)
-        let watcher = FileTreeWatcher(source: source)
-        let changes = ChangeCounter()
-        let watch = try watcher.watch(paths: ["/r"], onChange: changes.onChange)
-        source.tree.withLock { $0.directories.subtract(["/r/a", "/r/a/b"]) }
-        source.notify("/r")
-        #expect(watcher.watchedPaths == ["/r", "/r/c"])
-        #expect(source.tree.withLock { $0.cancelled.sorted() } == ["/r/a", "/r/a/b"])
-        #expect(changes.count.withLock { $0 } == 1)
-        watch.cancel()
-    }
+    static let rescanTable: [(added: Set<String>, removed: Set<String>, notified: String, watched: [String])] = [
+        (["/r/n", "/r/n/m"], [], "/r", ["/r", "/r/a", "/r/a/b", "/r/c", "/r/n", "/r/n/m"]),
+        (["/r/a/b/d"], [], "/r/a/b", ["/r", "/r/a", "/r/a/b", "/r/a/b/d", "/r/c"]),
+        ([], ["/r/a", "/r/a/b"], "/r", ["/r", "/r/c"]),
+        ([], ["/r/a", "/r/a/b"], "/r/a", ["/r", "/r/c"]),
+        (["/r/x"], ["/r/a", "/r/a/b"], "/r", ["/r", "/r/c", "/r/x"]),
+        ([], ["/r", "/r/a", "/r/a/b", "/r/c"], "/r", []),
+    ]
 
-    @Test("a directory's own notification after it is gone drops it")
-    func deletedDirectory() throws {
-        let source = FakeFileEventSource(directories: Self.tree)
-        let watcher = FileTreeWatcher(source: source)
-        let changes = ChangeCounter()
-        let watch = try watcher.watch(paths: ["/r"], onChange: changes.onChange)
-        source.tree.withLock { $0.directories.subtract(["/r/a", "/r/a/b"]) }
-        source.notify("/r/a")
-        #expect(watcher.watchedPaths == ["/r", "/r/c"])
+    /// A notification reads the directory again: directories that appeared are watched with what they hold,
+    /// those gone (seen from the parent or from their own notification) are dropped with what was under
+    /// them, and the watch is told once; afterwards every watched directory's notification reaches it.
+    @Test("a notification follows the directories that come and go", arguments: rescanTable)
+    func rescan(added: Set<String>, removed: Set<String>, notified: String, watched: [String]) throws {
+        let (source, watcher, changes, watch) = try Self.watching(["/r"])
+        source.tree.withLock { tree in
+            tree.directories.formUnion(added)
+            tree.directories.subtract(removed)
+        }
+        source.notify(notified)
+        #expect(watcher.watchedPaths == watched)
+        #expect(source.watched == watched)
+        #expect(source.tree.withLock { $0.cancelled.sorted() } == removed.sorted())
         #expect(changes.count.withLock { $0 } == 1)
+        for path in watched { source.notify(path) }
+        #expect(changes.count.withLock { $0 } == 1 + watched.count)
         watch.cancel()
+        #expect(source.watched.isEmpty)
     }
 
     @Test("a file's watch sees its parent's changes; a tree sharing the parent keeps it after the file's ends")
     func sharedParent() throws {
-        let source = FakeFileEventSource(directories: Self.tree, files: Self.files)
-        let watcher = FileTreeWatcher(source: source)
-        let file = ChangeCounter()
+        let (source, watcher, file, fileWatch) = try Self.watching(["/r/f.txt"])
         let tree = ChangeCounter()
-        let fileWatch = try watcher.watch(paths: ["/r/f.txt"], onChange: file.onChange)
         let treeWatch = try watcher.watch(paths: ["/r"], onChange: tree.onChange)
         #expect(source.watched == ["/r", "/r/a", "/r/a/b", "/r/c"], "the parent is watched once")
         source.notify("/r")
@@ -123,10 +118,7 @@ struct FileTreeWatcherTests {
 
     @Test("after cancel, no notification is reported and nothing stays watched")
     func cancelStopsEverything() throws {
-        let source = FakeFileEventSource(directories: Self.tree, files: Self.files)
-        let watcher = FileTreeWatcher(source: source)
-        let changes = ChangeCounter()
-        let watch = try watcher.watch(paths: ["/r", "/s/h.txt"], onChange: changes.onChange)
+        let (source, watcher, changes, watch) = try Self.watching(["/r", "/s/h.txt"])
         let handlers = source.tree.withLock { $0.handlers.values.map(\.onEvent) }
         watch.cancel()
         watch.cancel()

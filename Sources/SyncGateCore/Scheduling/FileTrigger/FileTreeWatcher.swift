@@ -13,7 +13,7 @@
 /// is cancelled when the last of them ends. A new watch is all or nothing: if any directory of any of its
 /// paths cannot be watched (a root missing, the system refusing), what it had added is removed and the
 /// error names that path; a subdirectory that vanishes while it is scanned is skipped.
-package final class FileTreeWatcher: FileChangeWatching {
+package final class FileTreeWatcher: FileChangeWatching, FileTreeWatchCore {
     /// One watched object and the watches that use it: as part of a tree (`nil`), or for the named files.
     private struct Object {
         var watch: any FileWatchCancelling
@@ -46,46 +46,27 @@ package final class FileTreeWatcher: FileChangeWatching {
     package func watch(
         paths: [String], onChange: @escaping @Sendable () -> Void
     ) throws(SyncFileWatchError) -> any FileWatchCancelling {
-        let id = state.withLock { state in
+        try startWatch(paths: paths, onChange: onChange)
+    }
+
+    package func register(paths: [String], onChange: @escaping @Sendable () -> Void) -> UInt64 {
+        state.withLock { state in
             state.nextID += 1
             state.watches[state.nextID] = Watch(onChange: onChange)
             return state.nextID
         }
-        do {
-            for path in paths { try add(path, id: id) }
-        } catch {
-            remove(id)
-            throw error
-        }
-        return Cancellation(watcher: self, id: id)
     }
 
-    /// Watches one root of a watch: a directory as a tree, anything else through its parent.
-    private func add(_ path: String, id: UInt64) throws(SyncFileWatchError) {
-        switch source.kind(of: path) {
-        case .missing: throw SyncFileWatchError(path: path, reason: .missing)
-        case .directory: try addTree(path, id: id, isRoot: true)
-        case .other:
-            let (parent, name) = Self.split(path)
-            try addObject(parent, id: id, names: [name], mustExist: true)
-        }
+    package func kind(ofRoot path: String) throws(SyncFileWatchError) -> FileObjectKind {
+        let kind = source.kind(of: path)
+        guard kind != .missing else { throw SyncFileWatchError(path: path, reason: .missing) }
+        return kind
     }
 
-    /// Watches `root` and every directory under it for watch `id`; directories that vanish while they are
-    /// scanned are skipped unless `isRoot`.
-    private func addTree(_ root: String, id: UInt64, isRoot: Bool) throws(SyncFileWatchError) {
-        var pending = [(root, isRoot)]
-        while let (path, mustExist) = pending.popLast() {
-            guard try addObject(path, id: id, names: nil, mustExist: mustExist) else { continue }
-            for child in source.subdirectories(of: path) { pending.append((child, false)) }
-        }
-    }
+    package func subdirectories(of path: String) -> [String] { source.subdirectories(of: path) }
 
-    /// Adds (or joins) the watch of one object; returns `false` when it vanished meanwhile (only allowed
-    /// when it need not exist) or the watch has ended.
-    @discardableResult
-    private func addObject(
-        _ path: String, id: UInt64, names: Set<String>?, mustExist: Bool
+    package func addDirectory(
+        _ path: String, id: UInt64, names: Set<String>?, isRoot: Bool
     ) throws(SyncFileWatchError) -> Bool {
         let joined = state.withLock { state -> Bool? in
             guard state.watches[id] != nil else { return nil }
@@ -99,7 +80,7 @@ package final class FileTreeWatcher: FileChangeWatching {
         do {
             made = try source.watchObject(at: path) { [weak self] in self?.objectChanged(path) }
         } catch {
-            if case .missing = error.reason, !mustExist { return false }
+            if case .missing = error.reason, !isRoot { return false }
             throw error
         }
         let (kept, added) = state.withLock { state -> (Bool, Bool) in
@@ -135,7 +116,7 @@ package final class FileTreeWatcher: FileChangeWatching {
     }
 
     /// Ends watch `id`: the objects no other watch uses are no longer watched.
-    private func remove(_ id: UInt64) {
+    package func remove(_ id: UInt64) {
         let ended = state.withLock { state -> [any FileWatchCancelling] in
             guard let watch = state.watches.removeValue(forKey: id) else { return [] }
             var ended: [any FileWatchCancelling] = []
@@ -209,27 +190,7 @@ package final class FileTreeWatcher: FileChangeWatching {
         for watch in ended { watch.cancel() }
     }
 
-    /// The parent directory and the last component of `path`.
-    static func split(_ path: String) -> (String, String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let parent = String(path[..<slash])
-        return (parent.isEmpty ? "/" : parent, String(path[path.index(after: slash)...]))
-    }
-
     private static func parent(of path: String) -> String? {
-        path == "/" || !path.contains("/") ? nil : split(path).0
-    }
-
-    /// A watch of a ``FileTreeWatcher``; cancelling it removes the watch.
-    private final class Cancellation: FileWatchCancelling {
-        private let watcher: FileTreeWatcher
-        private let id: UInt64
-
-        init(watcher: FileTreeWatcher, id: UInt64) {
-            self.watcher = watcher
-            self.id = id
-        }
-
-        func cancel() { watcher.remove(id) }
+        path == "/" || !path.contains("/") ? nil : Self.split(path).parent
     }
 }
