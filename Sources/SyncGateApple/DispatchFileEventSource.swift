@@ -34,14 +34,19 @@ import SyncGateCore
         }
 
         func kind(of path: String) -> FileObjectKind {
-            guard let attributes = try? FileManager.default.attributesOfItem(atPath: path) else { return .missing }
-            return attributes[.type] as? FileAttributeType == .typeDirectory ? .directory : .other
+            var isDirectory: ObjCBool = false
+            guard FileManager.default.fileExists(atPath: path, isDirectory: &isDirectory) else { return .missing }
+            return isDirectory.boolValue ? .directory : .other
         }
 
         func subdirectories(of path: String) -> [String] {
             guard let names = try? FileManager.default.contentsOfDirectory(atPath: path) else { return [] }
             let prefix = path == "/" ? "/" : path + "/"
-            return names.map { prefix + $0 }.filter { kind(of: $0) == .directory }
+            // `attributesOfItem` describes a symbolic link itself, so links to directories are not walked.
+            return names.map { prefix + $0 }.filter { child in
+                let attributes = try? FileManager.default.attributesOfItem(atPath: child)
+                return attributes?[.type] as? FileAttributeType == .typeDirectory
+            }
         }
     }
 

@@ -116,6 +116,22 @@ struct FileTreeWatcherTests {
         #expect(source.watched.isEmpty)
     }
 
+    /// The root directory stays a tree when the same watch also names a file in it, in either order: a
+    /// directory that appears in it is still watched.
+    @Test(
+        "a tree and a file in its root, in one watch: the root stays a tree",
+        arguments: [
+            ["/r", "/r/f.txt"], ["/r/f.txt", "/r"],
+        ])
+    func treeAndFileInItsRoot(paths: [String]) throws {
+        let (source, watcher, changes, watch) = try Self.watching(paths)
+        source.tree.withLock { $0.directories.formUnion(["/r/n"]) }
+        source.notify("/r")
+        #expect(watcher.watchedPaths == ["/r", "/r/a", "/r/a/b", "/r/c", "/r/n"])
+        #expect(changes.count.withLock { $0 } == 1)
+        watch.cancel()
+    }
+
     @Test("after cancel, no notification is reported and nothing stays watched")
     func cancelStopsEverything() throws {
         let (source, watcher, changes, watch) = try Self.watching(["/r", "/s/h.txt"])

@@ -15,7 +15,8 @@ package protocol FileEventSource: Sendable {
         at path: String, onEvent: @escaping @Sendable () -> Void
     ) throws(SyncFileWatchError) -> any FileWatchCancelling
 
-    /// What is at `path` now, a final symbolic link not followed.
+    /// What is at `path` now, a final symbolic link followed (as for a watch's root: a link to a
+    /// directory is watched as that directory's tree).
     func kind(of path: String) -> FileObjectKind
 
     /// The paths of the subdirectories of the directory at `path` (symbolic links not followed); none

@@ -2,8 +2,8 @@
 package enum FileObjectKind: Sendable, Hashable {
     /// Nothing: the path does not exist.
     case missing
-    /// A directory (not a symbolic link to one).
+    /// A directory.
     case directory
-    /// Anything else: a file, a symbolic link, a device.
+    /// Anything else: a file, a device, a socket.
     case other
 }

@@ -59,6 +59,17 @@ extension FileTreeWatchCore {
         }
     }
 
+    /// What a watch uses a directory for once it joins it for `names` (`nil`: the whole directory, as part
+    /// of a tree), given what it used it for before (`existing`: `nil` when it did not use it): the whole
+    /// directory wins over named files (a tree and a file in its root, in one watch), named files add up.
+    static func joined(_ existing: Set<String>??, _ names: Set<String>?) -> Set<String>? {
+        switch existing {
+        case .none: names
+        case .some(.none): nil
+        case .some(.some(let existingNames)): names.map { existingNames.union($0) }
+        }
+    }
+
     /// The parent directory and the last component of `path` (`.` for a path without a slash).
     static func split(_ path: String) -> (parent: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }

@@ -97,20 +97,10 @@ package final class FileTreeWatcher: FileChangeWatching, FileTreeWatchCore {
         return added
     }
 
-    /// Adds watch `id` to the users of the object at `path`: for the whole directory (`names` `nil`), which
-    /// wins over named files, or for more named files.
+    /// Adds watch `id` to the users of the object at `path` (see ``FileTreeWatchCore/joined(_:_:)``).
     private static func join(_ state: inout State, path: String, id: UInt64, names: Set<String>?) {
         guard var object = state.objects[path] else { return }
-        switch object.users[id] {
-        case .none: object.users[id] = names
-        case .some(.none): break  // the whole directory already: its named files are in it
-        case .some(.some(let existing)):
-            if let names {
-                object.users[id] = existing.union(names)
-            } else {
-                object.users[id] = .some(nil)
-            }
-        }
+        object.users[id] = .some(Self.joined(object.users[id], names))
         state.objects[path] = object
         state.watches[id]?.paths.insert(path)
     }

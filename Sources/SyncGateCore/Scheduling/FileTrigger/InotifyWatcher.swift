@@ -186,11 +186,7 @@
                     }
                     var directory = state.directories[wd] ?? Directory(path: path)
                     directory.path = path
-                    if let existing = directory.users[id], let existingNames = existing, let names {
-                        directory.users[id] = existingNames.union(names)
-                    } else {
-                        directory.users[id] = names
-                    }
+                    directory.users[id] = .some(Self.joined(directory.users[id], names))
                     state.directories[wd] = directory
                     state.watches[id]?.directories.insert(wd)
                     return .success(wd)
