@@ -97,18 +97,27 @@
             #expect(await reports.next())
         }
 
-        @Test("a file path is watched through its directory, by name: its replacement by a rename counts")
-        func fileByName() async throws {
+        /// Alone, a file is watched through its directory by name, and an editor's save (a temporary file
+        /// renamed over it) counts. With its directory in the same watch, the directory stays a tree: a
+        /// change of another entry counts too.
+        @Test(
+            "a file path is watched through its directory, by name: its replacement by a rename counts",
+            arguments: [false, true])
+        func fileByName(withItsDirectory: Bool) async throws {
             let volume = try TmpfsVolume(size: 1 << 20)
             let file = volume.path + "/settings.conf"
             try Self.write(file)
             let watcher = try InotifyWatcher(startsReading: false)
             let reports = Reports()
-            let watch = try watcher.watch(paths: [file], onChange: reports.onChange)
+            let paths = withItsDirectory ? [volume.path, file] : [file]
+            let watch = try watcher.watch(paths: paths, onChange: reports.onChange)
             defer { watch.cancel() }
-            // An editor's save: write a temporary file, rename it over the watched one.
-            try Self.write(volume.path + "/settings.conf.tmp")
-            _ = rename(volume.path + "/settings.conf.tmp", file)
+            if withItsDirectory {
+                try Self.write(volume.path + "/other")
+            } else {
+                try Self.write(volume.path + "/settings.conf.tmp")
+                _ = rename(volume.path + "/settings.conf.tmp", file)
+            }
             watcher.startReading()
             #expect(await reports.next())
             #expect(watcher.watchedDirectoryCount == 1)

@@ -7,7 +7,8 @@ import SyncGateCore
 
 private let adapters: [Any.Type] = [
     NWPathMonitorAdapter.self, ApplePowerFactsReader.self, CloudKitAccountChecker.self, CloudKitEventObserver.self,
-    UbiquityIdentityReader.self, OSLogLogger.self,
+    UbiquityIdentityReader.self, OSLogLogger.self, DispatchFileEventSource.self, DispatchObjectWatch.self,
+    AppleFileWatcher.self,
 ]
 private let factories = AppleSourceFactories.system
 

@@ -234,3 +234,75 @@ final class RecordingLogger: SyncGateLogger {
         lines.withLock { $0.filter { $0.message.contains(text) } }
     }
 }
+
+/// A file tree a test edits by hand, with the notifications of its objects: `notify` calls an object's
+/// handler as a dispatch source's queue would.
+final class FakeFileEventSource: FileEventSource {
+    struct Tree {
+        var directories: Set<String>
+        var files: Set<String> = []
+        /// Objects whose watch the system refuses, with the error number.
+        var refused: [String: Int32] = [:]
+        var handlers: [Int: (path: String, onEvent: @Sendable () -> Void)] = [:]
+        var nextWatch = 0
+        var cancelled: [String] = []
+    }
+
+    let tree: LockedState<Tree>
+
+    init(directories: Set<String>, files: Set<String> = [], refused: [String: Int32] = [:]) {
+        tree = LockedState(Tree(directories: directories, files: files, refused: refused))
+    }
+
+    func watchObject(
+        at path: String, onEvent: @escaping @Sendable () -> Void
+    ) throws(SyncFileWatchError) -> any FileWatchCancelling {
+        let outcome = tree.withLock { tree -> Result<Int, SyncFileWatchError> in
+            if let code = tree.refused[path] {
+                return .failure(SyncFileWatchError(path: path, reason: .system(errno: code)))
+            }
+            guard tree.directories.contains(path) || tree.files.contains(path) else {
+                return .failure(SyncFileWatchError(path: path, reason: .missing))
+            }
+            tree.nextWatch += 1
+            tree.handlers[tree.nextWatch] = (path, onEvent)
+            return .success(tree.nextWatch)
+        }
+        let number = try outcome.get()
+        return FakeObjectWatch { [self] in cancel(number) }
+    }
+
+    func kind(of path: String) -> FileObjectKind {
+        tree.withLock { tree in
+            tree.directories.contains(path) ? .directory : tree.files.contains(path) ? .other : .missing
+        }
+    }
+
+    func subdirectories(of path: String) -> [String] {
+        tree.withLock { tree in
+            tree.directories.filter { $0 != path && FileTreeWatcher.split($0).parent == path }.sorted()
+        }
+    }
+
+    /// The paths of the objects watched now, sorted (one entry per open watch).
+    var watched: [String] { tree.withLock { $0.handlers.values.map(\.path).sorted() } }
+
+    /// Sends a notification of the object at `path` (of each open watch of it).
+    func notify(_ path: String) {
+        let handlers = tree.withLock { tree in tree.handlers.values.filter { $0.path == path }.map(\.onEvent) }
+        for onEvent in handlers { onEvent() }
+    }
+
+    func cancel(_ number: Int) {
+        tree.withLock { tree in
+            if let handler = tree.handlers.removeValue(forKey: number) { tree.cancelled.append(handler.path) }
+        }
+    }
+}
+
+/// One watch of ``FakeFileEventSource``: cancelling it calls `onCancel`.
+struct FakeObjectWatch: FileWatchCancelling {
+    let onCancel: @Sendable () -> Void
+
+    func cancel() { onCancel() }
+}

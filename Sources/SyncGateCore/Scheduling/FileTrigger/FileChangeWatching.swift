@@ -2,7 +2,8 @@
 /// pure scheduler and the operating system's file notifications.
 ///
 /// ``SyncScheduler`` starts one watch per file-triggered job when the job is submitted, and cancels it
-/// when the job ends. On Linux the default is ``SystemFileWatcher`` (inotify); tests inject
+/// when the job ends. On Linux the default is ``SystemFileWatcher`` (inotify); on Apple platforms apps
+/// pass `AppleFileWatcher()` (dispatch file-system sources, in SyncGateApple); tests inject
 /// `ManualFileWatcher` from SyncGateTesting.
 public protocol FileChangeWatching: Sendable {
     /// Starts watching `paths` (each a directory, watched with everything under it, or a file) and
@@ -35,7 +36,8 @@ public struct SyncFileWatchError: Error, Sendable, Hashable, CustomStringConvert
         case watchLimitReached(limit: String)
         /// The system refused with this error number.
         case system(errno: Int32)
-        /// This platform has no file watcher.
+        /// ``SystemFileWatcher`` has no file watcher on this platform; on Apple platforms the scheduler
+        /// takes `AppleFileWatcher` (SyncGateApple) instead.
         case unsupported
     }
 
@@ -58,14 +60,18 @@ public struct SyncFileWatchError: Error, Sendable, Hashable, CustomStringConvert
         case .watchLimitReached(let limit):
             "cannot watch \(path): the limit of file watches is reached (raise \(limit))"
         case .system(let code): "cannot watch \(path): error \(code)"
-        case .unsupported: "cannot watch \(path): this platform has no file watcher"
+        case .unsupported:
+            "cannot watch \(path): SystemFileWatcher has no file watcher on this platform (on Apple platforms, "
+                + "create the scheduler with fileWatcher: AppleFileWatcher())"
         }
     }
 }
 
 /// The platform's file watcher: inotify on Linux (one watch thread per process, shared by every
-/// scheduler), none elsewhere (every watch fails with ``SyncFileWatchError/Reason/unsupported``; on
-/// Apple platforms inject a watcher of your own).
+/// scheduler), none elsewhere: every watch fails with ``SyncFileWatchError/Reason/unsupported``, whose
+/// message says what to pass instead. On Apple platforms, create the scheduler with
+/// `fileWatcher: AppleFileWatcher()` (SyncGateApple, re-exported by SyncGate), which SyncGateCore cannot
+/// reach to make it this default.
 public struct SystemFileWatcher: FileChangeWatching {
     /// Creates the platform's watcher.
     public init() {}

@@ -71,7 +71,7 @@
         package func watch(
             paths: [String], onChange: @escaping @Sendable () -> Void
         ) throws(SyncFileWatchError) -> any FileWatchCancelling {
-            try core.watch(paths: paths, onChange: onChange)
+            try core.startWatch(paths: paths, onChange: onChange)
         }
 
         /// How many notifications were lost to an overflow of the kernel's queue so far.
@@ -81,7 +81,7 @@
         package var watchedDirectoryCount: Int { core.state.withLock { $0.directories.count } }
 
         /// The watches and the thread, shared by the watcher and its thread.
-        final class Core: Sendable {
+        final class Core: FileTreeWatchCore {
             struct Directory {
                 var path: String
                 /// The watches that use it: as part of a tree (`nil`), or for the named files.
@@ -146,52 +146,26 @@
                 close(stopWrite)
             }
 
-            func watch(
-                paths: [String], onChange: @escaping @Sendable () -> Void
-            ) throws(SyncFileWatchError) -> any FileWatchCancelling {
-                let id = state.withLock { state in
+            func register(paths: [String], onChange: @escaping @Sendable () -> Void) -> UInt64 {
+                state.withLock { state in
                     state.nextID += 1
                     state.watches[state.nextID] = Watch(roots: paths, onChange: onChange)
                     return state.nextID
                 }
-                do {
-                    for path in paths { try add(path, id: id) }
-                } catch {
-                    remove(id)
-                    throw error
-                }
-                return Cancellation(core: self, id: id)
             }
 
-            /// Watches one root of a watch: a directory as a tree, anything else through its parent.
-            private func add(_ path: String, id: UInt64) throws(SyncFileWatchError) {
+            func kind(ofRoot path: String) throws(SyncFileWatchError) -> FileObjectKind {
                 var information = stat()
                 guard stat(path, &information) == 0 else {
                     let code = errno
                     throw SyncFileWatchError(path: path, reason: code == ENOENT ? .missing : .system(errno: code))
                 }
-                if information.st_mode & S_IFMT == S_IFDIR {
-                    try addTree(path, id: id, isRoot: true)
-                } else {
-                    let (parent, name) = Self.split(path)
-                    try addDirectory(parent, id: id, names: [name], isRoot: true)
-                }
+                return information.st_mode & S_IFMT == S_IFDIR ? .directory : .other
             }
 
-            /// Watches `root` and every directory under it for watch `id`. Directories that vanish while
-            /// they are scanned are skipped; the root must exist.
-            func addTree(_ root: String, id: UInt64, isRoot: Bool) throws(SyncFileWatchError) {
-                var pending = [(root, isRoot)]
-                while let (path, mustExist) = pending.popLast() {
-                    guard try addDirectory(path, id: id, names: nil, isRoot: mustExist) else { continue }
-                    for child in Self.subdirectories(of: path) { pending.append((child, false)) }
-                }
-            }
+            func subdirectories(of path: String) -> [String] { Self.subdirectories(of: path) }
 
-            /// Adds (or joins) the watch of one directory; returns `false` when it vanished meanwhile
-            /// (only allowed when it is not a root).
-            @discardableResult
-            private func addDirectory(
+            func addDirectory(
                 _ path: String, id: UInt64, names: Set<String>?, isRoot: Bool
             ) throws(SyncFileWatchError) -> Bool {
                 let outcome = state.withLock { (state: inout State) -> Result<Int32, SyncFileWatchError>? in
@@ -212,11 +186,7 @@
                     }
                     var directory = state.directories[wd] ?? Directory(path: path)
                     directory.path = path
-                    if let existing = directory.users[id], let existingNames = existing, let names {
-                        directory.users[id] = existingNames.union(names)
-                    } else {
-                        directory.users[id] = names
-                    }
+                    directory.users[id] = .some(Self.joined(directory.users[id], names))
                     state.directories[wd] = directory
                     state.watches[id]?.directories.insert(wd)
                     return .success(wd)
@@ -333,12 +303,6 @@
                 }
             }
 
-            static func split(_ path: String) -> (String, String) {
-                guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-                let parent = String(path[..<slash])
-                return (parent.isEmpty ? "/" : parent, String(path[path.index(after: slash)...]))
-            }
-
             static func isDirectory(_ path: String) -> Bool {
                 var information = stat()
                 return stat(path, &information) == 0 && information.st_mode & S_IFMT == S_IFDIR
@@ -367,19 +331,6 @@
                 }
                 return found
             }
-        }
-
-        /// A watch of ``Core``; cancelling it removes the watch.
-        final class Cancellation: FileWatchCancelling {
-            private let core: Core
-            private let id: UInt64
-
-            init(core: Core, id: UInt64) {
-                self.core = core
-                self.id = id
-            }
-
-            func cancel() { core.remove(id) }
         }
     }
 #endif

@@ -6,6 +6,7 @@
 // named Foundation cannot exist beside the real one, so the adapters import this module only under
 // `#if SYNCGATE_APPLE_STUBS`. Each declaration is written from the Apple documentation page above it;
 // nothing here runs: the module is only ever emitted as an interface and imported by `swiftc -typecheck`.
+import Dispatch
 @_exported import Foundation
 
 extension ProcessInfo {
@@ -94,3 +95,30 @@ public func CFRunLoopAddSource(_ rl: CFRunLoop!, _ source: CFRunLoopSource!, _ m
 
 /// https://developer.apple.com/documentation/corefoundation/cfrunloopremovesource(_:_:_:)
 public func CFRunLoopRemoveSource(_ rl: CFRunLoop!, _ source: CFRunLoopSource!, _ mode: CFRunLoopMode!) {}
+
+// Dispatch's file-system object sources, which swift-corelibs-libdispatch does not have (its Linux build
+// has `DispatchSource.FileSystemEvent` but no vnode source), and the `open` flag they are used with. A
+// stub named Dispatch cannot stand beside the real one either, so these extend it here.
+
+extension DispatchSource {
+    /// https://developer.apple.com/documentation/dispatch/dispatchsource/makefilesystemobjectsource(filedescriptor:eventmask:queue:)
+    public static func makeFileSystemObjectSource(
+        fileDescriptor: Int32, eventMask: DispatchSource.FileSystemEvent, queue: DispatchQueue? = nil
+    ) -> any DispatchSourceFileSystemObject {
+        fatalError("a stub is never run")
+    }
+}
+
+/// https://developer.apple.com/documentation/dispatch/dispatchsourcefilesystemobject
+public protocol DispatchSourceFileSystemObject: DispatchSourceProtocol, Sendable {
+    /// https://developer.apple.com/documentation/dispatch/dispatchsourcefilesystemobject/handle
+    var handle: Int32 { get }
+    /// https://developer.apple.com/documentation/dispatch/dispatchsourcefilesystemobject/data
+    var data: DispatchSource.FileSystemEvent { get }
+    /// https://developer.apple.com/documentation/dispatch/dispatchsourcefilesystemobject/mask
+    var mask: DispatchSource.FileSystemEvent { get }
+}
+
+/// The C constant behind `FileDescriptor.OpenOptions.eventOnly`, as that page says:
+/// https://developer.apple.com/documentation/system/filedescriptor/openoptions/eventonly
+public var O_EVTONLY: Int32 { 0x8000 }

@@ -1,0 +1,86 @@
+/// The core of a tree watcher: what `InotifyWatcher.Core` (Linux) and ``FileTreeWatcher`` (Apple) do
+/// alike — a watch is all or nothing, a directory is watched as a tree, a file through its parent by name
+/// — on top of what they do differently, which is how one path is read and one directory watched.
+package protocol FileTreeWatchCore: AnyObject, Sendable {
+    /// Records a new watch of `paths` and returns its identifier.
+    func register(paths: [String], onChange: @escaping @Sendable () -> Void) -> UInt64
+    /// What the root `path` of a watch is.
+    ///
+    /// - Throws: an error naming `path` when it is missing or cannot be read.
+    func kind(ofRoot path: String) throws(SyncFileWatchError) -> FileObjectKind
+    /// Adds (or joins) the watch of one directory for watch `id`: for the whole directory (`names` `nil`),
+    /// or for the named files in it. Returns `false` when the directory vanished meanwhile (only when it
+    /// is not a root) or the watch has ended.
+    @discardableResult
+    func addDirectory(
+        _ path: String, id: UInt64, names: Set<String>?, isRoot: Bool
+    ) throws(SyncFileWatchError) -> Bool
+    /// The subdirectories of the directory at `path` (symbolic links not followed); none when it cannot
+    /// be read.
+    func subdirectories(of path: String) -> [String]
+    /// Ends watch `id`, removing what it added (and what it had started to add); calling it again does
+    /// nothing.
+    func remove(_ id: UInt64)
+}
+
+extension FileTreeWatchCore {
+    /// Starts a watch, all or nothing: every root is added, or, on the first failure, the watch is removed
+    /// and the error (which names the path) is thrown. Cancelling the result removes the watch.
+    package func startWatch(
+        paths: [String], onChange: @escaping @Sendable () -> Void
+    ) throws(SyncFileWatchError) -> any FileWatchCancelling {
+        let id = register(paths: paths, onChange: onChange)
+        do {
+            for path in paths { try add(path, id: id) }
+        } catch {
+            remove(id)
+            throw error
+        }
+        return FileTreeWatchCancellation { [self] in remove(id) }
+    }
+
+    /// Watches one root of watch `id`: a directory as a tree, anything else through its parent, by name.
+    func add(_ path: String, id: UInt64) throws(SyncFileWatchError) {
+        if try kind(ofRoot: path) == .directory {
+            try addTree(path, id: id, isRoot: true)
+        } else {
+            let (parent, name) = Self.split(path)
+            try addDirectory(parent, id: id, names: [name], isRoot: true)
+        }
+    }
+
+    /// Watches `root` and every directory under it for watch `id`. Directories that vanish while they
+    /// are scanned are skipped (nothing under them is walked); only a root must exist.
+    func addTree(_ root: String, id: UInt64, isRoot: Bool) throws(SyncFileWatchError) {
+        var pending = [(root, isRoot)]
+        while let (path, mustExist) = pending.popLast() {
+            guard try addDirectory(path, id: id, names: nil, isRoot: mustExist) else { continue }
+            for child in subdirectories(of: path) { pending.append((child, false)) }
+        }
+    }
+
+    /// What a watch uses a directory for once it joins it for `names` (`nil`: the whole directory, as part
+    /// of a tree), given what it used it for before (`existing`: `nil` when it did not use it): the whole
+    /// directory wins over named files (a tree and a file in its root, in one watch), named files add up.
+    static func joined(_ existing: Set<String>??, _ names: Set<String>?) -> Set<String>? {
+        switch existing {
+        case .none: names
+        case .some(.none): nil
+        case .some(.some(let existingNames)): names.map { existingNames.union($0) }
+        }
+    }
+
+    /// The parent directory and the last component of `path` (`.` for a path without a slash).
+    static func split(_ path: String) -> (parent: String, name: String) {
+        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
+        let parent = String(path[..<slash])
+        return (parent.isEmpty ? "/" : parent, String(path[path.index(after: slash)...]))
+    }
+}
+
+/// A watch started by ``FileTreeWatchCore/startWatch(paths:onChange:)``: cancelling it removes the watch.
+private struct FileTreeWatchCancellation: FileWatchCancelling {
+    let remove: @Sendable () -> Void
+
+    func cancel() { remove() }
+}
