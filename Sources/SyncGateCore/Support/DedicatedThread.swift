@@ -15,6 +15,9 @@
         /// Returns only once the new thread carries its name, so a census of the process's threads made
         /// right after the call finds it under that name.
         ///
+        /// The thread is joinable: a caller that does not join it detaches it (`pthread_detach`), or a
+        /// thread that ends leaks its stack (and the thread sanitizer reports the leak).
+        ///
         /// - Returns: the thread, or the error code of `pthread_create`.
         package static func start(
             name: String, _ body: sending @escaping () -> Void

@@ -121,7 +121,11 @@
                 }
                 guard start else { return }
                 let core = self
-                if case .failure = DedicatedThread.start(name: "syncgate-files", { core.readLoop() }) {
+                switch DedicatedThread.start(name: "syncgate-files", { core.readLoop() }) {
+                case .success(let thread):
+                    // Nobody joins it: it ends on its own after `stop()`, and its resources go with it.
+                    pthread_detach(thread)
+                case .failure:
                     SyncGateLog.log(.error, "file watcher: cannot start its thread; file triggers will not fire")
                 }
             }
