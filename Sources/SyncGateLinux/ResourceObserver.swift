@@ -334,19 +334,30 @@ import SyncGateCore
         // MARK: - Heat
 
         private func heatDemandChanged() {
-            let started: Bool = state.withLock { state in
+            let started: UInt64? = state.withLock { state in
                 let needed = !state.isStopped && (state.demand?.isNeeded(.notHot) ?? false)
-                if needed == (state.heatTimer != nil) { return false }
+                if needed == (state.heatTimer != nil) { return nil }
                 state.heatGeneration &+= 1
                 if needed {
                     state.heatTimer = makeHeatTimer(generation: state.heatGeneration)
-                    return true
+                    return state.heatGeneration
                 }
                 state.heatTimer?.cancel()
                 state.heatTimer = nil
-                return false
+                return nil
             }
-            if started { readThermal() }
+            // Zones without a passive trip point do not gain one: the timer stops at once, until the demand
+            // starts again (never a second read for nothing).
+            if let generation = started, !readThermal() { stopHeatTimer(generation: generation) }
+        }
+
+        /// Cancels the heat timer of `generation` (not a later one), leaving the demand to start it again.
+        private func stopHeatTimer(generation: UInt64) {
+            state.withLock { state in
+                guard state.heatGeneration == generation else { return }
+                state.heatTimer?.cancel()
+                state.heatTimer = nil
+            }
         }
 
         private func makeHeatTimer(generation: UInt64) -> Task<Void, Never> {

@@ -25,9 +25,10 @@
             #expect(count() == before, "read while nobody needs it", sourceLocation: sourceLocation)
         }
 
-        /// Waits until the observer publishes a status for which `condition` holds.
-        static func until(_ observer: ResourceObserver, _ condition: (ResourceStatus) -> Bool) async {
-            for await status in observer.statusStream where condition(status) { return }
+        /// Waits until the environment's combined status has a resources part for which `condition` holds
+        /// (the observer's own stream may deliver before the environment has taken the value in).
+        static func until(_ environment: SyncEnvironment, _ condition: (ResourceStatus) -> Bool) async {
+            for await status in environment.statusStream where condition(status.resources) { return }
         }
 
         @Test("calm, a trigger fires, under pressure until avg10 falls, calm again; no reads once nobody needs it")
@@ -49,7 +50,7 @@
 
             try fixture.setPressure(cpu: 80, io: 0, memory: 0)
             #expect(observer.simulateTrigger())
-            await Self.until(observer) { $0.isUnderPressure }
+            await Self.until(environment) { $0.isUnderPressure }
             #expect(!environment.status.satisfies(.notUnderPressure))
             #expect(!observer.areTriggersArmed)
 
@@ -63,7 +64,7 @@
 
             try fixture.setPressure(cpu: 49.99, io: 24.99, memory: 9.99)
             clock.advance(by: .seconds(5))
-            await Self.until(observer) { !$0.isUnderPressure }
+            await Self.until(environment) { !$0.isUnderPressure }
             #expect(observer.pressureReadCount == 4)
             #expect(observer.areTriggersArmed, "re-armed once calm")
             #expect(clock.sleeperCount == 0)

@@ -82,10 +82,13 @@ struct StorageObserverTests {
         // The wait's timeout and the check timer.
         await clock.waitForSleepers(2)
         #expect(storage.isCheckTimerArmed)
-        clock.advance(by: .seconds(25))
+        // One tick: the check timer reads, then sleeps again (awaited, not assumed).
+        clock.advance(by: .seconds(10))
+        await clock.waitForSleepers(2)
+        #expect(storage.readCount >= 3)  // at init, when the wait began, and on the tick
+        clock.advance(by: .seconds(15))
         await #expect(throws: SyncEnvironmentError.timedOut) { try await wait.value }
         #expect(!storage.isCheckTimerArmed)
-        #expect(storage.readCount >= 3)  // at init, when the wait began, and on at least one tick
     }
 
     @Test("without a path, the job store's directory is watched once a durable scheduler uses it")
