@@ -27,6 +27,19 @@ package enum PressureStallParser {
         return nil
     }
 
+    /// The `total` of the `some` line of a PSI file's text: microseconds some task stalled since boot;
+    /// `nil` when there is no such line or its value is not a whole number.
+    package static func someTotal(_ text: String) -> UInt64? {
+        for line in text.split(whereSeparator: { $0 == "\n" }) {
+            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
+            guard fields.first == "some" else { continue }
+            for field in fields.dropFirst() where field.hasPrefix("total=") {
+                return UInt64(field.dropFirst("total=".count))
+            }
+        }
+        return nil
+    }
+
     /// The trigger for a threshold of `percent` (above 0, at most 100): `some <stall> <window>`, with a
     /// stall of that share of ``triggerWindowMicroseconds`` (at least 1 µs). The kernel then signals
     /// `POLLPRI` once some task has stalled that long within a window.

@@ -8,7 +8,9 @@ import SyncGateCore
     /// `/proc/pressure/{cpu,io,memory}` at once (before the job is queued). If every resource is below its
     /// threshold (``PressureThresholds``), it arms one PSI trigger per resource, a stall of the threshold's
     /// share of a 2 s window (``PressureStallParser/trigger(percent:)``), and waits for them in `poll` on a
-    /// thread of its own (`sg-pressure`): no wake-up while the machine is calm. When a trigger fires, or a
+    /// thread of its own (`sg-pressure`): no wake-up while the machine is calm. A trigger's signal counts
+    /// only when the stall totals bear it out (``PressureStallSample``), since the kernel can signal a
+    /// freshly armed trigger with no stall behind it. When a trigger fires, or a
     /// resource is at or above its threshold, the status says under pressure, and the observer reads
     /// `avg10` again every pressure check interval on the injected clock, until every resource is below its
     /// threshold; then it re-arms the triggers. When nobody needs the requirement any more, the thread and
@@ -55,6 +57,7 @@ import SyncGateCore
             var heatTimer: Task<Void, Never>?
             var heatGeneration: UInt64 = 0
             var pressureReads = 0
+            var dismissedSignals = 0
             var thermalReads = 0
             var pressureProblem: String?
             var heatProblem: String?
@@ -174,12 +177,28 @@ import SyncGateCore
         /// for tests on fixture files; `false` when no trigger is armed.
         @discardableResult
         package func simulateTrigger() -> Bool {
-            let watch: PressureTriggerWatch? = state.withLock { state in
+            guard let watch = armedWatch else { return false }
+            watch.simulateFire()
+            return true
+        }
+
+        /// Signals the armed triggers as the kernel does, checked against the stall totals like a real
+        /// signal, for tests; `false` when none is armed.
+        @discardableResult
+        package func simulateSignal() -> Bool {
+            guard let watch = armedWatch else { return false }
+            watch.simulateSignal()
+            return true
+        }
+
+        /// How many trigger signals the stall totals did not bear out, for tests.
+        package var dismissedSignalCount: Int { state.withLock { $0.dismissedSignals } }
+
+        private var armedWatch: PressureTriggerWatch? {
+            state.withLock { state in
                 if case .armed(let watch) = state.pressure { return watch }
                 return nil
             }
-            watch?.simulateFire()
-            return watch != nil
         }
 
         /// Follows `demand`: pressure and heat are watched only while it needs their requirements. The
@@ -257,8 +276,12 @@ import SyncGateCore
             }
             publish()
             guard let watch else { return }
-            let started = watch.start { [weak self] ending in
-                if ending == .fired { self?.triggerFired(step: step) }
+            let started = watch.start { [weak self] event in
+                switch event {
+                case .fired: self?.triggerFired(step: step)
+                case .dismissed: self?.state.withLock { $0.dismissedSignals += 1 }
+                case .stopped: break
+                }
             }
             if !started {
                 state.withLock { state in

@@ -1,4 +1,5 @@
 #if os(Linux)
+    import SyncGateCore
     import SyncGateLinux
     import Testing
 
@@ -30,6 +31,51 @@
             ])
         func malformed(text: String) {
             #expect(PressureStallParser.someAverage10(text) == nil)
+        }
+
+        @Test(
+            "the some line's total",
+            arguments: [
+                ("some avg10=1.53 avg60=0.87 avg300=0.35 total=13440912\nfull avg10=0 total=7\n", 13_440_912),
+                ("full avg10=0.00 avg60=0.00 avg300=0.00 total=9\nsome avg10=0.00 avg60=0.00 avg300=0.00 total=0", 0),
+                ("some avg10=0.00 total=-1\n", nil), ("some avg10=0.00 total=1.5\n", nil), ("some avg10=0.00\n", nil),
+                ("full avg10=0.00 total=9\n", nil),
+            ] as [(String, UInt64?)])
+        func total(text: String, expected: UInt64?) {
+            #expect(PressureStallParser.someTotal(text) == expected)
+        }
+
+        /// A signal checked against two samples `elapsed` apart, whose CPU total grew by `cpuGrowth` µs (the
+        /// others not at all), at the default thresholds (CPU 50 %).
+        @Test(
+            "a signal is borne out by a stall of the threshold's share of the time since the last sample, up to a window",
+            arguments: [
+                // A freshly armed trigger's signal with nothing stalled: dismissed however soon.
+                (Duration.milliseconds(700), 0, false), (.zero, 0, false), (.seconds(2), 2_600, false),
+                // Within the first window: the threshold's rate since the sample.
+                (.milliseconds(700), 350_000, true), (.milliseconds(700), 349_999, false),
+                // A window or more later: the trigger's own stall (50 % of 2 s), however long ago.
+                (.seconds(2), 1_000_000, true), (.seconds(3_600), 1_000_000, true), (.seconds(3_600), 999_999, false),
+            ] as [(Duration, UInt64, Bool)])
+        func signalCheck(elapsed: Duration, cpuGrowth: UInt64, confirms: Bool) {
+            let start = ContinuousClock.now
+            let before = PressureStallSample(totals: [.cpu: 5_000, .io: 7, .memory: 0], instant: start)
+            let after = PressureStallSample(
+                totals: [.cpu: 5_000 + cpuGrowth, .io: 7, .memory: 0], instant: start.advanced(by: elapsed))
+            #expect(before.confirms(after, thresholds: .default) == confirms)
+        }
+
+        @Test("the memory threshold (10 %) confirms on a memory stall alone; a total that cannot be read confirms")
+        func signalCheckPerResource() {
+            let start = ContinuousClock.now
+            let before = PressureStallSample(totals: [.cpu: 0, .io: 0, .memory: 0], instant: start)
+            let later = start.advanced(by: .seconds(10))
+            func confirms(_ totals: [PressureResource: UInt64]) -> Bool {
+                before.confirms(PressureStallSample(totals: totals, instant: later), thresholds: .default)
+            }
+            #expect(confirms([.cpu: 0, .io: 0, .memory: 200_000]))
+            #expect(!confirms([.cpu: 0, .io: 0, .memory: 199_999]))
+            #expect(confirms([.cpu: 0, .io: 0]))
         }
 
         @Test(

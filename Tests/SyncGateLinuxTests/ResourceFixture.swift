@@ -36,11 +36,12 @@
             try? FileManager.default.removeItem(atPath: root)
         }
 
-        /// Rewrites the PSI files as the kernel shows them, with these `some avg10` values.
-        func setPressure(cpu: Double, io: Double, memory: Double) throws {
-            for (name, value) in [("cpu", cpu), ("io", io), ("memory", memory)] {
+        /// Rewrites the PSI files as the kernel shows them, with these `some avg10` values and a `some total`
+        /// of `cpuTotal` µs for the CPU (1234 for the others).
+        func setPressure(cpu: Double, io: Double, memory: Double, cpuTotal: UInt64 = 1234) throws {
+            for (name, value, total) in [("cpu", cpu, cpuTotal), ("io", io, 1234), ("memory", memory, 1234)] {
                 let text =
-                    "some avg10=\(String(format: "%.2f", value)) avg60=0.00 avg300=0.00 total=1234\n"
+                    "some avg10=\(String(format: "%.2f", value)) avg60=0.00 avg300=0.00 total=\(total)\n"
                     + "full avg10=0.00 avg60=0.00 avg300=0.00 total=0\n"
                 try text.write(toFile: pressureDirectory + "/" + name, atomically: false, encoding: .utf8)
             }
