@@ -121,7 +121,7 @@ public final class DurableScheduler: Sendable {
         var restored: [SyncJobHandle] = []
         var interrupted: [SyncJob.ID] = []
         while let step = start.plan.next() {
-            guard case .submit = step.action, let submission = start.submissions[step.index] else { continue }
+            guard case .submit = step.action, let submission = start.submission(at: step.index) else { continue }
             let (outcome, handle) = submit(submission, payload: payloads[step.index], registry: registry)
             start.plan.settle(outcome)
             if let handle {

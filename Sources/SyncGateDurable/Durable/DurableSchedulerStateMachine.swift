@@ -46,12 +46,44 @@ struct DurableSchedulerStateMachine: Sendable {
         let options: SyncJobOptions
     }
 
-    /// What a restore pass starts with: its plan, the records of the jobs that expired, and the jobs
-    /// activated for submission by their index in the stored jobs.
+    /// What a restore pass starts with: its plan, the records of the jobs that expired, and what each job
+    /// activated for submission adds to its stored form, by its index in the stored jobs.
+    ///
+    /// A job's ``Submission`` is built only when the pass submits it (``submission(at:)``): kept for every
+    /// job at once, these large values made a restore of many jobs mostly memory traffic.
     struct RestoreStart: Sendable {
+        /// What activation adds to a stored job: the dependency results written after it was stored, and
+        /// the dependencies they leave.
+        struct Activation: Sendable {
+            let lateResults: [StoredJob.DependencyResult]
+            let dependencies: DurableRestorePlan.Dependencies
+        }
+
         var plan: DurableRestorePlan
         var writes: [Write]
-        var submissions: [Int: Submission]
+        /// One entry per stored job; `nil` for those not activated.
+        var activations: [Activation?]
+        /// The instant the pass plans at.
+        let now: Date
+
+        /// The submission of the job at `index`, or `nil` when the pass did not activate it.
+        func submission(at index: Int) -> Submission? {
+            guard let activation = activations[index] else { return nil }
+            let stored = Self.merging(activation.lateResults, into: plan.jobs[index])
+            let options = DurableRestorePlan.options(
+                continuing: stored, dependencies: activation.dependencies, now: now)
+            return Submission(stored: stored, dependencies: activation.dependencies, options: options)
+        }
+
+        /// `stored` with `results` in place of any earlier result of the same dependency.
+        static func merging(_ results: [StoredJob.DependencyResult], into stored: StoredJob) -> StoredJob {
+            var stored = stored
+            for result in results {
+                stored.dependencyResults.removeAll { $0.id == result.id }
+                stored.dependencyResults.append(result)
+            }
+            return stored
+        }
     }
 
     private(set) var registry = DurableKindRegistry()
@@ -143,8 +175,9 @@ struct DurableSchedulerStateMachine: Sendable {
         for stored in jobs { registerEdges(of: stored) }
         let plan = DurableRestorePlan(
             jobs: jobs, readiness: readiness, active: Set(active.sequences), kept: kept, now: now)
-        var start = RestoreStart(plan: plan, writes: [], submissions: [:])
-        for (index, var stored) in jobs.enumerated() {
+        var start = RestoreStart(
+            plan: plan, writes: [], activations: Array(repeating: nil, count: jobs.count), now: now)
+        for (index, stored) in jobs.enumerated() {
             switch plan.classifications[index] {
             case .active:
                 continue
@@ -156,13 +189,10 @@ struct DurableSchedulerStateMachine: Sendable {
                 start.writes.append(
                     Write(record: .resolved(sequence: stored.sequence, resolution: .expired), jobID: stored.id))
             case .candidate:
-                for result in lateResults[stored.sequence] ?? [] {
-                    stored.dependencyResults.removeAll { $0.id == result.id }
-                    stored.dependencyResults.append(result)
-                }
-                let dependencies = DurableRestorePlan.dependencies(of: stored)
-                let options = DurableRestorePlan.options(continuing: stored, dependencies: dependencies, now: now)
-                start.submissions[index] = Submission(stored: stored, dependencies: dependencies, options: options)
+                let late = lateResults[stored.sequence] ?? []
+                let dependencies = DurableRestorePlan.dependencies(
+                    of: late.isEmpty ? stored : RestoreStart.merging(late, into: stored))
+                start.activations[index] = RestoreStart.Activation(lateResults: late, dependencies: dependencies)
                 activate(
                     stored.sequence,
                     Active(
