@@ -80,19 +80,31 @@
         @Test("a trigger's signal counts only when the stall totals bear it out")
         func unfoundedSignalIsDismissed() async throws {
             let fixture = try ResourceFixture(pressure: (1, 0, 0))
+            let watch = try PressureTriggerWatch.arm(directory: fixture.pressureDirectory, thresholds: .default).get()
+            let (events, continuation) = AsyncStream.makeStream(of: PressureTriggerWatch.Event.self)
+            #expect(watch.start { continuation.yield($0) })
+            var iterator = events.makeAsyncIterator()
+            // No stall behind the signal (as the kernel gives a freshly armed trigger): the thread waits on.
+            watch.simulateSignal()
+            #expect(await iterator.next() == .dismissed)
+            // Ten seconds of CPU stall behind the next one: it fires.
+            try fixture.setPressure(cpu: 1, io: 0, memory: 0, cpuTotal: 1234 + 10_000_000)
+            watch.simulateSignal()
+            #expect(await iterator.next() == .fired)
+        }
+
+        @Test("a signal the stall totals bear out puts the observer under pressure")
+        func foundedSignalIsPressure() async throws {
+            let fixture = try ResourceFixture(pressure: (1, 0, 0))
             let clock = ManualClock()
             let observer = Self.observer(fixture, clock: clock)
             let environment = SyncEnvironment(resources: observer, clock: clock)
             environment.demand.retain(.notUnderPressure)
             #expect(observer.areTriggersArmed)
-
-            // No stall behind the first signal (as the kernel gives a freshly armed trigger): dismissed.
-            #expect(observer.simulateSignal())
-            // Ten seconds of CPU stall behind the second: under pressure.
             try fixture.setPressure(cpu: 1, io: 0, memory: 0, cpuTotal: 1234 + 10_000_000)
             #expect(observer.simulateSignal())
             await Self.until(environment) { $0.isUnderPressure }
-            #expect(observer.dismissedSignalCount == 1)
+            #expect(observer.dismissedSignalCount == 0)
             #expect(!observer.areTriggersArmed)
             environment.demand.release(.notUnderPressure)
         }
