@@ -299,7 +299,8 @@ public final class FileJobStore: JobStore {
                 cause: "the journal has format version \(version); this version of SyncGate reads versions "
                     + "\(JournalCodec.readableVersions.lowerBound) to \(JournalCodec.readableVersions.upperBound)")
         }
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: path, version: version) }
+        var replay = JournalReplay()
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: path, version: version) { replay.apply($0) } }
         if let (offset, other) = scan.recordOfOtherVersion {
             // Opening would drop every record the header's version cannot read, and rewrite the file
             // without them: leave it untouched instead.
@@ -319,8 +320,6 @@ public final class FileJobStore: JobStore {
                 throw error
             }
         }
-        var replay = JournalReplay()
-        for record in scan.records { replay.apply(record) }
         return State(
             fd: fd, replay: replay, frames: scan.frameCount, length: scan.validLength, issues: scan.issues,
             isOlderVersion: version != JournalCodec.currentVersion)
@@ -535,12 +534,12 @@ public final class FileJobStore: JobStore {
         let named = JournalCodec.version(ofHeader: bytes).flatMap {
             JournalCodec.readableVersions.contains($0) ? $0 : nil
         }
+        var replay = JournalReplay()
         let scan = bytes.withUnsafeBytes {
             JournalScan(
-                $0, path: journal, version: named ?? JournalCodec.currentVersion, readsOtherVersions: true)
+                $0, path: journal, version: named ?? JournalCodec.currentVersion, readsOtherVersions: true
+            ) { replay.apply($0) }
         }
-        var replay = JournalReplay()
-        for record in scan.records { replay.apply(record) }
         let jobs = replay.orderedJobs
         let store = try FileJobStore(
             directory: directory, configuration: Configuration(durability: .batched(window: .seconds(1))))
@@ -562,7 +561,7 @@ public final class FileJobStore: JobStore {
     /// Rewrites the journal with one record per unresolved job if dead records outweigh live ones.
     public func compactIfNeeded() throws {
         let needed = state.withLock { state in
-            let live = state.replay.jobs.count
+            let live = state.replay.count
             let dead = state.frames - live
             return !state.isClosed && dead > live && dead >= configuration.compactionMinimumDeadRecords
         }
@@ -624,7 +623,7 @@ public final class FileJobStore: JobStore {
         let synced = syncState.withLock { $0.syncedLength }
         return state.withLock { state in
             Statistics(
-                liveJobs: state.replay.jobs.count, records: state.frames, bytes: state.length,
+                liveJobs: state.replay.count, records: state.frames, bytes: state.length,
                 compactions: state.compactions, syncedBytes: min(synced, state.length))
         }
     }

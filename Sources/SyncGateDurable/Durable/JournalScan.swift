@@ -5,7 +5,7 @@
 /// with no good frame after them, are a torn tail: `validLength` excludes them so the file can be cut
 /// back to its last good record.
 struct JournalScan {
-    /// The records, in file order.
+    /// The records, in file order; empty when the scan handed them to a visitor instead.
     var records: [JobRecord] = []
     /// The number of frames and skipped regions (live or not), for compaction accounting.
     var frameCount = 0
@@ -28,6 +28,17 @@ struct JournalScan {
         _ bytes: UnsafeRawBufferPointer, path: String, version: Int = JournalCodec.currentVersion,
         readsOtherVersions: Bool = false
     ) {
+        var records: [JobRecord] = []
+        self.init(bytes, path: path, version: version, readsOtherVersions: readsOtherVersions) { records.append($0) }
+        self.records = records
+    }
+
+    /// Scans `bytes` as above, handing each record to `visit` in file order as it is read (``records``
+    /// stays empty), so the records of a large journal are never all held at once.
+    init(
+        _ bytes: UnsafeRawBufferPointer, path: String, version: Int = JournalCodec.currentVersion,
+        readsOtherVersions: Bool = false, visit: (JobRecord) -> Void
+    ) {
         let start = JournalCodec.headerLength
         validLength = min(start, bytes.count)
         var offset = start
@@ -36,14 +47,14 @@ struct JournalScan {
             case .valid(let body, let end):
                 frameCount += 1
                 do {
-                    records.append(try JournalCodec.decode(body, version: version))
+                    visit(try JournalCodec.decode(body, version: version))
                 } catch {
                     let other = JournalCodec.readableVersions.reversed().lazy.filter { $0 != version }
                         .compactMap { other in (try? JournalCodec.decode(body, version: other)).map { (other, $0) } }
                         .first
                     if let other, recordOfOtherVersion == nil { recordOfOtherVersion = (offset, other.0) }
                     if let other, readsOtherVersions {
-                        records.append(other.1)
+                        visit(other.1)
                     } else {
                         issues.append(
                             JobStoreIssue(

@@ -218,8 +218,8 @@ struct GoldenJournalTests {
         for record in GoldenJournal.version4Records.prefix(GoldenJournal.version4Records.count - 5) {
             replay.apply(record)
         }
-        #expect(replay.jobs[15]?.lastStopReason == nil)
-        #expect(replay.jobs[15]?.isRunning == true)
+        #expect(replay.job(15)?.lastStopReason == nil)
+        #expect(replay.job(15)?.isRunning == true)
     }
 
     @Test("v4-torn-tail.journal: the tail is cut and reported, the records before it are kept")

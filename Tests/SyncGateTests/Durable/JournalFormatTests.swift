@@ -95,26 +95,52 @@ struct JournalFormatTests {
         replay.apply(.submitted(plainJob(1)))
         replay.apply(.submitted(plainJob(2)))
         replay.apply(.attemptStarted(sequence: 1, attempt: 1))
-        #expect(replay.jobs[1]?.isRunning == true)
-        #expect(replay.jobs[1]?.lastStartedAttempt == 1)
+        #expect(replay.job(1)?.isRunning == true)
+        #expect(replay.job(1)?.lastStartedAttempt == 1)
         let retryAt = Date(timeIntervalSince1970: 5)
         replay.apply(.attemptFinished(sequence: 1, failures: 1, retryAt: retryAt))
-        #expect(replay.jobs[1]?.isRunning == false)
-        #expect(replay.jobs[1]?.failures == 1)
-        #expect(replay.jobs[1]?.retryAt == retryAt)
+        #expect(replay.job(1)?.isRunning == false)
+        #expect(replay.job(1)?.failures == 1)
+        #expect(replay.job(1)?.retryAt == retryAt)
         replay.apply(.resolved(sequence: 2, resolution: .succeeded))
         replay.apply(.attemptStarted(sequence: 1, attempt: 2))
         let anchor = Date(timeIntervalSince1970: 7)
         let periods = SyncJobInfo.Periods(succeeded: 1, failed: 0, skipped: 2)
         replay.apply(.periodEnded(sequence: 1, anchor: anchor, periods: periods))
-        #expect(replay.jobs[1]?.isRunning == false)
-        #expect(replay.jobs[1]?.failures == 0)
-        #expect(replay.jobs[1]?.retryAt == nil)
-        #expect(replay.jobs[1]?.periodAnchor == anchor)
-        #expect(replay.jobs[1]?.periods == periods)
+        #expect(replay.job(1)?.isRunning == false)
+        #expect(replay.job(1)?.failures == 0)
+        #expect(replay.job(1)?.retryAt == nil)
+        #expect(replay.job(1)?.periodAnchor == anchor)
+        #expect(replay.job(1)?.periods == periods)
         replay.apply(.attemptStarted(sequence: 9, attempt: 1))
         #expect(replay.orderedJobs.map(\.sequence) == [1])
         #expect(replay.highestSequence == 9)
+    }
+
+    @Test("replay: jobs come out in sequence order through resolutions, holes closed and out-of-order submissions")
+    func replayOrder() {
+        var replay = JournalReplay()
+        for sequence in 1...300 { replay.apply(.submitted(plainJob(UInt64(sequence)))) }
+        // Resolving all but every tenth leaves more holes than jobs: they are closed.
+        for sequence in 1...300 where sequence % 10 != 0 {
+            replay.apply(.resolved(sequence: UInt64(sequence), resolution: .succeeded))
+        }
+        #expect(replay.count == 30)
+        #expect(replay.orderedJobs.map(\.sequence) == Array(stride(from: 10, through: 300, by: 10)))
+        replay.apply(.attemptStarted(sequence: 290, attempt: 3))
+        #expect(replay.job(290)?.lastStartedAttempt == 3)
+        #expect(replay.job(289) == nil)
+        // A compaction's record for a pending job replaces it in place.
+        var replaced = plainJob(20)
+        replaced.failures = 4
+        replay.apply(.submitted(replaced))
+        #expect(replay.job(20)?.failures == 4)
+        #expect(replay.count == 30)
+        // A submission below the highest sequence (a salvaged or hand-made journal) still comes out in order.
+        replay.apply(.submitted(plainJob(15)))
+        replay.apply(.submitted(plainJob(301)))
+        let expected = ([15] + Array(stride(from: 10, through: 300, by: 10)) + [301]).sorted()
+        #expect(replay.orderedJobs.map(\.sequence) == expected.map(UInt64.init))
     }
 
     @Test("a frame cut off at any byte is a torn tail: the good frames before it are kept")
