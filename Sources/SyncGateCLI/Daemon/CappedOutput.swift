@@ -27,16 +27,13 @@ final class CappedOutput: Sendable {
         guard file >= 0 else {
             throw DaemonProtocolError("cannot open \(path): \(String(cString: strerror(errno))) (errno \(errno))")
         }
-        var pair: [Int32] = [-1, -1]
-        guard pipe(&pair) == 0 else {
-            let code = errno
+        guard let pipe = CloseOnExecPipe.make() else {
+            let failure = CloseOnExecPipe.failure
             close(file)
-            throw DaemonProtocolError("cannot create a pipe: \(String(cString: strerror(code))) (errno \(code))")
+            throw DaemonProtocolError("cannot create a pipe: \(failure)")
         }
-        _ = fcntl(pair[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pair[1], F_SETFD, FD_CLOEXEC)
-        writeEnd = pair[1]
-        let readEnd = pair[0]
+        writeEnd = pipe.write
+        let readEnd = pipe.read
         let done = done
         let abandoned = abandoned
         Thread.detachNewThread {

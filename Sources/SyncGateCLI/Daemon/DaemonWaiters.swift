@@ -37,15 +37,10 @@ final class DaemonWaiters: Sendable {
 
     /// Creates the set and starts its watcher thread.
     init() throws {
-        var pair: [Int32] = [-1, -1]
-        guard pipe(&pair) == 0 else {
-            throw DaemonSocket.Failure(description: "cannot create a pipe: \(String(cString: strerror(errno)))")
+        guard let pipe = CloseOnExecPipe.make(nonBlocking: true) else {
+            throw DaemonSocket.Failure(description: "cannot create a pipe: \(CloseOnExecPipe.failure)")
         }
-        for descriptor in pair {
-            _ = fcntl(descriptor, F_SETFD, FD_CLOEXEC)
-            _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
-        }
-        wake = (pair[0], pair[1])
+        wake = pipe
         Thread.detachNewThread { [self] in
             SignalWatcher.blockWatchedSignals()
             watch()

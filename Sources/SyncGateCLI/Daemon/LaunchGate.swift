@@ -18,14 +18,9 @@ package final class LaunchGate: @unchecked Sendable {
 
     /// Makes the pipe; `nil` (with `errno` set) when the process has no descriptor left.
     package init?() {
-        var pair: [Int32] = [-1, -1]
-        // Every spawn of SyncGate closes what it was not given (`SpawnInheritance`), so the moment
-        // between `pipe` and `fcntl` leaks neither end into another command.
-        guard pipe(&pair) == 0 else { return nil }
-        _ = fcntl(pair[0], F_SETFD, FD_CLOEXEC)
-        _ = fcntl(pair[1], F_SETFD, FD_CLOEXEC)
-        readEnd = pair[0]
-        writeEnd = pair[1]
+        guard let pipe = CloseOnExecPipe.make() else { return nil }
+        readEnd = pipe.read
+        writeEnd = pipe.write
     }
 
     /// Lets the launcher go on: writes its byte and closes the write end.

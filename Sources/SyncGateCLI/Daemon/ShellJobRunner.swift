@@ -84,11 +84,16 @@ struct ShellJobRunner: Sendable {
         } catch {
             throw cannotStart("\(error)")
         }
+        /// Closes the write ends of `outputs` and copies what they hold, for a run that did not start.
+        func abandon(_ outputs: [CappedOutput]) {
+            for output in outputs { output.closeWriteEnd() }
+            let drained = DispatchTime.now() + .seconds(1)
+            for output in outputs { output.finish(before: drained) }
+        }
         do {
             stderr = try CappedOutput(path: paths.stderr, limit: RunLog.outputLimit)
         } catch {
-            stdout.closeWriteEnd()
-            stdout.finish(before: .now() + .seconds(1))
+            abandon([stdout])
             throw cannotStart("\(error)")
         }
         let stopReasonFile = runLog.stopReasonPath(id: id, run: run)
@@ -99,12 +104,9 @@ struct ShellJobRunner: Sendable {
         if launcher != nil {
             gate = LaunchGate()
             if gate == nil {
-                let code = errno
-                for output in [stdout, stderr] {
-                    output.closeWriteEnd()
-                    output.finish(before: .now() + .seconds(1))
-                }
-                throw cannotStart("no pipe for the launcher: \(String(cString: strerror(code)))")
+                let failure = CloseOnExecPipe.failure
+                abandon([stdout, stderr])
+                throw cannotStart("no pipe for the launcher: \(failure)")
             }
         }
         defer { gate?.close() }
@@ -123,11 +125,7 @@ struct ShellJobRunner: Sendable {
             }
             child = try ChildProcess(arguments: arguments, redirection: redirection)
         } catch let error as ChildProcess.SpawnError {
-            stdout.closeWriteEnd()
-            stderr.closeWriteEnd()
-            let drained = DispatchTime.now() + .seconds(1)
-            stdout.finish(before: drained)
-            stderr.finish(before: drained)
+            abandon([stdout, stderr])
             let reason = "\(job.command[0]): \(String(cString: strerror(error.code)))"
             if [EAGAIN, EMFILE, ENFILE, ENOMEM].contains(error.code) { throw cannotStart(reason) }
             runLog.endRun(id: id, run: run, exitStatus: error.exitCode, interrupted: false)
