@@ -30,7 +30,7 @@ extension SchedulerStateMachine {
     /// Starts a calendar series: from its last occurrence when it was restored, else from now.
     mutating func beginCalendar(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
-        if let resume = job.spec.calendarResume {
+        if let resume = job.spec.seriesResume?.calendar {
             job.series?.counts = resume.counts
             job.series?.lastOccurrence = resume.lastOccurrenceSecond
         } else {

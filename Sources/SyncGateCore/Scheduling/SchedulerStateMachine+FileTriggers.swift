@@ -16,7 +16,7 @@ extension SchedulerStateMachine {
     mutating func beginFileTrigger(_ key: Key, now: Duration, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
         job.series = Series()
-        if let resume = job.spec.fileTriggerResume {
+        if let resume = job.spec.seriesResume?.fileTrigger {
             job.series?.counts = resume.counts
             if resume.changed {
                 beginQuiet(job, now: now, actions: &actions)

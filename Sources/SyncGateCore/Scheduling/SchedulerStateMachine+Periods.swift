@@ -19,7 +19,7 @@ extension SchedulerStateMachine {
             return
         }
         var anchor = max(now, job.submittedAt + (job.spec.delay ?? .zero))
-        if let resume = job.spec.periodResume {
+        if let resume = job.spec.seriesResume?.period {
             // A series continued after a restart: it goes on from one of its periods.
             job.series?.counts = resume.counts
             anchor = job.submittedAt + resume.anchor

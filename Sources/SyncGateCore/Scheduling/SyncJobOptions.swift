@@ -57,9 +57,6 @@ public struct SyncJobOptions: Sendable, Hashable {
     /// trigger's quiet period, until it is cancelled (see ``SyncFileTrigger``); `nil` for a job without
     /// one. Exclusive with ``period`` and ``calendar``.
     public var fileTrigger: SyncFileTrigger?
-    /// Where a restored file-triggered job's series continues; `nil` for a new series (set by the
-    /// durable layer only).
-    package var fileTriggerResume: SyncFileTrigger.Resume?
     /// Fallbacks for requirements or conditions the job has waited for too long: each drops or replaces
     /// one of them once the job has waited for its time (see ``SyncJobRelaxation``); empty for none.
     public var relaxations: [SyncJobRelaxation]
@@ -71,12 +68,9 @@ public struct SyncJobOptions: Sendable, Hashable {
     /// before it, in an earlier run of the process); `nil` for a wait that begins at submission (set by
     /// the durable layer only).
     package var relaxationWaitStart: Duration?
-    /// Where a restored periodic job's series continues; `nil` for a new series (set by the durable
-    /// layer only).
-    package var periodResume: SyncJobPeriod.Resume?
-    /// Where a restored calendar job's series continues; `nil` for a new series (set by the durable
-    /// layer only).
-    package var calendarResume: SyncCalendarSchedule.Resume?
+    /// Where a restored job's period, calendar or file-trigger series continues; `nil` for a new series
+    /// (set by the durable layer only).
+    package var seriesResume: SyncSeriesResume?
     /// A dependency of a restored job that did not succeed in an earlier run: the job fails at once,
     /// naming it (set by the durable layer only).
     package var restoredDependencyFailure: RestoredDependencyFailure?

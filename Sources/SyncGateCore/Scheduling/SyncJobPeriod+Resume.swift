@@ -3,7 +3,7 @@ extension SyncJobPeriod {
     /// from the job's submission to the scheduler (negative when it lies in the past), and the counts
     /// so far.
     ///
-    /// The durable layer sets it (``SyncJobOptions/periodResume``) on a restored periodic job; the
+    /// The durable layer sets it (``SyncJobOptions/seriesResume``) on a restored periodic job; the
     /// series then begins at that period instead of a new one, so periods whose windows closed while
     /// the app was not running are skipped and counted, never run in a burst.
     package struct Resume: Sendable, Hashable {

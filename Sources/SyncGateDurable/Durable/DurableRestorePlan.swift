@@ -240,16 +240,18 @@ struct DurableRestorePlan: Sendable {
             // The series goes on from its period; the scheduler skips (and counts) every period whose
             // window closed while the app was not running.
             options.delay = nil
-            options.periodResume = SyncJobPeriod.Resume(
-                anchor: .saturating(seconds: series.anchor.timeIntervalSince(now)), counts: series.counts)
+            options.seriesResume = .period(
+                SyncJobPeriod.Resume(
+                    anchor: .saturating(seconds: series.anchor.timeIntervalSince(now)), counts: series.counts))
         }
         if options.calendar != nil {
             // The series goes on after its latest occurrence that ran or was skipped (its submission,
             // before any): what passed while the app was not running is caught up once or skipped.
             options.delay = nil
-            options.calendarResume = SyncCalendarSchedule.Resume(
-                lastOccurrence: stored.periodAnchor ?? stored.submittedAt,
-                counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0))
+            options.seriesResume = .calendar(
+                SyncCalendarSchedule.Resume(
+                    lastOccurrence: stored.periodAnchor ?? stored.submittedAt,
+                    counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0)))
         }
         if let trigger = options.fileTrigger {
             // The series goes on with its counts; it begins with a quiet period when its files changed
@@ -259,8 +261,10 @@ struct DurableRestorePlan: Sendable {
             let changed =
                 stored.isRunning || stored.retryAt != nil
                 || FileTreeStamp.changed(under: trigger.paths, since: since)
-            options.fileTriggerResume = SyncFileTrigger.Resume(
-                counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0), changed: changed)
+            options.seriesResume = .fileTrigger(
+                SyncFileTrigger.Resume(
+                    counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0),
+                    changed: changed))
         }
         if !options.relaxations.isEmpty && options.period == nil && options.calendar == nil
             && options.fileTrigger == nil

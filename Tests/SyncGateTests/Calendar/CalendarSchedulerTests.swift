@@ -157,9 +157,10 @@ struct CalendarSchedulerTests {
         var harness = Self.harness()
         harness.submit("backup") {
             $0.calendar = Self.daily()
-            $0.options.calendarResume = .init(
-                lastOccurrence: CalendarOccurrenceTests.utc("2026-01-06T02:00:00Z"),
-                counts: .init(succeeded: 3, failed: 0, skipped: 0))
+            $0.options.seriesResume = .calendar(
+                .init(
+                    lastOccurrence: CalendarOccurrenceTests.utc("2026-01-06T02:00:00Z"),
+                    counts: .init(succeeded: 3, failed: 0, skipped: 0)))
         }
         // The latest missed occurrence (9 January) runs at once; the two before it merge into it.
         #expect(harness.runningIDs == ["backup"])
@@ -173,9 +174,10 @@ struct CalendarSchedulerTests {
         var harness = Self.harness()
         harness.submit("backup") {
             $0.calendar = Self.daily(.skip)
-            $0.options.calendarResume = .init(
-                lastOccurrence: CalendarOccurrenceTests.utc("2026-01-06T02:00:00Z"),
-                counts: .init(succeeded: 3, failed: 0, skipped: 0))
+            $0.options.seriesResume = .calendar(
+                .init(
+                    lastOccurrence: CalendarOccurrenceTests.utc("2026-01-06T02:00:00Z"),
+                    counts: .init(succeeded: 3, failed: 0, skipped: 0)))
         }
         #expect(harness.machine.running.isEmpty)
         #expect(Self.info(harness)?.periods == .init(succeeded: 3, failed: 0, skipped: 3))

@@ -153,7 +153,8 @@ struct SchedulerFileTriggerTests {
     func restoredWithChange() {
         var harness = Harness()
         Self.submit(&harness) {
-            $0.options.fileTriggerResume = .init(counts: .init(succeeded: 3, failed: 1, skipped: 0), changed: true)
+            $0.options.seriesResume = .fileTrigger(
+                .init(counts: .init(succeeded: 3, failed: 1, skipped: 0), changed: true))
         }
         #expect(Self.wait(harness) == .quiet(until: .seconds(5)))
         #expect(harness.advance(.seconds(5)).started == ["docs"])

@@ -152,7 +152,7 @@ extension SyncCalendarSchedule {
     /// Where a calendar series continued after a restart stands: the latest occurrence that ran or was
     /// skipped, and the counts so far.
     ///
-    /// The durable layer sets it (``SyncJobOptions/calendarResume``) on a restored calendar job; the
+    /// The durable layer sets it (``SyncJobOptions/seriesResume``) on a restored calendar job; the
     /// series then treats the occurrences since as passed while the app was not running: the latest
     /// whose window closed runs once as a catch-up, or they are skipped, by ``catchUp``.
     package struct Resume: Sendable, Hashable {
