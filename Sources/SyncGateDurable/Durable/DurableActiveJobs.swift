@@ -24,6 +24,13 @@ struct DurableActiveJobs: Sendable {
         }
     }
 
+    /// Makes room for `additional` more jobs, so that a restore's many activations never move those
+    /// already active.
+    mutating func reserveCapacity(forAdditional additional: Int) {
+        jobs.reserveCapacity(jobs.count + additional)
+        counts.reserveCapacity(counts.count + additional)
+    }
+
     /// Whether a job with the id is active.
     func containsJob(id: SyncJob.ID) -> Bool {
         counts[id] != nil

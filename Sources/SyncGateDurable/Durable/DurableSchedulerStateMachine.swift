@@ -173,6 +173,7 @@ struct DurableSchedulerStateMachine: Sendable {
         _ jobs: [StoredJob], readiness: [DurableRestorePlan.Readiness], now: Date
     ) -> RestoreStart {
         for stored in jobs { registerEdges(of: stored) }
+        active.reserveCapacity(forAdditional: jobs.count)
         let plan = DurableRestorePlan(
             jobs: jobs, readiness: readiness, active: Set(active.sequences), kept: kept, now: now)
         var start = RestoreStart(
