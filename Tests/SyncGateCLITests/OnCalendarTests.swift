@@ -111,6 +111,10 @@ struct OnCalendarTests {
             "option '--wait' cannot be used with --on-calendar (a calendar job has no last outcome)"
         ),
         (
+            ["submit", "--on-calendar", "02:00", "--delay", "5m", "--", "true"],
+            "option '--delay' cannot be used with --on-calendar (its occurrences say when the job runs)"
+        ),
+        (
             ["submit", "--on-calendar", "25:00", "--", "true"],
             "invalid hour '25' in --on-calendar '25:00': expected *, a number from 0 to 23, A..B, A/STEP or a list"
         ),
@@ -122,7 +126,7 @@ struct OnCalendarTests {
     }
 
     /// The built tool exits 2 with the one-line message on stderr.
-    @Test(.timeLimit(.minutes(1)), arguments: [invalidOptions[7]])
+    @Test(.timeLimit(.minutes(1)), arguments: [invalidOptions[7], invalidOptions[8]])
     func theToolExitsTwo(arguments: [String], message: String) async throws {
         let result = try await ToolProcess.run(arguments)
         #expect(result.status == 2)

@@ -45,6 +45,10 @@ struct OnChangeOptionTests {
             ["submit", "--on-change", "/tmp", "--wait", "--", "true"],
             "option '--wait' cannot be used with --on-change (a file-triggered job has no last outcome)"
         ),
+        (
+            ["submit", "--on-change", "/tmp", "--delay", "1m", "--", "true"],
+            "option '--delay' cannot be used with --on-change (--quiet says how long after a change it runs)"
+        ),
     ]
 
     @Test("file-trigger options are refused naming the option and the value", arguments: invalidOptions)

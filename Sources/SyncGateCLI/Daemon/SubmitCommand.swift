@@ -215,6 +215,16 @@ package struct SubmitCommand: Subcommand {
             throw UsageError(
                 "option '--wait' cannot be used with --on-change (a file-triggered job has no last outcome)")
         }
+        if let delay = submission.delay, try DurationParser.parse(delay, option: "--delay") > .zero {
+            if submission.onCalendar != nil {
+                throw UsageError(
+                    "option '--delay' cannot be used with --on-calendar (its occurrences say when the job runs)")
+            }
+            if submission.onChange != nil {
+                throw UsageError(
+                    "option '--delay' cannot be used with --on-change (--quiet says how long after a change it runs)")
+            }
+        }
         self.submission = submission
     }
 

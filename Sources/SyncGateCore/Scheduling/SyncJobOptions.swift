@@ -23,7 +23,9 @@ public struct SyncJobOptions: Sendable, Hashable {
     /// The priority among runnable jobs.
     public var priority: SyncJobPriority
     /// How long after submission the job becomes eligible; `nil` for at once. A durable job keeps it as
-    /// a wall-clock instant, so the time the app was not running counts too.
+    /// a wall-clock instant, so the time the app was not running counts too. A periodic job's first
+    /// period begins after it; a job with a ``calendar`` or a ``fileTrigger`` may not have one above zero (their
+    /// occurrences and quiet period say when they run).
     public var delay: Duration?
     /// How long after submission the first attempt must have started; the job expires otherwise.
     public var startDeadline: Duration?
@@ -163,6 +165,11 @@ public struct SyncJobOptions: Sendable, Hashable {
                     "period", "\(period.interval)",
                     "period must be nil for a job with a calendar, got \(period.interval)")
             }
+            if let delay, delay > .zero {
+                return .option(
+                    "delay", "\(delay)",
+                    "delay must be nil for a job with a calendar (its occurrences say when it runs), got \(delay)")
+            }
         }
         if let refusal = fileTriggerError { return refusal }
         if period != nil || calendar != nil || fileTrigger != nil {
@@ -186,8 +193,8 @@ public struct SyncJobOptions: Sendable, Hashable {
         return nil
     }
 
-    /// The first problem with ``fileTrigger``: an invalid trigger, or one combined with a period or a
-    /// calendar.
+    /// The first problem with ``fileTrigger``: an invalid trigger, or one combined with a period, a
+    /// calendar or a delay.
     private var fileTriggerError: SyncJobRefusal? {
         guard let fileTrigger else { return nil }
         if let refusal = fileTrigger.validationError { return refusal }
@@ -198,6 +205,12 @@ public struct SyncJobOptions: Sendable, Hashable {
         }
         if calendar != nil {
             return .option("calendar", nil, "calendar must be nil for a job with a fileTrigger")
+        }
+        if let delay, delay > .zero {
+            return .option(
+                "delay", "\(delay)",
+                "delay must be nil for a job with a fileTrigger (its quietPeriod says how long after a change it "
+                    + "runs), got \(delay)")
         }
         return nil
     }

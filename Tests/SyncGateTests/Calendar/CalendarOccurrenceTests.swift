@@ -152,13 +152,17 @@ struct CalendarOccurrenceTests {
         #expect(refusal?.value == invalid.value)
     }
 
-    @Test("a calendar job may not also be periodic, have a start deadline or a serial group")
+    @Test("a calendar job may not also be periodic, have a delay, a start deadline or a serial group")
     func exclusiveOptions() {
         var options = SyncJobOptions(requires: .none)
         options.calendar = .daily(hour: 2, minute: 0, window: .seconds(60))
         options.period = SyncJobPeriod(every: .seconds(60), flex: .seconds(10))
         #expect(options.validationError?.field == "period")
         options.period = nil
+        options.delay = .seconds(30)
+        #expect(options.validationError?.field == "delay")
+        #expect(options.validationError?.reason.contains("occurrences") == true)
+        options.delay = nil
         options.startDeadline = .seconds(5)
         #expect(options.validationError?.field == "startDeadline")
         options.startDeadline = nil

@@ -212,9 +212,24 @@ struct SchedulerFileTriggerTests {
                     $0.startDeadline = .seconds(1)
                 }
             ),
+            (
+                "delay",
+                options {
+                    $0.fileTrigger = trigger
+                    $0.delay = .seconds(30)
+                }
+            ),
         ])
     func refusals(field: String, options: SyncJobOptions) {
         #expect(options.validationError?.field == field)
         #expect(options.validationError?.reason.contains(field) == true)
+    }
+
+    @Test("a zero delay is no delay, and a file-triggered job may have it")
+    func zeroDelay() {
+        var options = SyncJobOptions(requires: .none)
+        options.fileTrigger = Self.trigger
+        options.delay = .zero
+        #expect(options.validationError == nil)
     }
 }
