@@ -55,10 +55,13 @@ package struct ParsedArguments: Sendable {
         return count
     }
 
-    /// The requirements of `--require`, which the subcommand needs.
+    /// The requirements of `--require`, which the subcommand needs unless `--network` is given: a list
+    /// of networks alone requires the network (on one of them).
     package func requiredRequirements() throws(UsageError) -> SyncRequirements {
         guard let text = value("--require") else {
-            throw UsageError("'\(subcommand)' needs --require LIST (such as --require network,unmetered)")
+            if value("--network") != nil { return .network }
+            throw UsageError(
+                "'\(subcommand)' needs --require LIST (such as --require network,unmetered) or --network LIST")
         }
         return try RequirementListParser.parse(text, option: "--require")
     }

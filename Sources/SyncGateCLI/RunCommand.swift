@@ -57,7 +57,7 @@ package struct RunCommand: Subcommand {
     /// The help of `syncgate run`.
     package static func help(_ sections: HelpText.Sections) -> String {
         """
-        USAGE: syncgate run --require LIST [--network LIST] [--timeout DUR] [--retries N] [--backoff DUR]
+        USAGE: syncgate run (--require LIST | --network LIST) [--timeout DUR] [--retries N] [--backoff DUR]
                             [--stop-on-loss] [--grace DUR] [--condition NAME]... -- COMMAND [ARGS...]
 
         Runs COMMAND as a SyncScheduler job once the requirements hold, and exits with its status.

@@ -5,7 +5,7 @@ package struct WaitCommand: Subcommand {
     /// `wait`.
     package static let name = "wait"
     /// The row under USAGE.
-    package static let synopsis = "syncgate wait --require LIST [--network LIST] [--timeout DUR]"
+    package static let synopsis = "syncgate wait (--require LIST | --network LIST) [--timeout DUR]"
     /// The summary under USAGE.
     package static let summary = "wait until the requirements hold"
     /// `--require`, `--network`, `--timeout` and `--condition`.
@@ -27,7 +27,7 @@ package struct WaitCommand: Subcommand {
     /// The help of `syncgate wait`.
     package static func help(_ sections: HelpText.Sections) -> String {
         """
-        USAGE: syncgate wait --require LIST [--network LIST] [--timeout DUR] [--condition NAME]...
+        USAGE: syncgate wait (--require LIST | --network LIST) [--timeout DUR] [--condition NAME]...
 
         Exits 0 as soon as the requirements hold (at once when they already do), 124 when --timeout
         runs out first, 130 on SIGINT and 143 on SIGTERM.

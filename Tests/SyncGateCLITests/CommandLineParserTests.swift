@@ -89,7 +89,7 @@ struct CommandLineParserTests {
         (["status", "now"], "unexpected argument 'now' for 'status'"),
         (["status", "--json", "--json"], "option '--json' given more than once"),
         (["status", "--json=yes"], "option '--json' takes no value"),
-        (["wait"], "'wait' needs --require LIST (such as --require network,unmetered)"),
+        (["wait"], "'wait' needs --require LIST (such as --require network,unmetered) or --network LIST"),
         (["wait", "--require"], "option '--require' needs a value"),
         (["wait", "--require", "network", "--require", "power"], "option '--require' given more than once"),
         (
@@ -101,7 +101,7 @@ struct CommandLineParserTests {
         (["wait", "--require", "network", "extra"], "unexpected argument 'extra' for 'wait'"),
         (["run", "--require", "network"], "'run' needs a command after '--'"),
         (["run", "--require", "network", "--"], "'run' needs a command after '--'"),
-        (["run", "--", "ls"], "'run' needs --require LIST (such as --require network,unmetered)"),
+        (["run", "--", "ls"], "'run' needs --require LIST (such as --require network,unmetered) or --network LIST"),
         (
             ["run", "--require", "network", "--retries", "-1", "--", "ls"],
             "invalid count '-1' for --retries: expected a whole number from 0 to 1000"

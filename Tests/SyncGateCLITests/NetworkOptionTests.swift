@@ -43,6 +43,25 @@ struct NetworkOptionTests {
         #expect(plain.allowedNetworks == nil)
     }
 
+    @Test("without --require, --network requires the network, on one of the listed networks")
+    func networkAloneRequiresTheNetwork() throws {
+        guard case .invoke(let wait) = try CommandLineParser.parse(["wait", "--network", "ssid:Home"]),
+            let wait = wait as? WaitCommand
+        else {
+            Issue.record("not a wait")
+            return
+        }
+        #expect(wait.requirements == .network)
+        #expect(wait.allowedNetworks == SyncNetworkAllowlist([.ssid("Home")]))
+        guard case .invoke(let run) = try CommandLineParser.parse(["run", "--network", "eth*", "--", "true"]),
+            let run = run as? RunCommand
+        else {
+            Issue.record("not a run")
+            return
+        }
+        #expect(run.requirements == .network)
+    }
+
     @Test("submit carries --network as typed; the daemon's submission reads it back into the same list")
     func submitCarriesTheText() throws {
         guard
