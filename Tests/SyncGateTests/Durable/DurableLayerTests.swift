@@ -27,12 +27,16 @@ final class ProbingStore: JobStore {
 }
 
 /// A store whose `attemptStarted` records are slow: each one is written only after the handler of its
-/// attempt began (at most `patience` yields of the writing thread), so a handler that does not wait for
-/// its start record sees the journal without it.
+/// attempt began, or after `patience` has passed, so a handler that does not wait for its start record
+/// sees the journal without it.
+///
+/// The patience is a span of time, not a count of yields: the writing thread is one of Swift's few
+/// cooperative threads, and under load each `sched_yield` can give the processor away for a whole time
+/// slice, so a count of yields held that thread for up to a minute and stalled every other test.
 final class SlowStartStore: JobStore {
     let inner: FileJobStore
     let handlersBegun = Atomic<Int>(0)
-    static let patience = 20_000
+    static let patience = Duration.milliseconds(20)
 
     init(_ inner: FileJobStore) {
         self.inner = inner
@@ -44,10 +48,10 @@ final class SlowStartStore: JobStore {
 
     func append(_ record: JobRecord) throws {
         if case .attemptStarted(_, let attempt) = record {
-            var yields = 0
-            while handlersBegun.load(ordering: .acquiring) < attempt && yields < Self.patience {
+            // A window in which a handler that ran too early would begin; the correct path waits it out.
+            let end = ContinuousClock.now + Self.patience
+            while handlersBegun.load(ordering: .acquiring) < attempt && ContinuousClock.now < end {
                 sched_yield()
-                yields += 1
             }
         }
         try inner.append(record)
