@@ -1,5 +1,6 @@
 import Foundation
 import SyncGate
+import SyncGateCore
 
 #if canImport(Glibc)
     import Glibc
@@ -36,7 +37,7 @@ package final class ChildProcess: Sendable {
 
         /// `ls: command not found`, or the system's explanation.
         package var description: String {
-            code == ENOENT ? "\(command): command not found" : "\(command): \(String(cString: strerror(code)))"
+            code == ENOENT ? "\(command): command not found" : "\(command): \(SystemErrorText.message(code))"
         }
     }
 

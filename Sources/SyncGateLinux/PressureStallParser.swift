@@ -14,28 +14,28 @@ package enum PressureStallParser {
     /// The `avg10` of the `some` line of a PSI file's text; `nil` when there is no such line or its value
     /// is not a number between 0 and 100.
     package static func someAverage10(_ text: String) -> Double? {
-        for line in text.split(whereSeparator: { $0 == "\n" }) {
-            let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.first == "some" else { continue }
-            for field in fields.dropFirst() where field.hasPrefix("avg10=") {
-                guard let value = Double(field.dropFirst("avg10=".count)), value >= 0, value <= 100 else {
-                    return nil
-                }
-                return value
-            }
+        guard let field = someField("avg10", in: text), let value = Double(field), value >= 0, value <= 100 else {
+            return nil
         }
-        return nil
+        return value
     }
 
     /// The `total` of the `some` line of a PSI file's text: microseconds some task stalled since boot;
     /// `nil` when there is no such line or its value is not a whole number.
     package static func someTotal(_ text: String) -> UInt64? {
+        someField("total", in: text).flatMap { UInt64($0) }
+    }
+
+    /// The value of the `name=` field of the first `some` line of `text` that has one; `nil` when none
+    /// does.
+    private static func someField(_ name: String, in text: String) -> Substring? {
+        let prefix = name + "="
         for line in text.split(whereSeparator: { $0 == "\n" }) {
             let fields = line.split(separator: " ", omittingEmptySubsequences: true)
-            guard fields.first == "some" else { continue }
-            for field in fields.dropFirst() where field.hasPrefix("total=") {
-                return UInt64(field.dropFirst("total=".count))
+            guard fields.first == "some", let field = fields.dropFirst().first(where: { $0.hasPrefix(prefix) }) else {
+                continue
             }
+            return field.dropFirst(prefix.count)
         }
         return nil
     }

@@ -22,17 +22,10 @@ package struct PressureStallSample: Sendable, Hashable {
         self.instant = instant
     }
 
-    /// Reads the `some` totals of `<directory>/{cpu,io,memory}` now; `nil` when a file cannot be read or
-    /// holds no total.
+    /// The totals of `<directory>/{cpu,io,memory}` now (``PressureStallReading``); `nil` when they
+    /// cannot be read.
     package static func read(directory: String) -> PressureStallSample? {
-        var totals: [PressureResource: UInt64] = [:]
-        for resource in PressureResource.allCases {
-            guard let text = PowerSupplyReader.readAttribute(directory + "/" + resource.rawValue),
-                let total = PressureStallParser.someTotal(text)
-            else { return nil }
-            totals[resource] = total
-        }
-        return PressureStallSample(totals: totals, instant: .now)
+        (try? PressureStallReading.read(directory: directory))?.sample
     }
 
     /// Whether `later`, taken when a trigger signalled, shows a stall of at least some resource's

@@ -188,7 +188,7 @@ import SyncGateCore
 
         /// `write /proc/pressure/cpu failed: Operation not supported (errno 95)`.
         package var description: String {
-            "\(operation) \(path) failed: \(String(cString: strerror(code))) (errno \(code))"
+            "\(operation) \(path) failed: \(SystemErrorText.described(code))"
         }
     }
 #endif

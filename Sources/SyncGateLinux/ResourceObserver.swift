@@ -57,7 +57,6 @@ import SyncGateCore
             var heatTimer: Task<Void, Never>?
             var heatGeneration: UInt64 = 0
             var pressureReads = 0
-            var dismissedSignals = 0
             var thermalReads = 0
             var pressureProblem: String?
             var heatProblem: String?
@@ -191,9 +190,6 @@ import SyncGateCore
             return true
         }
 
-        /// How many trigger signals the stall totals did not bear out, for tests.
-        package var dismissedSignalCount: Int { state.withLock { $0.dismissedSignals } }
-
         private var armedWatch: PressureTriggerWatch? {
             state.withLock { state in
                 if case .armed(let watch) = state.pressure { return watch }
@@ -279,8 +275,7 @@ import SyncGateCore
             let started = watch.start { [weak self] event in
                 switch event {
                 case .fired: self?.triggerFired(step: step)
-                case .dismissed: self?.state.withLock { $0.dismissedSignals += 1 }
-                case .stopped: break
+                case .dismissed, .stopped: break
                 }
             }
             if !started {
@@ -324,17 +319,10 @@ import SyncGateCore
         private func readLevels() -> PressureLevels? {
             var levels = PressureLevels()
             var problem: String?
-            for resource in PressureResource.allCases {
-                let path = pressureDirectory + "/" + resource.rawValue
-                guard let text = PowerSupplyReader.readAttribute(path) else {
-                    problem = "cannot read \(path) (a kernel without PSI?)"
-                    break
-                }
-                guard let value = PressureStallParser.someAverage10(text) else {
-                    problem = "no `some avg10=` in \(path)"
-                    break
-                }
-                levels[resource] = value
+            do {
+                levels = try PressureStallReading.read(directory: pressureDirectory).levels()
+            } catch {
+                problem = error.description
             }
             let thresholds = thresholds
             return state.withLock { state in

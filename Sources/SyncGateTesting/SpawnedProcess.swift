@@ -118,7 +118,7 @@
                 close(input)
                 close(output)
                 close(errors)
-                throw Failure(message: "cannot start \(path): \(String(cString: strerror(result)))")
+                throw Failure(message: "cannot start \(path): \(SystemErrorText.message(result))")
             }
             pid = spawned
             if discardingOutput {

@@ -1,5 +1,6 @@
 import Foundation
 import SyncGate
+import SyncGateCore
 
 #if canImport(Glibc)
     import Glibc
@@ -25,10 +26,10 @@ final class CappedOutput: Sendable {
     init(path: String, limit: Int) throws {
         let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard file >= 0 else {
-            throw DaemonProtocolError("cannot open \(path): \(String(cString: strerror(errno))) (errno \(errno))")
+            throw DaemonProtocolError("cannot open \(path): \(SystemErrorText.described(errno))")
         }
         guard let pipe = CloseOnExecPipe.make() else {
-            let failure = CloseOnExecPipe.failure
+            let failure = SystemErrorText.described(errno)
             close(file)
             throw DaemonProtocolError("cannot create a pipe: \(failure)")
         }

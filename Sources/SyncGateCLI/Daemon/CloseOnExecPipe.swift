@@ -23,10 +23,4 @@ enum CloseOnExecPipe {
         }
         return (pair[0], pair[1])
     }
-
-    /// The `strerror` text of the current `errno`, with its number: `Too many open files (errno 24)`.
-    static var failure: String {
-        let code = errno
-        return "\(String(cString: strerror(code))) (errno \(code))"
-    }
 }

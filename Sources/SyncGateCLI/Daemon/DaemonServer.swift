@@ -1,5 +1,6 @@
 import Foundation
 import SyncGate
+import SyncGateCore
 
 #if canImport(Glibc)
     import Glibc
@@ -60,7 +61,7 @@ final class DaemonServer: Sendable {
         }
         umask(previous)
         guard bound == 0, chmod(path, 0o600) == 0, listen(descriptor, 64) == 0 else {
-            let reason = String(cString: strerror(errno))
+            let reason = SystemErrorText.message(errno)
             close(descriptor)
             throw DaemonSocket.Failure(description: "cannot listen on \(path): \(reason)")
         }
@@ -79,7 +80,7 @@ final class DaemonServer: Sendable {
         }
         var info = stat()
         guard stat(directory, &info) == 0 else {
-            throw DaemonSocket.Failure(description: "cannot read \(directory): \(String(cString: strerror(errno)))")
+            throw DaemonSocket.Failure(description: "cannot read \(directory): \(SystemErrorText.message(errno))")
         }
         guard info.st_uid == getuid() else {
             throw DaemonSocket.Failure(description: "\(directory) belongs to uid \(info.st_uid), not \(getuid())")
@@ -120,7 +121,7 @@ final class DaemonServer: Sendable {
                 let descriptors = code == EMFILE || code == ENFILE
                 if !exhausted {
                     exhausted = true
-                    let reason = String(cString: strerror(code))
+                    let reason = SystemErrorText.message(code)
                     service.log(
                         descriptors
                             ? "cannot accept a connection: \(reason) (descriptor limit \(Self.descriptorLimit())); "
@@ -133,7 +134,7 @@ final class DaemonServer: Sendable {
                     if pending >= 0 {
                         refuse(
                             pending,
-                            "the daemon has no file descriptor free (\(String(cString: strerror(code)))); try again")
+                            "the daemon has no file descriptor free (\(SystemErrorText.message(code))); try again")
                     }
                     spare = open("/dev/null", O_RDONLY | O_CLOEXEC)
                     if pending >= 0 && spare >= 0 { continue }

@@ -1,4 +1,5 @@
 import Foundation
+import SyncGateCore
 
 #if canImport(Glibc)
     import Glibc
@@ -34,7 +35,7 @@ enum DaemonSocket {
         #else
             let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
         #endif
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(String(cString: strerror(errno)))") }
+        guard descriptor >= 0 else { throw Failure(description: "socket: \(SystemErrorText.message(errno))") }
         return descriptor
     }
 
@@ -50,7 +51,7 @@ enum DaemonSocket {
         guard result == 0 else {
             let code = errno
             close(descriptor)
-            throw Failure(description: "\(path): \(String(cString: strerror(code)))")
+            throw Failure(description: "\(path): \(SystemErrorText.message(code))")
         }
         return descriptor
     }
@@ -99,7 +100,7 @@ enum DaemonSocket {
             }
             if peeked < 0 {
                 if errno == EINTR || errno == EAGAIN { continue }
-                throw Failure(description: "read failed: \(String(cString: strerror(errno)))")
+                throw Failure(description: "read failed: \(SystemErrorText.message(errno))")
             }
             if peeked == 0 {
                 throw Failure(description: "request cut short after \(line.count) bytes (no newline)")
@@ -109,7 +110,7 @@ enum DaemonSocket {
             let count = buffer.withUnsafeMutableBytes {
                 recv(descriptor, $0.baseAddress, newline.map { $0 + 1 } ?? peeked, 0)
             }
-            guard count > 0 else { throw Failure(description: "read failed: \(String(cString: strerror(errno)))") }
+            guard count > 0 else { throw Failure(description: "read failed: \(SystemErrorText.message(errno))") }
             if let newline, newline < count {
                 line += buffer[..<newline]
                 guard line.count < limit else { break }

@@ -1,4 +1,5 @@
 import Foundation
+import SyncGateCore
 
 #if canImport(Glibc)
     import Glibc
@@ -29,7 +30,7 @@ enum DaemonSocketLocation {
         guard lstat(socketPath, &info) == 0 else {
             guard errno == ENOENT else {
                 throw DaemonSocket.Failure(
-                    description: "cannot read \(socketPath): \(String(cString: strerror(errno)))")
+                    description: "cannot read \(socketPath): \(SystemErrorText.message(errno))")
             }
             return
         }
@@ -59,7 +60,7 @@ enum DaemonSocketLocation {
         }
         var info = stat()
         guard lstat(directory, &info) == 0 else {
-            throw DaemonSocket.Failure(description: "cannot read \(directory): \(String(cString: strerror(errno)))")
+            throw DaemonSocket.Failure(description: "cannot read \(directory): \(SystemErrorText.message(errno))")
         }
         let type = info.st_mode & S_IFMT
         guard type == S_IFDIR else {

@@ -1,5 +1,6 @@
 import Foundation
 import SyncGate
+import SyncGateCore
 
 #if canImport(Glibc)
     import Glibc
@@ -38,7 +39,7 @@ final class DaemonWaiters: Sendable {
     /// Creates the set and starts its watcher thread.
     init() throws {
         guard let pipe = CloseOnExecPipe.make(nonBlocking: true) else {
-            throw DaemonSocket.Failure(description: "cannot create a pipe: \(CloseOnExecPipe.failure)")
+            throw DaemonSocket.Failure(description: "cannot create a pipe: \(SystemErrorText.described(errno))")
         }
         wake = pipe
         Thread.detachNewThread { [self] in

@@ -1,4 +1,5 @@
 import Foundation
+import SyncGateCore
 
 #if canImport(Glibc)
     import Glibc
@@ -73,7 +74,7 @@ package enum JobLauncher {
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
         execv(path, argv)
         let code = errno
-        Output.errorLine("syncgate: \(command[0]): \(String(cString: strerror(code)))")
+        Output.errorLine("syncgate: \(command[0]): \(SystemErrorText.message(code))")
         exit(code == ENOENT ? ExitCode.commandNotFound : ExitCode.cannotExecute)
     }
 

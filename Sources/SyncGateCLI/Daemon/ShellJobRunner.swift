@@ -1,5 +1,6 @@
 import Foundation
 import SyncGate
+import SyncGateCore
 
 #if canImport(Glibc)
     import Glibc
@@ -104,7 +105,7 @@ struct ShellJobRunner: Sendable {
         if launcher != nil {
             gate = LaunchGate()
             if gate == nil {
-                let failure = CloseOnExecPipe.failure
+                let failure = SystemErrorText.described(errno)
                 abandon([stdout, stderr])
                 throw cannotStart("no pipe for the launcher: \(failure)")
             }
@@ -126,7 +127,7 @@ struct ShellJobRunner: Sendable {
             child = try ChildProcess(arguments: arguments, redirection: redirection)
         } catch let error as ChildProcess.SpawnError {
             abandon([stdout, stderr])
-            let reason = "\(job.command[0]): \(String(cString: strerror(error.code)))"
+            let reason = "\(job.command[0]): \(SystemErrorText.message(error.code))"
             if [EAGAIN, EMFILE, ENFILE, ENOMEM].contains(error.code) { throw cannotStart(reason) }
             runLog.endRun(id: id, run: run, exitStatus: error.exitCode, interrupted: false)
             Self.note("syncgate: \(error.description)\n", to: paths.stderr)

@@ -162,7 +162,7 @@ public final class StorageObserver: StorageObserving, BroadcastBacked, DemandFol
         }
         state.withLock { state in
             state.reads += 1
-            state.problem = error.map { "statvfs(\(path)) failed: \(String(cString: strerror($0))) (errno \($0))" }
+            state.problem = error.map { "statvfs(\(path)) failed: \(SystemErrorText.described($0))" }
         }
         broadcast.send(status)
     }

@@ -219,10 +219,10 @@ public final class FileJobStore: JobStore {
         case false?: throw JobStoreError(.notADirectory, path: directory, cause: "it is a file")
         case nil:
             guard configuration.createDirectory else {
-                throw JobStoreError(.directoryMissing, path: directory, cause: POSIXFile.cause(ENOENT))
+                throw JobStoreError(.directoryMissing, path: directory, cause: SystemErrorText.described(ENOENT))
             }
             if let code = POSIXFile.makeDirectories(directory) {
-                throw JobStoreError(.cannotCreateDirectory, path: directory, cause: POSIXFile.cause(code))
+                throw JobStoreError(.cannotCreateDirectory, path: directory, cause: SystemErrorText.described(code))
             }
         }
 
@@ -231,7 +231,7 @@ public final class FileJobStore: JobStore {
         if flock(lockFD, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             POSIXFile.closeDescriptor(lockFD)
-            throw JobStoreError(.locked, path: lockPath, cause: POSIXFile.cause(code))
+            throw JobStoreError(.locked, path: lockPath, cause: SystemErrorText.described(code))
         }
         // The lock file can be deleted under its holder, the directory cannot: lock that too.
         let directoryFD: Int32
@@ -245,7 +245,7 @@ public final class FileJobStore: JobStore {
             let code = errno
             POSIXFile.closeDescriptor(directoryFD)
             POSIXFile.closeDescriptor(lockFD)
-            throw JobStoreError(.locked, path: directory, cause: POSIXFile.cause(code))
+            throw JobStoreError(.locked, path: directory, cause: SystemErrorText.described(code))
         }
         self.lockFD = lockFD
         self.directoryFD = directoryFD

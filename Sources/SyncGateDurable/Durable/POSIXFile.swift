@@ -1,3 +1,5 @@
+import SyncGateCore
+
 #if canImport(Glibc)
     import Glibc
 #elseif canImport(Musl)
@@ -9,13 +11,8 @@
 /// Thin wrappers over the POSIX calls the file store makes; each failure becomes a ``JobStoreError``
 /// naming the path and the system's message.
 enum POSIXFile {
-    /// The system's message for the current `errno`, with its number, such as `Permission denied (errno 13)`.
-    static func cause(_ code: Int32 = errno) -> String {
-        "\(String(cString: strerror(code))) (errno \(code))"
-    }
-
     static func failure(_ path: String, _ what: String, code: Int32 = errno) -> JobStoreError {
-        JobStoreError(.ioFailure, path: path, cause: "\(what): \(cause(code))")
+        JobStoreError(.ioFailure, path: path, cause: "\(what): \(SystemErrorText.described(code))")
     }
 
     /// Whether the path is a directory: `nil` when it does not exist.

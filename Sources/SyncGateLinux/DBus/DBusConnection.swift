@@ -371,7 +371,7 @@ import SyncGateCore
 
         private static func connectSocket(_ location: DBusAddress.Location) -> SocketResult {
             let descriptor = socket(AF_UNIX, Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue), 0)
-            guard descriptor >= 0 else { return .failure("socket: \(String(cString: strerror(errno)))") }
+            guard descriptor >= 0 else { return .failure("socket: \(SystemErrorText.message(errno))") }
             var pathBytes: [UInt8]
             switch location {
             case .path(let path):
@@ -396,7 +396,7 @@ import SyncGateCore
             guard result == 0 else {
                 let code = errno
                 _ = Glibc.close(descriptor)
-                return .failure(String(cString: strerror(code)))
+                return .failure(SystemErrorText.message(code))
             }
             _ = fcntl(descriptor, F_SETFL, fcntl(descriptor, F_GETFL) | O_NONBLOCK)
             return .success(descriptor)
