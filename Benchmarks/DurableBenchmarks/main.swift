@@ -12,6 +12,10 @@
 //                                         process), synced within the window (not power-loss safe)
 //   durable-submit-vs-pending             submits/s with 10², 10⁴ and N durable jobs pending
 //   durable-restore                       open the store and restore N pending jobs into the scheduler
+//   scheduler-submit-reference            the floor under every durable figure: the same jobs submitted
+//                                         to a plain SyncScheduler (no store), one at a time
+//   scheduler-batch-reference             N jobs entered into a plain SyncScheduler by one
+//                                         `submit(contentsOf:)`, and by N `submit(_:)` calls
 // and a summary of each goal's ratio to its SQLite anchor.
 
 import Foundation
@@ -176,6 +180,49 @@ func crashSafeFloor(count: Int) throws -> (append: Double, write: Double) {
     return (appendRate, writeRate)
 }
 
+/// The scheduler's own cost under every durable figure, in two in-run references on a plain
+/// `SyncScheduler` with the same never-met requirement, ids and options as the durable jobs:
+/// `count` submits one at a time (the floor under a crash-safe submit), and `restoreCount` jobs entered
+/// by one `submit(contentsOf:)` and by as many `submit(_:)` calls (the floor under a restore's entry into
+/// the scheduler). Returns submits per second and the two entry times in seconds.
+func schedulerFloor(count: Int, restoreCount: Int) throws -> (
+    perSecond: Double, batchSeconds: Double, oneByOneSeconds: Double
+) {
+    func jobs(_ count: Int, prefix: String) -> [SyncJob] {
+        (0..<count).map { index in
+            SyncJob(
+                id: "\(prefix)-\(index)",
+                options: SyncJobOptions(serialGroup: index % 10 == 0 ? "serial" : nil, tags: ["bench"])
+            ) { _ in }
+        }
+    }
+    func scheduler() -> SyncScheduler {
+        SyncScheduler(environment: SyncEnvironment(connectivity: NeverConnected()))
+    }
+    let clock = ContinuousClock()
+    let single = scheduler()
+    let singles = jobs(count, prefix: "submit")
+    let submitElapsed = try clock.measure { for job in singles { try single.submit(job) } }
+    let batched = jobs(restoreCount, prefix: "batch")
+    let batchScheduler = scheduler()
+    let batchElapsed = try clock.measure { try batchScheduler.submit(contentsOf: batched) }
+    let oneByOne = jobs(restoreCount, prefix: "one")
+    let oneByOneScheduler = scheduler()
+    let oneByOneElapsed = try clock.measure { for job in oneByOne { try oneByOneScheduler.submit(job) } }
+    let rate = Double(count) / seconds(submitElapsed)
+    print(
+        "scheduler floor: SyncScheduler.submit alone \(Int(rate)) submits/s; \(restoreCount) jobs entered by "
+            + "submit(contentsOf:) in \(batchElapsed), by submit(_:) one at a time in \(oneByOneElapsed)")
+    report("scheduler-submit-reference", ["jobs": Double(count), "perSecond": rate])
+    report(
+        "scheduler-batch-reference",
+        [
+            "jobs": Double(restoreCount), "batchSeconds": seconds(batchElapsed),
+            "oneByOneSeconds": seconds(oneByOneElapsed),
+        ])
+    return (rate, seconds(batchElapsed), seconds(oneByOneElapsed))
+}
+
 /// Submits per second with `pending` durable jobs already queued (restored from the journal), the syncs
 /// batched a second apart so that the figure is the submission's own cost.
 func submitVersusPending(pending: Int, count: Int) async throws {
@@ -239,6 +286,7 @@ for pending in [100, 10_000, restoreCount] {
     try await submitVersusPending(pending: pending, count: submits)
 }
 let restore = try await restoreTime(count: restoreCount)
+let scheduling = try schedulerFloor(count: submits * 25, restoreCount: restoreCount)
 
 func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }
 print("goals (this run):")
@@ -246,7 +294,12 @@ print("  synced ÷ sqlite-wal-full         \(ratio(synced / walFull)) (goal ≥ 
 print("  group-commit ÷ synced            \(ratio(groupCommit / synced)) (goal ≥ 10×)")
 print(
     "  crash-safe ÷ sqlite-wal-normal   \(ratio(crashSafe / walNormal)) (goal ≥ 5×); the store's append alone "
-        + "\(ratio(floor.append / walNormal)), a bare write(2) per record \(ratio(floor.write / walNormal))")
+        + "\(ratio(floor.append / walNormal)), a bare write(2) per record \(ratio(floor.write / walNormal)), "
+        + "a plain SyncScheduler.submit alone \(ratio(scheduling.perSecond / walNormal))")
 print(
     "  restore \(String(format: "%.0f", restore * 1000)) ms, ÷ sqlite-read-pending \(ratio(restore / sqliteRead)) "
         + "(goal ≤ 150 ms and ≤ 1.0×)")
+print(
+    "  restore's floor in the scheduler: \(restoreCount) jobs by submit(contentsOf:) "
+        + "\(String(format: "%.0f", scheduling.batchSeconds * 1000)) ms, by submit(_:) one at a time "
+        + "\(String(format: "%.0f", scheduling.oneByOneSeconds * 1000)) ms")
