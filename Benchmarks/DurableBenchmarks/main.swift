@@ -11,6 +11,8 @@
 //   durable-submit-crash-safe             `.batched(window:)`: written at once (survives a crash of the
 //                                         process), synced within the window (not power-loss safe)
 //   durable-submit-vs-pending             submits/s with 10², 10⁴ and N durable jobs pending
+//   durable-submit-vs-kept                submits/s and restore time with 10⁴ stored jobs of a kind not
+//                                         registered (kept in the store, holding their ids)
 //   durable-restore                       open the store and restore N pending jobs into the scheduler
 //   scheduler-submit-reference            the floor under every durable figure: the same jobs submitted
 //                                         to a plain SyncScheduler (no store), one at a time
@@ -120,7 +122,7 @@ final class LockedCounter: @unchecked Sendable {
 
 /// Writes `count` pending jobs into a fresh journal in `directory` through the store alone: as many synced
 /// submits would take minutes.
-func fillJournal(_ directory: String, count: Int) throws {
+func fillJournal(_ directory: String, count: Int, kind: String = "work") throws {
     let filling = try FileJobStore(
         directory: directory, configuration: .init(durability: .batched(window: .seconds(1))))
     let encoder = JSONEncoder()
@@ -130,7 +132,7 @@ func fillJournal(_ directory: String, count: Int) throws {
         try filling.append(
             .submitted(
                 StoredJob(
-                    sequence: UInt64(index + 1), id: "job-\(index)", kind: "work", payload: payload, submittedAt: now,
+                    sequence: UInt64(index + 1), id: "job-\(index)", kind: kind, payload: payload, submittedAt: now,
                     options: SyncJobOptions(serialGroup: index % 10 == 0 ? "serial" : nil, tags: ["bench"]))))
     }
     try filling.close()
@@ -245,6 +247,36 @@ func submitVersusPending(pending: Int, count: Int) async throws {
     report("durable-submit-vs-pending", ["pending": Double(restored), "jobs": Double(count), "perSecond": rate])
 }
 
+/// Submits per second with `kept` stored jobs of a kind that is not registered, so the restore keeps them
+/// in the store (each holds its id, which every submit is checked against), and the restore's time.
+func submitVersusKept(kept: Int, count: Int) throws {
+    let directory = freshDirectory("kept-\(kept)")
+    defer { try? FileManager.default.removeItem(atPath: directory) }
+    try fillJournal(directory, count: kept, kind: "unregistered")
+    let store = try FileJobStore(directory: directory, configuration: .init(durability: .batched(window: .seconds(1))))
+    let scheduler = try makeScheduler(store: store)
+    let clock = ContinuousClock()
+    var keptCount = 0
+    let restoreElapsed = try clock.measure { keptCount = try scheduler.restoreJobs().kept.count }
+    let elapsed = try clock.measure {
+        for index in 0..<count {
+            try scheduler.submit(
+                DurableJob(kind: "work", payload: Payload(photo: index, path: "/photos/new-\(index).heic")))
+        }
+    }
+    try store.close()
+    let rate = Double(count) / seconds(elapsed)
+    print(
+        "durable submit with \(keptCount) kept: restore \(restoreElapsed), \(count) jobs in \(elapsed), "
+            + "\(Int(rate)) submits/s")
+    report(
+        "durable-submit-vs-kept",
+        [
+            "kept": Double(keptCount), "jobs": Double(count), "perSecond": rate,
+            "restoreSeconds": seconds(restoreElapsed),
+        ])
+}
+
 /// Restores `count` pending jobs (open the store, then `restoreJobs()`); returns the total seconds.
 func restoreTime(count: Int) async throws -> Double {
     let directory = freshDirectory("restore")
@@ -285,6 +317,7 @@ let floor = try crashSafeFloor(count: submits * 25)
 for pending in [100, 10_000, restoreCount] {
     try await submitVersusPending(pending: pending, count: submits)
 }
+try submitVersusKept(kept: 10_000, count: submits)
 let restore = try await restoreTime(count: restoreCount)
 let scheduling = try schedulerFloor(count: submits * 25, restoreCount: restoreCount)
 

@@ -80,7 +80,7 @@ struct DurableRestorePlan: Sendable {
     private var position = 0
     private var awaitingSettlement: Int?
     /// The kept jobs, by sequence, as the pass has gone so far.
-    private(set) var holds: [UInt64: Hold]
+    private(set) var holds: DurableHolds
     /// The ids restored by this pass, by sequence.
     private var restoredIDs: [SyncJob.ID: UInt64] = [:]
     private(set) var expired: [SyncJob.ID] = []
@@ -91,7 +91,7 @@ struct DurableRestorePlan: Sendable {
     /// A pass over `jobs`, given what the layer made of each (`readiness`, in the same order), the
     /// sequences already active, the jobs kept before the pass and the wall-clock instant `now`.
     init(
-        jobs: [StoredJob], readiness: [Readiness], active: Set<UInt64>, kept: [UInt64: Hold], now: Date
+        jobs: [StoredJob], readiness: [Readiness], active: Set<UInt64>, kept: DurableHolds, now: Date
     ) {
         precondition(jobs.count == readiness.count, "one readiness per stored job")
         self.jobs = jobs
@@ -132,8 +132,8 @@ struct DurableRestorePlan: Sendable {
             expired.append(stored.id)
             action = .expire
         case .candidate:
-            if let refusal = Self.holder(
-                of: stored.id, uniqueKey: stored.options.uniqueKey, in: holds, excluding: stored.sequence)
+            if let refusal = holds.holder(
+                of: stored.id, uniqueKey: stored.options.uniqueKey, excluding: stored.sequence)
             {
                 action = .keep(.rejected(refusal.reason))
             } else if let first = restoredIDs[stored.id] {
@@ -172,29 +172,6 @@ struct DurableRestorePlan: Sendable {
                     id: stored.id, kind: stored.kind, sequence: stored.sequence, reason: .rejected(reason)),
                 uniqueKey: stored.options.uniqueKey)
         }
-    }
-
-    /// Why a job may not take the id or unique key: a kept job (other than `excluding`) holds it, as an
-    /// unfinished job would. The holders are searched in sequence order.
-    static func holder(
-        of id: SyncJob.ID, uniqueKey: String?, in holds: [UInt64: Hold], excluding: UInt64? = nil
-    ) -> SyncJobRefusal? {
-        for (sequence, hold) in holds.sorted(by: { $0.key < $1.key }) where sequence != excluding {
-            let kept = hold.job
-            if kept.id == id {
-                return SyncJobRefusal(
-                    jobID: id, field: "id", value: "\"\(id)\"", relatedJobs: [kept.id],
-                    reason: "id \"\(id)\" is held by the stored job \(kept.id) (kind \"\(kept.kind)\"), kept until "
-                        + "it can be restored")
-            }
-            if let uniqueKey, hold.uniqueKey == uniqueKey {
-                return SyncJobRefusal(
-                    jobID: id, field: "uniqueKey", value: "\"\(uniqueKey)\"", relatedJobs: [kept.id],
-                    reason: "uniqueKey \"\(uniqueKey)\" is held by the stored job \(kept.id) (kind "
-                        + "\"\(kept.kind)\"), kept until it can be restored")
-            }
-        }
-        return nil
     }
 
     /// What a restored job keeps of its dependencies: those still to end, the outputs of those that

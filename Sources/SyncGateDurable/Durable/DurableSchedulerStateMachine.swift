@@ -100,14 +100,14 @@ struct DurableSchedulerStateMachine: Sendable {
     private(set) var isRestored = false
     private var nextSequence: UInt64 = 1
     /// The jobs kept in the store without running; they hold their ids and unique keys.
-    private(set) var kept: [UInt64: DurableRestorePlan.Hold] = [:]
+    private(set) var kept = DurableHolds()
     private(set) var storeIssues: [JobStoreIssue] = []
     /// The jobs whose handles resolved while the scheduler shut down but that stay in the store for the
     /// next launch, in the order they resolved.
     private(set) var leftForNextLaunch: [SyncJob.ID] = []
 
     /// The kept jobs in sequence order.
-    var keptJobs: [KeptDurableJob] { kept.sorted { $0.key < $1.key }.map(\.value.job) }
+    var keptJobs: [KeptDurableJob] { kept.jobs }
 
     /// The active jobs' ids in sequence order.
     var activeIDs: [SyncJob.ID] { active.idsInSequenceOrder }
@@ -127,7 +127,7 @@ struct DurableSchedulerStateMachine: Sendable {
         if let refusal = Self.rangeError(options) ?? dependencyError(options, appendPredecessor: appendPredecessor) {
             return refusal.refusing(id)
         }
-        return DurableRestorePlan.holder(of: id, uniqueKey: options.uniqueKey, in: kept)
+        return kept.holder(of: id, uniqueKey: options.uniqueKey)
     }
 
     /// Reserves the next sequence number.

@@ -118,15 +118,12 @@ struct DurableRestorePlanTests {
 
     @Test("runs a pass", arguments: passCases)
     func pass(_ test: PassCase) {
-        let kept = Dictionary(
-            uniqueKeysWithValues: test.keptBefore.map {
-                (
-                    $0.sequence,
-                    DurableRestorePlan.Hold(
-                        job: KeptDurableJob(id: $0.id, kind: $0.kind, sequence: $0.sequence, reason: .unknownKind),
-                        uniqueKey: $0.options.uniqueKey)
-                )
-            })
+        var kept = DurableHolds()
+        for stored in test.keptBefore {
+            kept[stored.sequence] = DurableRestorePlan.Hold(
+                job: KeptDurableJob(id: stored.id, kind: stored.kind, sequence: stored.sequence, reason: .unknownKind),
+                uniqueKey: stored.options.uniqueKey)
+        }
         var plan = DurableRestorePlan(
             jobs: test.jobs, readiness: test.readiness ?? test.jobs.map { _ in .ready }, active: [], kept: kept,
             now: Self.submittedAt.addingTimeInterval(5))
