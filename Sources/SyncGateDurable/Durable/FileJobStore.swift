@@ -36,7 +36,11 @@ import SyncGateCore
 /// Durability: with ``Configuration/Durability/synchronous`` (the default) a submission is on disk
 /// (`fdatasync`) before ``append(_:)`` returns. Concurrent submissions share syncs (group commit): one
 /// `fdatasync` covers every record written before it started, so a submitter whose record a sync that
-/// began after its write covered returns without a sync of its own. With ``Configuration/Durability/batched(window:)`` it
+/// began after its write covered returns without a sync of its own. The submitter that leads a sync first
+/// waits briefly for the submitters the previous sync covered that are not back yet (a caller submitting
+/// in a loop writes its next record right after): at most half the previous sync's time and never over
+/// ``maximumGather``, and not at all for a lone submitter, so one sync covers them all instead of
+/// every other sync covering half of them. With ``Configuration/Durability/batched(window:)`` it
 /// is written to the file at once (so it survives the process being killed) and synced within the
 /// window (so a power loss may lose the submissions of the last window). Other records (attempts,
 /// resolutions) are written at once and synced within the window, or within one second in
@@ -108,6 +112,8 @@ public final class FileJobStore: JobStore {
         /// Where its frame starts in the file, and its length.
         let start: Int
         let length: Int
+        /// The thread that submitted it.
+        let submitter: UInt
     }
 
     /// What the sync lock guards: how much of the journal is known to be on disk.
@@ -128,7 +134,19 @@ public final class FileJobStore: JobStore {
         /// Whether a submitter leads a sync now.
         var hasLeader = false
         /// The submitters waiting for the leader's sync to end, each woken once then.
-        var waiting: [DispatchSemaphore] = []
+        var waiting: [Waiter] = []
+        /// The threads whose submissions the last successful sync covered, and how long it took.
+        var lastBatch: Set<UInt> = []
+        var lastSyncDuration: Duration = .zero
+        /// While the leader gathers: how many waiting submitters (the leader counted) end its wait, and
+        /// its wake-up, signalled once by the submitter that completes the count.
+        var gathering: (target: Int, wake: DispatchSemaphore)?
+    }
+
+    /// A synchronous submitter waiting for a sync: its wake-up and its thread.
+    private struct Waiter {
+        let semaphore: DispatchSemaphore
+        let thread: UInt
     }
 
     /// What a synchronous submitter does next.
@@ -136,8 +154,12 @@ public final class FileJobStore: JobStore {
         case done
         case failed(JobStoreError)
         case lead
-        case wait(DispatchSemaphore)
+        /// Waits on its semaphore, after waking a gathering leader whose count it completed.
+        case wait(DispatchSemaphore, wakeLeader: DispatchSemaphore?)
     }
+
+    /// The longest a sync's leader waits for the previous sync's submitters to write again.
+    public static let maximumGather: Duration = .milliseconds(1)
 
     private struct State {
         var fd: Int32
@@ -374,7 +396,9 @@ public final class FileJobStore: JobStore {
             state.replay.apply(record)
             if syncsNow {
                 state.awaitingSync.append(
-                    AwaitingSync(write: state.writes, sequence: record.sequence, start: start, length: frame.count))
+                    AwaitingSync(
+                        write: state.writes, sequence: record.sequence, start: start, length: frame.count,
+                        submitter: Self.currentThread))
             } else if state.backgroundSync == nil {
                 state.backgroundSync = backgroundSyncTask()
             }
@@ -391,6 +415,7 @@ public final class FileJobStore: JobStore {
     /// - Throws: the error of the failed sync that covered the write; the submission is withdrawn then.
     private func awaitSync(of write: UInt64) throws {
         var hasLed = false
+        let thread = Self.currentThread
         while true {
             let step: CommitStep = commits.withLock { commits in
                 if let error = commits.failed.removeValue(forKey: write) { return .failed(error) }
@@ -404,15 +429,23 @@ public final class FileJobStore: JobStore {
                     return .lead
                 }
                 let semaphore = DispatchSemaphore(value: 0)
-                commits.waiting.append(semaphore)
-                return .wait(semaphore)
+                commits.waiting.append(Waiter(semaphore: semaphore, thread: thread))
+                var leader: DispatchSemaphore?
+                if let gathering = commits.gathering, commits.waiting.count + 1 >= gathering.target {
+                    commits.gathering = nil
+                    leader = gathering.wake
+                }
+                return .wait(semaphore, wakeLeader: leader)
             }
             switch step {
             case .done: return
             case .failed(let error): throw error
-            case .wait(let semaphore): semaphore.wait()
+            case .wait(let semaphore, let leader):
+                leader?.signal()
+                semaphore.wait()
             case .lead:
                 hasLed = true
+                gather(leader: thread)
                 // The outcome reaches every submitter through `commits`, this one included.
                 _ = try? syncState.withLock { try syncLocked(&$0) }
                 let waiting = commits.withLock { commits in
@@ -420,9 +453,42 @@ public final class FileJobStore: JobStore {
                     defer { commits.waiting.removeAll() }
                     return commits.waiting
                 }
-                for semaphore in waiting { semaphore.signal() }
+                for waiter in waiting { waiter.semaphore.signal() }
             }
         }
+    }
+
+    /// Before the sync it leads, waits until the submitters the last sync covered are all waiting again
+    /// (they write their next submissions, which this sync then covers too), for at most half the last
+    /// sync's time and ``maximumGather``. Returns at once when all are there already, as for a lone
+    /// submitter. The bound is real time: it weighs the wait against the sync's own.
+    private func gather(leader: UInt) {
+        let wake = DispatchSemaphore(value: 0)
+        let bound: Duration? = commits.withLock { commits in
+            var present = Set(commits.waiting.map(\.thread))
+            present.insert(leader)
+            let expected = commits.lastBatch.subtracting(present).count
+            let bound = min(commits.lastSyncDuration / 2, Self.maximumGather)
+            guard expected > 0, bound > .zero else { return nil }
+            commits.gathering = (commits.waiting.count + 1 + expected, wake)
+            return bound
+        }
+        guard let bound else { return }
+        let (seconds, attoseconds) = bound.components
+        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
+        if wake.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+            // A submitter that completes the count after this signals a semaphore nobody waits on.
+            commits.withLock { $0.gathering = nil }
+        }
+    }
+
+    /// An identifier of the calling thread, distinct among live threads.
+    private static var currentThread: UInt {
+        #if canImport(Darwin)
+            UInt(bitPattern: pthread_self())
+        #else
+            UInt(pthread_self())
+        #endif
     }
 
     /// Syncs every write made so far; the caller holds the sync lock. When the sync fails, every synchronous
@@ -433,6 +499,7 @@ public final class FileJobStore: JobStore {
         // Bytes of an earlier run may be unsynced too (the process died before its sync).
         let syncedWrites = commits.withLock { $0.syncedWrites }
         guard !isClosed, syncedWrites < writes || progress.syncedLength < length else { return }
+        let started = ContinuousClock.now
         do {
             try syncData(fd, journalPath)
         } catch {
@@ -441,11 +508,19 @@ public final class FileJobStore: JobStore {
             withdrawAwaitingSubmissions(failure: failure, &progress)
             throw failure
         }
+        let duration = started.duration(to: .now)
         progress.syncedLength = length
         commits.withLock { $0.syncedWrites = max($0.syncedWrites, writes) }
-        state.withLock { state in
-            let covered = state.awaitingSync.prefix { $0.write <= writes }.count
-            state.awaitingSync.removeFirst(covered)
+        let batch: Set<UInt> = state.withLock { state in
+            let covered = state.awaitingSync.prefix { $0.write <= writes }
+            defer { state.awaitingSync.removeFirst(covered.count) }
+            return Set(covered.map(\.submitter))
+        }
+        if !batch.isEmpty {
+            commits.withLock { commits in
+                commits.lastBatch = batch
+                commits.lastSyncDuration = duration
+            }
         }
     }
 
