@@ -134,6 +134,22 @@ struct DaemonCommandLineTests {
         #expect(result.stdout.isEmpty)
     }
 
+    /// A state directory that cannot be created stops the daemon with one line naming the path and the
+    /// system's reason, not a Foundation error's dump.
+    @Test(.timeLimit(.minutes(1))) func anUncreatableStateDirectoryIsOneLine() async throws {
+        let file = NSTemporaryDirectory() + "syncgate-state-file-\(getpid())"
+        try "not a directory".write(toFile: file, atomically: false, encoding: .utf8)
+        defer { try? FileManager.default.removeItem(atPath: file) }
+        let result = try await ToolProcess.run([
+            "daemon", "--state-dir", file + "/state", "--socket", file + "-socket/socket",
+        ])
+        #expect(result.status == 1)
+        #expect(
+            result.stderr.hasPrefix("syncgate daemon: cannot open the state directory \(file)/state: cannot create "))
+        #expect(result.stderr.hasSuffix(": Not a directory\n"))
+        #expect(result.stderr.split(separator: "\n").count == 1)
+    }
+
     /// A client with no daemon behind its socket says so and exits 1.
     @Test(.timeLimit(.minutes(1))) func clientsSayWhenNoDaemonRuns() async throws {
         let socket = NSTemporaryDirectory() + "syncgate-no-daemon-\(getpid())/socket"

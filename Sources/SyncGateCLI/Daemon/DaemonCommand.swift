@@ -143,7 +143,9 @@ package struct DaemonCommand: Subcommand {
             running = try RunningCommands(directory: stateDirectory + "/running")
             for directory in ["/jobs", "/runs", "/running"] { chmod(stateDirectory + directory, 0o700) }
         } catch {
-            return fail("cannot open the state directory \(stateDirectory): \(error)")
+            return fail(
+                "cannot open the state directory \(stateDirectory): "
+                    + FileErrorText.describe(error, path: stateDirectory))
         }
         // The socket first: a daemon that cannot listen restores and starts nothing.
         let service = DaemonService(durable: durable, environment: machine.environment, runLog: runLog, log: log)

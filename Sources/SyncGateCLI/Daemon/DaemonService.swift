@@ -181,7 +181,9 @@ final class DaemonService: Sendable {
         do {
             try runLog.recordJob(id: id, job)
         } catch {
-            throw DaemonProtocolError("cannot record the job: \(error)")
+            throw DaemonProtocolError(
+                "cannot record the job: "
+                    + FileErrorText.describe(error, action: "cannot write", path: runLog.directory + "/" + id))
         }
         do {
             let handle = try durable.submit(DurableJob(id: id, kind: ShellJob.kind, payload: job, options: options))

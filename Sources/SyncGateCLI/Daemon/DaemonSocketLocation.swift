@@ -55,7 +55,7 @@ enum DaemonSocketLocation {
                 try FileManager.default.createDirectory(
                     atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
             } catch {
-                throw DaemonSocket.Failure(description: "cannot create \(directory): \(error)")
+                throw DaemonSocket.Failure(description: FileErrorText.describe(error, path: directory))
             }
         }
         var info = stat()
