@@ -225,16 +225,20 @@ func schedulerFloor(count: Int, restoreCount: Int) throws -> (
     return (rate, seconds(batchElapsed), seconds(oneByOneElapsed))
 }
 
-/// Submits per second with `pending` durable jobs already queued (restored from the journal), the syncs
-/// batched a second apart so that the figure is the submission's own cost.
-func submitVersusPending(pending: Int, count: Int) async throws {
-    let directory = freshDirectory("pending-\(pending)")
+/// Fills a fresh journal with `stored` jobs of `kind`, restores them into a durable scheduler (syncs
+/// batched a second apart, so that the figure is the submission's own cost), then submits `count` jobs:
+/// the restore's report and time, and the submits per second.
+func submitsAfterRestore(label: String, stored: Int, kind: String, count: Int) throws -> (
+    report: DurableRestoreReport, restoreElapsed: Duration, perSecond: Double
+) {
+    let directory = freshDirectory(label)
     defer { try? FileManager.default.removeItem(atPath: directory) }
-    try fillJournal(directory, count: pending)
+    try fillJournal(directory, count: stored, kind: kind)
     let store = try FileJobStore(directory: directory, configuration: .init(durability: .batched(window: .seconds(1))))
     let scheduler = try makeScheduler(store: store)
-    let restored = try scheduler.restoreJobs().restored.count
     let clock = ContinuousClock()
+    var restoreReport: DurableRestoreReport?
+    let restoreElapsed = try clock.measure { restoreReport = try scheduler.restoreJobs() }
     let elapsed = try clock.measure {
         for index in 0..<count {
             try scheduler.submit(
@@ -242,38 +246,31 @@ func submitVersusPending(pending: Int, count: Int) async throws {
         }
     }
     try store.close()
-    let rate = Double(count) / seconds(elapsed)
-    print("durable submit with \(restored) pending: \(count) jobs in \(elapsed), \(Int(rate)) submits/s")
-    report("durable-submit-vs-pending", ["pending": Double(restored), "jobs": Double(count), "perSecond": rate])
+    return (restoreReport!, restoreElapsed, Double(count) / seconds(elapsed))
+}
+
+/// Submits per second with `pending` durable jobs already queued (restored from the journal).
+func submitVersusPending(pending: Int, count: Int) throws {
+    let run = try submitsAfterRestore(label: "pending-\(pending)", stored: pending, kind: "work", count: count)
+    let restored = run.report.restored.count
+    print("durable submit with \(restored) pending: \(count) jobs, \(Int(run.perSecond)) submits/s")
+    report(
+        "durable-submit-vs-pending", ["pending": Double(restored), "jobs": Double(count), "perSecond": run.perSecond])
 }
 
 /// Submits per second with `kept` stored jobs of a kind that is not registered, so the restore keeps them
 /// in the store (each holds its id, which every submit is checked against), and the restore's time.
 func submitVersusKept(kept: Int, count: Int) throws {
-    let directory = freshDirectory("kept-\(kept)")
-    defer { try? FileManager.default.removeItem(atPath: directory) }
-    try fillJournal(directory, count: kept, kind: "unregistered")
-    let store = try FileJobStore(directory: directory, configuration: .init(durability: .batched(window: .seconds(1))))
-    let scheduler = try makeScheduler(store: store)
-    let clock = ContinuousClock()
-    var keptCount = 0
-    let restoreElapsed = try clock.measure { keptCount = try scheduler.restoreJobs().kept.count }
-    let elapsed = try clock.measure {
-        for index in 0..<count {
-            try scheduler.submit(
-                DurableJob(kind: "work", payload: Payload(photo: index, path: "/photos/new-\(index).heic")))
-        }
-    }
-    try store.close()
-    let rate = Double(count) / seconds(elapsed)
+    let run = try submitsAfterRestore(label: "kept-\(kept)", stored: kept, kind: "unregistered", count: count)
+    let keptCount = run.report.kept.count
     print(
-        "durable submit with \(keptCount) kept: restore \(restoreElapsed), \(count) jobs in \(elapsed), "
-            + "\(Int(rate)) submits/s")
+        "durable submit with \(keptCount) kept: restore \(run.restoreElapsed), \(count) jobs, "
+            + "\(Int(run.perSecond)) submits/s")
     report(
         "durable-submit-vs-kept",
         [
-            "kept": Double(keptCount), "jobs": Double(count), "perSecond": rate,
-            "restoreSeconds": seconds(restoreElapsed),
+            "kept": Double(keptCount), "jobs": Double(count), "perSecond": run.perSecond,
+            "restoreSeconds": seconds(run.restoreElapsed),
         ])
 }
 
@@ -315,7 +312,7 @@ let crashSafe = try submitThroughput(
     label: "crash-safe", durability: .batched(window: .milliseconds(100)), count: submits * 25)
 let floor = try crashSafeFloor(count: submits * 25)
 for pending in [100, 10_000, restoreCount] {
-    try await submitVersusPending(pending: pending, count: submits)
+    try submitVersusPending(pending: pending, count: submits)
 }
 try submitVersusKept(kept: 10_000, count: submits)
 let restore = try await restoreTime(count: restoreCount)

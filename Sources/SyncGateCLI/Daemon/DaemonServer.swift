@@ -74,18 +74,9 @@ final class DaemonServer: Sendable {
     /// (SyncGate's own files): the mode of a directory shared with anything else (`/`, `/run`, a home
     /// directory given as `--socket` or `--state-dir`) is never changed.
     static func prepareDirectory(_ directory: String, ownEntries: Set<String>) throws {
-        if mkdir(directory, 0o700) != 0 {
-            let code = errno
-            if code == ENOENT {
-                do {
-                    try FileManager.default.createDirectory(
-                        atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-                } catch {
-                    throw DaemonSocket.Failure(description: FileErrorText.describe(error, path: directory))
-                }
-            } else if code != EEXIST {
-                throw DaemonSocket.Failure(description: "cannot create \(directory): \(SystemErrorText.message(code))")
-            }
+        let code = try DaemonSocketLocation.makeDirectory(directory)
+        if code != 0 && code != EEXIST {
+            throw DaemonSocket.Failure(description: "cannot create \(directory): \(SystemErrorText.message(code))")
         }
         var info = stat()
         guard stat(directory, &info) == 0 else {

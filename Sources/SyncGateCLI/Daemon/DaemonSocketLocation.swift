@@ -50,14 +50,7 @@ enum DaemonSocketLocation {
 
     /// Creates `directory` (mode 0700) or checks an existing one; see ``DaemonSocketLocation``.
     static func prepareDirectory(_ directory: String, ownEntries: Set<String>) throws(DaemonSocket.Failure) {
-        if mkdir(directory, 0o700) != 0 && errno == ENOENT {
-            do {
-                try FileManager.default.createDirectory(
-                    atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-            } catch {
-                throw DaemonSocket.Failure(description: FileErrorText.describe(error, path: directory))
-            }
-        }
+        _ = try makeDirectory(directory)
         var info = stat()
         guard lstat(directory, &info) == 0 else {
             throw DaemonSocket.Failure(description: "cannot read \(directory): \(SystemErrorText.message(errno))")
@@ -81,6 +74,25 @@ enum DaemonSocketLocation {
                     + "refusing it (chmod 700 it, or remove it)")
         }
         if mode & 0o077 != 0 && holdsOnly(ownEntries, directory) { chmod(directory, 0o700) }
+    }
+
+    /// Creates `directory` with mode 0700, and its missing parents.
+    ///
+    /// - Returns: 0, or `mkdir`'s error for a reason other than a missing parent (`EEXIST` when it
+    ///   exists), for the caller to judge.
+    /// - Throws: ``DaemonSocket/Failure`` naming the path and the reason when a missing parent cannot be
+    ///   created.
+    static func makeDirectory(_ directory: String) throws(DaemonSocket.Failure) -> Int32 {
+        guard mkdir(directory, 0o700) != 0 else { return 0 }
+        let code = errno
+        guard code == ENOENT else { return code }
+        do {
+            try FileManager.default.createDirectory(
+                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        } catch {
+            throw DaemonSocket.Failure(description: FileErrorText.describe(error, path: directory))
+        }
+        return 0
     }
 
     /// Whether `directory` holds nothing but entries named in `names` (SyncGate's own), so that its mode

@@ -16,9 +16,6 @@ struct DurableHolds: Sendable {
     /// No jobs kept.
     init() {}
 
-    /// Whether no job is kept.
-    var isEmpty: Bool { bySequence.isEmpty }
-
     /// The kept jobs in sequence order.
     var jobs: [KeptDurableJob] { bySequence.sorted { $0.key < $1.key }.map(\.value.job) }
 

@@ -474,9 +474,7 @@ public final class FileJobStore: JobStore {
             return bound
         }
         guard let bound else { return }
-        let (seconds, attoseconds) = bound.components
-        let nanoseconds = Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000)
-        if wake.wait(timeout: .now() + .nanoseconds(nanoseconds)) == .timedOut {
+        if wake.wait(timeout: .now() + bound.inSeconds) == .timedOut {
             // A submitter that completes the count after this signals a semaphore nobody waits on.
             commits.withLock { $0.gathering = nil }
         }
