@@ -11,31 +11,46 @@ extension Scenario {
                 + "hand (the built-in path through the NetworkManager merger; Linux only), and an app's own "
                 + "AccountStatusProviding type that offers only an AsyncStream (followed by a task); baseline: "
                 + "from just before that thread resumes a CheckedContinuation to the resumed task's first "
-                + "instruction"
+                + "instruction. Also, from the same kind of thread and in the same rounds, the skeleton gate (scenario 1's) "
+                + "and the code an app writes without SyncGate (an AsyncStream and a task looping over it)"
         )
-        var subjects: [(label: String, probe: SourcePathProbe, goals: [LatencyComparison.RatioGoal])] = []
-        let goals: [LatencyComparison.RatioGoal] = [
-            .init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 1.5),
-        ]
-        subjects.append(("app's StatusFeed → body", SourcePathProbe(scenario: name, source: .statusFeed()), goals))
+        var subjects: [(label: String, probe: SourcePathProbe, judged: Bool)] = []
+        subjects.append(("app's StatusFeed → body", SourcePathProbe(scenario: name, source: .statusFeed()), true))
         #if os(Linux)
             subjects.append(
                 (
-                    "built-in ConnectivityObserver → body", SourcePathProbe(scenario: name, source: .builtInObserver()),
-                    goals
+                    "built-in ConnectivityObserver → body",
+                    SourcePathProbe(scenario: name, source: .builtInObserver()), true
                 ))
         #endif
-        subjects.append(("app's stream-only source → body", SourcePathProbe(scenario: name, source: .streamOnly()), []))
-        let baseline = ContinuationResumeProbe(scenario: name, fromThread: true)
+        subjects.append(
+            ("app's stream-only source → body", SourcePathProbe(scenario: name, source: .streamOnly()), false))
+        let references: [any LatencyProbe] = [
+            SkeletonGateProbe(scenario: name, trigger: .open(fromThread: true)),
+            UserLoopProbe(scenario: name, fromThread: true),
+            ContinuationResumeProbe(scenario: name, fromThread: true),
+        ]
         let samples = try await InterleavedSampler.run(
-            subjects.map(\.probe) + [baseline], warmup: sizes.warmup, samples: sizes.samples)
+            subjects.map(\.probe) + references, warmup: sizes.warmup, samples: sizes.samples)
+        let skeleton = samples[subjects.count]
+        let userLoop = samples[subjects.count + 1]
+        let baseline = ("continuation resumed from that thread", samples[subjects.count + 2])
         for (index, subject) in subjects.enumerated() {
-            result.latencies.append(
-                LatencyComparison(
-                    subject: subject.label, series: samples[index],
-                    baseline: "continuation resumed from that thread", baselineSeries: samples[subjects.count],
-                    goals: subject.goals))
+            if subject.judged {
+                result.latencies += referenceComparisons(
+                    subject: (subject.label, samples[index]), skeleton: skeleton, userLoop: userLoop,
+                    baseline: baseline
+                ).prefix(3)
+            } else {
+                result.latencies.append(
+                    LatencyComparison(
+                        subject: subject.label, series: samples[index], baseline: baseline.0,
+                        baselineSeries: baseline.1, goals: []))
+            }
         }
+        result.latencies += referenceComparisons(
+            subject: ("", baseline.1), skeleton: skeleton, userLoop: userLoop, baseline: baseline
+        ).suffix(2)
         for subject in subjects { await subject.probe.finish() }
         let expected = sizes.warmup + sizes.samples
         for subject in subjects where subject.probe.succeeded != expected {

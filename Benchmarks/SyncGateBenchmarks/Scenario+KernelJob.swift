@@ -44,7 +44,7 @@ extension Scenario {
                 LatencyComparison(
                     subject: "route appears → job body", samples: measured.job,
                     baseline: "bare socket wake-up → resumed task", baselineSamples: measured.raw,
-                    goals: [.init(percentile: "p50", atMost: 1.5), .init(percentile: "p99.9", atMost: 3.0)]))
+                    goals: [.init(percentile: "p50", atMost: 1.3), .init(percentile: "p99.9", atMost: 3.0)]))
             let idle = sizes.idleSeconds
             let total = measured.idleWakeups.reduce(0) { $0 + $1.count }
             result.figures.append(

@@ -8,6 +8,9 @@ final class ThreadDriver: Sendable {
     private let pending = LockedState<(action: @Sendable () -> Void, done: Mailbox<Void>)?>(nil)
     private let stopped = LockedState(false)
 
+    /// How long the thread waits, once handed an action, before running it.
+    static let quietPeriod = Duration.microseconds(100)
+
     /// Starts the thread; it sleeps until ``run(_:)`` hands it an action.
     init() {
         let thread = Thread { [go, pending, stopped] in
@@ -20,6 +23,10 @@ final class ThreadDriver: Sendable {
                         return state
                     })
                 else { continue }
+                // The measuring task suspends as it hands the action over; let its pool thread go idle
+                // first, so every trigger from this thread finds the pool as the source's own thread
+                // would (no thread about to look for work), whichever probe sent it.
+                settle(ThreadDriver.quietPeriod)
                 work.action()
                 work.done.put(())
             }
