@@ -14,6 +14,14 @@ package struct MachineEnvironment: Sendable {
         private let resources: ResourceObserver
     #endif
 
+    /// The process's machine environment, created on first use and never stopped.
+    ///
+    /// The commands that follow the machine (`wait`, `run`, `watch`, `status`) end by exiting the
+    /// process, and the kernel then closes the observers' sockets and ends their threads. Stopping them
+    /// first would only delay that exit: each observer joins its thread, and each D-Bus follower's
+    /// socket wait releases an inotify instance, which waits for the kernel's grace period.
+    package static let process = MachineEnvironment()
+
     /// Creates the platform's network, power and storage observers (storage on the working directory), on
     /// Linux the resource observer (PSI and thermal zones), and an environment over them.
     package init() {

@@ -139,9 +139,9 @@ package struct RunCommand: Subcommand {
 
     /// Runs the command on this machine's environment; see ``execute(_:environment:signals:log:)``.
     package func run() async -> Int32 {
-        let signals = SignalWatcher()
+        let signals = SignalWatcher.process
         return await Self.execute(
-            self, environment: SyncGateTool.makeEnvironment(), signals: signals.signals, log: { Output.error($0) })
+            self, environment: SyncGateTool.environment, signals: signals.signals, log: { Output.error($0) })
     }
 
     /// The command exited with a non-zero status.

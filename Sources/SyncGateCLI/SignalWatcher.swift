@@ -32,6 +32,10 @@ package final class SignalWatcher: Sendable {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
+    /// The process's watcher of ``watched``, created on first use and never stopped: the one command
+    /// of a `syncgate` process reads it, and ends by exiting the process, which ends its thread.
+    package static let process = SignalWatcher()
+
     /// The signals received, in order; one consumer.
     package let signals: AsyncStream<Int32>
 

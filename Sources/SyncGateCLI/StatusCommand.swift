@@ -54,7 +54,7 @@ package struct StatusCommand: Subcommand {
 
     /// Prints the status of this machine once; returns 0.
     package func run() async -> Int32 {
-        Self.status(json: json, machine: MachineEnvironment(), style: Output.style)
+        Self.status(json: json, machine: MachineEnvironment.process, style: Output.style)
     }
 
     /// The report for the environment's status now, with the default route's interface name.

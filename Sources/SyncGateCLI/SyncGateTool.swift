@@ -27,8 +27,9 @@ package enum SyncGateTool {
         }
     }
 
-    /// The environment of this machine: network and power where the platform has sources.
-    static func makeEnvironment() -> SyncEnvironment {
-        MachineEnvironment().environment
+    /// The environment of this machine: network and power where the platform has sources; the
+    /// process's one ``MachineEnvironment/process``.
+    static var environment: SyncEnvironment {
+        MachineEnvironment.process.environment
     }
 }

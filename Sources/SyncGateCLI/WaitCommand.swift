@@ -74,9 +74,9 @@ package struct WaitCommand: Subcommand {
 
     /// Waits on this machine's environment; see ``execute(_:environment:signals:log:)``.
     package func run() async -> Int32 {
-        let signals = SignalWatcher()
+        let signals = SignalWatcher.process
         return await Self.execute(
-            self, environment: SyncGateTool.makeEnvironment(), signals: signals.signals, log: { Output.error($0) })
+            self, environment: SyncGateTool.environment, signals: signals.signals, log: { Output.error($0) })
     }
 
     /// Waits and returns the exit status: 0 when the requirements hold, ``ExitCode/timedOut`` on timeout,

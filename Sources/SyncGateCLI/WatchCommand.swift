@@ -48,9 +48,9 @@ package struct WatchCommand: Subcommand {
 
     /// Watches this machine until SIGINT or SIGTERM; returns 128 + the signal's number.
     package func run() async -> Int32 {
-        let signals = SignalWatcher()
+        let signals = SignalWatcher.process
         return await Self.watch(
-            json: json, environment: SyncGateTool.makeEnvironment(), style: Output.style, signals: signals.signals)
+            json: json, environment: SyncGateTool.environment, style: Output.style, signals: signals.signals)
     }
 
     /// Prints the status and then one line per change until a signal arrives; returns 128 + its number.

@@ -84,6 +84,7 @@ import SyncGateCore
                 throw ConnectivityObserverError(operation: "link dump", code: 0)
             }
             status = evaluate()
+            classifyUsableLinks()
         }
 
         /// The descriptors this loop owns: event socket, request socket, wake-up pipe.
@@ -135,6 +136,16 @@ import SyncGateCore
                     publish(evaluate())
                     recheckEvaluation = .publish
                 }
+                classifyUsableLinks()
+            }
+        }
+
+        /// Classifies each usable link not classified yet, after this turn's status is out: reading its
+        /// sysfs entries then costs nothing on the path from a route's appearance to the status (a route
+        /// through a link that was just classified is decided from the cache).
+        private func classifyUsableLinks() {
+            for (index, link) in links where kinds[index] == nil && link.isUsable {
+                _ = kind(of: link)
             }
         }
 

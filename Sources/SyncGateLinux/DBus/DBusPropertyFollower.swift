@@ -37,7 +37,7 @@ import SyncGateCore
             var isSettled = false
             var reconnectTask: Task<Void, Never>?
             /// Waits for the bus socket to be created while there is no connection.
-            var socketWatch: SocketPathWatch?
+            var socketWatch: SocketPathSubscription?
             /// Quick retries left after the bus socket appeared: a socket is created by `bind` just before
             /// its daemon calls `listen`, so the first connection may be refused.
             var retriesAfterAppearance = 0
@@ -222,7 +222,8 @@ import SyncGateCore
                 connectionEnded(error.description)
                 return
             }
-            let (actions, watch): ([DBusPropertyStateMachine.Action]?, SocketPathWatch?) = state.withLock { state in
+            let (actions, watch): ([DBusPropertyStateMachine.Action]?, SocketPathSubscription?) = state.withLock {
+                state in
                 guard !state.isStopped else { return (nil, nil) }
                 state.connection = connection
                 state.busProblem = nil
@@ -277,7 +278,7 @@ import SyncGateCore
                 hasWatch
                 ? nil
                 : socketPath.flatMap { path in
-                    SocketPathWatch(path: path, queue: queue) { [weak self] in self?.socketAppeared() }
+                    SocketPathSubscription(path: path, queue: queue) { [weak self] in self?.socketAppeared() }
                 }
             let watched = hasWatch || watch?.awaitsCreation == true
             let delay = Self.reconnectDelay(configuration, isSocketWatched: watched)
