@@ -38,7 +38,12 @@ final class StatusChangeProbe: LatencyProbe {
 
     func measure() async throws -> LatencySample {
         let stamp = Stamp()
-        let handle = try scheduler.submit(SyncJob(requires: .network) { _ in stamp.mark() })
+        let started = Mailbox<Void>()
+        let handle = try scheduler.submit(
+            SyncJob(requires: .network) { _ in
+                stamp.mark()
+                started.put(())
+            })
         settle()
         let start: ContinuousClock.Instant
         let trigger: UInt
@@ -52,6 +57,9 @@ final class StatusChangeProbe: LatencyProbe {
             start = ContinuousClock.now
             manual.connectivity.send(.connected(via: .wiredEthernet))
             sendDurations.append(start.duration(to: .now).nanoseconds)
+            // Suspends as the skeleton gate's probe does (a mailbox the body fills), so the body, which
+            // often runs on this thread once it is free, waits for the same work on both sides.
+            await started.take()
         }
         let outcome = try await handle.outcome()
         guard case .succeeded = outcome else {
