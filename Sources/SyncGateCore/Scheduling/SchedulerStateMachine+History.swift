@@ -1,8 +1,9 @@
 /// Queries and the history of finished jobs, kept within the retention (docs/ARCHITECTURE.md §4).
 ///
-/// The history is an array, oldest first, from `historyStart` on; a resolved job is appended and the
-/// oldest are dropped past `maxCount` or `maxAge`, so keeping it costs O(1) amortized per finished
-/// job. A query reads every unfinished job and every kept one: O(jobs + kept).
+/// The history is a ring, oldest first; a resolved job is appended and the oldest are dropped past
+/// `maxCount` or `maxAge`, each retired as it is dropped, so keeping it costs O(1) per finished job and a
+/// full history retires one job per job that ends (never a batch at once, which the thread ending a job
+/// would free in one go). A query reads every unfinished job and every kept one: O(jobs + kept).
 extension SchedulerStateMachine {
     /// Keeps a job that just ended, or, with no history kept, retires it (see ``retired``); a kept job is
     /// retired when it is dropped from the history.
@@ -23,22 +24,17 @@ extension SchedulerStateMachine {
 
     /// Drops the finished jobs past the retention.
     mutating func prune(now: Duration) {
-        while history.count - historyStart > retention.maxCount { historyStart += 1 }
+        while history.count > retention.maxCount { retired.jobs.append(history.removeFirst().job) }
         if let maxAge = retention.maxAge {
-            while historyStart < history.count, history[historyStart].finishedAt + maxAge <= now {
-                historyStart += 1
+            while let oldest = history.first, oldest.finishedAt + maxAge <= now {
+                retired.jobs.append(history.removeFirst().job)
             }
-        }
-        if historyStart > 64 && historyStart * 2 > history.count {
-            retired.jobs.append(contentsOf: history[..<historyStart].lazy.map { $0.job })
-            history.removeFirst(historyStart)
-            historyStart = 0
         }
     }
 
     /// The most recent kept job with the identifier, if it is still within the retention.
     func finishedJob(id: SyncJob.ID, now: Duration) -> FinishedJob? {
-        guard let index = history[historyStart...].lastIndex(where: { $0.id == id }) else { return nil }
+        guard let index = history.lastIndex(where: { $0.id == id }) else { return nil }
         let finished = history[index]
         if let maxAge = retention.maxAge, finished.finishedAt + maxAge <= now { return nil }
         return finished
@@ -56,7 +52,7 @@ extension SchedulerStateMachine {
             if query.matches(info) { found.append(info) }
         }
         let oldestKept = retention.maxAge.map { now - $0 }
-        for finished in history[historyStart...] {
+        for finished in history {
             if let oldestKept, finished.finishedAt <= oldestKept { continue }
             if let ids = query.ids, !ids.contains(finished.id) { continue }
             var info = info(

@@ -313,9 +313,8 @@ struct SchedulerStateMachine<Payload> {
     var uniqueKeys: [String: Key] = [:]
     /// The unfinished jobs of each unique key, oldest first (more than one only with appends).
     var uniqueChains: [String: [Key]] = [:]
-    /// Finished jobs, oldest first, from `historyStart` on.
-    var history: [FinishedJob] = []
-    var historyStart = 0
+    /// Finished jobs, oldest first.
+    var history = RingBuffer<FinishedJob>()
     private var tagIndex: [String: Set<Key>] = [:]
     private(set) var serialGroups: [String: [Key]] = [:]
     /// The running job of each unique key (possibly one being stopped after it was replaced).
