@@ -128,6 +128,9 @@ final class DaemonServer: Sendable {
                                 + "refusing clients until a descriptor is freed"
                             : "cannot accept a connection: \(reason); trying again with growing pauses")
                 }
+                // The reserve is lost when another thread took its descriptor between our close and our
+                // open again: take it back as soon as one is free, or no client would be refused again.
+                if descriptors && spare < 0 { spare = open("/dev/null", O_RDONLY | O_CLOEXEC) }
                 if descriptors && spare >= 0 {
                     close(spare)
                     let pending = accept(listener, nil, nil)
