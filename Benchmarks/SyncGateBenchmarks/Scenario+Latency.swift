@@ -18,7 +18,7 @@ extension Scenario {
         let probe = try await StatusChangeProbe(scenario: name, blockedJobs: 0)
         let threadProbe = try await StatusChangeProbe(scenario: name, blockedJobs: 0, fromThread: true)
         for (label, subject, fromThread) in [
-            ("status change → body", probe, false), ("same, sent from a dedicated thread", threadProbe, true),
+            ("status change → body", probe, false), ("sent from a dedicated thread", threadProbe, true),
         ] {
             let baseline = ContinuationResumeProbe(scenario: name, fromThread: fromThread)
             let skeleton = SkeletonGateProbe(scenario: name, trigger: .open(fromThread: fromThread))
@@ -80,11 +80,11 @@ extension Scenario {
         [
             LatencyComparison(
                 subject: subject.label, series: subject.series,
-                baseline: "skeleton gate (the cheapest gate), same change", baselineSeries: skeleton,
+                baseline: "skeleton gate, same trigger", baselineSeries: skeleton,
                 goals: [.init(percentile: "p50", atMost: 1.2), .init(percentile: "p99", atMost: 1.2)]),
             LatencyComparison(
                 subject: subject.label, series: subject.series,
-                baseline: "app's own loop over an AsyncStream (no SyncGate)", baselineSeries: userLoop,
+                baseline: "app's own AsyncStream loop", baselineSeries: userLoop,
                 goals: [.init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 1.0)]),
             LatencyComparison(
                 subject: subject.label, series: subject.series, baseline: baseline.label,
@@ -127,7 +127,7 @@ extension Scenario {
         result.latencies.append(
             LatencyComparison(
                 subject: "SyncGate: submit → body", series: samples[0],
-                baseline: "skeleton gate (the cheapest gate), submit → body", baselineSeries: samples[2],
+                baseline: "skeleton gate, submit → body", baselineSeries: samples[2],
                 goals: [.init(percentile: "p50", atMost: 1.2), .init(percentile: "p99", atMost: 1.2)]))
         result.latencies.append(
             LatencyComparison(
