@@ -32,6 +32,8 @@ import SyncGateCore
         private let queries: NetlinkQueryClient
         private var links: [Int32: NetlinkLink] = [:]
         private var kinds: [Int32: LinuxInterfaceKind] = [:]
+        /// Whether a link was learned or changed since the last ``classifyUsableLinks()``.
+        private var hasUnclassifiedLinks = true
         private var debounce: ConnectivityDebounce
         private var needsLinkDump = true
         /// The last answers of the two probe lookups, and whether a hint since may have changed them: a
@@ -144,6 +146,8 @@ import SyncGateCore
         /// sysfs entries then costs nothing on the path from a route's appearance to the status (a route
         /// through a link that was just classified is decided from the cache).
         private func classifyUsableLinks() {
+            guard hasUnclassifiedLinks else { return }
+            hasUnclassifiedLinks = false
             for (index, link) in links where kinds[index] == nil && link.isUsable {
                 _ = kind(of: link)
             }
@@ -190,6 +194,7 @@ import SyncGateCore
                 guard let link = NetlinkLink.decode(message), !link.isWirelessChatter else { return false }
                 links[link.index] = link
                 kinds[link.index] = nil
+                hasUnclassifiedLinks = true
                 lookUpBothFamilies()
                 return true
             case Netlink.MessageType.deleteLink:
@@ -263,6 +268,7 @@ import SyncGateCore
             guard let dumped = queries.dumpLinks() else { return false }
             links = dumped
             kinds = [:]
+            hasUnclassifiedLinks = true
             needsLinkDump = false
             return true
         }

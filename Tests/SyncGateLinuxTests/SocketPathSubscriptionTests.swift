@@ -29,6 +29,13 @@
             return (subscription, stream)
         }
 
+        /// How many times a subscription was told, once its stream has finished.
+        func count(_ appearances: AsyncStream<Void>) async -> Int {
+            var count = 0
+            for await _ in appearances { count += 1 }
+            return count
+        }
+
         @Test func waitsForOnePathShareOneWatchAndAreEachToldOnce() async throws {
             let base = try temporaryDirectory()
             defer { try? FileManager.default.removeItem(atPath: base) }
@@ -49,10 +56,7 @@
             try FileManager.default.createDirectory(atPath: "\(base)/dbus", withIntermediateDirectories: false)
             #expect(FileManager.default.createFile(atPath: path, contents: Data()))
             // Each remaining wait is told exactly once (its stream finishes after one element).
-            var firstCount = 0
-            for await _ in firstAppearances { firstCount += 1 }
-            var secondCount = 0
-            for await _ in secondAppearances { secondCount += 1 }
+            let (firstCount, secondCount) = (await count(firstAppearances), await count(secondAppearances))
             #expect(firstCount == 1 && secondCount == 1)
             #expect(!watch.isWatching)
             #expect(!first.awaitsCreation && !second.awaitsCreation)
@@ -98,10 +102,7 @@
             // Still present: the fresh watch too saw it at its start. The daemon makes it anew.
             try FileManager.default.removeItem(atPath: path)
             #expect(FileManager.default.createFile(atPath: path, contents: Data()))
-            var firstCount = 0
-            for await _ in firstAppearances { firstCount += 1 }
-            var secondCount = 0
-            for await _ in secondAppearances { secondCount += 1 }
+            let (firstCount, secondCount) = (await count(firstAppearances), await count(secondAppearances))
             #expect(firstCount == 1 && secondCount == 1)
             first.cancel()
             second.cancel()
