@@ -3,20 +3,33 @@ import SyncGateCore
 /// The durable scheduler's active jobs by sequence number, with an index of their ids, so that checking a
 /// new job's dependencies costs the same however many jobs are pending.
 ///
-/// Invariant: `counts[id]` is the number of entries whose job has `id` (absent when none).
+/// The jobs themselves live in a ``ChunkedArray`` and the dictionary holds their places, so a growing
+/// set of active jobs never moves the jobs, only their places; a removed job's place is used again.
+///
+/// Invariants: `places` and the non-empty entries of `slots` are the same jobs; `free` lists exactly the
+/// empty entries of `slots`; `counts[id]` is the number of jobs with `id` (absent when none).
 struct DurableActiveJobs: Sendable {
-    private var jobs: [UInt64: DurableSchedulerStateMachine.Active] = [:]
+    private var places: [UInt64: Int] = [:]
+    private var slots = ChunkedArray<DurableSchedulerStateMachine.Active?>()
+    private var free: [Int] = []
     private var counts: [SyncJob.ID: Int] = [:]
 
     /// The active job with the sequence number; setting `nil` removes it.
     subscript(sequence: UInt64) -> DurableSchedulerStateMachine.Active? {
-        get { jobs[sequence] }
+        get { places[sequence].flatMap { slots[$0] } }
         set {
             let old: DurableSchedulerStateMachine.Active?
-            if let newValue {
-                old = jobs.updateValue(newValue, forKey: sequence)
+            if let place = places[sequence] {
+                old = slots[place].take()
+                if let newValue {
+                    slots[place] = newValue
+                } else {
+                    places[sequence] = nil
+                    free.append(place)
+                }
             } else {
-                old = jobs.removeValue(forKey: sequence)
+                old = nil
+                if let newValue { places[sequence] = store(newValue) }
             }
             guard old?.id != newValue?.id else { return }
             if let old { forget(old.id) }
@@ -24,11 +37,21 @@ struct DurableActiveJobs: Sendable {
         }
     }
 
-    /// Makes room for `additional` more jobs, so that a restore's many activations never move those
-    /// already active.
+    /// Makes room for `additional` more jobs, so that a restore's many activations never grow the index
+    /// while it is being filled.
     mutating func reserveCapacity(forAdditional additional: Int) {
-        jobs.reserveCapacity(jobs.count + additional)
+        places.reserveCapacity(places.count + additional)
         counts.reserveCapacity(counts.count + additional)
+    }
+
+    /// Puts `job` in an empty place, or a new one; returns the place.
+    private mutating func store(_ job: DurableSchedulerStateMachine.Active) -> Int {
+        if let place = free.popLast() {
+            slots[place] = job
+            return place
+        }
+        slots.append(job)
+        return slots.count - 1
     }
 
     /// Whether a job with the id is active.
@@ -37,17 +60,17 @@ struct DurableActiveJobs: Sendable {
     }
 
     /// The sequence numbers of the active jobs.
-    var sequences: Dictionary<UInt64, DurableSchedulerStateMachine.Active>.Keys { jobs.keys }
+    var sequences: Dictionary<UInt64, Int>.Keys { places.keys }
 
     /// How many jobs are active.
-    var count: Int { jobs.count }
+    var count: Int { places.count }
 
     /// Whether no job is active.
-    var isEmpty: Bool { jobs.isEmpty }
+    var isEmpty: Bool { places.isEmpty }
 
     /// The ids of the active jobs in the order of their sequence numbers.
     var idsInSequenceOrder: [SyncJob.ID] {
-        jobs.sorted { $0.key < $1.key }.map(\.value.id)
+        places.sorted { $0.key < $1.key }.compactMap { slots[$0.value]?.id }
     }
 
     private mutating func forget(_ id: SyncJob.ID) {

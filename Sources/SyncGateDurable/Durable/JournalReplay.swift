@@ -1,15 +1,18 @@
+import SyncGateCore
+
 /// The unresolved jobs a sequence of records leaves, kept up to date record by record.
 ///
 /// Records about a sequence number that is not pending (already resolved, or lost to a skipped record)
 /// are ignored; a later `submitted` record for a pending sequence (written by compaction) replaces it.
 ///
-/// The jobs live in an array in the order they were first submitted, which is the order of their
-/// sequence numbers as every writer appends them, so ``orderedJobs`` is a pass over it rather than a
-/// sort; a resolved job leaves a hole that is closed once holes outnumber the jobs. A dictionary keyed
-/// by sequence number would move every job (several hundred bytes each) at each of its resizes.
+/// The jobs live in a ``ChunkedArray`` in the order they were first submitted, which is the order of
+/// their sequence numbers as every writer appends them, so ``orderedJobs`` is a pass over it rather than
+/// a sort; a resolved job leaves a hole that is closed once holes outnumber the jobs. A job, several
+/// hundred bytes, is never moved by the growth of the store: a dictionary keyed by sequence number, or
+/// an array, would move every job at each of its resizes, into memory touched for the first time.
 struct JournalReplay {
     /// The unresolved jobs, and holes where resolved ones were, in the order of their first submission.
-    private var slots: [StoredJob?] = []
+    private var slots = ChunkedArray<StoredJob?>()
     /// Where each unresolved job is in `slots`, by sequence number.
     private var slotOfSequence: [UInt64: Int] = [:]
     /// Whether the sequence numbers in `slots` rise; `false` once a submission came out of order.
@@ -70,8 +73,7 @@ struct JournalReplay {
     }
 
     private mutating func closeHoles() {
-        var kept: [StoredJob?] = []
-        kept.reserveCapacity(count)
+        var kept = ChunkedArray<StoredJob?>()
         for case let job? in slots {
             slotOfSequence[job.sequence] = kept.count
             kept.append(job)

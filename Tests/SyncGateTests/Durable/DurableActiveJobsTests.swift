@@ -1,3 +1,4 @@
+import SyncGateTesting
 import Testing
 
 @testable import SyncGateCore
@@ -37,5 +38,31 @@ struct DurableActiveJobsTests {
         #expect(active.containsJob(id: "x"))
         active[1] = nil
         #expect(!active.containsJob(id: "x"))
+    }
+
+    /// Random insertions, replacements and removals against a dictionary as the model: the places of
+    /// removed jobs are used again without mixing jobs up.
+    @Test("matches a dictionary over random changes", arguments: [1, 2, 3] as [UInt64])
+    func matchesADictionary(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        var active = DurableActiveJobs()
+        var model: [UInt64: DurableSchedulerStateMachine.Active] = [:]
+        for step in 0..<3_000 {
+            let sequence = UInt64(random.next(below: 200))
+            if random.chance(0.4) {
+                active[sequence] = nil
+                model[sequence] = nil
+            } else {
+                let job = Self.job("job-\(random.next(below: 150))", attempt: step)
+                active[sequence] = job
+                model[sequence] = job
+            }
+            #expect(active.count == model.count)
+        }
+        for sequence in 0..<UInt64(200) { #expect(active[sequence] == model[sequence]) }
+        #expect(Set(active.sequences) == Set(model.keys))
+        #expect(active.idsInSequenceOrder == model.sorted { $0.key < $1.key }.map(\.value.id))
+        let ids = Set(model.values.map(\.id))
+        for index in 0..<150 { #expect(active.containsJob(id: "job-\(index)") == ids.contains("job-\(index)")) }
     }
 }
