@@ -133,20 +133,24 @@ public final class FileJobStore: JobStore {
         var failed: [UInt64: JobStoreError] = [:]
         /// Whether a submitter leads a sync now.
         var hasLeader = false
-        /// The submitters waiting for the leader's sync to end, each woken once then.
-        var waiting: [Waiter] = []
+        /// The threads of the submitters waiting for the leader's sync to end.
+        var waiting: [UInt] = []
+        /// What those submitters wait on: a group entered once, left by the leader after its sync, which
+        /// wakes them all with one call; the next ones wait on a new group.
+        var wake = GroupCommit.makeWake()
         /// The threads whose submissions the last successful sync covered, and how long it took.
         var lastBatch: Set<UInt> = []
         var lastSyncDuration: Duration = .zero
         /// While the leader gathers: how many waiting submitters (the leader counted) end its wait, and
         /// its wake-up, signalled once by the submitter that completes the count.
         var gathering: (target: Int, wake: DispatchSemaphore)?
-    }
 
-    /// A synchronous submitter waiting for a sync: its wake-up and its thread.
-    private struct Waiter {
-        let semaphore: DispatchSemaphore
-        let thread: UInt
+        /// A new wake-up for the submitters of one sync: a group entered once.
+        static func makeWake() -> DispatchGroup {
+            let group = DispatchGroup()
+            group.enter()
+            return group
+        }
     }
 
     /// What a synchronous submitter does next.
@@ -154,8 +158,8 @@ public final class FileJobStore: JobStore {
         case done
         case failed(JobStoreError)
         case lead
-        /// Waits on its semaphore, after waking a gathering leader whose count it completed.
-        case wait(DispatchSemaphore, wakeLeader: DispatchSemaphore?)
+        /// Waits for the leader's sync to end, after waking a gathering leader whose count it completed.
+        case wait(DispatchGroup, wakeLeader: DispatchSemaphore?)
     }
 
     /// The longest a sync's leader waits for the previous sync's submitters to write again.
@@ -428,32 +432,34 @@ public final class FileJobStore: JobStore {
                     commits.hasLeader = true
                     return .lead
                 }
-                let semaphore = DispatchSemaphore(value: 0)
-                commits.waiting.append(Waiter(semaphore: semaphore, thread: thread))
+                commits.waiting.append(thread)
                 var leader: DispatchSemaphore?
                 if let gathering = commits.gathering, commits.waiting.count + 1 >= gathering.target {
                     commits.gathering = nil
                     leader = gathering.wake
                 }
-                return .wait(semaphore, wakeLeader: leader)
+                return .wait(commits.wake, wakeLeader: leader)
             }
             switch step {
             case .done: return
             case .failed(let error): throw error
-            case .wait(let semaphore, let leader):
+            case .wait(let wake, let leader):
                 leader?.signal()
-                semaphore.wait()
+                wake.wait()
             case .lead:
                 hasLed = true
                 gather(leader: thread)
                 // The outcome reaches every submitter through `commits`, this one included.
                 _ = try? syncState.withLock { try syncLocked(&$0) }
-                let waiting = commits.withLock { commits in
+                // Every submitter waiting now is woken at once, with one call; those the sync did not
+                // cover find so and wait again, or lead the next one.
+                let wake = commits.withLock { commits in
                     commits.hasLeader = false
-                    defer { commits.waiting.removeAll() }
-                    return commits.waiting
+                    commits.waiting.removeAll(keepingCapacity: true)
+                    defer { commits.wake = GroupCommit.makeWake() }
+                    return commits.wake
                 }
-                for waiter in waiting { waiter.semaphore.signal() }
+                wake.leave()
             }
         }
     }
@@ -465,7 +471,7 @@ public final class FileJobStore: JobStore {
     private func gather(leader: UInt) {
         let wake = DispatchSemaphore(value: 0)
         let bound: Duration? = commits.withLock { commits in
-            var present = Set(commits.waiting.map(\.thread))
+            var present = Set(commits.waiting)
             present.insert(leader)
             let expected = commits.lastBatch.subtracting(present).count
             let bound = min(commits.lastSyncDuration / 2, Self.maximumGather)
