@@ -16,10 +16,12 @@
 //   durable-submit-vs-kept                submits/s and restore time with 10⁴ stored jobs of a kind not
 //                                         registered (kept in the store, holding their ids)
 //   durable-restore                       open the store and restore N pending jobs into the scheduler
+//                                         (in a fresh process of its own, as an app's launch would)
 //   scheduler-submit-reference            the floor under every durable figure: the same jobs submitted
 //                                         to a plain SyncScheduler (no store), one at a time
 //   scheduler-batch-reference             N jobs entered into a plain SyncScheduler by one
-//                                         `submit(contentsOf:)`, and by N `submit(_:)` calls
+//                                         `submit(contentsOf:)`, and by N `submit(_:)` calls (these two
+//                                         references in a fresh process of their own, as the restore)
 // and a summary of each goal's ratio to its SQLite anchor.
 
 import Foundation
@@ -301,8 +303,44 @@ func restoreTime(count: Int) async throws -> Double {
     return seconds(openElapsed + restoreElapsed)
 }
 
+/// Runs this program again in a fresh process with `arguments` (one `--figure`), so that a figure that
+/// allocates hundreds of megabytes starts from a heap of its own, as an app's launch does, instead of
+/// reusing what earlier figures freed; forwards the child's output and returns its JSON lines' numeric
+/// fields by benchmark name.
+func inChildProcess(_ arguments: [String]) throws -> [String: [String: Double]] {
+    let process = Process()
+    process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+    process.arguments = arguments
+    let output = Pipe()
+    process.standardOutput = output
+    try process.run()
+    let data = output.fileHandleForReading.readDataToEndOfFile()
+    process.waitUntilExit()
+    guard process.terminationStatus == 0 else { fatalError("\(arguments) exited with \(process.terminationStatus)") }
+    var figures: [String: [String: Double]] = [:]
+    for line in String(decoding: data, as: UTF8.self).split(separator: "\n") {
+        print(line)
+        guard line.hasPrefix("{"),
+            let object = try? JSONSerialization.jsonObject(with: Data(line.utf8)) as? [String: Any],
+            let name = object["benchmark"] as? String
+        else { continue }
+        figures[name] = object.compactMapValues { ($0 as? NSNumber)?.doubleValue }
+    }
+    return figures
+}
+
 let submits = argument("--submits", default: 2000)
 let restoreCount = argument("--restore", default: 100_000)
+
+// A figure measured on its own, in the process the main run started for it.
+if let flag = CommandLine.arguments.firstIndex(of: "--figure"), flag + 1 < CommandLine.arguments.count {
+    switch CommandLine.arguments[flag + 1] {
+    case "restore": _ = try await restoreTime(count: restoreCount)
+    case "scheduler-floor": _ = try schedulerFloor(count: submits * 25, restoreCount: restoreCount)
+    case let other: fatalError("unknown figure \(other)")
+    }
+    exit(0)
+}
 
 let walFull = sqliteInsertThroughput(label: "wal-full", synchronous: "FULL", count: submits)
 let walNormal = sqliteInsertThroughput(label: "wal-normal", synchronous: "NORMAL", count: submits * 25)
@@ -318,8 +356,14 @@ for pending in [100, 10_000, restoreCount] {
     try submitVersusPending(pending: pending, count: submits)
 }
 try submitVersusKept(kept: 10_000, count: submits)
-let restore = try await restoreTime(count: restoreCount)
-let scheduling = try schedulerFloor(count: submits * 25, restoreCount: restoreCount)
+let sizes = ["--submits", "\(submits)", "--restore", "\(restoreCount)"]
+let restore = try inChildProcess(["--figure", "restore"] + sizes)["durable-restore"]?["totalSeconds"] ?? .nan
+let floorFigures = try inChildProcess(["--figure", "scheduler-floor"] + sizes)
+let scheduling = (
+    perSecond: floorFigures["scheduler-submit-reference"]?["perSecond"] ?? .nan,
+    batchSeconds: floorFigures["scheduler-batch-reference"]?["batchSeconds"] ?? .nan,
+    oneByOneSeconds: floorFigures["scheduler-batch-reference"]?["oneByOneSeconds"] ?? .nan
+)
 
 func ratio(_ value: Double) -> String { String(format: "%.2f×", value) }
 print("goals (this run):")
