@@ -69,8 +69,13 @@ struct PartSource: Sendable {
         into combined: StatusBroadcast<SyncEnvironmentStatus>,
         assign: @escaping @Sendable (inout SyncEnvironmentStatus, Status) -> Void
     ) -> SourceLink {
-        let observer = broadcast.addObserver { [weak broadcast, weak combined] _ in
-            guard let broadcast, let combined else { return }
+        // No weak references: an object ever weakly referenced keeps its reference counts in a side table,
+        // and every retain and release of it then takes the runtime's slow path, on every change. The
+        // broadcast calls this observer itself, from a method of its own, so it is alive whenever the
+        // observer runs and the closure needs no count of its own on it (an `unowned` capture would check
+        // and count it on every call); `combined` is held until the environment cancels the link (its
+        // deinitializer does), which removes the observer.
+        let observer = broadcast.addObserver { [unowned(unsafe) broadcast, combined] _ in
             combined.update { assign(&$0, broadcast.value) }
         }
         // A change between the environment's first read and the observer's registration is not lost.
@@ -83,9 +88,10 @@ struct PartSource: Sendable {
         into combined: StatusBroadcast<SyncEnvironmentStatus>,
         assign: @escaping @Sendable (inout SyncEnvironmentStatus, Status) -> Void
     ) -> SourceLink {
-        let task = Task { [weak combined] in
+        // `combined` is held until the environment cancels the link (its deinitializer does), which ends
+        // the loop.
+        let task = Task { [combined] in
             for await value in values {
-                guard let combined else { return }
                 combined.update { assign(&$0, value) }
             }
         }

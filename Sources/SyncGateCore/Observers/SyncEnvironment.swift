@@ -33,8 +33,10 @@ public final class SyncEnvironment: Sendable {
     /// projections of it.
     private let combined: StatusBroadcast<SyncEnvironmentStatus>
     private let links: LockedState<[SourceLink]>
-    /// The sources themselves, kept alive for as long as the environment lives (the links above hold
-    /// them only weakly, so that a source never keeps an environment alive).
+    /// The sources themselves, kept alive for as long as the environment lives. Nothing a source holds
+    /// refers to the environment, so a source never keeps an environment alive; and nothing refers to the
+    /// environment, its combined status or its sources weakly (a weakly referenced object's reference
+    /// counts live in a side table, which slows every retain of it on the path of each change).
     private let sources: [any Sendable]
     private let waiters = LockedState(WaiterRegistry<Waiter>())
     /// Who needs the demand-driven requirements (``SyncRequirements/demandDriven``) now.
@@ -86,7 +88,11 @@ public final class SyncEnvironment: Sendable {
         self.combined = combined
         links = LockedState(parts.map { $0.follow(into: combined) })
 
-        let waiterLink = combined.addObserver { [weak self] _ in self?.releaseWaiters() }
+        // `combined` calls this observer itself, from a method of its own, so it is alive whenever the
+        // observer runs (and a strong capture would keep it alive through its own observer list).
+        let waiterLink = combined.addObserver { [waiters, unowned(unsafe) combined] _ in
+            Self.releaseWaiters(waiters, on: combined)
+        }
         self.links.withLock { $0.append(SourceLink(broadcast: combined, observer: waiterLink)) }
         for source in sources {
             (source as? any DemandFollowing)?.follow(demand)
@@ -244,9 +250,9 @@ public final class SyncEnvironment: Sendable {
         let id = waiters.withLock { $0.register(key) }
         let timer: Task<Void, Never>? = timeout.map { timeout in
             let sleep = clock.sleeper(for: timeout)
-            return Task { [weak self] in
+            return Task { [waiters] in
                 do { try await sleep() } catch { return }
-                self?.endWaiter(id, .timedOut)
+                Self.endWaiter(id, .timedOut, in: waiters)
             }
         }
         defer { timer?.cancel() }
@@ -258,7 +264,7 @@ public final class SyncEnvironment: Sendable {
                 if let outcome { Self.resume(continuation, with: outcome) }
             }
         } onCancel: {
-            endWaiter(id, .cancelled)
+            Self.endWaiter(id, .cancelled, in: waiters)
         }
         return try result.get()
     }
@@ -266,15 +272,18 @@ public final class SyncEnvironment: Sendable {
     /// A suspended caller of ``waitUntil(_:conditions:timeout:)``, resumed with its result.
     private typealias Waiter = CheckedContinuation<Result<SyncEnvironmentStatus, SyncEnvironmentError>, Never>
 
-    private func endWaiter(
-        _ id: UInt64, _ outcome: WaiterRegistry<Waiter>.Outcome
+    private static func endWaiter(
+        _ id: UInt64, _ outcome: WaiterRegistry<Waiter>.Outcome, in waiters: LockedState<WaiterRegistry<Waiter>>
     ) {
         if let continuation = waiters.withLock({ $0.end(id, outcome) }) {
-            Self.resume(continuation, with: outcome)
+            resume(continuation, with: outcome)
         }
     }
 
-    private func releaseWaiters() {
+    /// Resumes the waiters that `combined`'s status now satisfies; called by `combined` on each change.
+    private static func releaseWaiters(
+        _ waiters: LockedState<WaiterRegistry<Waiter>>, on combined: StatusBroadcast<SyncEnvironmentStatus>
+    ) {
         let (status, continuations) = waiters.withLock {
             registry -> (SyncEnvironmentStatus?, [Waiter]) in
             // Every status change comes here; with nobody waiting there is nothing to read or release.

@@ -247,20 +247,23 @@ public final class StatusBroadcast<Value: Sendable & Equatable>: Sendable {
     }
 
     /// Stores the changed value and queues it for the streams, in one critical section.
+    ///
+    /// The value is copied once to be changed and once to leave the lock; the new value goes in by a swap,
+    /// which leaves the previous one in `next` without a copy (a status holds a dozen references, each
+    /// copy retains them all).
     private func store(_ body: (inout Value) -> Void) -> Change? {
         state.withLock { state in
             guard !state.isFinished else { return nil }
-            let previous = state.current
-            var next = previous
+            var next = state.current
             body(&next)
-            guard next != previous else { return nil }
-            state.current = next
+            guard next != state.current else { return nil }
+            swap(&state.current, &next)
             changes.add(1, ordering: .releasing)
             let first =
                 state.subscribers.count == 0
-                ? nil : state.deliveries.enqueue(.send(state.subscribers.all, (previous, next)))
+                ? nil : state.deliveries.enqueue(.send(state.subscribers.all, (next, state.current)))
             return Change(
-                value: next, observers: state.observers,
+                value: state.current, observers: state.observers,
                 delivery: first.map { PendingDelivery(broadcast: self, first: $0) })
         }
     }

@@ -22,6 +22,26 @@ struct EnvironmentOwnershipTests {
         #expect(source == nil, "releasing the environment releases its sources")
     }
 
+    @Test("a source the app keeps after its environment keeps none of the environment, and sends to nobody")
+    func aSourceThatOutlivesItsEnvironment() async throws {
+        let source = ManualConnectivityObserver()
+        weak var released: SyncEnvironment?
+        do {
+            let environment = SyncEnvironment(connectivity: source)
+            released = environment
+            let scheduler = SyncScheduler(environment: environment)
+            source.send(.connected(via: .wifi))
+            let handle = try scheduler.submit(SyncJob(requires: .network) { _ in })
+            #expect(try await handle.outcome() == .succeeded)
+            await scheduler.shutdown(gracePeriod: .seconds(5))
+        }
+        #expect(released == nil, "the source must not keep the environment alive")
+        // Its observers went with the environment: sending now reaches nothing and must not crash.
+        source.send(.disconnected)
+        source.send(.connected(via: .wiredEthernet))
+        #expect(source.status == .connected(via: .wiredEthernet))
+    }
+
     @Test("every part's source is kept alive for as long as the environment lives")
     func keepsEverySourceAlive() {
         weak var connectivity: ManualConnectivityObserver?
