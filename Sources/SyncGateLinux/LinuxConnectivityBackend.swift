@@ -38,8 +38,11 @@ import SyncGateCore
             let merger = LinuxConnectivityMerger(link: link.value)
             self.merger = merger
             broadcast = merger.broadcast
-            linkObserver = link.addObserver { [weak link, weak merger] _ in
-                guard let link, let merger else { return }
+            // No weak references on the kernel's path: an object ever weakly referenced keeps its reference
+            // counts in a side table, and every retain of it takes the runtime's slow path. `link` calls this
+            // observer itself, from a method of its own, so it is alive whenever the observer runs; `merger`
+            // is held until ``stop()`` removes the observer.
+            linkObserver = link.addObserver { [unowned(unsafe) link, merger] _ in
                 merger.update(link: link.value)
             }
             merger.update(link: link.value)
