@@ -63,6 +63,10 @@ func runBenchmarks(_ arguments: [String]) async -> Int32 {
     return 0
 }
 
+// Scenario 7's child: the harness re-run with this argument measures memory in a fresh process.
+if CommandLine.arguments.dropFirst().first == Scenario.memoryChildArgument {
+    exit(await Scenario.runMemoryChild(Array(CommandLine.arguments.dropFirst())))
+}
 #if os(Linux)
     // Scenario 13's reference child: the harness re-run with this argument waits for the route and exits.
     if CommandLine.arguments.dropFirst().first == DefaultPathMeasurement.referenceChildArgument {
