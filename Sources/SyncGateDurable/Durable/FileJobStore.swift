@@ -135,9 +135,11 @@ public final class FileJobStore: JobStore {
         var hasLeader = false
         /// The threads of the submitters waiting for the leader's sync to end.
         var waiting: [UInt] = []
-        /// What those submitters wait on: a group entered once, left by the leader after its sync, which
-        /// wakes them all with one call; the next ones wait on a new group.
-        var wake = GroupCommit.makeWake()
+        /// What those submitters wait on: a group the first of them enters, left by the leader after its
+        /// sync, which wakes them all with one call; `nil` while nobody waits. Every group made is left
+        /// (a waiter registers only while a leader is syncing, and the leader takes the group when it
+        /// ends), so none is released entered, which libdispatch treats as a bug on Apple platforms.
+        var wake: DispatchGroup?
         /// The threads whose submissions the last successful sync covered, and how long it took.
         var lastBatch: Set<UInt> = []
         var lastSyncDuration: Duration = .zero
@@ -145,10 +147,12 @@ public final class FileJobStore: JobStore {
         /// its wake-up, signalled once by the submitter that completes the count.
         var gathering: (target: Int, wake: DispatchSemaphore)?
 
-        /// A new wake-up for the submitters of one sync: a group entered once.
-        static func makeWake() -> DispatchGroup {
+        /// The group the current sync's waiters wait on, made and entered by the first of them.
+        mutating func wakeForWaiter() -> DispatchGroup {
+            if let wake { return wake }
             let group = DispatchGroup()
             group.enter()
+            wake = group
             return group
         }
     }
@@ -438,7 +442,7 @@ public final class FileJobStore: JobStore {
                     commits.gathering = nil
                     leader = gathering.wake
                 }
-                return .wait(commits.wake, wakeLeader: leader)
+                return .wait(commits.wakeForWaiter(), wakeLeader: leader)
             }
             switch step {
             case .done: return
@@ -456,10 +460,9 @@ public final class FileJobStore: JobStore {
                 let wake = commits.withLock { commits in
                     commits.hasLeader = false
                     commits.waiting.removeAll(keepingCapacity: true)
-                    defer { commits.wake = GroupCommit.makeWake() }
-                    return commits.wake
+                    return commits.wake.take()
                 }
-                wake.leave()
+                wake?.leave()
             }
         }
     }
