@@ -17,18 +17,6 @@ struct JobIDIndex {
         self.generator = generator
     }
 
-    /// Makes room for `ids` besides the identifiers indexed now, each on the side it belongs to, so that
-    /// entering them moves no entry.
-    mutating func reserveCapacity(adding ids: some Sequence<SyncJob.ID>) {
-        var generatedCount = 0
-        var namedCount = 0
-        for id in ids {
-            if generator.serial(of: id) != nil { generatedCount += 1 } else { namedCount += 1 }
-        }
-        if generatedCount > 0 { generated.reserveCapacity(generated.count + generatedCount) }
-        if namedCount > 0 { named.reserveCapacity(named.count + namedCount) }
-    }
-
     /// The key of the unfinished job with the identifier; setting `nil` removes it.
     subscript(id: SyncJob.ID) -> UInt64? {
         get {

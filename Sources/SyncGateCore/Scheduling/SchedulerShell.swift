@@ -254,9 +254,6 @@ package final class SchedulerShell: Sendable {
         }
         var handles: [SyncJobHandle] = []
         handles.reserveCapacity(submissions.count)
-        if submissions.count > Self.submitsPerCriticalSection {
-            reserveCapacity(forJobsWith: submissions.lazy.map(\.handle.id))
-        }
         var first = 0
         while first < submissions.count {
             let range = first..<min(first + Self.submitsPerCriticalSection, submissions.count)
@@ -388,12 +385,6 @@ package final class SchedulerShell: Sendable {
             submission.abandon(environment.demand)
             throw error
         }
-    }
-
-    /// Makes room in the scheduler's tables for jobs with the identifiers `ids`, about to be submitted, so
-    /// that their submissions move none of the entries already there (a restore of many jobs).
-    package func reserveCapacity(forJobsWith ids: some Collection<SyncJob.ID>) {
-        locked { $0.machine.reserveCapacity(forJobsWith: ids) }
     }
 
     /// Takes a change to the files of the job with `key`, reported by its watch on the watcher's thread.

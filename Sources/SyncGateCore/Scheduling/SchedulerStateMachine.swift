@@ -419,13 +419,6 @@ struct SchedulerStateMachine<Payload> {
         return nil
     }
 
-    /// Makes room for jobs with the identifiers `ids` besides those held now, so that submitting them
-    /// moves no entry of the job table or of the identifier index (a batch, a restore).
-    mutating func reserveCapacity(forJobsWith ids: some Collection<SyncJob.ID>) {
-        jobs.reserveCapacity(jobs.count + ids.count)
-        self.ids.reserveCapacity(adding: ids)
-    }
-
     // MARK: - Inputs
 
     /// Accepts a job, or says why not. The job's values must already be valid (``SyncJob/validationError``).

@@ -118,33 +118,15 @@ package struct KeyTable<Value> {
         }
     }
 
-    /// Makes room for `minimumCount` entries in all, so that inserting up to that many moves no entry:
-    /// one resize now instead of a doubling (and a move of every entry) each time the table fills.
-    package mutating func reserveCapacity(_ minimumCount: Int) {
-        var size = storedKeys.count
-        var shift = self.shift
-        while minimumCount * 4 > size * 3 {
-            size *= 2
-            shift -= 1
-        }
-        if size > storedKeys.count { resize(to: size, shift: shift) }
-    }
-
-    /// Doubles the slots and moves every entry to its new slot.
+    /// Doubles the slots and moves every entry to its new slot (values are moved, not copied).
     private mutating func grow() {
-        resize(to: storedKeys.count * 2, shift: shift - 1)
-    }
-
-    /// Rebuilds the table with `size` slots (a power of two, `1 << (64 - shift)`), moving every entry to
-    /// its new slot (values are moved, not copied).
-    private mutating func resize(to size: Int, shift: UInt64) {
         var oldKeys: [UInt64] = []
         var oldSlots: [Value?] = []
         swap(&oldKeys, &storedKeys)
         swap(&oldSlots, &slots)
-        storedKeys = Array(repeating: 0, count: size)
-        slots = Array(repeating: nil, count: size)
-        self.shift = shift
+        storedKeys = Array(repeating: 0, count: oldKeys.count * 2)
+        slots = Array(repeating: nil, count: oldKeys.count * 2)
+        shift -= 1
         let mask = storedKeys.count - 1
         for old in oldKeys.indices where oldKeys[old] != 0 {
             var index = home(oldKeys[old])

@@ -120,8 +120,6 @@ public final class DurableScheduler: Sendable {
         for write in start.writes { writer.write(write.record, jobID: write.jobID) }
         var restored: [SyncJobHandle] = []
         var interrupted: [SyncJob.ID] = []
-        scheduler.schedulerCore.reserveCapacity(
-            forJobsWith: contents.jobs.lazy.filter { !active.contains($0.sequence) }.map(\.id))
         while let step = start.plan.next() {
             guard case .submit = step.action, let submission = start.submission(at: step.index) else { continue }
             let (outcome, handle) = submit(submission, payload: payloads[step.index], registry: registry)

@@ -48,33 +48,6 @@ struct KeyTableTests {
         #expect(!table.contains(next + 1_000_000))
     }
 
-    @Test("reserving capacity keeps every entry and the table matches a dictionary", arguments: [0, 5, 100, 5_000])
-    func reserveCapacity(existing: Int) {
-        var table = KeyTable<Int>()
-        var model: [UInt64: Int] = [:]
-        for key in stride(from: UInt64(1), through: UInt64(existing), by: 1) {
-            table[key] = Int(key)
-            model[key] = Int(key)
-        }
-        table.reserveCapacity(existing + 10_000)
-        #expect(table.count == model.count)
-        for (key, value) in model { #expect(table[key] == value) }
-        // Fill up to the reservation, then past it (the table grows again as usual), removing some.
-        for key in UInt64(existing + 1)...UInt64(existing + 12_000) {
-            table[key] = Int(key) * 2
-            model[key] = Int(key) * 2
-            if key % 7 == 0 {
-                #expect(table.removeValue(forKey: key - 3) == model.removeValue(forKey: key - 3))
-            }
-        }
-        #expect(table.count == model.count)
-        for (key, value) in model { #expect(table[key] == value) }
-        #expect(Set(table.keys) == Set(model.keys))
-        // A smaller reservation changes nothing.
-        table.reserveCapacity(1)
-        #expect(table.count == model.count)
-    }
-
     @Test("growing moves values without copying them, and removing them releases them")
     func valuesAreReleased() {
         final class Tracked {}
