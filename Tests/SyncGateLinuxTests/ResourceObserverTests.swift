@@ -56,7 +56,10 @@
 
             await clock.waitForSleepers(1)
             clock.advance(by: .seconds(5))
-            // Still above the threshold: read, then a new timer.
+            // Still above the threshold: read, then a new timer. The new timer may be waiting before the
+            // read is published (it is armed in the critical section that takes the read), so the test
+            // waits for the environment to show the read rather than for the timer.
+            await Self.until(environment) { $0.pressure?.cpu == 80 }
             await clock.waitForSleepers(1)
             #expect(observer.pressureReadCount == 3)
             #expect(environment.status.resources.pressure?.cpu == 80)
