@@ -138,7 +138,7 @@ extension Scenario {
             releases.append(try await schedulerRelease(count: count, patience: sizes.patience, scenario: name))
             references.append(try await bareTaskRelease(count: count, patience: sizes.patience, scenario: name))
         }
-        func median(_ values: [Double]) -> Double { values.sorted()[values.count / 2] }
+        func median(_ values: [Double]) -> Double { LatencySummary.percentile(0.5, ofSorted: values.sorted()) }
         let alls = releases.map { ($0.offsets.max() ?? 0) / 1e6 }
         let ratios = zip(alls, references).map { $0 / $1.all }
         // The round whose release is the median one gives the curve and the other figures.

@@ -105,7 +105,8 @@ extension Scenario {
             // Each flap's loss is reported after the observer's window, which is what a flap costs here.
             (job, raw) = try flaps.sample(warmup: sizes.kernelJobWarmup, samples: sizes.defaultPathSamples)
 
-            guard let tool = Self.toolPath, let harness = Self.executablePath else { return }
+            guard let tool = Self.toolPath else { return }
+            let harness = Scenario.harnessExecutable.path
             var waits: [Double] = []
             for _ in 0..<sizes.childWaitSamples {
                 referenceWaits.append(try childExit([harness, Self.referenceChildArgument], flaps: flaps))
@@ -157,16 +158,9 @@ extension Scenario {
             }
         }
 
-        /// This executable.
-        private static var executablePath: String? {
-            try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe")
-        }
-
         /// The release `syncgate` beside this executable, if built.
         private static var toolPath: String? {
-            guard let executable = executablePath else { return nil }
-            let path = URL(fileURLWithPath: executable).deletingLastPathComponent().appendingPathComponent("syncgate")
-                .path
+            let path = Scenario.harnessExecutable.deletingLastPathComponent().appendingPathComponent("syncgate").path
             return FileManager.default.isExecutableFile(atPath: path) ? path : nil
         }
 

@@ -25,8 +25,7 @@ extension Scenario {
                 + "harness's own wake-ups with a scheduler holding waiting jobs, on Swift's default executors"
         )
         #if os(Linux)
-            let directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
-                .deletingLastPathComponent()
+            let directory = Scenario.harnessExecutable.deletingLastPathComponent()
             let binary = directory.appendingPathComponent("syncgate")
             guard FileManager.default.isExecutableFile(atPath: binary.path) else {
                 result.skipped =

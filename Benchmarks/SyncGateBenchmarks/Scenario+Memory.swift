@@ -57,7 +57,7 @@ extension Scenario {
         count: Int, patience: Duration, scenario: String
     ) throws -> MemoryMeasurement? {
         let process = Process()
-        process.executableURL = Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0])
+        process.executableURL = Scenario.harnessExecutable
         process.arguments = [memoryChildArgument, "\(count)", "\(patience.components.seconds)"]
         let output = Pipe()
         process.standardOutput = output

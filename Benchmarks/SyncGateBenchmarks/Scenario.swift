@@ -1,3 +1,5 @@
+import Foundation
+
 /// The scenarios of the harness, in the order they run and are numbered.
 enum Scenario: Int, CaseIterable, Sendable {
     case statusChange = 1
@@ -13,6 +15,12 @@ enum Scenario: Int, CaseIterable, Sendable {
     case idleWakeups
     case progress
     case defaultPath
+
+    /// This harness's executable, for the scenarios that run it again as a child process (a fresh heap, or
+    /// a reference child) and that look for the `syncgate` tool built beside it.
+    static var harnessExecutable: URL {
+        Bundle.main.executableURL ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath()
+    }
 
     /// The name given to `--scenario`.
     var name: String {
