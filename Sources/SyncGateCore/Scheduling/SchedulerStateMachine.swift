@@ -326,7 +326,7 @@ struct SchedulerStateMachine<Payload> {
     /// (the usual case) would otherwise allocate a bucket and its lanes when it starts waiting and free
     /// them when it starts.
     private var spareBucket: Bucket?
-    private(set) var running: Set<Key> = []
+    private(set) var running = KeySet()
     /// Delayed jobs whose backoff ends early when their requirements return after a loss.
     var resettable: Set<Key> = []
     private var timers = BinaryHeap<TimerEntry>()
@@ -863,7 +863,7 @@ struct SchedulerStateMachine<Payload> {
         guard let job = jobs.removeValue(forKey: key) else { return [] }
         if job.phase == .waiting { leaveBucket(job) }
         running.remove(key)
-        resettable.remove(key)
+        if !resettable.isEmpty { resettable.remove(key) }
         ids[job.spec.id] = nil
         for tag in job.spec.tags {
             tagIndex[tag]?.remove(key)

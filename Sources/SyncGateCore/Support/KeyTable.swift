@@ -1,30 +1,37 @@
-/// A hash table from nonzero 64-bit keys to values, for the scheduler's per-job indexes.
+/// A table from nonzero 64-bit keys to values, for the scheduler's per-job indexes, whose keys are
+/// handed out in increasing order (1, 2, 3, …) by the scheduler itself.
 ///
-/// `Dictionary` hashes every key with SipHash, which keeps it safe against keys chosen to collide and
-/// makes each lookup cost tens of nanoseconds; the scheduler's hottest tables are keyed by its own job
-/// keys (1, 2, 3, …), which no caller chooses. This table hashes a key with one multiplication by a
-/// random odd number drawn per table (Fibonacci hashing: the product's top bits pick the slot), probes
-/// linearly, and deletes by shifting the following entries back, so it keeps no tombstones. At most
-/// three quarters of its slots are used; it grows by doubling and never shrinks below what its largest
-/// count needed, as `Dictionary` does not either.
+/// The table is a ring of slots indexed directly by the key's low bits, with an overflow dictionary for
+/// the keys whose slot is taken by another live key. Keys handed out in order land in consecutive slots:
+/// a run of submissions writes one stretch of memory, and a lookup is one load with no hashing, so the
+/// tables of a scheduler holding 10⁶ jobs are not read at random addresses. A key goes to the overflow
+/// only while an older key with the same low bits is still live (a long-lived job among many short ones).
+///
+/// The ring holds at most three quarters as many entries as it has slots, and grows by doubling (which
+/// moves every entry, overflow included, to its slot in the larger ring) when it is fuller, or when the
+/// overflow holds more than an eighth of its size. So the ring never has more than eight slots per entry,
+/// whatever the keys. Like `Dictionary`, it never shrinks below what its largest count needed. The
+/// overflow is a `Dictionary`, which hashes with SipHash, so keys chosen to collide cost no more than
+/// they would in a dictionary.
 ///
 /// Iteration order is unspecified, as a dictionary's is. Key 0 is reserved (it marks an empty slot).
 package struct KeyTable<Value> {
-    private var storedKeys: [UInt64]
-    private var slots: [Value?]
-    private var shift: UInt64
-    private let multiplier: UInt64
+    private var ringKeys: [UInt64]
+    private var ringValues: [Value?]
+    private var mask: UInt64
+    private var overflow: [UInt64: Value] = [:]
     /// The number of entries.
     package private(set) var count = 0
 
     /// Creates an empty table.
     package init() {
-        storedKeys = Array(repeating: 0, count: 8)
-        slots = Array(repeating: nil, count: 8)
-        shift = 64 - 3
-        var random = SystemRandomNumberGenerator()
-        multiplier = random.next() | 1
+        ringKeys = Array(repeating: 0, count: 8)
+        ringValues = Array(repeating: nil, count: 8)
+        mask = 7
     }
+
+    /// How many entries are in the overflow (for the table's tests).
+    package var overflowCount: Int { overflow.count }
 
     /// Whether the table is empty.
     package var isEmpty: Bool { count == 0 }
@@ -32,8 +39,10 @@ package struct KeyTable<Value> {
     /// The value of `key`, or `nil`; setting `nil` removes the entry.
     package subscript(key: UInt64) -> Value? {
         get {
-            guard let index = find(key) else { return nil }
-            return slots[index]
+            precondition(key != 0, "key 0 is reserved")
+            let slot = Int(truncatingIfNeeded: key & mask)
+            if ringKeys[slot] == key { return ringValues[slot] }
+            return overflow.isEmpty ? nil : overflow[key]
         }
         set {
             if let newValue {
@@ -45,94 +54,78 @@ package struct KeyTable<Value> {
     }
 
     /// Whether `key` has an entry.
-    package func contains(_ key: UInt64) -> Bool { find(key) != nil }
+    package func contains(_ key: UInt64) -> Bool { self[key] != nil }
 
     /// Removes the entry of `key` and returns its value, if there was one.
     @discardableResult
     package mutating func removeValue(forKey key: UInt64) -> Value? {
-        guard var hole = find(key) else { return nil }
-        let removed = slots[hole]
-        let mask = storedKeys.count - 1
-        storedKeys[hole] = 0
-        slots[hole] = nil
-        count -= 1
-        // Backward shift: move each following entry of the run into the hole when its home slot is not
-        // between the hole and itself (cyclically), so every entry stays reachable from its home slot.
-        var next = (hole + 1) & mask
-        while storedKeys[next] != 0 {
-            let home = self.home(storedKeys[next])
-            if (next - home) & mask >= (next - hole) & mask {
-                storedKeys[hole] = storedKeys[next]
-                slots[hole] = slots[next]
-                storedKeys[next] = 0
-                slots[next] = nil
-                hole = next
-            }
-            next = (next + 1) & mask
+        precondition(key != 0, "key 0 is reserved")
+        let slot = Int(truncatingIfNeeded: key & mask)
+        if ringKeys[slot] == key {
+            ringKeys[slot] = 0
+            count -= 1
+            return ringValues[slot].take()
         }
+        guard !overflow.isEmpty, let removed = overflow.removeValue(forKey: key) else { return nil }
+        count -= 1
         return removed
     }
 
     /// The keys, in no particular order.
-    package var keys: some Sequence<UInt64> { storedKeys.lazy.filter { $0 != 0 } }
+    package var keys: [UInt64] { ringKeys.filter { $0 != 0 } + overflow.keys }
 
     /// The values, in no particular order.
-    package var values: some Sequence<Value> { slots.lazy.compactMap { $0 } }
-
-    @inline(__always)
-    private func home(_ key: UInt64) -> Int {
-        Int(truncatingIfNeeded: (key &* multiplier) >> shift)
-    }
-
-    @inline(__always)
-    private func find(_ key: UInt64) -> Int? {
-        precondition(key != 0, "key 0 is reserved")
-        let mask = storedKeys.count - 1
-        var index = home(key)
-        while true {
-            let found = storedKeys[index]
-            if found == key { return index }
-            if found == 0 { return nil }
-            index = (index + 1) & mask
-        }
-    }
+    package var values: [Value] { ringValues.compactMap { $0 } + overflow.values }
 
     private mutating func insert(_ value: Value, for key: UInt64) {
         precondition(key != 0, "key 0 is reserved")
-        if (count + 1) * 4 > storedKeys.count * 3 { grow() }
-        let mask = storedKeys.count - 1
-        var index = home(key)
-        while true {
-            let found = storedKeys[index]
-            if found == key {
-                slots[index] = value
-                return
-            }
-            if found == 0 {
-                storedKeys[index] = key
-                slots[index] = value
-                count += 1
-                return
-            }
-            index = (index + 1) & mask
+        let slot = Int(truncatingIfNeeded: key & mask)
+        let occupant = ringKeys[slot]
+        if occupant == key {
+            ringValues[slot] = value
+            return
         }
+        if !overflow.isEmpty, let index = overflow.index(forKey: key) {
+            overflow.values[index] = value
+            return
+        }
+        count += 1
+        if occupant == 0 {
+            ringKeys[slot] = key
+            ringValues[slot] = value
+        } else {
+            overflow[key] = value
+        }
+        let slots = ringKeys.count
+        if count * 4 > slots * 3 || overflow.count * 8 > slots { grow() }
     }
 
-    /// Doubles the slots and moves every entry to its new slot (values are moved, not copied).
+    /// Doubles the ring and moves every entry to its slot there (values are moved, not copied); entries
+    /// whose slot is still taken stay in, or go to, the overflow.
     private mutating func grow() {
         var oldKeys: [UInt64] = []
-        var oldSlots: [Value?] = []
-        swap(&oldKeys, &storedKeys)
-        swap(&oldSlots, &slots)
-        storedKeys = Array(repeating: 0, count: oldKeys.count * 2)
-        slots = Array(repeating: nil, count: oldKeys.count * 2)
-        shift -= 1
-        let mask = storedKeys.count - 1
+        var oldValues: [Value?] = []
+        var oldOverflow: [UInt64: Value] = [:]
+        swap(&oldKeys, &ringKeys)
+        swap(&oldValues, &ringValues)
+        swap(&oldOverflow, &overflow)
+        ringKeys = Array(repeating: 0, count: oldKeys.count * 2)
+        ringValues = Array(repeating: nil, count: oldKeys.count * 2)
+        mask = UInt64(ringKeys.count - 1)
         for old in oldKeys.indices where oldKeys[old] != 0 {
-            var index = home(oldKeys[old])
-            while storedKeys[index] != 0 { index = (index + 1) & mask }
-            storedKeys[index] = oldKeys[old]
-            slots[index] = oldSlots[old].take()
+            place(oldKeys[old], oldValues[old].take()!)
+        }
+        for (key, value) in oldOverflow { place(key, value) }
+    }
+
+    /// Puts an entry known to be absent into its slot, or into the overflow when the slot is taken.
+    private mutating func place(_ key: UInt64, _ value: Value) {
+        let slot = Int(truncatingIfNeeded: key & mask)
+        if ringKeys[slot] == 0 {
+            ringKeys[slot] = key
+            ringValues[slot] = value
+        } else {
+            overflow[key] = value
         }
     }
 }

@@ -4,12 +4,14 @@ import Testing
 @testable import SyncGateCore
 
 /// `KeyTable` against `Dictionary` as the model, over random mixes of inserts, overwrites and removals,
-/// with key patterns that stress linear probing and backward-shift deletion.
+/// with key patterns that stress its ring and its overflow: keys handed out in order, long-lived keys
+/// among a stream of short-lived ones (which share ring slots with later keys), and power-of-two strides
+/// (which all fall into a few slots).
 @Suite("KeyTable", .timeLimit(.minutes(1)))
 struct KeyTableTests {
     /// How keys are drawn: a few live at a time among many, dense runs, and power-of-two strides.
     enum KeyPattern: String, CaseIterable, Sendable {
-        case smallRange, sequential, powerOfTwoStride
+        case smallRange, sequential, longLivedAmongStream, powerOfTwoStride
     }
 
     @Test("matches a dictionary over random operations", arguments: KeyPattern.allCases, [1, 2, 3] as [UInt64])
@@ -18,6 +20,7 @@ struct KeyTableTests {
         var table = KeyTable<Int>()
         var model: [UInt64: Int] = [:]
         var next: UInt64 = 1
+        var overflowSeen = 0
         for step in 0..<8_000 {
             let key: UInt64
             switch pattern {
@@ -30,7 +33,22 @@ struct KeyTableTests {
                 } else {
                     key = UInt64(random.next(in: max(1, Int(next) - 300)...Int(next)))
                 }
+            case .longLivedAmongStream:
+                // Every 31st key is never removed; the others are removed soon after they are added.
+                if random.chance(0.5) {
+                    key = next
+                    next += 1
+                } else {
+                    let recent = UInt64(random.next(in: max(1, Int(next) - 40)...Int(next)))
+                    key = recent.isMultiple(of: 31) ? recent + 1 : recent
+                }
             case .powerOfTwoStride: key = UInt64(random.next(in: 1...400)) << 10
+            }
+            if pattern == .longLivedAmongStream && key.isMultiple(of: 31) {
+                table[key] = step
+                model[key] = step
+                overflowSeen = max(overflowSeen, table.overflowCount)
+                continue
             }
             if random.chance(0.55) {
                 table[key] = step
@@ -39,6 +57,11 @@ struct KeyTableTests {
                 #expect(table.removeValue(forKey: key) == model.removeValue(forKey: key))
             }
             #expect(table.count == model.count)
+            overflowSeen = max(overflowSeen, table.overflowCount)
+        }
+        if pattern != .smallRange && pattern != .sequential {
+            // The pattern is meant to send keys to the overflow: make sure it did.
+            #expect(overflowSeen > 0)
         }
         for (key, value) in model { #expect(table[key] == value) }
         #expect(Set(table.keys) == Set(model.keys))
