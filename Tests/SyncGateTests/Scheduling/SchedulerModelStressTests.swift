@@ -618,7 +618,9 @@ struct SchedulerModelStressTests {
         mutating func checkInvariants() {
             let running = machine.running
             if running.count > maxConcurrentJobs { violations.append("step \(steps): \(running.count) running") }
-            if Set(attempts.keys) != Set(running) { violations.append("step \(steps): running set differs from attempts") }
+            if Set(attempts.keys) != Set(running) {
+                violations.append("step \(steps): running set differs from attempts")
+            }
             var runningKeys: [String: Int] = [:]
             var runningGroups: [String: Int] = [:]
             for key in running {
