@@ -1,7 +1,7 @@
 /// A set of nonzero 64-bit keys handed out in increasing order: a ``KeyTable`` without values, so a
 /// membership test is one load from the slot of the key's low bits, with no hashing.
 ///
-/// Iteration order is unspecified. Key 0 is reserved.
+/// Iteration order is unspecified.
 package struct KeySet: Sequence {
     private var table = KeyTable<Void>()
 
@@ -29,3 +29,5 @@ package struct KeySet: Sequence {
     /// The keys, in no particular order.
     package func makeIterator() -> IndexingIterator<[UInt64]> { table.keys.makeIterator() }
 }
+
+extension KeySet: Sendable {}

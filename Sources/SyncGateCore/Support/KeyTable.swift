@@ -14,12 +14,15 @@
 /// overflow is a `Dictionary`, which hashes with SipHash, so keys chosen to collide cost no more than
 /// they would in a dictionary.
 ///
-/// Iteration order is unspecified, as a dictionary's is. Key 0 is reserved (it marks an empty slot).
+/// Iteration order is unspecified, as a dictionary's is. Key 0 marks an empty slot of the ring, so its
+/// entry, if any, is kept beside the ring.
 package struct KeyTable<Value> {
     private var ringKeys: [UInt64]
     private var ringValues: [Value?]
     private var mask: UInt64
     private var overflow: [UInt64: Value] = [:]
+    /// The value of key 0, which cannot be stored in the ring.
+    private var zeroValue: Value?
     /// The number of entries.
     package private(set) var count = 0
 
@@ -39,9 +42,9 @@ package struct KeyTable<Value> {
     /// The value of `key`, or `nil`; setting `nil` removes the entry.
     package subscript(key: UInt64) -> Value? {
         get {
-            precondition(key != 0, "key 0 is reserved")
             let slot = Int(truncatingIfNeeded: key & mask)
-            if ringKeys[slot] == key { return ringValues[slot] }
+            if ringKeys[slot] == key && key != 0 { return ringValues[slot] }
+            if key == 0 { return zeroValue }
             return overflow.isEmpty ? nil : overflow[key]
         }
         set {
@@ -59,8 +62,12 @@ package struct KeyTable<Value> {
     /// Removes the entry of `key` and returns its value, if there was one.
     @discardableResult
     package mutating func removeValue(forKey key: UInt64) -> Value? {
-        precondition(key != 0, "key 0 is reserved")
         let slot = Int(truncatingIfNeeded: key & mask)
+        if key == 0 {
+            guard let removed = zeroValue.take() else { return nil }
+            count -= 1
+            return removed
+        }
         if ringKeys[slot] == key {
             ringKeys[slot] = 0
             count -= 1
@@ -72,13 +79,27 @@ package struct KeyTable<Value> {
     }
 
     /// The keys, in no particular order.
-    package var keys: [UInt64] { ringKeys.filter { $0 != 0 } + overflow.keys }
+    package var keys: [UInt64] {
+        ringKeys.filter { $0 != 0 } + overflow.keys + (zeroValue == nil ? [] : [0])
+    }
 
     /// The values, in no particular order.
-    package var values: [Value] { ringValues.compactMap { $0 } + overflow.values }
+    package var values: [Value] {
+        ringValues.compactMap { $0 } + overflow.values + (zeroValue.map { [$0] } ?? [])
+    }
+
+    /// Makes the ring large enough for `capacity` entries in all, so that filling it to that count does
+    /// not grow it again (unless the keys' low bits collide).
+    package mutating func reserveCapacity(_ capacity: Int) {
+        while capacity * 4 > ringKeys.count * 3 { grow() }
+    }
 
     private mutating func insert(_ value: Value, for key: UInt64) {
-        precondition(key != 0, "key 0 is reserved")
+        if key == 0 {
+            if zeroValue == nil { count += 1 }
+            zeroValue = value
+            return
+        }
         let slot = Int(truncatingIfNeeded: key & mask)
         let occupant = ringKeys[slot]
         if occupant == key {
@@ -129,3 +150,5 @@ package struct KeyTable<Value> {
         }
     }
 }
+
+extension KeyTable: Sendable where Value: Sendable {}

@@ -3,13 +3,14 @@ import SyncGateCore
 /// The durable scheduler's active jobs by sequence number, with an index of their ids, so that checking a
 /// new job's dependencies costs the same however many jobs are pending.
 ///
-/// The jobs themselves live in a ``ChunkedArray`` and the dictionary holds their places, so a growing
-/// set of active jobs never moves the jobs, only their places; a removed job's place is used again.
+/// The jobs themselves live in a ``ChunkedArray`` and a ``KeyTable`` (sequence numbers are handed out in
+/// order) holds their places, so a growing set of active jobs never moves the jobs, only their places; a
+/// removed job's place is used again.
 ///
 /// Invariants: `places` and the non-empty entries of `slots` are the same jobs; `free` lists exactly the
 /// empty entries of `slots`; `counts[id]` is the number of jobs with `id` (absent when none).
 struct DurableActiveJobs: Sendable {
-    private var places: [UInt64: Int] = [:]
+    private var places = KeyTable<Int>()
     private var slots = ChunkedArray<DurableSchedulerStateMachine.Active?>()
     private var free: [Int] = []
     private var counts: [SyncJob.ID: Int] = [:]
@@ -60,7 +61,7 @@ struct DurableActiveJobs: Sendable {
     }
 
     /// The sequence numbers of the active jobs.
-    var sequences: Dictionary<UInt64, Int>.Keys { places.keys }
+    var sequences: [UInt64] { places.keys }
 
     /// How many jobs are active.
     var count: Int { places.count }
@@ -70,7 +71,7 @@ struct DurableActiveJobs: Sendable {
 
     /// The ids of the active jobs in the order of their sequence numbers.
     var idsInSequenceOrder: [SyncJob.ID] {
-        places.sorted { $0.key < $1.key }.compactMap { slots[$0.value]?.id }
+        places.keys.sorted().compactMap { places[$0].flatMap { slots[$0]?.id } }
     }
 
     private mutating func forget(_ id: SyncJob.ID) {

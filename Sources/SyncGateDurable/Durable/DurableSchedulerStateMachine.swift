@@ -96,7 +96,7 @@ struct DurableSchedulerStateMachine: Sendable {
     /// restore pass that has not settled them), for restore.
     private(set) var lateResults: [UInt64: [StoredJob.DependencyResult]] = [:]
     /// The jobs a restore pass activated and has not settled yet.
-    private var restoring: Set<UInt64> = []
+    private var restoring = KeySet()
     private(set) var isRestored = false
     private var nextSequence: UInt64 = 1
     /// The jobs kept in the store without running; they hold their ids and unique keys.

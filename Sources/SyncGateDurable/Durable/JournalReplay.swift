@@ -14,7 +14,7 @@ struct JournalReplay {
     /// The unresolved jobs, and holes where resolved ones were, in the order of their first submission.
     private var slots = ChunkedArray<StoredJob?>()
     /// Where each unresolved job is in `slots`, by sequence number.
-    private var slotOfSequence: [UInt64: Int] = [:]
+    private var slotOfSequence = KeyTable<Int>()
     /// Whether the sequence numbers in `slots` rise; `false` once a submission came out of order.
     private var slotsAreOrdered = true
     /// The highest sequence number seen.
