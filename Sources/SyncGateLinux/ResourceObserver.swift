@@ -37,8 +37,9 @@ import SyncGateCore
             case busy
             /// The triggers are armed and their thread waits.
             case armed(PressureTriggerWatch)
-            /// Under pressure: the timer reads `avg10` again.
-            case pressured(Task<Void, Never>)
+            /// Under pressure: the timer reads `avg10` again; `nil` from the read that found the pressure
+            /// until the status showing it is published and the timer armed after it.
+            case pressured(Task<Void, Never>?)
             /// PSI cannot be used here; nothing is armed until the demand starts again.
             case unavailable
 
@@ -132,7 +133,7 @@ import SyncGateCore
                 defer { state.pressure = .idle }
                 switch state.pressure {
                 case .armed(let watch): return watch
-                case .pressured(let timer): timer.cancel()
+                case .pressured(let timer): timer?.cancel()
                 default: break
                 }
                 return nil
@@ -224,7 +225,7 @@ import SyncGateCore
                 defer { state.pressure = .idle }
                 switch state.pressure {
                 case .armed(let watch): return (nil, watch)
-                case .pressured(let timer): timer.cancel()
+                case .pressured(let timer): timer?.cancel()
                 default: break
                 }
                 return (nil, nil)
@@ -235,23 +236,35 @@ import SyncGateCore
 
         /// Reads `avg10` and, for the current step, either arms the timer (under pressure) or the triggers.
         private func checkPressure(step: UInt64) {
+            /// What the read leads to, after the critical section that takes it.
+            enum Next {
+                case nothing
+                case armTriggers(UInt64)
+                case armTimer(UInt64)
+            }
             let levels = readLevels()
-            let next: UInt64? = state.withLock { state in
-                guard state.pressureStep == step else { return nil }
+            let next: Next = state.withLock { state in
+                guard state.pressureStep == step else { return .nothing }
                 state.pressureStep &+= 1
                 guard let levels else {
                     state.pressure = .unavailable
-                    return nil
+                    return .nothing
                 }
                 if levels.resourcesAtOrAbove(thresholds).isEmpty {
                     state.pressure = .busy
-                    return state.pressureStep
+                    return .armTriggers(state.pressureStep)
                 }
-                state.pressure = .pressured(makePressureTimer(step: state.pressureStep))
-                return nil
+                state.pressure = .pressured(nil)
+                return .armTimer(state.pressureStep)
             }
+            switch next {
             // Calm: the triggers are armed before the status says so, and arming publishes it.
-            if let next { armTriggers(step: next) } else { publish() }
+            case .armTriggers(let step): armTriggers(step: step)
+            case .armTimer(let step):
+                publish()
+                armPressureTimer(step: step)
+            case .nothing: publish()
+            }
         }
 
         private func armTriggers(step: UInt64) {
@@ -293,10 +306,25 @@ import SyncGateCore
                 guard state.pressureStep == step, case .armed = state.pressure else { return false }
                 state.pressureStep &+= 1
                 state.status.isUnderPressure = true
-                state.pressure = .pressured(makePressureTimer(step: state.pressureStep))
+                state.pressure = .pressured(nil)
                 return true
             }
-            if fired { publish() }
+            guard fired else { return }
+            publish()
+            armPressureTimer(step: step &+ 1)
+        }
+
+        /// Arms the timer of the next `avg10` read under pressure, after the status of the read before it was
+        /// published (so whoever sees the timer armed sees that status too); not if the step moved on
+        /// meanwhile.
+        private func armPressureTimer(step: UInt64) {
+            let timer = makePressureTimer(step: step)
+            let armed = state.withLock { state in
+                guard state.pressureStep == step, case .pressured(nil) = state.pressure else { return false }
+                state.pressure = .pressured(timer)
+                return true
+            }
+            if !armed { timer.cancel() }
         }
 
         private func makePressureTimer(step: UInt64) -> Task<Void, Never> {
