@@ -146,6 +146,37 @@
             #expect(await reports.next())
         }
 
+        /// Waits for reports until `condition` holds; each state change the condition looks at is followed
+        /// by a report (the suite's time limit bounds the wait).
+        static func reports(_ reports: Reports, until condition: () -> Bool) async {
+            while !condition() { _ = await reports.next() }
+        }
+
+        @Test("a watched directory deleted and made again is watched again, with what is made inside it")
+        func recreatedRoot() async throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let root = volume.path + "/watched"
+            try Self.makeDirectory(root)
+            try Self.makeDirectory(root + "/old")
+            let watcher = try InotifyWatcher()
+            let reports = Reports()
+            let watch = try watcher.watch(paths: [root], onChange: reports.onChange)
+            defer { watch.cancel() }
+            #expect(watcher.watchedDirectoryPaths == [root, root + "/old"])
+
+            // Gone: what is watched now is its parent, for its name.
+            _ = rmdir(root + "/old")
+            _ = rmdir(root)
+            await Self.reports(reports) { watcher.watchedDirectoryPaths == [volume.path] }
+
+            // Made again: watched as a tree again, and a directory made inside it is followed.
+            try Self.makeDirectory(root)
+            await Self.reports(reports) { watcher.watchedDirectoryPaths.contains(root) }
+            try Self.makeDirectory(root + "/new")
+            await Self.reports(reports) { watcher.watchedDirectoryPaths.contains(root + "/new") }
+            #expect(watcher.watchedDirectoryPaths == [volume.path, root, root + "/new"])
+        }
+
         @Test("an overflow of the kernel's queue counts as a change, and directories made meanwhile are watched")
         func overflow() async throws {
             let volume = try TmpfsVolume(size: 4 << 20)

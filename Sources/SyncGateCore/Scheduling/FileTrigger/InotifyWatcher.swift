@@ -11,7 +11,9 @@
     /// inotify is not recursive, so a directory is watched as a tree: every directory under it gets a
     /// watch, and a directory that appears (created, or moved in) is watched and scanned at once, so the
     /// directories created inside it before its watch was added are watched too. A file is watched
-    /// through its parent directory, by name, so replacing it (an editor's save by rename) counts. A
+    /// through its parent directory, by name, so replacing it (an editor's save by rename) counts. A root
+    /// directory that is deleted is then watched the same way, through its parent by
+    /// name, and watched as a tree again as soon as a directory of its name appears there. A
     /// lost notification (`IN_Q_OVERFLOW`) counts as a change of every watch, and every tree is scanned
     /// again, since directories created meanwhile were not seen.
     ///
@@ -79,6 +81,11 @@
 
         /// How many directories are watched now.
         package var watchedDirectoryCount: Int { core.state.withLock { $0.directories.count } }
+
+        /// The paths of the directories watched now, sorted.
+        package var watchedDirectoryPaths: [String] {
+            core.state.withLock { $0.directories.values.map(\.path) }.sorted()
+        }
 
         /// The watches and the thread, shared by the watcher and its thread.
         final class Core: FileTreeWatchCore {
@@ -241,6 +248,9 @@
             private func handle(_ bytes: ArraySlice<UInt8>) -> [@Sendable () -> Void] {
                 var changed: Set<UInt64> = []
                 var appeared: [(path: String, users: [UInt64])] = []
+                /// Roots of watches that are gone, and roots that appeared again in their parent.
+                var lostRoots: [(path: String, id: UInt64)] = []
+                var returnedRoots: [(path: String, id: UInt64)] = []
                 var overflowed = false
                 state.withLock { state in
                     var offset = bytes.startIndex
@@ -266,20 +276,30 @@
                         if mask & UInt32(IN_IGNORED) != 0 {
                             // The directory is gone (deleted, or its file system unmounted).
                             state.directories[wd] = nil
-                            for id in directory.users.keys { state.watches[id]?.directories.remove(wd) }
+                            for (id, names) in directory.users {
+                                state.watches[id]?.directories.remove(wd)
+                                if names == nil, state.watches[id]?.roots.contains(directory.path) == true {
+                                    lostRoots.append((directory.path, id))
+                                }
+                            }
                         }
                         var trees: [UInt64] = []
+                        let isNewDirectory =
+                            mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0
                         for (id, names) in directory.users {
                             if let names {
-                                if names.contains(name) { changed.insert(id) }
+                                guard names.contains(name) else { continue }
+                                changed.insert(id)
+                                let path = (directory.path == "/" ? "" : directory.path) + "/" + name
+                                if isNewDirectory, state.watches[id]?.roots.contains(path) == true {
+                                    returnedRoots.append((path, id))
+                                }
                             } else {
                                 changed.insert(id)
                                 trees.append(id)
                             }
                         }
-                        if mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0
-                            && !trees.isEmpty && !name.isEmpty
-                        {
+                        if isNewDirectory && !trees.isEmpty && !name.isEmpty {
                             appeared.append(((directory.path == "/" ? "" : directory.path) + "/" + name, trees))
                         }
                     }
@@ -288,6 +308,8 @@
                 for (path, users) in appeared {
                     for id in users { addLater(path, id: id) }
                 }
+                for (path, id) in lostRoots { watchForReturn(of: path, id: id) }
+                for (path, id) in returnedRoots { addReturned(path, id: id) }
                 if overflowed {
                     let roots = state.withLock { state in state.watches.map { ($0.key, $0.value.roots) } }
                     for (id, paths) in roots {
@@ -302,6 +324,33 @@
             private func addLater(_ path: String, id: UInt64) {
                 do {
                     try addTree(path, id: id, isRoot: false)
+                } catch {
+                    SyncGateLog.log(.error, "file trigger: \(error); changes under it are not seen")
+                }
+            }
+
+            /// Watches the parent of a root directory that is gone, for the root's name, so that a directory
+            /// made there again is watched as the root (``addReturned(_:id:)``); if one is there already (it
+            /// was made again before this), it is watched at once.
+            private func watchForReturn(of root: String, id: UInt64) {
+                let (parent, name) = Self.split(root)
+                do {
+                    guard try addDirectory(parent, id: id, names: [name], isRoot: false) else {
+                        SyncGateLog.log(
+                            .error, "file trigger: \(root) is gone, and so is \(parent); changes there are not seen")
+                        return
+                    }
+                } catch {
+                    SyncGateLog.log(.error, "file trigger: \(root) is gone and \(error); changes there are not seen")
+                    return
+                }
+                if Self.isDirectory(root) { addReturned(root, id: id) }
+            }
+
+            /// Watches a root directory of watch `id` that appeared again, as a tree.
+            private func addReturned(_ root: String, id: UInt64) {
+                do {
+                    try addTree(root, id: id, isRoot: true)
                 } catch {
                     SyncGateLog.log(.error, "file trigger: \(error); changes under it are not seen")
                 }
