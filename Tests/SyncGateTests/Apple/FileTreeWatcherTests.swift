@@ -132,6 +132,31 @@ struct FileTreeWatcherTests {
         watch.cancel()
     }
 
+    @Test("a root deleted is watched for in its parent, by name, and watched as a tree again when it returns")
+    func returningRoot() throws {
+        let source = FakeFileEventSource(directories: ["/p", "/p/r", "/p/r/a"])
+        let watcher = FileTreeWatcher(source: source)
+        let changes = ChangeCounter()
+        let watch = try watcher.watch(paths: ["/p/r"], onChange: changes.onChange)
+        #expect(source.watched == ["/p/r", "/p/r/a"])
+
+        source.tree.withLock { $0.directories.subtract(["/p/r", "/p/r/a"]) }
+        source.notify("/p/r")
+        #expect(watcher.watchedPaths == ["/p"], "the parent, for the root's name")
+        #expect(source.watched == ["/p"])
+        #expect(changes.count.withLock { $0 } == 1)
+
+        source.tree.withLock { $0.directories.formUnion(["/p/r", "/p/r/n"]) }
+        source.notify("/p")
+        #expect(watcher.watchedPaths == ["/p", "/p/r", "/p/r/n"])
+        #expect(changes.count.withLock { $0 } == 2)
+        source.notify("/p/r/n")
+        #expect(changes.count.withLock { $0 } == 3)
+
+        watch.cancel()
+        #expect(source.watched.isEmpty)
+    }
+
     @Test("after cancel, no notification is reported and nothing stays watched")
     func cancelStopsEverything() throws {
         let (source, watcher, changes, watch) = try Self.watching(["/r", "/s/h.txt"])

@@ -59,6 +59,34 @@ extension FileTreeWatchCore {
         }
     }
 
+    /// Watches the parent of a root directory of watch `id` that is gone, for the root's name, so that a
+    /// directory made there again can be watched as the root (``addReturned(_:id:)``, which the watcher
+    /// calls when its parent's notification shows the name); if one is there already, it is watched at
+    /// once. A parent that cannot be watched is logged: the root's changes are not seen from then on.
+    func watchForReturn(of root: String, id: UInt64) {
+        let (parent, name) = Self.split(root)
+        do {
+            guard try addDirectory(parent, id: id, names: [name], isRoot: false) else {
+                SyncGateLog.log(
+                    .error, "file trigger: \(root) is gone, and so is \(parent); changes there are not seen")
+                return
+            }
+        } catch {
+            SyncGateLog.log(.error, "file trigger: \(root) is gone and \(error); changes there are not seen")
+            return
+        }
+        if (try? kind(ofRoot: root)) == .directory { addReturned(root, id: id) }
+    }
+
+    /// Watches a root directory of watch `id` that appeared again, as a tree; a failure is logged.
+    func addReturned(_ root: String, id: UInt64) {
+        do {
+            try addTree(root, id: id, isRoot: true)
+        } catch {
+            SyncGateLog.log(.error, "file trigger: \(error); changes under it are not seen")
+        }
+    }
+
     /// What a watch uses a directory for once it joins it for `names` (`nil`: the whole directory, as part
     /// of a tree), given what it used it for before (`existing`: `nil` when it did not use it): the whole
     /// directory wins over named files (a tree and a file in its root, in one watch), named files add up.

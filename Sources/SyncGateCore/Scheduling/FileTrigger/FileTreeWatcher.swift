@@ -4,7 +4,8 @@
 /// A directory is watched as a tree: every directory under it gets a notification of its own. When a
 /// directory's notification comes, the directory is read again: subdirectories that appeared are watched
 /// (with everything under them), those gone are dropped (with everything under them), and a directory
-/// that is itself gone is dropped. A file is watched through its parent directory, by name, so replacing
+/// that is itself gone is dropped; when it was a root of a watch, its parent is watched for its name, and
+/// a directory of that name appearing there is watched as the root again. A file is watched through its parent directory, by name, so replacing
 /// it (an editor's save by rename) counts; since a notification does not say which entry changed, any
 /// change of the parent's entries counts as a change of the file.
 ///
@@ -22,6 +23,8 @@ package final class FileTreeWatcher: FileChangeWatching, FileTreeWatchCore {
 
     private struct Watch {
         var onChange: @Sendable () -> Void
+        /// The paths the watch was started with.
+        var roots: Set<String> = []
         var paths: Set<String> = []
     }
 
@@ -52,7 +55,7 @@ package final class FileTreeWatcher: FileChangeWatching, FileTreeWatchCore {
     package func register(paths: [String], onChange: @escaping @Sendable () -> Void) -> UInt64 {
         state.withLock { state in
             state.nextID += 1
-            state.watches[state.nextID] = Watch(onChange: onChange)
+            state.watches[state.nextID] = Watch(onChange: onChange, roots: Set(paths))
             return state.nextID
         }
     }
@@ -130,6 +133,8 @@ package final class FileTreeWatcher: FileChangeWatching, FileTreeWatchCore {
         let trees = users.filter { $0.value == nil }.keys.sorted()
         if source.kind(of: path) != .directory {
             drop(under: path, ids: nil)
+            let lost = state.withLock { state in trees.filter { state.watches[$0]?.roots.contains(path) == true } }
+            for id in lost { watchForReturn(of: path, id: id) }
         } else if !trees.isEmpty {
             let present = Set(source.subdirectories(of: path))
             let watched = state.withLock { state in
@@ -144,8 +149,24 @@ package final class FileTreeWatcher: FileChangeWatching, FileTreeWatchCore {
                 }
             }
         }
+        if users.values.contains(where: { $0 != nil }) { returnRoots(in: path, users: users) }
         let callbacks = state.withLock { state in users.keys.sorted().compactMap { state.watches[$0]?.onChange } }
         for onChange in callbacks { onChange() }
+    }
+
+    /// Watches again, as trees, the roots of the watches that use the directory at `path` by name, when a
+    /// directory of a root's name is there and not watched for that watch.
+    private func returnRoots(in path: String, users: [UInt64: Set<String>?]) {
+        for (id, names) in users.sorted(by: { $0.key < $1.key }) {
+            guard let names else { continue }
+            for name in names.sorted() {
+                let root = (path == "/" ? "" : path) + "/" + name
+                let returned = state.withLock { state in
+                    state.watches[id]?.roots.contains(root) == true && state.objects[root]?.users[id] == nil
+                }
+                if returned && source.kind(of: root) == .directory { addReturned(root, id: id) }
+            }
+        }
     }
 
     /// Watches a tree that appeared after its watch began; a failure is logged (the change is reported

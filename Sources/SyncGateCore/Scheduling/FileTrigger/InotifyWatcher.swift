@@ -329,33 +329,6 @@
                 }
             }
 
-            /// Watches the parent of a root directory that is gone, for the root's name, so that a directory
-            /// made there again is watched as the root (``addReturned(_:id:)``); if one is there already (it
-            /// was made again before this), it is watched at once.
-            private func watchForReturn(of root: String, id: UInt64) {
-                let (parent, name) = Self.split(root)
-                do {
-                    guard try addDirectory(parent, id: id, names: [name], isRoot: false) else {
-                        SyncGateLog.log(
-                            .error, "file trigger: \(root) is gone, and so is \(parent); changes there are not seen")
-                        return
-                    }
-                } catch {
-                    SyncGateLog.log(.error, "file trigger: \(root) is gone and \(error); changes there are not seen")
-                    return
-                }
-                if Self.isDirectory(root) { addReturned(root, id: id) }
-            }
-
-            /// Watches a root directory of watch `id` that appeared again, as a tree.
-            private func addReturned(_ root: String, id: UInt64) {
-                do {
-                    try addTree(root, id: id, isRoot: true)
-                } catch {
-                    SyncGateLog.log(.error, "file trigger: \(error); changes under it are not seen")
-                }
-            }
-
             static func isDirectory(_ path: String) -> Bool {
                 var information = stat()
                 return stat(path, &information) == 0 && information.st_mode & S_IFMT == S_IFDIR
