@@ -5,9 +5,9 @@
 /// directory's notification comes, the directory is read again: subdirectories that appeared are watched
 /// (with everything under them), those gone are dropped (with everything under them), and a directory
 /// that is itself gone is dropped; when it was a root of a watch, its parent is watched for its name, and
-/// a directory of that name appearing there is watched as the root again. A file is watched through its parent directory, by name, so replacing
-/// it (an editor's save by rename) counts; since a notification does not say which entry changed, any
-/// change of the parent's entries counts as a change of the file.
+/// a directory of that name appearing there is watched as the root again. A file is watched through its
+/// parent directory, by name, so replacing it (an editor's save by rename) counts; since a notification
+/// does not say which entry changed, any change of the parent's entries counts as a change of the file.
 ///
 /// Each notification calls `onChange` once per watch it concerns, outside the lock, after the directories
 /// that appeared are watched. Several watches share the notification of a directory they both watch; it
