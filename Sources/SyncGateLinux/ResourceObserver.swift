@@ -302,16 +302,16 @@ import SyncGateCore
         }
 
         private func triggerFired(step: UInt64) {
-            let fired = state.withLock { state in
-                guard state.pressureStep == step, case .armed = state.pressure else { return false }
+            let timerStep: UInt64? = state.withLock { state in
+                guard state.pressureStep == step, case .armed = state.pressure else { return nil }
                 state.pressureStep &+= 1
                 state.status.isUnderPressure = true
                 state.pressure = .pressured(nil)
-                return true
+                return state.pressureStep
             }
-            guard fired else { return }
+            guard let timerStep else { return }
             publish()
-            armPressureTimer(step: step &+ 1)
+            armPressureTimer(step: timerStep)
         }
 
         /// Arms the timer of the next `avg10` read under pressure, after the status of the read before it was

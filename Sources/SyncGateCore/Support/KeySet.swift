@@ -1,4 +1,4 @@
-/// A set of nonzero 64-bit keys handed out in increasing order: a ``KeyTable`` without values, so a
+/// A set of 64-bit keys handed out in increasing order: a ``KeyTable`` without values, so a
 /// membership test is one load from the slot of the key's low bits, with no hashing.
 ///
 /// Iteration order is unspecified.

@@ -1,5 +1,5 @@
-/// A table from nonzero 64-bit keys to values, for the scheduler's per-job indexes, whose keys are
-/// handed out in increasing order (1, 2, 3, …) by the scheduler itself.
+/// A table from 64-bit keys to values, for indexes whose keys are handed out in increasing order
+/// (1, 2, 3, …): the scheduler's job keys, the durable store's sequence numbers.
 ///
 /// The table is a ring of slots indexed directly by the key's low bits, with an overflow dictionary for
 /// the keys whose slot is taken by another live key. Keys handed out in order land in consecutive slots:
@@ -62,12 +62,12 @@ package struct KeyTable<Value> {
     /// Removes the entry of `key` and returns its value, if there was one.
     @discardableResult
     package mutating func removeValue(forKey key: UInt64) -> Value? {
-        let slot = Int(truncatingIfNeeded: key & mask)
         if key == 0 {
             guard let removed = zeroValue.take() else { return nil }
             count -= 1
             return removed
         }
+        let slot = Int(truncatingIfNeeded: key & mask)
         if ringKeys[slot] == key {
             ringKeys[slot] = 0
             count -= 1

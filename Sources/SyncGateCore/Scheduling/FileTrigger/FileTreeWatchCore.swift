@@ -98,6 +98,11 @@ extension FileTreeWatchCore {
         }
     }
 
+    /// The path of the entry `name` in `directory`: the inverse of ``split(_:)``.
+    static func path(of name: String, in directory: String) -> String {
+        directory == "/" ? "/" + name : directory + "/" + name
+    }
+
     /// The parent directory and the last component of `path` (`.` for a path without a slash).
     static func split(_ path: String) -> (parent: String, name: String) {
         guard let slash = path.lastIndex(of: "/") else { return (".", path) }

@@ -160,7 +160,7 @@ package final class FileTreeWatcher: FileChangeWatching, FileTreeWatchCore {
         for (id, names) in users.sorted(by: { $0.key < $1.key }) {
             guard let names else { continue }
             for name in names.sorted() {
-                let root = (path == "/" ? "" : path) + "/" + name
+                let root = Self.path(of: name, in: path)
                 let returned = state.withLock { state in
                     state.watches[id]?.roots.contains(root) == true && state.objects[root]?.users[id] == nil
                 }

@@ -12,10 +12,10 @@
     /// watch, and a directory that appears (created, or moved in) is watched and scanned at once, so the
     /// directories created inside it before its watch was added are watched too. A file is watched
     /// through its parent directory, by name, so replacing it (an editor's save by rename) counts. A root
-    /// directory that is deleted is then watched the same way, through its parent by
-    /// name, and watched as a tree again as soon as a directory of its name appears there. A
-    /// lost notification (`IN_Q_OVERFLOW`) counts as a change of every watch, and every tree is scanned
-    /// again, since directories created meanwhile were not seen.
+    /// directory that is deleted is then watched the same way, through its parent by name, and watched as
+    /// a tree again as soon as a directory of its name appears there. A lost notification
+    /// (`IN_Q_OVERFLOW`) counts as a change of every watch, and every tree is scanned again, since
+    /// directories created meanwhile were not seen.
     ///
     /// The thread blocks in `poll` on the inotify descriptor and a stop pipe: it makes no wake-up while
     /// nothing changes. When the kernel's limit of watches is reached (`ENOSPC`), a new watch fails with
@@ -284,15 +284,15 @@
                             }
                         }
                         var trees: [UInt64] = []
+                        let entry = Self.path(of: name, in: directory.path)
                         let isNewDirectory =
                             mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0
                         for (id, names) in directory.users {
                             if let names {
                                 guard names.contains(name) else { continue }
                                 changed.insert(id)
-                                let path = (directory.path == "/" ? "" : directory.path) + "/" + name
-                                if isNewDirectory, state.watches[id]?.roots.contains(path) == true {
-                                    returnedRoots.append((path, id))
+                                if isNewDirectory, state.watches[id]?.roots.contains(entry) == true {
+                                    returnedRoots.append((entry, id))
                                 }
                             } else {
                                 changed.insert(id)
@@ -300,7 +300,7 @@
                             }
                         }
                         if isNewDirectory && !trees.isEmpty && !name.isEmpty {
-                            appeared.append(((directory.path == "/" ? "" : directory.path) + "/" + name, trees))
+                            appeared.append((entry, trees))
                         }
                     }
                 }
@@ -344,7 +344,7 @@
                         String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
                     }
                     if name == "." || name == ".." { continue }
-                    let child = path == "/" ? "/" + name : path + "/" + name
+                    let child = Self.path(of: name, in: path)
                     let type = entry.pointee.d_type
                     if type == UInt8(DT_DIR) {
                         found.append(child)
