@@ -65,8 +65,10 @@
 
             // Resolutions on a disk with nothing left: each failure is reported, then written once there is room.
             let full = disk.fill()
-            // Small submissions take what is left of the journal's last page, until one is refused.
-            for number in 0..<1000 {
+            // Small submissions take what is left of the space the journal allocated ahead of its records
+            // and of its last page, until one is refused (each takes over 64 bytes).
+            let enough = 4 * FileJobStore.allocationStep / 64
+            for number in 0..<enough {
                 let small = DurableJob(
                     id: "f\(number)", kind: "note", payload: Note(text: ""), requires: [], conditions: ["never-set"])
                 do {

@@ -22,7 +22,10 @@ import SyncGateCore
 ///
 /// Each record is a frame with a length and a CRC-32C. On open, a frame cut off by a crash (a torn
 /// tail) is cut from the file, and a frame that fails its checksum is skipped; both are reported in
-/// ``load()``'s issues, never thrown. When records of resolved jobs outnumber those of unresolved ones
+/// ``load()``'s issues, never thrown. While the store is open, the file holds space allocated ahead of
+/// the records (zeros, ``allocationStep`` at a time), so that a record's sync writes its data without
+/// changing the file's length; zeros after the last record are unused space, not a damaged tail, and
+/// ``close()`` cuts them off. When records of resolved jobs outnumber those of unresolved ones
 /// (and at least ``Configuration/compactionMinimumDeadRecords`` are dead), the journal is rewritten
 /// with one record per unresolved job: a new file, synced, then renamed over the old one. Compaction
 /// is maintenance: when it fails (a full disk, say) the journal stays as it is, the temporary file is
@@ -95,7 +98,8 @@ public final class FileJobStore: JobStore {
         public var liveJobs: Int
         /// Records (and skipped regions) in the file, live or dead.
         public var records: Int
-        /// The file's length in bytes.
+        /// The length of the records in bytes, the header included: the file's length once the store is
+        /// closed. While it is open, the file may be longer, by space allocated ahead of the records.
         public var bytes: Int
         /// How many times the journal was compacted since it was opened.
         public var compactions: Int
@@ -173,7 +177,12 @@ public final class FileJobStore: JobStore {
         var fd: Int32
         var replay: JournalReplay
         var frames: Int
+        /// The length of the records (the header included): where the next frame is written.
         var length: Int
+        /// The file's length: `length`, then the space allocated ahead of the records (zeros).
+        var fileLength: Int
+        /// After a failed allocation (a full disk), the record length under which no other is tried.
+        var noAllocationBefore = 0
         var issues: [JobStoreIssue]
         /// The task that syncs the batched writes at the end of the window; `nil` while none is scheduled.
         var backgroundSync: Task<Void, Never>?
@@ -340,8 +349,9 @@ public final class FileJobStore: JobStore {
                     + "version \(other), so the header is damaged; FileJobStore.salvage(journal: \"\(path)\", "
                     + "into: <a new directory>) copies its intact jobs into a new store")
         }
-        let fd = try POSIXFile.open(path, O_WRONLY | O_APPEND)
-        if scan.validLength < bytes.count {
+        let fd = try POSIXFile.open(path, O_WRONLY)
+        var fileLength = bytes.count
+        if scan.validLength + scan.unusedLength < bytes.count {
             do {
                 try POSIXFile.truncate(fd, to: scan.validLength, path: path)
                 try POSIXFile.syncData(fd, path: path)
@@ -349,10 +359,11 @@ public final class FileJobStore: JobStore {
                 POSIXFile.closeDescriptor(fd)
                 throw error
             }
+            fileLength = scan.validLength
         }
         return State(
-            fd: fd, replay: replay, frames: scan.frameCount, length: scan.validLength, issues: scan.issues,
-            isOlderVersion: version != JournalCodec.currentVersion)
+            fd: fd, replay: replay, frames: scan.frameCount, length: scan.validLength, fileLength: fileLength,
+            issues: scan.issues, isOlderVersion: version != JournalCodec.currentVersion)
     }
 
     // MARK: - JobStore
@@ -391,16 +402,7 @@ public final class FileJobStore: JobStore {
                 throw JobStoreError(.closed, path: journalPath, cause: "append after close()")
             }
             let start = state.length
-            do {
-                try POSIXFile.writeAll(state.fd, frame, path: journalPath)
-            } catch {
-                // Remove a partial frame so the file stays well formed; the store is unchanged.
-                try? POSIXFile.truncate(state.fd, to: state.length, path: journalPath)
-                throw error
-            }
-            state.length += frame.count
-            state.frames += 1
-            state.writes += 1
+            try writeFrame(frame, &state)
             state.replay.apply(record)
             if syncsNow {
                 state.awaitingSync.append(
@@ -414,6 +416,40 @@ public final class FileJobStore: JobStore {
         }
         if syncsNow { try awaitSync(of: write) }
         if isSubmission { compactQuietly() }
+    }
+
+    /// The space allocated ahead of the records when they reach the end of what was allocated.
+    ///
+    /// A record written into allocated space leaves the file's length as it is, so its sync writes the
+    /// data alone; one that lengthens the file makes its sync commit the file system's metadata too.
+    package static let allocationStep = 64 << 10
+
+    /// Writes `frame` after the records, into allocated space when there is some (see
+    /// ``allocationStep``), and counts it. When the write fails, the file is cut back to the records
+    /// and the error thrown: the store is unchanged.
+    private func writeFrame(_ frame: [UInt8], _ state: inout State) throws {
+        let end = state.length + frame.count
+        if end > state.fileLength && end > state.noAllocationBefore {
+            let allocated = end + Self.allocationStep
+            if POSIXFile.allocate(state.fd, from: state.fileLength, to: allocated) {
+                state.fileLength = allocated
+            } else {
+                // A full disk: records lengthen the file, and allocation is tried again a step later.
+                state.noAllocationBefore = allocated
+            }
+        }
+        do {
+            try POSIXFile.writeAll(state.fd, frame, at: state.length, path: journalPath)
+        } catch {
+            // Remove a partial frame so the file stays well formed.
+            try? POSIXFile.truncate(state.fd, to: state.length, path: journalPath)
+            state.fileLength = state.length
+            throw error
+        }
+        state.length = end
+        state.fileLength = max(state.fileLength, end)
+        state.frames += 1
+        state.writes += 1
     }
 
     /// Returns once write number `write` is on disk: at once when a sync that began after it covered it
@@ -555,19 +591,16 @@ public final class FileJobStore: JobStore {
             (try? POSIXFile.truncate(state.fd, to: submission.start, path: journalPath)) != nil
         {
             state.length = submission.start
+            state.fileLength = submission.start
             state.frames -= 1
             progress.syncedLength = min(progress.syncedLength, submission.start)
         } else {
             let frame = JournalCodec.frame(.resolved(sequence: sequence, resolution: .discarded))
-            guard (try? POSIXFile.writeAll(state.fd, frame, path: journalPath)) != nil else {
-                try? POSIXFile.truncate(state.fd, to: state.length, path: journalPath)
+            guard (try? writeFrame(frame, &state)) != nil else {
                 state.lastBackgroundError = POSIXFile.failure(
                     journalPath, "the withdrawal of job sequence \(sequence) was not written")
                 return
             }
-            state.length += frame.count
-            state.frames += 1
-            state.writes += 1
         }
     }
 
@@ -660,11 +693,13 @@ public final class FileJobStore: JobStore {
                 bytes.reserveCapacity(jobs.count * 160)
                 for job in jobs { bytes += JournalCodec.frame(.submitted(job)) }
                 try POSIXFile.replaceFile(journalPath, with: bytes, directory: directory)
-                let fd = try POSIXFile.open(journalPath, O_WRONLY | O_APPEND)
+                let fd = try POSIXFile.open(journalPath, O_WRONLY)
                 POSIXFile.closeDescriptor(state.fd)
                 state.fd = fd
                 state.frames = jobs.count
                 state.length = bytes.count
+                state.fileLength = bytes.count
+                state.noAllocationBefore = 0
                 state.compactions += 1
                 state.isOlderVersion = false
                 // The new file holds every unresolved job, synced: each write so far is as good as on disk.
@@ -692,6 +727,9 @@ public final class FileJobStore: JobStore {
             state.withLock { state in
                 if !state.isClosed {
                     state.isClosed = true
+                    // A closed journal is its records alone. Left unsynced: allocated zeros after the
+                    // records read as unused space if a crash brings them back.
+                    if state.fileLength > state.length { _ = ftruncate(state.fd, off_t(state.length)) }
                     POSIXFile.closeDescriptor(state.fd)
                     _ = flock(directoryFD, LOCK_UN)
                     _ = flock(lockFD, LOCK_UN)

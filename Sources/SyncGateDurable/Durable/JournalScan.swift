@@ -3,7 +3,8 @@
 /// Scanning never fails: a frame that fails its checksum is skipped up to the next frame that passes
 /// its own (found by its magic), and reported; a frame cut off by the end of the file, or bad bytes
 /// with no good frame after them, are a torn tail: `validLength` excludes them so the file can be cut
-/// back to its last good record.
+/// back to its last good record. Zeros from a frame's end to the end of the file are unused space (a store
+/// allocates space ahead of its records), neither a frame nor a problem: ``unusedLength`` counts them.
 struct JournalScan {
     /// The records, in file order; empty when the scan handed them to a visitor instead.
     var records: [JobRecord] = []
@@ -13,6 +14,8 @@ struct JournalScan {
     var issues: [JobStoreIssue] = []
     /// The length of the file up to the end of its last good frame.
     var validLength: Int
+    /// The zeros from ``validLength`` to the end of the file: space allocated ahead of the records.
+    var unusedLength = 0
     /// The first frame that passed its checksum and that the decoder of the scan's version could not read
     /// but that of another readable version could: the file's header names the wrong version (a damaged
     /// header), since no writer puts records of two versions in one file.
@@ -43,6 +46,10 @@ struct JournalScan {
         validLength = min(start, bytes.count)
         var offset = start
         while offset < bytes.count {
+            if bytes[offset] == 0, Self.isZero(bytes, from: offset) {
+                if offset == validLength { unusedLength = bytes.count - offset }
+                return
+            }
             switch Self.frame(in: bytes, at: offset) {
             case .valid(let body, let end):
                 frameCount += 1
@@ -94,6 +101,16 @@ struct JournalScan {
                 offset = next
             }
         }
+    }
+
+    /// Whether every byte from `offset` to the end is zero.
+    private static func isZero(_ bytes: UnsafeRawBufferPointer, from offset: Int) -> Bool {
+        var index = offset
+        while index < bytes.count {
+            if bytes[index] != 0 { return false }
+            index += 1
+        }
+        return true
     }
 
     private enum Frame {

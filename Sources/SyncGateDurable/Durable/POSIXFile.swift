@@ -89,6 +89,46 @@ enum POSIXFile {
         }
     }
 
+    /// Writes every byte at `offset`, retrying short writes; the file offset does not move.
+    static func writeAll(_ fd: Int32, _ bytes: [UInt8], at offset: Int, path: String) throws {
+        try bytes.withUnsafeBytes { buffer in
+            var done = 0
+            while done < buffer.count {
+                let count = pwrite(fd, buffer.baseAddress! + done, buffer.count - done, off_t(offset + done))
+                if count < 0 {
+                    if errno == EINTR { continue }
+                    throw failure(path, "write failed")
+                }
+                done += count
+            }
+        }
+    }
+
+    /// Makes the file `end` bytes long, its bytes from `start` (its length now) allocated and reading as
+    /// zeros; returns whether it did. A failure (a full disk) leaves the file `start` bytes long.
+    ///
+    /// Allocated by `posix_fallocate` where the file system supports it, else by writing zeros, so that
+    /// later writes into the range neither allocate blocks nor change the file's length.
+    static func allocate(_ fd: Int32, from start: Int, to end: Int) -> Bool {
+        guard end > start else { return true }
+        #if canImport(Glibc) || canImport(Musl)
+            let code = posix_fallocate(fd, off_t(start), off_t(end - start))
+            if code == 0 { return true }
+            guard code == EOPNOTSUPP || code == ENOSYS || code == EINVAL else {
+                // A file system may keep part of a range it could not allocate in full.
+                _ = ftruncate(fd, off_t(start))
+                return false
+            }
+        #endif
+        do {
+            try writeAll(fd, [UInt8](repeating: 0, count: end - start), at: start, path: "")
+            return true
+        } catch {
+            _ = ftruncate(fd, off_t(start))
+            return false
+        }
+    }
+
     static func syncData(_ fd: Int32, path: String) throws {
         #if canImport(Darwin)
             let result = fsync(fd)

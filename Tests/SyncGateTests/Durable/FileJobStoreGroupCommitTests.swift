@@ -17,7 +17,7 @@ import Testing
 /// written, so the grouping is the same on every run.
 @Suite("FileJobStore group commit", .ownThread, .timeLimit(.minutes(1)))
 struct FileJobStoreGroupCommitTests {
-    /// A sync that records each call (the file's length then), pauses the calls listed in `pausing` until
+    /// A sync that records each call (the length of the file's records then), pauses the calls listed in `pausing` until
     /// released, and fails those listed in `failing` (calls numbered from 1) with an I/O error; the others
     /// call `fdatasync`.
     final class ScriptedSync: Sendable {
@@ -38,14 +38,13 @@ struct FileJobStoreGroupCommitTests {
             self.pausing = pausing
         }
 
-        /// The file's length at each call so far.
+        /// The length of the file's records at each call so far.
         var lengths: [Int] { state.withLock { $0.lengths } }
 
         func sync(_ fd: Int32, _ path: String) throws {
-            var status = stat()
-            fstat(fd, &status)
+            let length = try recordsLength(of: path)
             let number = state.withLock { state in
-                state.lengths.append(Int(status.st_size))
+                state.lengths.append(length)
                 return state.lengths.count
             }
             if pausing.contains(number) {
@@ -111,8 +110,8 @@ struct FileJobStoreGroupCommitTests {
         let sync = ScriptedSync(failing: [], pausing: [1, 2])
         let store = try FileJobStore(directory: directory.path, clock: ManualClock(), syncData: sync.sync)
         let submitters = try submitWhileTheFirstSyncPauses(8, store: store, sync: sync)
-        // The file's length (statistics would wait for the sync lock, which the paused sync holds).
-        let submitted = try directory.bytes(of: directory.journal).count
+        // Read from the file: statistics would wait for the sync lock, which the paused sync holds.
+        let submitted = try recordsLength(of: directory.journal)
         sync.release.signal()
         // One of the 7 leads the second sync; while it runs, another record is written.
         sync.began.wait()
@@ -179,4 +178,12 @@ struct FileJobStoreGroupCommitTests {
         try store.close()
         #expect(try FileJobStore(directory: directory.path).load().jobs.map(\.sequence) == [3])
     }
+}
+
+/// The length of the records in the journal at `path`, without the space allocated after them.
+private func recordsLength(of path: String) throws -> Int {
+    let bytes = Array(try Data(contentsOf: URL(fileURLWithPath: path)))
+    let scan = bytes.withUnsafeBytes { JournalScan($0, path: path) }
+    #expect(scan.issues.isEmpty)
+    return scan.validLength
 }

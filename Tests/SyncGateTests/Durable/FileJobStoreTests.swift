@@ -60,6 +60,52 @@ struct FileJobStoreTests {
         #expect(try open().load().jobs.map(\.sequence) == [1, 3])
     }
 
+    @Test(
+        "space is allocated ahead of the records: a journal left open reads without issues, a frame torn in that space is cut, close leaves the records alone"
+    )
+    func allocatedSpace() throws {
+        // Past one allocation step, so that appends also cross into space allocated later.
+        var sequence: UInt64 = 0
+        let records: Int
+        do {
+            let store = try open()
+            while store.statistics.bytes < FileJobStore.allocationStep + 4096 {
+                sequence += 1
+                try store.append(.submitted(plainJob(sequence)))
+            }
+            records = store.statistics.bytes
+            let file = try directory.bytes(of: directory.journal)
+            #expect(file.count > records)
+            #expect(file[records...].allSatisfy { $0 == 0 })
+        }  // dropped without close(), as a crash leaves it
+        let written = Array(1...sequence)
+        do {
+            let reopened = try open()
+            let contents = try reopened.load()
+            #expect(contents.jobs.map(\.sequence) == written)
+            #expect(contents.issues.isEmpty)
+            #expect(reopened.statistics.bytes == records)
+        }
+        // A crash in the middle of a write: the start of a frame, then the allocated zeros.
+        let frame = JournalCodec.frame(.submitted(plainJob(sequence + 1)))
+        var file = try directory.bytes(of: directory.journal)
+        #expect(file.count > records + frame.count)
+        file.replaceSubrange(records..<(records + frame.count / 2), with: frame.prefix(frame.count / 2))
+        try directory.write(file, to: directory.journal)
+
+        let torn = try open()
+        let contents = try torn.load()
+        #expect(contents.jobs.map(\.sequence) == written)
+        #expect(contents.issues.map(\.kind) == [.truncatedTail])
+        #expect(contents.issues.first?.offset == records)
+        #expect(try directory.bytes(of: directory.journal).count == records)
+        try torn.append(.submitted(plainJob(sequence + 2)))
+        try torn.close()
+        let next = JournalCodec.frame(.submitted(plainJob(sequence + 2)))
+        #expect(try directory.bytes(of: directory.journal).count == records + next.count)
+        #expect(try open().load().jobs.map(\.sequence) == written + [sequence + 2])
+    }
+
     @Test("a record failing its checksum is skipped and reported, never thrown")
     func checksumFailure() throws {
         let store = try open()
