@@ -49,6 +49,8 @@ import SyncGateCore
         /// What the recheck may publish: what the evaluation that asked for it could. A recheck after an
         /// early evaluation publishes only a gain, so a loss still waits for the window.
         private var recheckEvaluation = Evaluation.publish
+        /// The debounce timer this turn arms (its generation), once the turn's status is out.
+        private var timerToArm: UInt64?
         /// How many rechecks in a row have still found a removed entry.
         private var rechecks = 0
         /// Both probe lookups, IPv4 then IPv6, prepared once to be sent in one datagram.
@@ -138,6 +140,7 @@ import SyncGateCore
                     publish(evaluate())
                     recheckEvaluation = .publish
                 }
+                if let generation = timerToArm.take() { armTimer(generation: generation) }
                 classifyUsableLinks()
             }
         }
@@ -234,7 +237,9 @@ import SyncGateCore
             case publish
         }
 
-        /// Performs a debounce action; returns the evaluation it asks for now.
+        /// Performs a debounce action; returns the evaluation it asks for now. A timer it asks for is armed
+        /// after the turn's evaluation is published: creating the timer's task (and waking a thread for
+        /// it) would otherwise delay a gained network's status.
         private func perform(_ action: ConnectivityDebounce.Action) -> Evaluation {
             switch action {
             case .none:
@@ -242,10 +247,10 @@ import SyncGateCore
             case .evaluate:
                 return .publish
             case .armTimer(let generation):
-                armTimer(generation: generation)
+                timerToArm = generation
                 return .none
             case .evaluateForGain(let generation):
-                if let generation { armTimer(generation: generation) }
+                if let generation { timerToArm = generation }
                 return .publishIfGain
             }
         }
