@@ -1,5 +1,11 @@
 import SyncGate
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `syncgate wait`: returns when the requirements hold, on timeout, or on a signal.
 package struct WaitCommand: Subcommand {
     /// `wait`.
@@ -73,10 +79,23 @@ package struct WaitCommand: Subcommand {
     }
 
     /// Waits on this machine's environment; see ``execute(_:environment:signals:log:)``.
+    ///
+    /// The process ends on the thread that sees the requirements come to hold, inside the environment's
+    /// change: nothing is printed on success and nothing is held that needs closing, so the answer is not
+    /// held up by a hop to the waiting task and then to the main thread.
     package func run() async -> Int32 {
+        let environment = SyncGateTool.environment
+        let options = self
+        let exitWhenMet = environment.statusBroadcast.addObserver { status in
+            if status.satisfies(
+                options.requirements, allowedNetworks: options.allowedNetworks, conditions: options.conditions)
+            {
+                _exit(ExitCode.success)
+            }
+        }
+        defer { environment.statusBroadcast.removeObserver(exitWhenMet) }
         let signals = SignalWatcher.process
-        return await Self.execute(
-            self, environment: SyncGateTool.environment, signals: signals.signals, log: { Output.error($0) })
+        return await Self.execute(self, environment: environment, signals: signals.signals, log: { Output.error($0) })
     }
 
     /// Waits and returns the exit status: 0 when the requirements hold, ``ExitCode/timedOut`` on timeout,
