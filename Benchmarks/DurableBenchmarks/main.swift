@@ -337,6 +337,9 @@ if let flag = CommandLine.arguments.firstIndex(of: "--figure"), flag + 1 < Comma
     switch CommandLine.arguments[flag + 1] {
     case "restore": _ = try await restoreTime(count: restoreCount)
     case "scheduler-floor": _ = try schedulerFloor(count: submits * 25, restoreCount: restoreCount)
+    case "crash-safe":
+        // Alone, for profiling; the main run measures it in its own sequence.
+        try submitThroughput(label: "crash-safe", durability: .batched(window: .milliseconds(100)), count: submits * 25)
     case let other: fatalError("unknown figure \(other)")
     }
     exit(0)
