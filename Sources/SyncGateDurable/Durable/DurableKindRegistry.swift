@@ -1,3 +1,4 @@
+import Dispatch
 import Foundation
 import SyncGateCore
 
@@ -11,8 +12,8 @@ struct DurableKindRegistry: Sendable {
         let payloadType: ObjectIdentifier
         /// The payload type's name, for refusals.
         let typeName: String
-        /// Decodes a stored payload into a value of the payload type.
-        let decode: @Sendable (Data) throws -> any Sendable
+        /// Decodes a stored payload into a value of the payload type, with the decoder given.
+        let decode: @Sendable (Data, JSONDecoder) throws -> any Sendable
         /// Runs the handler on a payload of the payload type.
         let run: @Sendable (any Sendable, SyncJobContext) async throws -> Void
     }
@@ -40,7 +41,7 @@ struct DurableKindRegistry: Sendable {
         Kind(
             payloadType: ObjectIdentifier(Payload.self),
             typeName: String(reflecting: Payload.self),
-            decode: { data in try JSONDecoder().decode(Payload.self, from: data) },
+            decode: { data, decoder in try decoder.decode(Payload.self, from: data) },
             run: { value, context in
                 guard let payload = value as? Payload else {
                     throw DurableJobError.payloadTypeMismatch(
@@ -52,23 +53,61 @@ struct DurableKindRegistry: Sendable {
         )
     }
 
-    /// What a restore pass makes of `jobs` before planning: each job's readiness (in order) and, by index,
-    /// the decoded payloads. The jobs in `skipping` (active already) are not decoded.
+    /// What a restore pass makes of `jobs` before planning: each job's readiness and its decoded payload, in
+    /// the order of `jobs` (`nil` for a job not decoded). The jobs in `skipping` (active already) are not
+    /// decoded.
+    ///
+    /// A large restore decodes on every processor: `jobs` is cut into consecutive ranges, each decoded by
+    /// one thread with a decoder of its own, and the ranges' results are joined in order.
     func decode(
         _ jobs: [StoredJob], skipping: Set<UInt64>
-    ) -> (readiness: [DurableRestorePlan.Readiness], payloads: [Int: any Sendable]) {
-        var payloads: [Int: any Sendable] = [:]
-        let readiness = jobs.enumerated().map { index, stored -> DurableRestorePlan.Readiness in
-            if skipping.contains(stored.sequence) { return .ready }
-            guard let kind = kinds[stored.kind] else { return .unknownKind }
-            do {
-                payloads[index] = try kind.decode(stored.payload)
-                return .ready
-            } catch {
-                return .undecodable("\(error)")
+    ) -> (readiness: [DurableRestorePlan.Readiness], payloads: [(any Sendable)?]) {
+        typealias Part = (readiness: [DurableRestorePlan.Readiness], payloads: [(any Sendable)?])
+        let ranges = Self.parts(of: jobs.count)
+        let decoded = LockedState([Part?](repeating: nil, count: ranges.count))
+        DispatchQueue.concurrentPerform(iterations: ranges.count) { part in
+            let decoder = JSONDecoder()
+            var result: Part = ([], [])
+            result.readiness.reserveCapacity(ranges[part].count)
+            result.payloads.reserveCapacity(ranges[part].count)
+            for stored in jobs[ranges[part]] {
+                var payload: (any Sendable)?
+                var ready = DurableRestorePlan.Readiness.ready
+                if !skipping.contains(stored.sequence) {
+                    if let kind = kinds[stored.kind] {
+                        do {
+                            payload = try kind.decode(stored.payload, decoder)
+                        } catch {
+                            ready = .undecodable("\(error)")
+                        }
+                    } else {
+                        ready = .unknownKind
+                    }
+                }
+                result.readiness.append(ready)
+                result.payloads.append(payload)
             }
+            decoded.withLock { $0[part] = result }
+        }
+        var readiness: [DurableRestorePlan.Readiness] = []
+        var payloads: [(any Sendable)?] = []
+        readiness.reserveCapacity(jobs.count)
+        payloads.reserveCapacity(jobs.count)
+        for part in decoded.withLock({ $0 }) {
+            readiness += part?.readiness ?? []
+            payloads += part?.payloads ?? []
         }
         return (readiness, payloads)
+    }
+
+    /// The fewest jobs worth a thread of their own in ``decode(_:skipping:)``.
+    static let jobsPerDecodingThread = 4096
+
+    /// `count` places cut into consecutive ranges, one per processor, none under
+    /// ``jobsPerDecodingThread`` places (one range for a small restore).
+    static func parts(of count: Int) -> [Range<Int>] {
+        let threads = max(1, min(ProcessInfo.processInfo.activeProcessorCount, count / jobsPerDecodingThread))
+        return (0..<threads).map { part in (count * part / threads)..<(count * (part + 1) / threads) }
     }
 
     /// `kind`, the registered kind named `name`, checked for a submission with payload type `Payload`.
