@@ -147,9 +147,17 @@
         }
 
         /// Waits for reports until `condition` holds; each state change the condition looks at is followed
-        /// by a report (the suite's time limit bounds the wait).
-        static func reports(_ reports: Reports, until condition: () -> Bool) async {
-            while !condition() { _ = await reports.next() }
+        /// by a report. The suite's time limit bounds the wait: it ends the stream's wait, and the condition
+        /// not holding is then recorded as an issue.
+        static func reports(
+            _ reports: Reports, sourceLocation: SourceLocation = #_sourceLocation, until condition: () -> Bool
+        ) async {
+            while !condition() {
+                guard await reports.next() else {
+                    Issue.record("no more reports, and the condition does not hold", sourceLocation: sourceLocation)
+                    return
+                }
+            }
         }
 
         @Test("a watched directory deleted and made again is watched again, with what is made inside it")
@@ -175,6 +183,34 @@
             try Self.makeDirectory(root + "/new")
             await Self.reports(reports) { watcher.watchedDirectoryPaths.contains(root + "/new") }
             #expect(watcher.watchedDirectoryPaths == [volume.path, root, root + "/new"])
+        }
+
+        @Test(
+            "a watched directory moved away is not followed to its new place; moved back, it is watched again as a tree"
+        )
+        func movedRoot() async throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let root = volume.path + "/watched"
+            let away = volume.path + "/away"
+            try Self.makeDirectory(root)
+            try Self.makeDirectory(root + "/old")
+            let watcher = try InotifyWatcher()
+            let reports = Reports()
+            let watch = try watcher.watch(paths: [root], onChange: reports.onChange)
+            defer { watch.cancel() }
+            #expect(watcher.watchedDirectoryPaths == [root, root + "/old"])
+
+            // Moved away: neither it nor the directory inside it is watched any more (those watches would
+            // follow them to their new place); its parent is, for its name.
+            #expect(rename(root, away) == 0)
+            await Self.reports(reports) { watcher.watchedDirectoryPaths == [volume.path] }
+
+            // Moved back: watched as a tree again, the directory inside it too.
+            #expect(rename(away, root) == 0)
+            await Self.reports(reports) { watcher.watchedDirectoryPaths.contains(root + "/old") }
+            #expect(watcher.watchedDirectoryPaths == [volume.path, root, root + "/old"])
+            try Self.makeDirectory(root + "/new")
+            await Self.reports(reports) { watcher.watchedDirectoryPaths.contains(root + "/new") }
         }
 
         @Test("an overflow of the kernel's queue counts as a change, and directories made meanwhile are watched")

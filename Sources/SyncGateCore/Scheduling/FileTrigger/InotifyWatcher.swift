@@ -12,8 +12,9 @@
     /// watch, and a directory that appears (created, or moved in) is watched and scanned at once, so the
     /// directories created inside it before its watch was added are watched too. A file is watched
     /// through its parent directory, by name, so replacing it (an editor's save by rename) counts. A root
-    /// directory that is deleted is then watched the same way, through its parent by name, and watched as
-    /// a tree again as soon as a directory of its name appears there. A lost notification
+    /// directory that is deleted or moved away is then watched the same way, through its parent by name
+    /// (a moved one is no longer followed at its new place), and watched as a tree again as soon as a
+    /// directory of its name appears there. A lost notification
     /// (`IN_Q_OVERFLOW`) counts as a change of every watch, and every tree is scanned again, since
     /// directories created meanwhile were not seen.
     ///
@@ -283,6 +284,15 @@
                                 }
                             }
                         }
+                        if mask & UInt32(IN_MOVE_SELF) != 0 {
+                            // A root moved away: its watches follow the moved directories, so they stop
+                            // here, and the root is watched for in its parent, as a deleted one is.
+                            for (id, names) in directory.users
+                            where names == nil && state.watches[id]?.roots.contains(directory.path) == true {
+                                forgetTree(directory.path, of: id, in: &state)
+                                lostRoots.append((directory.path, id))
+                            }
+                        }
                         var trees: [UInt64] = []
                         let entry = Self.path(of: name, in: directory.path)
                         let isNewDirectory =
@@ -317,6 +327,23 @@
                     }
                 }
                 return state.withLock { state in changed.sorted().compactMap { state.watches[$0]?.onChange } }
+            }
+
+            /// Ends watch `id`'s use of the directories of the tree at `root` (the root and every directory
+            /// under its path); a directory no other watch uses is no longer watched.
+            private func forgetTree(_ root: String, of id: UInt64, in state: inout State) {
+                let prefix = root == "/" ? "/" : root + "/"
+                for wd in state.watches[id]?.directories ?? [] {
+                    guard let path = state.directories[wd]?.path, path == root || path.hasPrefix(prefix) else {
+                        continue
+                    }
+                    state.watches[id]?.directories.remove(wd)
+                    state.directories[wd]?.users[id] = nil
+                    if state.directories[wd]?.users.isEmpty == true {
+                        state.directories[wd] = nil
+                        inotify_rm_watch(descriptor, wd)
+                    }
+                }
             }
 
             /// Watches a tree that appeared after its watch began; a failure is logged (the change is

@@ -17,8 +17,9 @@
 /// * a failed run is retried by the job's ``RetryPolicy``; the series goes on after the last attempt.
 ///
 /// A path is a directory (watched with everything under it, subdirectories created later included) or a
-/// file. A directory path that is deleted is watched for in its parent, and watched again as soon as a
-/// directory of its name appears there; the deletion and the return each count as a change. The
+/// file. A directory path that is deleted or moved away is watched for in its parent (a moved directory
+/// is not followed to its new place), and watched again as soon as a directory of its name appears
+/// there; the going and the return each count as a change. The
 /// scheduler's ``FileChangeWatching`` watches them from the moment the job is submitted; when it cannot
 /// (a path is missing, the system's limit of watches is reached) the submission fails with
 /// ``SyncSchedulerError/invalidJob(_:)`` naming `fileTrigger.paths` and the path. Not combinable with
