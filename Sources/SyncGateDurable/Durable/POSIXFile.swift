@@ -120,6 +120,13 @@ enum POSIXFile {
                 return false
             }
         #endif
+        return allocateByWriting(fd, from: start, to: end)
+    }
+
+    /// ``allocate(_:from:to:)`` by writing zeros: where `posix_fallocate` is missing or the file system
+    /// does not support it. A failure leaves the file `start` bytes long.
+    static func allocateByWriting(_ fd: Int32, from start: Int, to end: Int) -> Bool {
+        guard end > start else { return true }
         do {
             try writeAll(fd, [UInt8](repeating: 0, count: end - start), at: start, path: "")
             return true
