@@ -144,16 +144,16 @@
             }
         }
 
-        /// The state directory on a tiny tmpfs, filled up under 5 000 queued jobs: `cancel --tag` counts only
+        /// The state directory on a tiny tmpfs, filled up under 800 queued jobs: `cancel --tag` counts only
         /// the cancels it wrote, says the rest are not on disk, and the daemon logs the failed writes. (The
-        /// space the journal allocated ahead of its records, at most 64 KiB, and its last page have room for
-        /// at most about 4 650 of the 15-byte `resolved` records, so some fail.)
+        /// space the journal allocated ahead of its records, at most 4 KiB, and its last page have room for
+        /// at most about 550 of the 15-byte `resolved` records, so some fail.)
         /// After a restart on the still-full disk, exactly the jobs not counted come back; after the disk
         /// is freed and another restart, still none of the counted ones.
         @Test func aCancelOnAFullDiskClaimsOnlyWhatItWrote() throws {
-            let total = 5_000
+            let total = 800
             // Room for each job's run directory (a page or two of tmpfs each) before the disk is filled.
-            let disk = try TinyDisk(bytes: 64 << 20)
+            let disk = try TinyDisk(bytes: 16 << 20)
             let state = disk.path + "/state"
             try withDaemon(stateDirectory: state) { topology, harness in
                 try topology.configureIPv4(defaultRoute: false)

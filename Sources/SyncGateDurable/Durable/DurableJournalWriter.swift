@@ -14,11 +14,13 @@ final class DurableJournalWriter: Sendable {
     private struct Pending {
         let record: JobRecord
         let jobID: SyncJob.ID
-        var isReported = false
     }
 
     private struct State {
         var pending: [Pending] = []
+        /// How many of the first pending records were reported already: each failure reports every
+        /// record pending then, and records are only appended after them.
+        var reported = 0
         /// The task that writes the pending records again after ``retryInterval``; `nil` while none is due.
         var retry: Task<Void, Never>?
         var errors: [String] = []
@@ -73,22 +75,25 @@ final class DurableJournalWriter: Sendable {
     }
 
     /// Writes the pending records in order, stopping at the first failure; returns the records newly known
-    /// to have failed, and the error.
+    /// to have failed, and the error. Each record is looked at once per call, and reported once: a store
+    /// that keeps failing costs each new record one attempt, not a pass over every record pending.
     private func drain(_ state: inout State) -> (failed: [DurableWriteFailure], error: (any Error)?) {
-        while let next = state.pending.first {
+        var written = 0
+        defer {
+            state.pending.removeFirst(written)
+            state.reported = max(state.reported - written, 0)
+        }
+        while written < state.pending.count {
             do {
-                try store.append(next.record)
-                state.pending.removeFirst()
+                try store.append(state.pending[written].record)
+                written += 1
             } catch {
-                var failed: [DurableWriteFailure] = []
-                for index in state.pending.indices where !state.pending[index].isReported {
-                    state.pending[index].isReported = true
-                    let pending = state.pending[index]
-                    failed.append(
-                        DurableWriteFailure(
-                            jobID: pending.jobID, sequence: pending.record.sequence,
-                            record: Self.summary(of: pending.record), error: "\(error)"))
+                let failed = state.pending[max(state.reported, written)...].map { pending in
+                    DurableWriteFailure(
+                        jobID: pending.jobID, sequence: pending.record.sequence,
+                        record: Self.summary(of: pending.record), error: "\(error)")
                 }
+                state.reported = state.pending.count
                 state.errors += failed.map(\.description)
                 state.errors.removeFirst(max(state.errors.count - Self.maximumErrors, 0))
                 let isClosed = (error as? JobStoreError)?.code == .closed

@@ -277,13 +277,13 @@ public final class FileJobStore: JobStore {
         do {
             directoryFD = try POSIXFile.open(directory, O_RDONLY | O_DIRECTORY)
         } catch {
-            POSIXFile.closeDescriptor(lockFD)
+            POSIXFile.unlockAndClose(lockFD)
             throw error
         }
         if flock(directoryFD, LOCK_EX | LOCK_NB) != 0 {
             let code = errno
             POSIXFile.closeDescriptor(directoryFD)
-            POSIXFile.closeDescriptor(lockFD)
+            POSIXFile.unlockAndClose(lockFD)
             throw JobStoreError(.locked, path: directory, cause: SystemErrorText.described(code))
         }
         self.lockFD = lockFD
@@ -293,8 +293,8 @@ public final class FileJobStore: JobStore {
             POSIXFile.remove(journalPath + ".tmp")
             self.state = LockedState(try Self.openJournal(journalPath, directory: directory))
         } catch {
-            POSIXFile.closeDescriptor(directoryFD)
-            POSIXFile.closeDescriptor(lockFD)
+            POSIXFile.unlockAndClose(directoryFD)
+            POSIXFile.unlockAndClose(lockFD)
             throw error
         }
         if state.withLock({ $0.isOlderVersion }) {
@@ -309,8 +309,8 @@ public final class FileJobStore: JobStore {
         state.withLock { state in
             if !state.isClosed { POSIXFile.closeDescriptor(state.fd) }
         }
-        POSIXFile.closeDescriptor(directoryFD)
-        POSIXFile.closeDescriptor(lockFD)
+        POSIXFile.unlockAndClose(directoryFD)
+        POSIXFile.unlockAndClose(lockFD)
     }
 
     private static func openJournal(_ path: String, directory: String) throws -> State {
@@ -422,7 +422,7 @@ public final class FileJobStore: JobStore {
     ///
     /// A record written into allocated space leaves the file's length as it is, so its sync writes the
     /// data alone; one that lengthens the file makes its sync commit the file system's metadata too.
-    package static let allocationStep = 64 << 10
+    package static let allocationStep = 4 << 10
 
     /// Writes `frame` after the records, into allocated space when there is some (see
     /// ``allocationStep``), and counts it. When the write fails, the file is cut back to the records

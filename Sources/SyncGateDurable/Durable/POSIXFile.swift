@@ -47,6 +47,15 @@ enum POSIXFile {
         _ = close(fd)
     }
 
+    /// Releases the `flock` held through `fd`, then closes it.
+    ///
+    /// Closing alone would keep the lock while another reference to the same open file exists: a child
+    /// process forked (by any thread of the process) and not yet past its `exec` holds one.
+    static func unlockAndClose(_ fd: Int32) {
+        _ = flock(fd, LOCK_UN)
+        _ = close(fd)
+    }
+
     static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws -> Int32 {
         while true {
             #if canImport(Darwin)
