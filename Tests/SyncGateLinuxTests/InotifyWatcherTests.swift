@@ -160,17 +160,26 @@
             }
         }
 
-        @Test("a watched directory deleted and made again is watched again, with what is made inside it")
-        func recreatedRoot() async throws {
+        /// A tmpfs volume holding `watched/old`, and a new watcher's watch of `watched` (checked to cover both
+        /// directories), its reports on a stream.
+        static func watchedTree() throws -> (
+            volume: TmpfsVolume, root: String, watcher: InotifyWatcher, reports: Reports, watch: any FileWatchCancelling
+        ) {
             let volume = try TmpfsVolume(size: 1 << 20)
             let root = volume.path + "/watched"
-            try Self.makeDirectory(root)
-            try Self.makeDirectory(root + "/old")
+            try makeDirectory(root)
+            try makeDirectory(root + "/old")
             let watcher = try InotifyWatcher()
             let reports = Reports()
             let watch = try watcher.watch(paths: [root], onChange: reports.onChange)
-            defer { watch.cancel() }
             #expect(watcher.watchedDirectoryPaths == [root, root + "/old"])
+            return (volume, root, watcher, reports, watch)
+        }
+
+        @Test("a watched directory deleted and made again is watched again, with what is made inside it")
+        func recreatedRoot() async throws {
+            let (volume, root, watcher, reports, watch) = try Self.watchedTree()
+            defer { watch.cancel() }
 
             // Gone: what is watched now is its parent, for its name.
             _ = rmdir(root + "/old")
@@ -189,16 +198,9 @@
             "a watched directory moved away is not followed to its new place; moved back, it is watched again as a tree"
         )
         func movedRoot() async throws {
-            let volume = try TmpfsVolume(size: 1 << 20)
-            let root = volume.path + "/watched"
-            let away = volume.path + "/away"
-            try Self.makeDirectory(root)
-            try Self.makeDirectory(root + "/old")
-            let watcher = try InotifyWatcher()
-            let reports = Reports()
-            let watch = try watcher.watch(paths: [root], onChange: reports.onChange)
+            let (volume, root, watcher, reports, watch) = try Self.watchedTree()
             defer { watch.cancel() }
-            #expect(watcher.watchedDirectoryPaths == [root, root + "/old"])
+            let away = volume.path + "/away"
 
             // Moved away: neither it nor the directory inside it is watched any more (those watches would
             // follow them to their new place); its parent is, for its name.

@@ -212,13 +212,7 @@
             func remove(_ id: UInt64) {
                 state.withLock { state in
                     guard let watch = state.watches.removeValue(forKey: id) else { return }
-                    for wd in watch.directories {
-                        state.directories[wd]?.users[id] = nil
-                        if state.directories[wd]?.users.isEmpty == true {
-                            state.directories[wd] = nil
-                            if !state.isStopped { inotify_rm_watch(descriptor, wd) }
-                        }
-                    }
+                    for wd in watch.directories { release(wd, of: id, in: &state) }
                 }
             }
 
@@ -338,11 +332,16 @@
                         continue
                     }
                     state.watches[id]?.directories.remove(wd)
-                    state.directories[wd]?.users[id] = nil
-                    if state.directories[wd]?.users.isEmpty == true {
-                        state.directories[wd] = nil
-                        inotify_rm_watch(descriptor, wd)
-                    }
+                    release(wd, of: id, in: &state)
+                }
+            }
+
+            /// Ends watch `id`'s use of directory `wd`; a directory no other watch uses is no longer watched.
+            private func release(_ wd: Int32, of id: UInt64, in state: inout State) {
+                state.directories[wd]?.users[id] = nil
+                if state.directories[wd]?.users.isEmpty == true {
+                    state.directories[wd] = nil
+                    if !state.isStopped { inotify_rm_watch(descriptor, wd) }
                 }
             }
 
