@@ -215,6 +215,28 @@
             await Self.reports(reports) { watcher.watchedDirectoryPaths.contains(root + "/new") }
         }
 
+        @Test(
+            "a subdirectory moved within the tree is watched at its new path; moved out of it, it is no longer watched"
+        )
+        func movedSubdirectory() async throws {
+            let (volume, root, watcher, reports, watch) = try Self.watchedTree()
+            defer { watch.cancel() }
+            try Self.makeDirectory(root + "/old/inner")
+            await Self.reports(reports) { watcher.watchedDirectoryPaths.contains(root + "/old/inner") }
+
+            // Renamed in place: the watches follow the new name, with the directory inside it.
+            #expect(rename(root + "/old", root + "/renamed") == 0)
+            await Self.reports(reports) {
+                watcher.watchedDirectoryPaths == [root, root + "/renamed", root + "/renamed/inner"]
+            }
+
+            // Moved out: neither it nor the directory inside it is watched any more.
+            #expect(rename(root + "/renamed", volume.path + "/away") == 0)
+            await Self.reports(reports) { watcher.watchedDirectoryPaths == [root] }
+            try Self.makeDirectory(root + "/new")
+            await Self.reports(reports) { watcher.watchedDirectoryPaths == [root, root + "/new"] }
+        }
+
         @Test("an overflow of the kernel's queue counts as a change, and directories made meanwhile are watched")
         func overflow() async throws {
             let volume = try TmpfsVolume(size: 4 << 20)

@@ -14,7 +14,8 @@
     /// through its parent directory, by name, so replacing it (an editor's save by rename) counts. A root
     /// directory that is deleted or moved away is then watched the same way, through its parent by name
     /// (a moved one is no longer followed at its new place), and watched as a tree again as soon as a
-    /// directory of its name appears there. A lost notification
+    /// directory of its name appears there. A subdirectory moved out of a tree is no longer watched, nor
+    /// is anything under it; one moved within the tree is watched at its new path. A lost notification
     /// (`IN_Q_OVERFLOW`) counts as a change of every watch, and every tree is scanned again, since
     /// directories created meanwhile were not seen.
     ///
@@ -291,6 +292,8 @@
                         let entry = Self.path(of: name, in: directory.path)
                         let isNewDirectory =
                             mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0
+                        let isMovedAway =
+                            mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_MOVED_FROM) != 0 && !name.isEmpty
                         for (id, names) in directory.users {
                             if let names {
                                 guard names.contains(name) else { continue }
@@ -301,6 +304,9 @@
                             } else {
                                 changed.insert(id)
                                 trees.append(id)
+                                if isMovedAway {
+                                    lostRoots += forgetMovedAway(entry, of: id, in: &state)
+                                }
                             }
                         }
                         if isNewDirectory && !trees.isEmpty && !name.isEmpty {
@@ -321,6 +327,18 @@
                     }
                 }
                 return state.withLock { state in changed.sorted().compactMap { state.watches[$0]?.onChange } }
+            }
+
+            /// Ends watch `id`'s use of the directory at `path`, moved out of one of its trees, and of every
+            /// directory under it: their watches would follow them to their new place (a directory moved
+            /// within the tree is watched again at its new path when the move's other half arrives). Returns
+            /// the watch's roots that went with it, to be watched for in their parents.
+            private func forgetMovedAway(
+                _ path: String, of id: UInt64, in state: inout State
+            ) -> [(path: String, id: UInt64)] {
+                forgetTree(path, of: id, in: &state)
+                let prefix = path + "/"
+                return (state.watches[id]?.roots ?? []).filter { $0 == path || $0.hasPrefix(prefix) }.map { ($0, id) }
             }
 
             /// Ends watch `id`'s use of the directories of the tree at `root` (the root and every directory
