@@ -45,6 +45,10 @@ extension Scenario {
                     subject: "route appears → job body", samples: measured.job,
                     baseline: "bare socket wake-up → resumed task", baselineSamples: measured.raw,
                     goals: [.init(percentile: "p50", atMost: 1.3), .init(percentile: "p99.9", atMost: 3.0)]))
+            result.figures.append(
+                Figure(
+                    "route appearances the observer published from the route's announcement, before its lookup",
+                    Double(measured.earlyGains), unit: "of \(measured.job.count + sizes.kernelJobWarmup)"))
             let idle = sizes.idleSeconds
             let total = measured.idleWakeups.reduce(0) { $0 + $1.count }
             result.figures.append(
@@ -80,6 +84,8 @@ extension Scenario {
     struct KernelJobMeasurement: @unchecked Sendable {
         var job: [Double] = []
         var raw: [Double] = []
+        /// Statuses the observer published from a route's announcement, before its lookup.
+        var earlyGains = 0
         var idleWakeups: [(tid: Int, name: String, count: Int)] = []
         /// The process's voluntary switches in the idle period (getrusage), the measuring thread's excluded.
         var idleProcessWakeups = 0
@@ -111,6 +117,7 @@ extension Scenario {
             try flaps.removeRoute()
             // The bare socket stops (it polls every 50 ms) before the idle period.
             (job, raw) = try flaps.sample(warmup: sizes.kernelJobWarmup, samples: sizes.kernelJobSamples)
+            earlyGains = observer.counters.earlyGains
 
             for job in 0..<sizes.idleJobs {
                 let ledger = ledger

@@ -8,12 +8,15 @@
         /// Evaluations whose lookups still answered with a route the kernel had announced as removed
         /// (`RTM_DELROUTE` comes just before the entry leaves the table), and were therefore made again.
         package var staleLookups = 0
+        /// Statuses published from a route's announcement before the lookups (``ConnectivityEarlyGain``).
+        package var earlyGains = 0
 
         /// Counters that start at zero.
-        package init(evaluations: Int = 0, resyncs: Int = 0, staleLookups: Int = 0) {
+        package init(evaluations: Int = 0, resyncs: Int = 0, staleLookups: Int = 0, earlyGains: Int = 0) {
             self.evaluations = evaluations
             self.resyncs = resyncs
             self.staleLookups = staleLookups
+            self.earlyGains = earlyGains
         }
     }
 #endif

@@ -12,13 +12,18 @@ import SyncGateCore
     ///
     /// Built on the caller's thread (which computes the first status), then handed to the reader thread,
     /// which alone touches it afterwards. Every netlink message is only a hint that something changed;
-    /// the answer always comes from fresh route lookups (`RTM_F_FIB_MATCH`) plus the link cache.
+    /// the answer comes from fresh route lookups (`RTM_F_FIB_MATCH`) plus the link cache.
     ///
     /// One hint comes early: the kernel announces an IPv4 route's removal (`RTM_DELROUTE`) just before it
     /// takes the entry out of its table, so a lookup made at once, on another CPU, can still find the
     /// entry being removed. The loop remembers the entries announced as removed until a lookup no longer
     /// answers with one of them: it looks again at once a few times, then on a short poll timeout, so the
     /// status never stays on a route that is gone (``staleLookupLimit``).
+    ///
+    /// One answer comes early: while the network is down, a new default route that the next lookup is
+    /// bound to find is published from its announcement, before that lookup, whose answer follows at once
+    /// (``ConnectivityEarlyGain``). Routing policy rules are followed for it (dumped when they change, after
+    /// the turn's status is out), and a rule's change is a hint like a route's.
     final class ConnectivityReaderLoop {
         /// The mailbox shared with the owner and the timer tasks.
         let signal: ConnectivityReaderSignal
@@ -59,6 +64,16 @@ import SyncGateCore
         private var ipv4Probe: RouteLookupBatch?
         /// The IPv6 probe lookup alone, prepared once.
         private var ipv6Probe: RouteLookupBatch?
+        /// The routing policy rules of every family; `nil` when they changed since the last dump, or no
+        /// dump could be read (no early gain then).
+        private var rules: [NetlinkRule]?
+        /// Whether a rule changed since the last dump, so the turn's tail dumps them again.
+        private var rulesChanged = true
+        /// The first default route announced by the datagrams drained this turn, while every message they
+        /// held announced a route (any other message leaves the turn to the lookups alone).
+        private var announcedRoute: NetlinkRoute?
+        /// Whether every message drained this turn announced a new route.
+        private var drainedOnlyNewRoutes = true
 
         /// Immediate lookups made again, in one evaluation, while a lookup answers with a removed entry.
         static let immediateRetries = 8
@@ -72,7 +87,8 @@ import SyncGateCore
             self.configuration = configuration
             debounce = ConnectivityDebounce(isImmediate: configuration.debounce <= .zero)
             events = try NetlinkSocket(
-                groups: Netlink.Group.link | Netlink.Group.ipv4Route | Netlink.Group.ipv6Route,
+                groups: Netlink.Group.link | Netlink.Group.ipv4Route | Netlink.Group.ipv6Route
+                    | Netlink.Group.ipv4Rule | Netlink.Group.ipv6Rule,
                 receiveBufferSize: configuration.receiveBufferSize,
                 bufferSize: 64 * 1024
             )
@@ -89,6 +105,7 @@ import SyncGateCore
             }
             status = evaluate()
             classifyUsableLinks()
+            refreshRulesIfChanged()
         }
 
         /// The descriptors this loop owns: event socket, request socket, wake-up pipe.
@@ -129,20 +146,47 @@ import SyncGateCore
                     let mayGain = ConnectivityDebounce.mayGain(over: status)
                     evaluation = max(evaluation, perform(debounce.hintsReceived(mayGain: mayGain)))
                 }
+                // A status published from an announcement is followed by the lookups' answer, whatever
+                // the debounce asked for: it corrects the early one if they differ.
+                let announced = publishEarlyGain(evaluating: evaluation != .none)
                 switch evaluation {
                 case .none:
                     break
                 case .publishIfGain:
                     let candidate = evaluate()
                     recheckEvaluation = .publishIfGain
-                    if ConnectivityDebounce.isGain(candidate, over: status) { publish(candidate) }
+                    if announced || ConnectivityDebounce.isGain(candidate, over: status) { publish(candidate) }
                 case .publish:
                     publish(evaluate())
                     recheckEvaluation = .publish
                 }
                 if let generation = timerToArm.take() { armTimer(generation: generation) }
                 classifyUsableLinks()
+                refreshRulesIfChanged()
             }
+        }
+
+        /// Publishes the status this turn's announced route gives, when the turn evaluates and
+        /// ``ConnectivityEarlyGain`` allows one before the lookups; returns whether it published. The
+        /// announcement is used up either way.
+        private func publishEarlyGain(evaluating: Bool) -> Bool {
+            guard let route = announcedRoute.take(), evaluating, let rules, !needsLinkDump,
+                let early = ConnectivityEarlyGain.status(
+                    announcedBy: route, published: status, ipv4: ipv4Lookup, ipv6: ipv6Lookup,
+                    ipv4Pending: ipv4NeedsLookup,
+                    rulesAllow: { ConnectivityEarlyGain.rulesAllow(rules, family: $0) },
+                    links: links, kinds: kinds)
+            else { return false }
+            signal.countEarlyGain()
+            publish(early)
+            return true
+        }
+
+        /// Dumps the routing policy rules again after one changed, once the turn's status is out.
+        private func refreshRulesIfChanged() {
+            guard rulesChanged else { return }
+            rulesChanged = false
+            rules = queries.dumpRules()
         }
 
         /// Classifies each usable link not classified yet, after this turn's status is out: reading its
@@ -159,12 +203,16 @@ import SyncGateCore
         /// Reads the pending datagrams (a bounded batch) and updates the link cache.
         /// - Returns: whether anything relevant changed.
         private func drainEvents() -> Bool {
+            announcedRoute = nil
+            drainedOnlyNewRoutes = true
+            defer { if !drainedOnlyNewRoutes { announcedRoute = nil } }
             var sawHint = false
             for _ in 0..<256 {
                 switch events.receive() {
                 case .datagram(let bytes):
                     let datagram = NetlinkMessage.parse(bytes)
                     if datagram.isMalformed {
+                        drainedOnlyNewRoutes = false
                         forgetEverything()
                         sawHint = true
                     }
@@ -172,6 +220,7 @@ import SyncGateCore
                         sawHint = true
                     }
                 case .overflow:
+                    drainedOnlyNewRoutes = false
                     forgetEverything()
                     sawHint = true
                 case .ignored:
@@ -179,6 +228,7 @@ import SyncGateCore
                 case .wouldBlock:
                     return sawHint
                 case .failed:
+                    drainedOnlyNewRoutes = false
                     forgetEverything()
                     return true
                 }
@@ -189,9 +239,11 @@ import SyncGateCore
         /// Applies one event message to the link cache. Returns whether it is a hint worth evaluating.
         private func apply(_ message: NetlinkMessage) -> Bool {
             if message.reportsOverflow {
+                drainedOnlyNewRoutes = false
                 forgetEverything()
                 return true
             }
+            if message.type != Netlink.MessageType.newRoute { drainedOnlyNewRoutes = false }
             switch message.type {
             case Netlink.MessageType.newLink:
                 guard let link = NetlinkLink.decode(message), !link.isWirelessChatter else { return false }
@@ -213,14 +265,22 @@ import SyncGateCore
                 }
                 if message.type == Netlink.MessageType.deleteRoute {
                     removedEntries.insert(route.entryKey)
-                } else if !removedEntries.isEmpty {
-                    removedEntries.remove(route.entryKey)
+                } else {
+                    if !removedEntries.isEmpty { removedEntries.remove(route.entryKey) }
+                    if announcedRoute == nil && route.destinationLength == 0 { announcedRoute = route }
                 }
                 switch route.family {
                 case Netlink.familyIPv4: ipv4NeedsLookup = true
                 case Netlink.familyIPv6: ipv6NeedsLookup = true
                 default: lookUpBothFamilies()
                 }
+                return true
+            case Netlink.MessageType.newRule, Netlink.MessageType.deleteRule:
+                // A rule decides which table answers a lookup: both are looked up again, and the rules
+                // are dumped again (until then, no early gain).
+                rules = nil
+                rulesChanged = true
+                lookUpBothFamilies()
                 return true
             default:
                 return false

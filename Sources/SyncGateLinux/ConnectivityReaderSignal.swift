@@ -20,6 +20,7 @@ import SyncGateCore
             var timer: Task<Void, Never>?
             var evaluations = 0
             var staleLookups = 0
+            var earlyGains = 0
             var resyncs = 0
         }
 
@@ -112,12 +113,19 @@ import SyncGateCore
             state.withLock { $0.staleLookups += 1 }
         }
 
-        /// How many evaluations and link-cache resyncs the reader has made so far, and how many evaluations
-        /// found a route the kernel had announced as removed (and were made again).
+        /// Counts one status published from a route's announcement, before the lookups.
+        func countEarlyGain() {
+            state.withLock { $0.earlyGains += 1 }
+        }
+
+        /// How many evaluations and link-cache resyncs the reader has made so far, how many evaluations
+        /// found a route the kernel had announced as removed (and were made again), and how many statuses
+        /// it published from an announcement.
         var counters: ConnectivityReaderCounters {
             state.withLock {
                 ConnectivityReaderCounters(
-                    evaluations: $0.evaluations, resyncs: $0.resyncs, staleLookups: $0.staleLookups)
+                    evaluations: $0.evaluations, resyncs: $0.resyncs, staleLookups: $0.staleLookups,
+                    earlyGains: $0.earlyGains)
             }
         }
 

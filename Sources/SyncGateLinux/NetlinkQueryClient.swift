@@ -1,7 +1,8 @@
 #if os(Linux)
     import SyncGateWire
 
-    /// Request–reply exchanges on a request-only rtnetlink socket: link dumps, single links, route lookups.
+    /// Request–reply exchanges on a request-only rtnetlink socket: link and rule dumps, single links, route
+    /// lookups.
     ///
     /// Blocking, with a bounded wait per exchange; replies are matched on the sequence number, so a late
     /// reply to an earlier request is skipped. Owned by the reader's thread.
@@ -47,6 +48,23 @@
                 if completed && !failed && !interrupted { return links }
             }
             return nil
+        }
+
+        /// Every routing policy rule of every family; `nil` when no complete, consistent dump was read.
+        func dumpRules() -> [NetlinkRule]? {
+            var rules: [NetlinkRule] = []
+            var consistent = true
+            let completed = exchange(NetlinkRequest.ruleDump(sequence: nextSequence())) { message in
+                if message.isDumpInterrupted { consistent = false }
+                if message.type == Netlink.MessageType.done { return true }
+                if let code = message.errorCode {
+                    consistent = consistent && code == 0
+                    return true
+                }
+                if let rule = NetlinkRule.decode(message) { rules.append(rule) }
+                return false
+            }
+            return completed && consistent ? rules : nil
         }
 
         /// The link with `index`, or `nil` when it does not exist or the kernel did not answer.

@@ -35,7 +35,42 @@
                 let probe = try topology.startProbe(arguments: Self.watch)
                 #expect(try !probe.next().connected)
                 try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                let connected = try probe.next()
+                #expect(connected.connected)
+                // Published from the route's announcement, before the lookup, which found the same.
+                #expect(connected.earlyGains == 1)
+            }
+        }
+
+        @Test func aDefaultRouteTheRulesHideIsNotReportedUntilARuleShowsIt() throws {
+            try withTopology { topology in
+                try topology.configureIPv4(defaultRoute: false)
+                // The main table is looked up only with its default routes suppressed.
+                try topology.inObserved("rule add priority 100 table main suppress_prefixlength 0")
+                try topology.inObserved("rule del priority 32766")
+                let probe = try topology.startProbe(arguments: Self.endlessWindow)
+                #expect(try !probe.next().connected)
+                try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                // The route is not what a lookup finds: nothing is reported, not even early. The rule that
+                // shows it is a change the observer follows.
+                try topology.inObserved("rule add priority 32766 table main")
+                let connected = try probe.next()
+                #expect(connected.connected)
+                #expect(connected.earlyGains == 0)
+            }
+        }
+
+        @Test func aRuleThatProhibitsEveryLookupDisconnectsUntilItGoes() throws {
+            try withTopology { topology in
+                try topology.configureIPv4()
+                let probe = try topology.startProbe(arguments: Self.watch)
                 #expect(try probe.next().connected)
+                try topology.inObserved("rule add priority 100 prohibit")
+                #expect(try !probe.next().connected)
+                try topology.inObserved("rule del priority 100")
+                let connected = try probe.next()
+                #expect(connected.connected)
+                #expect(connected.earlyGains == 0)
             }
         }
 

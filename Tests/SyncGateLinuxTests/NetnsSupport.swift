@@ -262,6 +262,8 @@
         var constrained: Bool
         var evaluations: Int
         var resyncs: Int
+        /// Statuses the observer published from a route's announcement, before its lookups.
+        var earlyGains: Int
 
         var description: String { connected ? "connected(\(interface))" : "disconnected" }
     }

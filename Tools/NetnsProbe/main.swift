@@ -58,7 +58,7 @@
         "{\"seq\":\(sequence),\"connected\":\(status.isConnected),\"interface\":\"\(status.interface)\","
             + "\"expensive\":\(status.isExpensive),\"constrained\":\(status.isConstrained),"
             + "\"monotonicNs\":\(monotonicNanoseconds()),\"evaluations\":\(counters.evaluations),"
-            + "\"resyncs\":\(counters.resyncs)}"
+            + "\"resyncs\":\(counters.resyncs),\"earlyGains\":\(counters.earlyGains)}"
     }
 
     func makeObserver(debounceMilliseconds: Int, receiveBuffer: Int32?) -> ConnectivityObserver {

@@ -61,6 +61,12 @@ package enum Netlink {
         package static let deleteRoute: UInt16 = 25
         /// `RTM_GETROUTE`.
         package static let getRoute: UInt16 = 26
+        /// `RTM_NEWRULE`.
+        package static let newRule: UInt16 = 32
+        /// `RTM_DELRULE`.
+        package static let deleteRule: UInt16 = 33
+        /// `RTM_GETRULE`.
+        package static let getRule: UInt16 = 34
     }
 
     /// `nlmsg_flags` values.
@@ -85,6 +91,10 @@ package enum Netlink {
         package static let ipv4Route: UInt32 = 0x40
         /// `RTMGRP_IPV6_ROUTE`.
         package static let ipv6Route: UInt32 = 0x400
+        /// `RTNLGRP_IPV4_RULE` (group 8) as a legacy bit.
+        package static let ipv4Rule: UInt32 = 0x80
+        /// `RTNLGRP_IPV6_RULE` (group 19) as a legacy bit.
+        package static let ipv6Rule: UInt32 = 0x40000
     }
 
     /// `rtattr` types of link messages (`IFLA_*`).
@@ -115,6 +125,35 @@ package enum Netlink {
         package static let multipath: UInt16 = 9
         /// `RTA_TABLE`: `u32` table id.
         package static let table: UInt16 = 15
+    }
+
+    /// `rtattr` types of routing policy rule messages (`FRA_*`, include/uapi/linux/fib_rules.h).
+    package enum RuleAttribute {
+        /// `FRA_PRIORITY`: `u32` the rule's place in the list.
+        package static let priority: UInt16 = 6
+        /// `FRA_SUPPRESS_IFGROUP`: `u32`, all ones when unset.
+        package static let suppressInterfaceGroup: UInt16 = 13
+        /// `FRA_SUPPRESS_PREFIXLEN`: `u32`, all ones when unset.
+        package static let suppressPrefixLength: UInt16 = 14
+        /// `FRA_TABLE`: `u32` table id.
+        package static let table: UInt16 = 15
+        /// `FRA_PROTOCOL`: `u8` who installed the rule.
+        package static let protocolOrigin: UInt16 = 21
+    }
+
+    /// `fib_rule_hdr.action` values.
+    package enum RuleAction {
+        /// `FR_ACT_TO_TBL`: look the destination up in a table.
+        package static let toTable: UInt8 = 1
+    }
+
+    /// `sizeof(struct fib_rule_hdr)`.
+    package static let ruleHeaderSize = 12
+
+    /// Routing table ids.
+    package enum RouteTable {
+        /// `RT_TABLE_MAIN`.
+        package static let main: UInt32 = 254
     }
 
     /// `rtattr.rta_type` bits that are flags, not part of the type (`NLA_TYPE_MASK`).

@@ -10,6 +10,17 @@ package enum NetlinkRequest {
         ).bytes
     }
 
+    /// `RTM_GETRULE` with `NLM_F_DUMP` and family `AF_UNSPEC`: every routing policy rule of every family, as
+    /// a multi-part reply ending in `NLMSG_DONE`.
+    package static func ruleDump(sequence: UInt32) -> [UInt8] {
+        NetlinkMessage(
+            type: Netlink.MessageType.getRule,
+            flags: Netlink.MessageFlag.request | Netlink.MessageFlag.dump,
+            sequence: sequence,
+            payload: [UInt8](repeating: 0, count: Netlink.ruleHeaderSize)
+        ).bytes
+    }
+
     /// `RTM_GETLINK` for one interface index: one `RTM_NEWLINK` or an error.
     package static func getLink(index: Int32, sequence: UInt32) -> [UInt8] {
         NetlinkMessage(
