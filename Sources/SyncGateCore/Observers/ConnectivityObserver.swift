@@ -1,11 +1,13 @@
 /// The device's network path, observed from the operating system, multicast to any number of readers.
 ///
 /// `ConnectivityObserver()` picks the platform backend:
-/// * **Linux**: rtnetlink and sysfs. One socket subscribed to link and IPv4/IPv6 route changes is read on
-///   a dedicated thread. A change that brings a requirement and loses none (a route appears) is reported
-///   at once; any other burst of changes is coalesced (``init(debounce:sysfsRoot:clock:)``), so a flap
-///   shorter than the window is never reported as a loss. Each is answered by route lookups for a public
-///   IPv4 and IPv6 address (nothing is sent) plus a link cache. Connected means a unicast route, not
+/// * **Linux**: rtnetlink and sysfs. One socket subscribed to link, IPv4/IPv6 route and routing policy rule
+///   changes is read on a dedicated thread. A change that brings a requirement and loses none (a route
+///   appears) is reported at once; any other burst of changes is coalesced
+///   (``init(debounce:sysfsRoot:clock:)``), so a flap shorter than the window is never reported as a loss.
+///   Each is answered by route lookups for a public IPv4 and IPv6 address (nothing is sent) plus a link
+///   cache; a default route that appears while nothing was routed, under plain policy rules, is reported
+///   from its announcement and the lookup's answer follows at once. Connected means a unicast route, not
 ///   linkdown, through an interface that is up, running and not loopback. The interface kind comes from
 ///   sysfs; cellular and Bluetooth links are expensive; Linux has no Low Data Mode, so
 ///   ``ConnectivityStatus/isConstrained`` is always `false`. No polling, and no wake-ups while nothing
