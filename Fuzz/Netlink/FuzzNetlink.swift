@@ -20,6 +20,9 @@ public func fuzzNetlink(_ data: UnsafePointer<UInt8>?, _ size: Int) -> CInt {
         if let route = NetlinkRoute.decode(message) {
             _ = route.candidateInterfaces
         }
+        if let rule = NetlinkRule.decode(message) {
+            _ = (rule.family, rule.table, rule.isPlainLookup)
+        }
         _ = RouteLookupResult.answer(in: [message], sequence: message.sequence)
         for attribute in NetlinkAttribute.parse(message.payload, from: 0) {
             precondition(NetlinkAttribute.parse(attribute.bytes, from: 0) == [attribute], "attribute round trip")

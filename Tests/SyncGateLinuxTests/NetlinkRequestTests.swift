@@ -17,6 +17,16 @@ struct NetlinkRequestTests {
         #expect(message?.payload == [UInt8](repeating: 0, count: 16))
     }
 
+    @Test func ruleDumpRequestLayout() {
+        let bytes = NetlinkRequest.ruleDump(sequence: 7)
+        #expect(bytes.count == 28)
+        let message = NetlinkMessage.parse(bytes).messages.first
+        #expect(message?.type == Netlink.MessageType.getRule)
+        #expect(message?.flags == Netlink.MessageFlag.request | Netlink.MessageFlag.dump)
+        #expect(message?.sequence == 7)
+        #expect(message?.payload == [UInt8](repeating: 0, count: 12))
+    }
+
     @Test func singleLinkRequestCarriesTheIndex() {
         let message = NetlinkMessage.parse(NetlinkRequest.getLink(index: 42, sequence: 1)).messages.first
         #expect(message?.flags == Netlink.MessageFlag.request)
