@@ -72,6 +72,6 @@ package enum ConnectivityEarlyGain {
         guard let link = ConnectivityEvaluator.reportingLink(ipv4: lookups.ipv4, ipv6: lookups.ipv6, links: links),
             link.index == index, let kind = kinds[index]
         else { return nil }
-        return ConnectivityEvaluator.status(ipv4: lookups.ipv4, ipv6: lookups.ipv6, links: links) { _ in kind }
+        return ConnectivityEvaluator.status(through: link, kind: kind)
     }
 }

@@ -33,6 +33,11 @@ package enum ConnectivityEvaluator {
         classify: (NetlinkLink) -> LinuxInterfaceKind
     ) -> ConnectivityStatus {
         guard let link = reportingLink(ipv4: ipv4, ipv6: ipv6, links: links) else { return .disconnected }
-        return classify(link).connectedStatus.with(network: SyncNetwork(interfaceName: link.name))
+        return status(through: link, kind: classify(link))
+    }
+
+    /// The status of a path through `link`, the reporting link, whose kind is `kind`.
+    package static func status(through link: NetlinkLink, kind: LinuxInterfaceKind) -> ConnectivityStatus {
+        kind.connectedStatus.with(network: SyncNetwork(interfaceName: link.name))
     }
 }

@@ -64,15 +64,17 @@ import SyncGateCore
         private var ipv4Probe: RouteLookupBatch?
         /// The IPv6 probe lookup alone, prepared once.
         private var ipv6Probe: RouteLookupBatch?
-        /// The routing policy rules of every family; `nil` when they changed since the last dump, or no
+        /// The families whose routing policy rules the last dump found plain
+        /// (``ConnectivityEarlyGain/rulesAllow(_:family:)``); none while a rule changed since, or when no
         /// dump could be read (no early gain then).
-        private var rules: [NetlinkRule]?
+        private var plainRuleFamilies: Set<UInt8> = []
         /// Whether a rule changed since the last dump, so the turn's tail dumps them again.
         private var rulesChanged = true
         /// The first default route announced by the datagrams drained this turn, while every message they
         /// held announced a route (any other message leaves the turn to the lookups alone).
         private var announcedRoute: NetlinkRoute?
-        /// Whether every message drained this turn announced a new route.
+        /// Whether every message drained this turn announced a new route. A lost or malformed message is
+        /// not counted here: it asks for a link dump (``needsLinkDump``), which holds an early gain back too.
         private var drainedOnlyNewRoutes = true
 
         /// Immediate lookups made again, in one evaluation, while a lookup answers with a removed entry.
@@ -170,11 +172,10 @@ import SyncGateCore
         /// ``ConnectivityEarlyGain`` allows one before the lookups; returns whether it published. The
         /// announcement is used up either way.
         private func publishEarlyGain(evaluating: Bool) -> Bool {
-            guard let route = announcedRoute.take(), evaluating, let rules, !needsLinkDump,
+            guard let route = announcedRoute.take(), evaluating, drainedOnlyNewRoutes, !needsLinkDump,
                 let early = ConnectivityEarlyGain.status(
                     announcedBy: route, published: status, ipv4: ipv4Lookup, ipv6: ipv6Lookup,
-                    ipv4Pending: ipv4NeedsLookup,
-                    rulesAllow: { ConnectivityEarlyGain.rulesAllow(rules, family: $0) },
+                    ipv4Pending: ipv4NeedsLookup, rulesAllow: { plainRuleFamilies.contains($0) },
                     links: links, kinds: kinds)
             else { return false }
             signal.countEarlyGain()
@@ -186,7 +187,9 @@ import SyncGateCore
         private func refreshRulesIfChanged() {
             guard rulesChanged else { return }
             rulesChanged = false
-            rules = queries.dumpRules()
+            guard let rules = queries.dumpRules() else { return }
+            plainRuleFamilies = Set(
+                [Netlink.familyIPv4, Netlink.familyIPv6].filter { ConnectivityEarlyGain.rulesAllow(rules, family: $0) })
         }
 
         /// Classifies each usable link not classified yet, after this turn's status is out: reading its
@@ -205,14 +208,12 @@ import SyncGateCore
         private func drainEvents() -> Bool {
             announcedRoute = nil
             drainedOnlyNewRoutes = true
-            defer { if !drainedOnlyNewRoutes { announcedRoute = nil } }
             var sawHint = false
             for _ in 0..<256 {
                 switch events.receive() {
                 case .datagram(let bytes):
                     let datagram = NetlinkMessage.parse(bytes)
                     if datagram.isMalformed {
-                        drainedOnlyNewRoutes = false
                         forgetEverything()
                         sawHint = true
                     }
@@ -220,7 +221,6 @@ import SyncGateCore
                         sawHint = true
                     }
                 case .overflow:
-                    drainedOnlyNewRoutes = false
                     forgetEverything()
                     sawHint = true
                 case .ignored:
@@ -228,7 +228,6 @@ import SyncGateCore
                 case .wouldBlock:
                     return sawHint
                 case .failed:
-                    drainedOnlyNewRoutes = false
                     forgetEverything()
                     return true
                 }
@@ -239,7 +238,6 @@ import SyncGateCore
         /// Applies one event message to the link cache. Returns whether it is a hint worth evaluating.
         private func apply(_ message: NetlinkMessage) -> Bool {
             if message.reportsOverflow {
-                drainedOnlyNewRoutes = false
                 forgetEverything()
                 return true
             }
@@ -278,7 +276,7 @@ import SyncGateCore
             case Netlink.MessageType.newRule, Netlink.MessageType.deleteRule:
                 // A rule decides which table answers a lookup: both are looked up again, and the rules
                 // are dumped again (until then, no early gain).
-                rules = nil
+                plainRuleFamilies = []
                 rulesChanged = true
                 lookUpBothFamilies()
                 return true

@@ -98,6 +98,11 @@ extension FileTreeWatchCore {
         }
     }
 
+    /// Whether `path` is `root` or lies under it.
+    static func isInTree(_ path: String, at root: String) -> Bool {
+        path == root || path.hasPrefix(root == "/" ? "/" : root + "/")
+    }
+
     /// The path of the entry `name` in `directory`: the inverse of ``split(_:)``.
     static func path(of name: String, in directory: String) -> String {
         directory == "/" ? "/" + name : directory + "/" + name

@@ -181,10 +181,9 @@ package final class FileTreeWatcher: FileChangeWatching, FileTreeWatchCore {
 
     /// Stops watching `root` and everything under it for the watches `ids` (every watch when `nil`).
     private func drop(under root: String, ids: Set<UInt64>?) {
-        let prefix = root == "/" ? "/" : root + "/"
         let ended = state.withLock { state -> [any FileWatchCancelling] in
             var ended: [any FileWatchCancelling] = []
-            for (path, var object) in state.objects where path == root || path.hasPrefix(prefix) {
+            for (path, var object) in state.objects where Self.isInTree(path, at: root) {
                 for id in object.users.keys where ids?.contains(id) ?? true {
                     object.users[id] = nil
                     state.watches[id]?.paths.remove(path)

@@ -337,18 +337,14 @@
                 _ path: String, of id: UInt64, in state: inout State
             ) -> [(path: String, id: UInt64)] {
                 forgetTree(path, of: id, in: &state)
-                let prefix = path + "/"
-                return (state.watches[id]?.roots ?? []).filter { $0 == path || $0.hasPrefix(prefix) }.map { ($0, id) }
+                return (state.watches[id]?.roots ?? []).filter { Self.isInTree($0, at: path) }.map { ($0, id) }
             }
 
             /// Ends watch `id`'s use of the directories of the tree at `root` (the root and every directory
             /// under its path); a directory no other watch uses is no longer watched.
             private func forgetTree(_ root: String, of id: UInt64, in state: inout State) {
-                let prefix = root == "/" ? "/" : root + "/"
                 for wd in state.watches[id]?.directories ?? [] {
-                    guard let path = state.directories[wd]?.path, path == root || path.hasPrefix(prefix) else {
-                        continue
-                    }
+                    guard let path = state.directories[wd]?.path, Self.isInTree(path, at: root) else { continue }
                     state.watches[id]?.directories.remove(wd)
                     release(wd, of: id, in: &state)
                 }
