@@ -34,7 +34,7 @@ package final class SchedulerShell: Sendable {
         var timer: Task<Void, Never>?
         var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
         /// What waits to be handed out after the critical sections that produced it, in order.
-        var outbox: [Outgoing] = []
+        var outbox = Outbox()
         var eventCount: UInt64 = 0
         /// The environment broadcast's generation that the machine's copy of the status is at least as new
         /// as; `UInt64.max` before the first read.
@@ -57,6 +57,10 @@ package final class SchedulerShell: Sendable {
         case creating(serial: UInt64, cancelled: Bool)
     }
 
+    /// What waits in the outbox, in order. Its first item is kept inline: most critical sections hand out
+    /// one item (an ended job's resolution), which then costs no allocation.
+    private typealias Outbox = InlineFirstList<Outgoing>
+
     /// One item of the outbox.
     private enum Outgoing {
         case event(SchedulerEventDelivery)
@@ -66,12 +70,12 @@ package final class SchedulerShell: Sendable {
 
     /// Work left for after the critical section.
     private struct Deferred {
-        var finishedHandles: [SyncJobHandle] = []
+        var finishedHandles = InlineFirstList<SyncJobHandle>()
         var cancellations: [Task<Void, Never>] = []
         /// The outbox taken by this thread, when it became the one delivering.
-        var delivery: [Outgoing]?
+        var delivery: Outbox?
         /// The attempt that the finishing attempt's task runs next, instead of a new task being created.
-        var next: Attempt?
+        var next: NextAttempt?
         /// The attempts whose tasks this thread creates after the lock. One critical section gave them
         /// consecutive launch serials (see ``AttemptTask``), from `firstLaunchSerial` on.
         var launches: [Attempt] = []
@@ -96,6 +100,16 @@ package final class SchedulerShell: Sendable {
         let number: Int
         let operation: SyncJob.Operation
         let context: SyncJobContext
+    }
+
+    /// An attempt handed to the task of the attempt that just ended: boxed, so that the task's frame holds
+    /// one reference rather than the attempt (see ``attemptTask(_:)``).
+    private final class NextAttempt: Sendable {
+        let attempt: Attempt
+
+        init(_ attempt: consuming Attempt) {
+            self.attempt = attempt
+        }
     }
 
     /// The most attempts one critical section starts. A change that releases many jobs starts them in
@@ -513,7 +527,7 @@ package final class SchedulerShell: Sendable {
     /// Waits until no job is left in the scheduler.
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let batch: [Outgoing]? = locked { state in
+            let batch: Outbox? = locked { state in
                 if state.machine.jobCount > 0 {
                     state.shutdownWaiters.append(continuation)
                     return nil
@@ -600,7 +614,9 @@ package final class SchedulerShell: Sendable {
     /// after this critical section, and a cancelled task cannot run another job. Such a stop is always
     /// recorded in the machine (as the job's `stop`) in the critical section that requests it, so checking
     /// it here, under the same lock, is enough.
-    private func attemptFinished(_ key: Machine.Key, attempt: Int, result: Result<Void, any Error>) -> Attempt? {
+    private func attemptFinished(
+        _ key: Machine.Key, attempt: Int, result: Result<Void, any Error>
+    ) -> NextAttempt? {
         let random = random
         var deferred = Deferred()
         locked { state in
@@ -627,22 +643,24 @@ package final class SchedulerShell: Sendable {
     /// ends (yielding its thread every ``attemptsPerYield`` attempts, so it never holds a thread for long).
     ///
     /// `first` moves into the task's closure and is run from there in place, so creating the task does not
-    /// retain and release its references once more.
+    /// retain and release its references once more. The task's own frame holds no attempt: an attempt is
+    /// several hundred bytes, and a frame that large does not fit the memory a new task starts with, which
+    /// cost every new task two more allocations before its job's body ran. A next attempt comes boxed
+    /// (``NextAttempt``) and is run by a function of its own, whose frame is allocated only when it is called.
     private func attemptTask(_ first: consuming Attempt) -> Task<Void, Never> {
         Task {
             var next = await self.run(first)
             var count = 1
-            // Taken, not copied: an attempt's context holds a dozen references.
-            while let attempt = next.take() {
+            while let box = next.take() {
                 if count.isMultiple(of: Self.attemptsPerYield) { await Task.yield() }
-                next = await self.run(attempt)
+                next = await self.run(boxed: box)
                 count += 1
             }
         }
     }
 
     /// Runs one attempt's body and reports its end; returns the attempt this task runs next, if any.
-    private func run(_ attempt: borrowing Attempt) async -> Attempt? {
+    private func run(_ attempt: borrowing Attempt) async -> NextAttempt? {
         let result: Result<Void, any Error>
         do {
             try await attempt.operation(attempt.context)
@@ -651,6 +669,12 @@ package final class SchedulerShell: Sendable {
             result = .failure(error)
         }
         return attemptFinished(attempt.key, attempt: attempt.number, result: result)
+    }
+
+    /// Runs a boxed next attempt, borrowed from its box.
+    @inline(never)
+    private func run(boxed box: NextAttempt) async -> NextAttempt? {
+        await run(box.attempt)
     }
 
     /// Feeds one input to the machine inside the critical section, then does the deferred work.
@@ -743,7 +767,7 @@ package final class SchedulerShell: Sendable {
 
     /// Hands out `batch` and then whatever was added to the outbox meanwhile, until nothing was; the
     /// caller is the delivering thread (it took `batch` with ``takeOutboxIfIdle(_:)``).
-    private func deliverAll(_ first: [Outgoing]) {
+    private func deliverAll(_ first: Outbox) {
         var batch = first
         while true {
             deliver(batch)
@@ -753,7 +777,7 @@ package final class SchedulerShell: Sendable {
             }
             batch = locked { state in
                 delivery.store(1, ordering: .releasing)
-                defer { state.outbox = [] }
+                defer { state.outbox = Outbox() }
                 return state.outbox
             }
         }
@@ -762,7 +786,7 @@ package final class SchedulerShell: Sendable {
     /// Inside the critical section, after items were added to the outbox: takes the outbox when no thread
     /// is handing it out (this thread then delivers it, after the lock), or tells the delivering thread
     /// that more came.
-    private func takeOutboxIfIdle(_ state: inout State) -> [Outgoing]? {
+    private func takeOutboxIfIdle(_ state: inout State) -> Outbox? {
         guard !state.outbox.isEmpty else { return nil }
         var current = delivery.load(ordering: .acquiring)
         while true {
@@ -772,14 +796,14 @@ package final class SchedulerShell: Sendable {
                 expected: current, desired: desired, ordering: .acquiringAndReleasing)
             if exchanged {
                 guard current & 1 == 0 else { return nil }
-                defer { state.outbox = [] }
+                defer { state.outbox = Outbox() }
                 return state.outbox
             }
             current = original
         }
     }
 
-    private func deliver(_ batch: [Outgoing]) {
+    private func deliver(_ batch: Outbox) {
         // Without hooks (the usual case) their lock is not taken for every batch.
         let hooks = hookCount.load(ordering: .acquiring) == 0 ? [] : hooks.withLock { $0.list }
         for item in batch {
@@ -806,7 +830,8 @@ package final class SchedulerShell: Sendable {
     /// not built: a scheduler nobody listens to builds no events.
     ///
     /// The actions' array goes back to the machine afterwards (``SchedulerStateMachine/recycle(_:)``), so
-    /// the next input reuses its storage; and the outbox is given room for this section's items at once.
+    /// the next input reuses its storage; and, when events are listened to, the outbox is given room for
+    /// this section's items at once (without listeners it mostly gets one resolution, kept inline).
     private func perform(
         _ actions: consuming [Machine.Action], in state: inout State, into deferred: inout Deferred,
         reusing: Task<Void, Never>? = nil
@@ -814,7 +839,7 @@ package final class SchedulerShell: Sendable {
         var reusable = reusing
         var createdOne = false
         let listened = hookCount.load(ordering: .acquiring) > 0 || events.hasSubscribers
-        if state.outbox.isEmpty { state.outbox.reserveCapacity(actions.count) }
+        if listened && state.outbox.isEmpty { state.outbox.reserveCapacity(actions.count) }
         // By index: iterating would consume the array, which goes back to the machine below.
         for index in actions.indices {
             switch actions[index] {
@@ -840,7 +865,7 @@ package final class SchedulerShell: Sendable {
                 if let task = reusable {
                     reusable = nil
                     state.attempts[key] = .running(task)
-                    deferred.next = next
+                    deferred.next = NextAttempt(consume next)
                 } else if !createdOne {
                     createdOne = true
                     state.attempts[key] = .running(attemptTask(consume next))

@@ -355,8 +355,8 @@ struct SchedulerStateMachine<Payload> {
 
     /// What left the machine; see ``retired``.
     struct Retired {
-        var jobs: [Job] = []
-        var payloads: [Payload] = []
+        var jobs = InlineFirstList<Job>()
+        var payloads = InlineFirstList<Payload>()
     }
 
     /// The most attempts one input starts; when an input could start more, it stops there and sets
