@@ -34,7 +34,7 @@ package final class SchedulerShell: Sendable {
         var timer: Task<Void, Never>?
         var shutdownWaiters: [CheckedContinuation<Void, Never>] = []
         /// What waits to be handed out after the critical sections that produced it, in order.
-        var outbox = Outbox()
+        var outbox: [Outgoing] = []
         var eventCount: UInt64 = 0
         /// The environment broadcast's generation that the machine's copy of the status is at least as new
         /// as; `UInt64.max` before the first read.
@@ -57,10 +57,6 @@ package final class SchedulerShell: Sendable {
         case creating(serial: UInt64, cancelled: Bool)
     }
 
-    /// What waits in the outbox, in order. Its first item is kept inline: most critical sections hand out
-    /// one item (an ended job's resolution), which then costs no allocation.
-    private typealias Outbox = InlineFirstList<Outgoing>
-
     /// One item of the outbox.
     private enum Outgoing {
         case event(SchedulerEventDelivery)
@@ -73,7 +69,7 @@ package final class SchedulerShell: Sendable {
         var finishedHandles = InlineFirstList<SyncJobHandle>()
         var cancellations: [Task<Void, Never>] = []
         /// The outbox taken by this thread, when it became the one delivering.
-        var delivery: Outbox?
+        var delivery: [Outgoing]?
         /// The attempt that the finishing attempt's task runs next, instead of a new task being created.
         var next: NextAttempt?
         /// The attempts whose tasks this thread creates after the lock. One critical section gave them
@@ -527,7 +523,7 @@ package final class SchedulerShell: Sendable {
     /// Waits until no job is left in the scheduler.
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-            let batch: Outbox? = locked { state in
+            let batch: [Outgoing]? = locked { state in
                 if state.machine.jobCount > 0 {
                     state.shutdownWaiters.append(continuation)
                     return nil
@@ -767,7 +763,7 @@ package final class SchedulerShell: Sendable {
 
     /// Hands out `batch` and then whatever was added to the outbox meanwhile, until nothing was; the
     /// caller is the delivering thread (it took `batch` with ``takeOutboxIfIdle(_:)``).
-    private func deliverAll(_ first: Outbox) {
+    private func deliverAll(_ first: [Outgoing]) {
         var batch = first
         while true {
             deliver(batch)
@@ -777,7 +773,7 @@ package final class SchedulerShell: Sendable {
             }
             batch = locked { state in
                 delivery.store(1, ordering: .releasing)
-                defer { state.outbox = Outbox() }
+                defer { state.outbox = [] }
                 return state.outbox
             }
         }
@@ -786,7 +782,7 @@ package final class SchedulerShell: Sendable {
     /// Inside the critical section, after items were added to the outbox: takes the outbox when no thread
     /// is handing it out (this thread then delivers it, after the lock), or tells the delivering thread
     /// that more came.
-    private func takeOutboxIfIdle(_ state: inout State) -> Outbox? {
+    private func takeOutboxIfIdle(_ state: inout State) -> [Outgoing]? {
         guard !state.outbox.isEmpty else { return nil }
         var current = delivery.load(ordering: .acquiring)
         while true {
@@ -796,14 +792,14 @@ package final class SchedulerShell: Sendable {
                 expected: current, desired: desired, ordering: .acquiringAndReleasing)
             if exchanged {
                 guard current & 1 == 0 else { return nil }
-                defer { state.outbox = Outbox() }
+                defer { state.outbox = [] }
                 return state.outbox
             }
             current = original
         }
     }
 
-    private func deliver(_ batch: Outbox) {
+    private func deliver(_ batch: [Outgoing]) {
         // Without hooks (the usual case) their lock is not taken for every batch.
         let hooks = hookCount.load(ordering: .acquiring) == 0 ? [] : hooks.withLock { $0.list }
         for item in batch {
@@ -830,8 +826,7 @@ package final class SchedulerShell: Sendable {
     /// not built: a scheduler nobody listens to builds no events.
     ///
     /// The actions' array goes back to the machine afterwards (``SchedulerStateMachine/recycle(_:)``), so
-    /// the next input reuses its storage; and, when events are listened to, the outbox is given room for
-    /// this section's items at once (without listeners it mostly gets one resolution, kept inline).
+    /// the next input reuses its storage; and the outbox is given room for this section's items at once.
     private func perform(
         _ actions: consuming [Machine.Action], in state: inout State, into deferred: inout Deferred,
         reusing: Task<Void, Never>? = nil
@@ -839,7 +834,7 @@ package final class SchedulerShell: Sendable {
         var reusable = reusing
         var createdOne = false
         let listened = hookCount.load(ordering: .acquiring) > 0 || events.hasSubscribers
-        if listened && state.outbox.isEmpty { state.outbox.reserveCapacity(actions.count) }
+        if state.outbox.isEmpty { state.outbox.reserveCapacity(actions.count) }
         // By index: iterating would consume the array, which goes back to the machine below.
         for index in actions.indices {
             switch actions[index] {

@@ -27,11 +27,6 @@ struct InlineFirstList<Element>: Sequence {
         }
     }
 
-    /// Makes room for `count` elements in all, so that appending that many allocates at most once.
-    mutating func reserveCapacity(_ count: Int) {
-        if count > 1 { rest.reserveCapacity(count - 1) }
-    }
-
     /// Adds `elements` at the end, in order.
     mutating func append(contentsOf elements: some Sequence<Element>) {
         for element in elements { append(element) }

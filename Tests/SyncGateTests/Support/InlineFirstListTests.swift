@@ -42,15 +42,6 @@ struct InlineFirstListTests {
         #expect(list.isEmpty == (count == 0))
     }
 
-    @Test("reserving room changes nothing that is read", arguments: [0, 1, 2, 10])
-    func reservingRoom(reserved: Int) {
-        var list = InlineFirstList<Int>()
-        list.reserveCapacity(reserved)
-        #expect(list.isEmpty)
-        list.append(contentsOf: 1...4)
-        #expect(Array(list) == [1, 2, 3, 4])
-    }
-
     @Test("releases its elements when it goes, the inline one too", arguments: [1, 2, 5])
     func releasesElements(count: Int) {
         let census = Census()
