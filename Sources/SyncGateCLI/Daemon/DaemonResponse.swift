@@ -32,6 +32,10 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
         /// For a calendar job, the wall-clock time (ISO 8601, UTC) its next run is for, a missed one while
         /// it waits to catch up; absent while it runs and for other jobs.
         package var nextScheduledAt: String? = nil
+        /// For a delayed job (`submit --delay`, a retry's backoff, an `--every` job between its windows, a
+        /// calendar job before its time), the wall-clock time (ISO 8601, UTC, to the second, rounded up)
+        /// when the delay ends and the job waits for its requirements again; absent in other states.
+        package var delayedUntil: String? = nil
         /// The job's relaxations (`submit --relax`): what each relaxes, to what, after how long, and
         /// whether it is in effect; absent for a job without relaxations.
         package var relaxations: [Relaxation]? = nil

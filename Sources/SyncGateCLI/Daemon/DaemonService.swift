@@ -281,6 +281,7 @@ final class DaemonService: Sendable {
                 uniqueKey: info.uniqueKey, tags: info.tags.sorted(),
                 lastStopReason: info.stopReason?.description ?? runLog.lastStopReason(id: info.id),
                 nextScheduledAt: info.nextScheduledAt.map { $0.formatted(.iso8601) },
+                delayedUntil: info.delayRemaining.map { Self.wallTime(after: $0).formatted(.iso8601) },
                 relaxations: info.relaxations.isEmpty ? nil : info.relaxations.map(Self.relaxation),
                 networks: info.allowedNetworks?.description,
                 onChange: info.fileTrigger?.paths, quietSeconds: info.fileTrigger.map { Self.seconds($0.quietPeriod) },
@@ -307,6 +308,12 @@ final class DaemonService: Sendable {
             relaxed: relaxed, replacement: status.relaxation.replacement.names,
             afterSeconds: seconds(status.relaxation.after), applied: status.isApplied,
             remainingSeconds: seconds(status.remaining), summary: status.description)
+    }
+
+    /// The wall-clock time `remaining` from now, rounded up to the second (ISO 8601 shows whole seconds,
+    /// and a delay does not end before the time shown).
+    static func wallTime(after remaining: Duration, now: Date = Date()) -> Date {
+        Date(timeIntervalSince1970: (now.timeIntervalSince1970 + seconds(remaining)).rounded(.up))
     }
 
     private static func seconds(_ duration: Duration) -> Double {

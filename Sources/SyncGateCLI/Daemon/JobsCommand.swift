@@ -89,7 +89,7 @@ package struct JobsCommand: Subcommand {
                 return [
                     job.id, job.name, job.state, String(job.attempts), job.runs.map(String.init) ?? "-",
                     job.lastExitStatus.map(String.init) ?? "-", job.lastStopReason ?? "-",
-                    relaxes, job.nextScheduledAt ?? trigger(of: job) ?? "-", job.networks ?? "-",
+                    relaxes, job.nextScheduledAt ?? trigger(of: job) ?? job.delayedUntil ?? "-", job.networks ?? "-",
                     job.waitingFor.isEmpty ? "-" : job.waitingFor.joined(separator: ","),
                 ].map(DaemonLimits.escaped)
             }

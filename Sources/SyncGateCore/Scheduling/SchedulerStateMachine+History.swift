@@ -32,6 +32,14 @@ extension SchedulerStateMachine {
         }
     }
 
+    /// When each armed delay timer fires, by timer id: read once per query, so a query over many delayed
+    /// jobs stays O(jobs + timers).
+    private func delayTimerEnds() -> [UInt64: Duration] {
+        var ends: [UInt64: Duration] = [:]
+        for timer in timers.unordered where timer.kind == .delay { ends[timer.id] = timer.at }
+        return ends
+    }
+
     /// The most recent kept job with the identifier, if it is still within the retention.
     func finishedJob(id: SyncJob.ID, now: Duration) -> FinishedJob? {
         guard let index = history.lastIndex(where: { $0.id == id }) else { return nil }
@@ -45,10 +53,18 @@ extension SchedulerStateMachine {
         matching query: SyncJobQuery, now: Duration, progress: (Payload) -> SyncJobProgress? = { _ in nil }
     ) -> [SyncJobInfo] {
         var found: [SyncJobInfo] = []
+        var delayEnds: [UInt64: Duration]?
         for job in jobs.values.sorted(by: { $0.key < $1.key }) {
             if let ids = query.ids, !ids.contains(job.spec.id) { continue }
             var info = info(of: job, state: state(of: job), progress: progress(job.payload))
             info.relaxations = relaxationStatuses(of: job, now: now)
+            if job.phase == .delayed, job.delayTimer != 0 {
+                if delayEnds == nil { delayEnds = delayTimerEnds() }
+                if let end = delayEnds?[job.delayTimer] {
+                    info.delayedUntil = end
+                    info.delayRemaining = max(.zero, end - now)
+                }
+            }
             if query.matches(info) { found.append(info) }
         }
         let oldestKept = retention.maxAge.map { now - $0 }

@@ -329,7 +329,7 @@ struct SchedulerStateMachine<Payload> {
     private(set) var running = KeySet()
     /// Delayed jobs whose backoff ends early when their requirements return after a loss.
     var resettable: Set<Key> = []
-    private var timers = BinaryHeap<TimerEntry>()
+    private(set) var timers = BinaryHeap<TimerEntry>()
     private var nextTimerID: UInt64 = 0
     private var armedAt: Duration?
     private(set) var isShutDown = false

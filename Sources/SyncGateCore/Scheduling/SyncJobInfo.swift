@@ -86,6 +86,13 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     public var fileWait: SyncFileTrigger.Wait? = nil
     /// The job's file trigger (``SyncJobOptions/fileTrigger``); `nil` for a job without one.
     public var fileTrigger: SyncFileTrigger? = nil
+    /// For a delayed job (``SyncJobState/delayed(attempt:)``: an initial ``SyncJobOptions/delay``, a retry's
+    /// backoff, a periodic or calendar job before its next window), when the delay ends and the job waits
+    /// for its requirements again: an offset on the scheduler's clock, as ``submittedAt``; `nil` in every
+    /// other state. A backoff with ``RetryPolicy/resetWhenRequirementsReturn`` may end sooner.
+    public var delayedUntil: Duration? = nil
+    /// How long until ``delayedUntil``, as of the query (zero once it is due); `nil` when that is `nil`.
+    public var delayRemaining: Duration? = nil
 
     /// A line such as `upload-1: succeeded after 2 attempts`, or `upload-1: succeeded after 1 attempt
     /// (2 runs)` when a requeue ran an attempt again; a job with allowed networks ends with them:
@@ -99,7 +106,11 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
         }
         if let progress { line += " [\(progress)]" }
         if let stopReason { line += " (stopped: \(stopReason))" }
-        if let nextScheduledAt { line += " (next: \(nextScheduledAt.formatted(.iso8601)))" }
+        if let nextScheduledAt {
+            line += " (next: \(nextScheduledAt.formatted(.iso8601)))"
+        } else if let delayRemaining {
+            line += " (for \(SyncJobRelaxation.format(delayRemaining)) more)"
+        }
         if let fileWait { line += " (\(fileWait))" }
         line += relaxations.summarySuffix
         if let allowedNetworks { line += " (networks: \(allowedNetworks))" }
