@@ -77,6 +77,9 @@ package struct DaemonCommand: Subcommand {
     package static let defaultGracePeriod: Duration = .seconds(10)
     /// The default time between SIGTERM and SIGKILL.
     package static let defaultKillGrace: Duration = .seconds(5)
+    /// How many finished jobs the daemon keeps for `jobs --all`: the newest, of those finished since it
+    /// started (older ones are in the run log, which `logs ID` reads).
+    package static let finishedJobsKept = 100
 
     /// The state directory; `nil` for ``DaemonPaths/stateDirectory(environment:)``.
     package var stateDirectory: String?
@@ -130,7 +133,14 @@ package struct DaemonCommand: Subcommand {
         let machine = MachineEnvironment()
         // Calendar jobs target the wall clock and plan again whenever it is set (NTP, a user, a resume):
         // the default wall clock hears it from the system.
-        let scheduler = SyncScheduler(environment: machine.environment)
+        let scheduler: SyncScheduler
+        do {
+            scheduler = try SyncScheduler(
+                environment: machine.environment,
+                configuration: .init(history: SyncJobHistoryRetention(maxCount: Self.finishedJobsKept)))
+        } catch {
+            return fail("\(error)")
+        }
         let durable: DurableScheduler
         let store: FileJobStore
         let runLog: RunLog

@@ -16,14 +16,15 @@ package struct JobsCommand: Subcommand {
         """
         USAGE: syncgate jobs [--json] [--all]
 
-        Lists the daemon's unfinished jobs (with --all, also those that finished since it started):
-        id, name, state, attempts, last exit status, why its last run was stopped (cancelled,
-        requirements-lost [...], timed-out, replaced, shutdown), its relaxations (--relax: what
-        relaxes in how long, or what was relaxed), a calendar job's next scheduled time (UTC)
-        or what a file-triggered job waits for (on change of PATH, when quiet), the networks it
-        may run on (--network) and what a waiting job waits for (a network not allowed reads
-        "network LIST"). --json also gives a file-triggered job's onChange paths, quietSeconds
-        and fileWait (change or quiet).
+        Lists the daemon's unfinished jobs (with --all, also the newest \(DaemonCommand.finishedJobsKept) of those that
+        finished since it started; 'syncgate logs ID' reads older ones): id, name, state,
+        attempts, last exit status, why its last run was stopped (cancelled, requirements-lost
+        [...], timed-out, replaced, shutdown), its relaxations (--relax: what relaxes in how
+        long, or what was relaxed), a calendar job's next scheduled time (UTC), what a
+        file-triggered job waits for (on change of PATH, when quiet) or when another delayed
+        job's delay ends (UTC), the networks it may run on (--network) and what a waiting job
+        waits for (a network not allowed reads "network LIST"). --json also gives a
+        file-triggered job's onChange paths, quietSeconds and fileWait (change or quiet).
         """
     }
 
