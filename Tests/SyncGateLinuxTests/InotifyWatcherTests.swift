@@ -237,6 +237,43 @@
             await Self.reports(reports) { watcher.watchedDirectoryPaths == [root, root + "/new"] }
         }
 
+        @Test(
+            "a file system mounted over the watched directory or inside its tree is watched; unmounted, what it covered is in view again"
+        )
+        func mountedOver() async throws {
+            let (volume, root, watcher, reports, watch) = try Self.watchedTree()
+            // The volume holds the tree: kept until the end (its deinitializer unmounts it).
+            defer { withExtendedLifetime(volume) {} }
+            defer { watch.cancel() }
+            func count(_ path: String) -> Int { watcher.watchedDirectoryPaths.filter { $0 == path }.count }
+
+            // Over the root: the new file system's root is watched (the covered directory stays watched), and
+            // a directory made on it is followed.
+            try #require(mount("tmpfs", root, "tmpfs", 0, "size=1m,mode=0700") == 0, "errno \(errno)")
+            defer { umount2(root, Int32(MNT_DETACH)) }
+            await Self.reports(reports) { count(root) == 2 }
+            try Self.makeDirectory(root + "/sub")
+            await Self.reports(reports) { count(root + "/sub") == 1 }
+
+            // Inside the tree, over that directory: the same.
+            try #require(mount("tmpfs", root + "/sub", "tmpfs", 0, "size=1m,mode=0700") == 0, "errno \(errno)")
+            defer { umount2(root + "/sub", Int32(MNT_DETACH)) }
+            await Self.reports(reports) { count(root + "/sub") == 2 }
+            try Self.makeDirectory(root + "/sub/deeper")
+            await Self.reports(reports) { count(root + "/sub/deeper") == 1 }
+
+            // Unmounted, both: what the mounts held is no longer watched, and the directories they covered
+            // are seen again. (The root's parent is watched too, for the root's name, as for a root that
+            // went away: inotify reports an unmounted root as gone.)
+            #expect(umount2(root + "/sub", 0) == 0)
+            #expect(umount2(root, 0) == 0, "errno \(errno)")
+            await Self.reports(reports) {
+                watcher.watchedDirectoryPaths.filter { $0 != volume.path } == [root, root + "/old"]
+            }
+            try Self.makeDirectory(root + "/old/again")
+            await Self.reports(reports) { count(root + "/old/again") == 1 }
+        }
+
         @Test("an overflow of the kernel's queue counts as a change, and directories made meanwhile are watched")
         func overflow() async throws {
             let volume = try TmpfsVolume(size: 4 << 20)

@@ -19,8 +19,17 @@
     /// (`IN_Q_OVERFLOW`) counts as a change of every watch, and every tree is scanned again, since
     /// directories created meanwhile were not seen.
     ///
-    /// The thread blocks in `poll` on the inotify descriptor and a stop pipe: it makes no wake-up while
-    /// nothing changes. When the kernel's limit of watches is reached (`ENOSPC`), a new watch fails with
+    /// inotify watches inodes, so a file system mounted over a watched path, or over a directory in a
+    /// watched tree, would hide what the watch sees there. The thread follows the mount table too
+    /// (`/proc/self/mountinfo`, which the kernel marks on every mount and unmount): on a change, it reads
+    /// the identity (device and inode) of every watched directory's path, and a path that now shows a
+    /// directory it does not watch (a mount over it) is watched again, as a tree for a tree, and counts
+    /// as a change of its watches. The covered directory stays watched, and is in view again when the
+    /// file system is unmounted (which inotify reports itself). Only `stat` is called on paths that did
+    /// not change, so a mount elsewhere costs no directory scan and holds no directory open.
+    ///
+    /// The thread blocks in `poll` on the inotify descriptor, the mount table and a stop pipe: it makes
+    /// no wake-up while nothing changes. When the kernel's limit of watches is reached (`ENOSPC`), a new watch fails with
     /// ``SyncFileWatchError/Reason/watchLimitReached(limit:)`` naming `/proc/sys/fs/inotify/max_user_watches`,
     /// after removing what it had added; a directory appearing later that cannot be watched is logged as
     /// an error and reported as a change.
@@ -58,7 +67,9 @@
                 throw SyncFileWatchError(path: "", reason: .system(errno: code))
             }
             for end in pipeEnds { _ = fcntl(end, F_SETFD, FD_CLOEXEC) }
-            core = Core(descriptor: descriptor, stopRead: pipeEnds[0], stopWrite: pipeEnds[1])
+            // Without the mount table (no /proc), mounts are not followed; everything else works.
+            let mounts = open("/proc/self/mountinfo", O_RDONLY | O_CLOEXEC)
+            core = Core(descriptor: descriptor, stopRead: pipeEnds[0], stopWrite: pipeEnds[1], mounts: mounts)
             if startsReading { startReading() }
         }
 
@@ -95,6 +106,23 @@
                 var path: String
                 /// The watches that use it: as part of a tree (`nil`), or for the named files.
                 var users: [UInt64: Set<String>?] = [:]
+                /// The directory's device and inode when its watch was added; `nil` when unreadable.
+                var identity: FileIdentity?
+            }
+
+            /// A directory's device and inode: what tells a directory from another mounted on its path.
+            struct FileIdentity: Hashable {
+                var device: UInt64
+                var inode: UInt64
+
+                /// The identity of what `path` names now (symbolic links followed, as inotify follows a
+                /// root's); `nil` when it cannot be read.
+                init?(of path: String) {
+                    var information = stat()
+                    guard stat(path, &information) == 0 else { return nil }
+                    device = UInt64(information.st_dev)
+                    inode = UInt64(information.st_ino)
+                }
             }
 
             struct Watch {
@@ -115,12 +143,15 @@
             let descriptor: Int32
             let stopRead: Int32
             let stopWrite: Int32
+            /// `/proc/self/mountinfo`, polled for `POLLPRI` (the mount table changed); -1 when unavailable.
+            let mounts: Int32
             let state = LockedState(State())
 
-            init(descriptor: Int32, stopRead: Int32, stopWrite: Int32) {
+            init(descriptor: Int32, stopRead: Int32, stopWrite: Int32, mounts: Int32) {
                 self.descriptor = descriptor
                 self.stopRead = stopRead
                 self.stopWrite = stopWrite
+                self.mounts = mounts
             }
 
             func startReading() {
@@ -157,6 +188,7 @@
                 close(descriptor)
                 close(stopRead)
                 close(stopWrite)
+                if mounts >= 0 { close(mounts) }
             }
 
             func register(paths: [String], onChange: @escaping @Sendable () -> Void) -> UInt64 {
@@ -181,6 +213,8 @@
             func addDirectory(
                 _ path: String, id: UInt64, names: Set<String>?, isRoot: Bool
             ) throws(SyncFileWatchError) -> Bool {
+                // Read before the watch is added: a mount in between shows as a change of identity later.
+                let identity = FileIdentity(of: path)
                 let outcome = state.withLock { (state: inout State) -> Result<Int32, SyncFileWatchError>? in
                     guard state.watches[id] != nil, !state.isStopped else { return nil }
                     let mask = InotifyWatcher.directoryMask | (isRoot ? 0 : UInt32(IN_DONT_FOLLOW))
@@ -197,7 +231,7 @@
                         }
                         return .failure(SyncFileWatchError(path: path, reason: .system(errno: code)))
                     }
-                    var directory = state.directories[wd] ?? Directory(path: path)
+                    var directory = state.directories[wd] ?? Directory(path: path, identity: identity)
                     directory.path = path
                     directory.users[id] = .some(Self.joined(directory.users[id], names))
                     state.directories[wd] = directory
@@ -219,16 +253,21 @@
 
             private func readLoop() {
                 var buffer = [UInt8](repeating: 0, count: 64 * 1024)
+                // poll ignores a negative descriptor: without the mount table, two are polled.
                 var descriptors = [
                     pollfd(fd: descriptor, events: Int16(POLLIN), revents: 0),
                     pollfd(fd: stopRead, events: Int16(POLLIN), revents: 0),
+                    pollfd(fd: mounts, events: Int16(POLLPRI), revents: 0),
                 ]
                 while true {
-                    descriptors[0].revents = 0
-                    descriptors[1].revents = 0
-                    let ready = poll(&descriptors, 2, -1)
+                    for index in descriptors.indices { descriptors[index].revents = 0 }
+                    let ready = poll(&descriptors, 3, -1)
                     if ready < 0 && errno == EINTR { continue }
                     if ready < 0 || descriptors[1].revents != 0 { break }
+                    // The kernel clears the mark as it reports it, so nothing needs to be read.
+                    if descriptors[2].revents & Int16(POLLPRI | POLLERR) != 0 {
+                        for onChange in mountsChanged() { onChange() }
+                    }
                     while true {
                         let count = buffer.withUnsafeMutableBytes { read(descriptor, $0.baseAddress, $0.count) }
                         if count < 0 && errno == EINTR { continue }
@@ -324,6 +363,42 @@
                     let roots = state.withLock { state in state.watches.map { ($0.key, $0.value.roots) } }
                     for (id, paths) in roots {
                         for path in paths where Self.isDirectory(path) { addLater(path, id: id) }
+                    }
+                }
+                return state.withLock { state in changed.sorted().compactMap { state.watches[$0]?.onChange } }
+            }
+
+            /// Watches again, after the mount table changed, every watched path that now shows another
+            /// directory (a file system mounted over it); returns the callbacks of the watches that use such
+            /// a path.
+            private func mountsChanged() -> [@Sendable () -> Void] {
+                // Every watched path, the identities watched there (a covered directory and what covers it
+                // have the same path) and the watches that use it.
+                var byPath: [String: (identities: Set<FileIdentity>, users: [UInt64: Set<String>?])] = [:]
+                let roots = state.withLock { state in
+                    for directory in state.directories.values {
+                        var entry = byPath[directory.path] ?? ([], [:])
+                        if let identity = directory.identity { entry.identities.insert(identity) }
+                        for (id, names) in directory.users { entry.users[id] = Self.joined(entry.users[id], names) }
+                        byPath[directory.path] = entry
+                    }
+                    return state.watches.mapValues { Set($0.roots) }
+                }
+                var changed: Set<UInt64> = []
+                for (path, entry) in byPath.sorted(by: { $0.key < $1.key }) {
+                    guard let now = FileIdentity(of: path), !entry.identities.contains(now) else { continue }
+                    for (id, names) in entry.users {
+                        let isRoot = roots[id]?.contains(path) == true
+                        do {
+                            if let names {
+                                _ = try addDirectory(path, id: id, names: names, isRoot: false)
+                            } else {
+                                try addTree(path, id: id, isRoot: isRoot)
+                            }
+                        } catch {
+                            SyncGateLog.log(.error, "file trigger: \(error); changes under it are not seen")
+                        }
+                        changed.insert(id)
                     }
                 }
                 return state.withLock { state in changed.sorted().compactMap { state.watches[$0]?.onChange } }
