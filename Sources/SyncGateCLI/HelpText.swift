@@ -100,7 +100,7 @@ package enum HelpText {
               2    usage error (one line on stderr)
               124  the requirements did not hold within --timeout
               126  run: the command could not be executed; 127: it was not found
-              130  interrupted by SIGINT (143: SIGTERM)
+              130  interrupted by SIGINT (143: SIGTERM); 141: watch's output is no longer read
               run otherwise exits with the command's status (128 + N if signal N ended it).
 
             Colors are used only on a terminal, and never when NO_COLOR is set.

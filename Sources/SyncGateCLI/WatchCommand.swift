@@ -1,5 +1,11 @@
 import SyncGate
 
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
+
 /// `syncgate watch`: the environment now, then one line per change until a signal arrives.
 package struct WatchCommand: Subcommand {
     /// `watch`.
@@ -22,8 +28,10 @@ package struct WatchCommand: Subcommand {
         USAGE: syncgate watch [--json]
 
         Prints the environment now and then one line per change, each with an ISO 8601 UTC time,
-        until SIGINT (exit 130) or SIGTERM (exit 143). A change that would print the same text
-        (free space moving by a few bytes) prints nothing.
+        until SIGINT (exit 130) or SIGTERM (exit 143), or until nothing reads its output any more
+        (a pipe's reader exited, as in 'syncgate watch | head -1': exit 141, at once, without
+        waiting for the next change). A change that would print the same text (free space moving
+        by a few bytes) prints nothing.
 
         OPTIONS
         \(sections.options)
@@ -46,14 +54,16 @@ package struct WatchCommand: Subcommand {
         self.init(json: arguments.flag("--json"))
     }
 
-    /// Watches this machine until SIGINT or SIGTERM; returns 128 + the signal's number.
+    /// Watches this machine until SIGINT or SIGTERM (returns 128 + the signal's number), or until its
+    /// output's reader goes away (141).
     package func run() async -> Int32 {
         let signals = SignalWatcher.process
         return await Self.watch(
             json: json, environment: SyncGateTool.environment, style: Output.style, signals: signals.signals)
     }
 
-    /// Prints the status and then one line per change until a signal arrives; returns 128 + its number.
+    /// Prints the status and then one line per change until a signal arrives (returns 128 + its number)
+    /// or nothing reads the output any more (returns 128 + `SIGPIPE`, as a failed write would have).
     ///
     /// In text, a change that would print the same line but for the time (free space moving by bytes) prints
     /// nothing; JSON prints every change (see ``WatchLineFilter``).
@@ -69,11 +79,17 @@ package struct WatchCommand: Subcommand {
         environment.demand.retain(.demandDriven)
         defer { environment.demand.release(.demandDriven) }
         return await SignalRace.run(signals: signals) {
-            var filter = WatchLineFilter(json: json, style: style)
-            for await status in environment.statusStream {
-                if let line = filter.line(for: StatusCommand.report(status)) { Output.line(line) }
-            }
-            return nil
+            await SignalRace.first(
+                {
+                    var filter = WatchLineFilter(json: json, style: style)
+                    for await status in environment.statusStream {
+                        if let line = filter.line(for: StatusCommand.report(status)) { Output.line(line) }
+                    }
+                    return nil
+                },
+                // Nobody reads the lines any more: end as a write would have, by SIGPIPE's status.
+                { await OutputHangup.wait() ? ExitCode.signaled(SIGPIPE) : nil },
+                otherwise: nil)
         }
     }
 }

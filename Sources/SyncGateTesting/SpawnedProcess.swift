@@ -181,6 +181,14 @@
             input = -1
         }
 
+        /// Closes this end of the child's stdout, as a reader that goes away does (`| head -1`): the
+        /// child's next write fails, and its pipe reports the hang-up. ``finish(before:)`` then waits for the
+        /// child's exit and stderr alone.
+        package func closeOutput() {
+            if output >= 0 { close(output) }
+            output = -1
+        }
+
         // MARK: - Output
 
         /// The next line of stdout, without its newline; `nil` when none is complete by `deadline`.

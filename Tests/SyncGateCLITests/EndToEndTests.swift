@@ -141,6 +141,14 @@ struct EndToEndTests {
         #expect(try object(String(first))["schemaVersion"] as? Int == 1)
     }
 
+    /// `watch | head -1`: once nobody reads its output, `watch` ends at once with SIGPIPE's status (141),
+    /// instead of at its next line, which an idle machine may not print for hours.
+    @Test func watchEndsWhenItsReaderGoesAway() async throws {
+        let result = try await ToolProcess.run(["watch"], closeOutputAfterFirstLine: true, deadline: .seconds(20))
+        #expect(result.status == ExitCode.signaled(SIGPIPE))
+        #expect(result.stderr.isEmpty, "\(result.stderr)")
+    }
+
     /// The binary installs SyncGate's quiet executors (Linux): its tasks run on `sg-pool-*` threads, sleeps
     /// are kept by `sg-timer`, signals read by `sg-signals`, so an idle `watch` makes no wake-up (the
     /// benchmark harness's scenario 11 counts them).

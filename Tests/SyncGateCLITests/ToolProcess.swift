@@ -34,7 +34,8 @@ enum ToolProcess {
     }
 
     /// Runs `syncgate` with `arguments`; with `signalAfterFirstLine`, sends that signal to it once its
-    /// first line of stdout has arrived.
+    /// first line of stdout has arrived; with `closeOutputAfterFirstLine`, closes its stdout's read end
+    /// then instead, as a reader that stops reading does.
     ///
     /// The tool is started with `posix_spawn` and reaped with `waitpid` (``SpawnedProcess``), never with
     /// Foundation's `Process`, whose wait never returns inside a network namespace without loopback. A run
@@ -45,6 +46,7 @@ enum ToolProcess {
         _ arguments: [String],
         environment: [String: String]? = nil,
         signalAfterFirstLine: Int32? = nil,
+        closeOutputAfterFirstLine: Bool = false,
         deadline: Duration = .seconds(30)
     ) async throws -> Result {
         guard let path else { throw NotBuilt() }
@@ -55,7 +57,7 @@ enum ToolProcess {
                         try runToEnd(
                             path, arguments, environment: environment ?? [:],
                             signalAfterFirstLine: signalAfterFirstLine,
-                            deadline: deadline)
+                            closeOutputAfterFirstLine: closeOutputAfterFirstLine, deadline: deadline)
                     })
             }
         }
@@ -72,7 +74,7 @@ enum ToolProcess {
 
     private static func runToEnd(
         _ path: String, _ arguments: [String], environment: [String: String], signalAfterFirstLine: Int32?,
-        deadline: Duration
+        closeOutputAfterFirstLine: Bool, deadline: Duration
     ) throws -> Result {
         let start = ContinuousClock.now
         let end = start + deadline
@@ -81,13 +83,14 @@ enum ToolProcess {
         process.closeInput()
         var stdout = ""
         var threadNames: [String] = []
-        if let signal = signalAfterFirstLine {
+        if signalAfterFirstLine != nil || closeOutputAfterFirstLine {
             guard let first = try process.nextLine(before: end) else {
                 throw SpawnedProcess.Failure(message: "\(process.commandLine) printed no line within \(deadline)")
             }
             stdout = first + "\n"
             threadNames = Self.threadNames(of: process.pid)
-            process.signal(signal)
+            if let signal = signalAfterFirstLine { process.signal(signal) }
+            if closeOutputAfterFirstLine { process.closeOutput() }
         }
         let (rest, status) = try process.finish(before: end)
         return Result(
