@@ -71,7 +71,7 @@ package final class SchedulerShell: Sendable {
         /// The outbox taken by this thread, when it became the one delivering.
         var delivery: [Outgoing]?
         /// The attempt that the finishing attempt's task runs next, instead of a new task being created.
-        var next: NextAttempt?
+        var next: Attempt?
         /// The attempts whose tasks this thread creates after the lock. One critical section gave them
         /// consecutive launch serials (see ``AttemptTask``), from `firstLaunchSerial` on.
         var launches: [Attempt] = []
@@ -630,7 +630,9 @@ package final class SchedulerShell: Sendable {
             )
             perform(consume actions, in: &state, into: &deferred, reusing: reusable ? task : nil)
         }
-        let next = deferred.next.take()
+        // Boxed after the lock (moved, not copied), so the critical section makes no allocation for it.
+        var next: NextAttempt?
+        if let attempt = deferred.next.take() { next = NextAttempt(consume attempt) }
         complete(consume deferred)
         return next
     }
@@ -860,7 +862,7 @@ package final class SchedulerShell: Sendable {
                 if let task = reusable {
                     reusable = nil
                     state.attempts[key] = .running(task)
-                    deferred.next = NextAttempt(consume next)
+                    deferred.next = next
                 } else if !createdOne {
                     createdOne = true
                     state.attempts[key] = .running(attemptTask(consume next))
