@@ -29,15 +29,25 @@ package final class ChildProcess: Sendable {
     package struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
         /// The command's name.
         package var command: String
-        /// The `errno` of `posix_spawnp`.
+        /// The `errno` of `posix_spawnp`, or of entering ``directory``.
         package var code: Int32
+        /// The working directory when it was the directory, not the command, that could not be used (it
+        /// was removed, or is not searchable); `nil` otherwise.
+        package var directory: String? = nil
 
-        /// 127 when the command was not found, 126 when it could not be executed.
-        package var exitCode: Int32 { code == ENOENT ? ExitCode.commandNotFound : ExitCode.cannotExecute }
+        /// 127 when the command was not found, 126 when it (or its working directory) could not be used.
+        package var exitCode: Int32 {
+            code == ENOENT && directory == nil ? ExitCode.commandNotFound : ExitCode.cannotExecute
+        }
 
-        /// `ls: command not found`, or the system's explanation.
+        /// `ls: command not found`, the system's explanation, or `cannot enter the directory /srv/x (ls):
+        /// No such file or directory`.
         package var description: String {
-            code == ENOENT ? "\(command): command not found" : "\(command): \(SystemErrorText.message(code))"
+            if let directory {
+                return "cannot enter the directory \(directory) (\(command)): \(SystemErrorText.message(code))"
+            }
+            return code == ENOENT
+                ? "\(command): command not found" : "\(command): \(SystemErrorText.message(code))"
         }
     }
 
@@ -190,8 +200,23 @@ package final class ChildProcess: Sendable {
             } else {
                 posix_spawnp(&spawned, argv[0]!, &actions, &attributes, argv, environ)
             }
-        guard result == 0 else { return .failure(SpawnError(command: arguments[0], code: result)) }
+        guard result == 0 else {
+            // posix_spawn fails alike when the directory cannot be entered: say which it was.
+            if let directory = redirection?.workingDirectory, let problem = Self.enterProblem(directory) {
+                return .failure(SpawnError(command: arguments[0], code: problem, directory: directory))
+            }
+            return .failure(SpawnError(command: arguments[0], code: result))
+        }
         return .success(spawned)
+    }
+
+    /// Why a process could not make `directory` its working directory (the `errno` of `stat`, `ENOTDIR`,
+    /// or `EACCES` when it is not searchable); `nil` when it could.
+    static func enterProblem(_ directory: String) -> Int32? {
+        var information = stat()
+        guard stat(directory, &information) == 0 else { return errno }
+        guard information.st_mode & S_IFMT == S_IFDIR else { return ENOTDIR }
+        return access(directory, X_OK) == 0 ? nil : EACCES
     }
 
     /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29+, macOS 10.15+), looked up at run time since

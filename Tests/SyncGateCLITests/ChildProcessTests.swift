@@ -64,5 +64,32 @@
                 #expect(written == nil)
             }
         }
+
+        /// A command the daemon starts in a directory that cannot be entered (removed since the submit, a
+        /// file, not searchable) fails naming the directory, with 126, not as "command not found"; a
+        /// missing command in a good directory is still "command not found" (127).
+        @Test(arguments: [
+            ("/nonexistent-syncgate-directory", "sh", ENOENT, true),
+            ("/dev/null", "sh", ENOTDIR, true),
+            ("/", "no-such-command-syncgate", ENOENT, false),
+        ])
+        func aDirectoryThatCannotBeEnteredIsNamed(directory: String, command: String, code: Int32, names: Bool) {
+            let output = open("/dev/null", O_WRONLY | O_CLOEXEC)
+            defer { close(output) }
+            let redirection = ChildProcess.Redirection(
+                environment: ["PATH": "/usr/bin:/bin"], workingDirectory: directory, standardOutput: output,
+                standardError: output)
+            #expect {
+                _ = try ChildProcess(arguments: [command, "-c", "true"], redirection: redirection)
+            } throws: { error in
+                guard let error = error as? ChildProcess.SpawnError else { return false }
+                return error.code == code && (error.directory != nil) == names
+                    && error.exitCode == (names ? 126 : 127)
+                    && error.description
+                        == (names
+                            ? "cannot enter the directory \(directory) (\(command)): \(String(cString: strerror(code)))"
+                            : "\(command): command not found")
+            }
+        }
     }
 #endif

@@ -125,7 +125,9 @@ struct ShellJobRunner: Sendable {
                     executable: launcher, daemon: getpid(), path: path, command: job.command)
             }
             child = try ChildProcess(arguments: arguments, redirection: redirection)
-        } catch let error as ChildProcess.SpawnError {
+        } catch var error as ChildProcess.SpawnError {
+            // Through the launcher, what failed to start was the launcher: name the job's command.
+            error.command = job.command[0]
             abandon([stdout, stderr])
             let reason = "\(job.command[0]): \(SystemErrorText.message(error.code))"
             if [EAGAIN, EMFILE, ENFILE, ENOMEM].contains(error.code) { throw cannotStart(reason) }
