@@ -7,24 +7,34 @@ import Testing
 
 @Suite(.timeLimit(.minutes(1)))
 struct NetlinkRequestTests {
-    @Test func linkDumpRequestLayout() {
-        let bytes = NetlinkRequest.linkDump(sequence: 9)
-        #expect(bytes.count == 32)
-        let message = NetlinkMessage.parse(bytes).messages.first
-        #expect(message?.type == Netlink.MessageType.getLink)
-        #expect(message?.flags == Netlink.MessageFlag.request | Netlink.MessageFlag.dump)
-        #expect(message?.sequence == 9)
-        #expect(message?.payload == [UInt8](repeating: 0, count: 16))
+    /// A dump request: its builder, its length, the message type it asks for and its zeroed payload's size.
+    struct DumpRequest: Sendable, CustomTestStringConvertible {
+        var name: String
+        var build: @Sendable (UInt32) -> [UInt8]
+        var length: Int
+        var type: UInt16
+        var payloadLength: Int
+        var testDescription: String { name }
     }
 
-    @Test func ruleDumpRequestLayout() {
-        let bytes = NetlinkRequest.ruleDump(sequence: 7)
-        #expect(bytes.count == 28)
+    static let dumpRequests: [DumpRequest] = [
+        DumpRequest(
+            name: "links", build: { NetlinkRequest.linkDump(sequence: $0) }, length: 32,
+            type: Netlink.MessageType.getLink, payloadLength: 16),
+        DumpRequest(
+            name: "rules", build: { NetlinkRequest.ruleDump(sequence: $0) }, length: 28,
+            type: Netlink.MessageType.getRule, payloadLength: 12),
+    ]
+
+    @Test(arguments: dumpRequests, [7, 9] as [UInt32])
+    func dumpRequestLayout(request: DumpRequest, sequence: UInt32) {
+        let bytes = request.build(sequence)
+        #expect(bytes.count == request.length)
         let message = NetlinkMessage.parse(bytes).messages.first
-        #expect(message?.type == Netlink.MessageType.getRule)
+        #expect(message?.type == request.type)
         #expect(message?.flags == Netlink.MessageFlag.request | Netlink.MessageFlag.dump)
-        #expect(message?.sequence == 7)
-        #expect(message?.payload == [UInt8](repeating: 0, count: 12))
+        #expect(message?.sequence == sequence)
+        #expect(message?.payload == [UInt8](repeating: 0, count: request.payloadLength))
     }
 
     @Test func singleLinkRequestCarriesTheIndex() {

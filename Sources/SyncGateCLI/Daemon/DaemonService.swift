@@ -312,8 +312,8 @@ final class DaemonService: Sendable {
 
     /// The wall-clock time `remaining` from now, rounded up to the second (ISO 8601 shows whole seconds,
     /// and a delay does not end before the time shown).
-    static func wallTime(after remaining: Duration, now: Date = Date()) -> Date {
-        Date(timeIntervalSince1970: (now.timeIntervalSince1970 + seconds(remaining)).rounded(.up))
+    static func wallTime(after remaining: Duration) -> Date {
+        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + seconds(remaining)).rounded(.up))
     }
 
     private static func seconds(_ duration: Duration) -> Double {
