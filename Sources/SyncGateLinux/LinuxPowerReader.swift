@@ -154,7 +154,7 @@ import SyncGateCore
             Task { [weak self, clock] in
                 while true {
                     do {
-                        try await clock.sleep(for: interval)
+                        try await clock.sleep(forAny: interval)
                     } catch {
                         return
                     }

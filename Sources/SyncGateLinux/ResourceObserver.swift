@@ -331,7 +331,7 @@ import SyncGateCore
             let clock = clock
             let interval = pressureCheckInterval
             return Task { [weak self] in
-                do { try await clock.sleep(for: interval) } catch { return }
+                do { try await clock.sleep(forAny: interval) } catch { return }
                 self?.checkPressure(step: step)
             }
         }
@@ -404,7 +404,7 @@ import SyncGateCore
             let interval = thermalCheckInterval
             return Task { [weak self] in
                 while !Task.isCancelled {
-                    do { try await clock.sleep(for: interval) } catch { return }
+                    do { try await clock.sleep(forAny: interval) } catch { return }
                     guard let self, state.withLock({ $0.heatGeneration == generation && !$0.isStopped }) else {
                         return
                     }

@@ -138,7 +138,7 @@ public final class StorageObserver: StorageObserving, BroadcastBacked, DemandFol
         let interval = checkInterval
         return Task { [weak self] in
             while !Task.isCancelled {
-                do { try await clock.sleep(for: interval) } catch { return }
+                do { try await clock.sleep(forAny: interval) } catch { return }
                 guard let self, state.withLock({ $0.generation == generation && !$0.isStopped }) else { return }
                 read()
             }

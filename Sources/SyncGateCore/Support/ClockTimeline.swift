@@ -6,7 +6,7 @@
 package struct ClockTimeline: Sendable {
     /// The time elapsed since the origin.
     package let now: @Sendable () -> Duration
-    /// Sleeps until the given offset from the origin.
+    /// Sleeps until the given offset from the origin, however far away (see `Clock.sleep(untilAnyDeadline:)`).
     package let sleep: @Sendable (Duration) async throws -> Void
 
     /// Creates a timeline whose origin is the clock's current instant.
@@ -18,7 +18,7 @@ package struct ClockTimeline: Sendable {
         let origin = clock.now
         return ClockTimeline(
             now: { origin.duration(to: clock.now) },
-            sleep: { offset in try await clock.sleep(until: origin.advanced(by: offset), tolerance: nil) }
+            sleep: { offset in try await clock.sleep(untilAnyDeadline: origin.advanced(by: offset)) }
         )
     }
 
