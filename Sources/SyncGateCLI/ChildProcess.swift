@@ -142,7 +142,9 @@ package final class ChildProcess: Sendable {
     /// name in the directories of `searchPath`; `nil` when there is none.
     static func resolve(_ command: String, searchPath: String) -> String? {
         if command.contains("/") { return command }
-        return searchPath.split(separator: ":").map { "\($0)/\(command)" }.first { access($0, X_OK) == 0 }
+        return searchPath.split(separator: ":").map { "\($0)/\(command)" }.first { candidate in
+            SystemBytes.withCString(candidate) { access($0, X_OK) } == 0
+        }
     }
 
     private static func spawn(_ arguments: [String], redirection: Redirection?) -> Result<pid_t, SpawnError> {
@@ -182,7 +184,7 @@ package final class ChildProcess: Sendable {
         }
         posix_spawnattr_setflags(&attributes, Int16(flags))
 
-        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { strdup($0) } + [nil]
+        let argv: [UnsafeMutablePointer<CChar>?] = arguments.map { SystemBytes.cString($0) } + [nil]
         defer { for pointer in argv { free(pointer) } }
         var spawned: pid_t = 0
         let environment: [UnsafeMutablePointer<CChar>?]? = redirection.map { redirection in
@@ -196,7 +198,7 @@ package final class ChildProcess: Sendable {
         }
         let result =
             if let environment {
-                posix_spawnp(&spawned, path, &actions, &attributes, argv, environment)
+                SystemBytes.withCString(path) { posix_spawnp(&spawned, $0, &actions, &attributes, argv, environment) }
             } else {
                 posix_spawnp(&spawned, argv[0]!, &actions, &attributes, argv, environ)
             }
@@ -214,9 +216,9 @@ package final class ChildProcess: Sendable {
     /// or `EACCES` when it is not searchable); `nil` when it could.
     static func enterProblem(_ directory: String) -> Int32? {
         var information = stat()
-        guard stat(directory, &information) == 0 else { return errno }
+        guard SystemBytes.withCString(directory, { stat($0, &information) }) == 0 else { return errno }
         guard information.st_mode & S_IFMT == S_IFDIR else { return ENOTDIR }
-        return access(directory, X_OK) == 0 ? nil : EACCES
+        return SystemBytes.withCString(directory) { access($0, X_OK) } == 0 ? nil : EACCES
     }
 
     /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29+, macOS 10.15+), looked up at run time since
@@ -235,7 +237,8 @@ package final class ChildProcess: Sendable {
             return
         }
         let function = unsafeBitCast(symbol, to: AddChangeDirectory.self)
-        _ = withUnsafeMutablePointer(to: &actions) { function($0, path) }
+        // addchdir copies the path, so it may be released once the call returns.
+        _ = SystemBytes.withCString(path) { path in withUnsafeMutablePointer(to: &actions) { function($0, path) } }
     }
 
     private static func reap(pid: pid_t, state: LockedState<State>) {

@@ -6,10 +6,11 @@ import SyncGate
 import SyncGateCLI
 
 // A command of `syncgate daemon` on its way to exec (see JobLauncher): before anything else starts.
-JobLauncher.runIfRequested(CommandLine.arguments)
+let processArguments = SyncGateTool.processArguments()
+JobLauncher.runIfRequested(processArguments)
 // Before any other thread starts, so every thread inherits the mask (see SignalWatcher).
 SignalWatcher.blockWatchedSignals()
-let arguments = Array(CommandLine.arguments.dropFirst())
+let arguments = Array(processArguments.dropFirst())
 #if os(Linux)
     // Executors that sleep while nothing happens: `syncgate watch` and `wait` may wait for days.
     QuietExecutors.runMain { await SyncGateTool.main(arguments: arguments) }

@@ -91,6 +91,19 @@ struct EndToEndTests {
         #expect(result.stderr.isEmpty)
     }
 
+    /// Bytes that are not UTF-8 in a command's arguments reach it as given: Swift's decoding of the
+    /// arguments made each one U+FFFD, and the command ran with other bytes.
+    @Test func runPassesArgumentsThatAreNotUTF8ByteForByte() async throws {
+        let argument = SystemBytes.text(of: [0x61, 0xFF, 0x62, 0xE2, 0x82])
+        let result = try await ToolProcess.run(
+            ["run", "--require", "none", "--", "sh", "-c", #"printf '%s' "$1" | od -An -tx1"#, "sh", argument])
+        #expect(result.status == 0, "\(result)")
+        #expect(
+            result.stdout.split(separator: " ").map { $0.trimmingCharacters(in: .whitespacesAndNewlines) } == [
+                "61", "ff", "62", "e2", "82",
+            ])
+    }
+
     @Test func runRetriesAFailingCommand() async throws {
         let result = try await ToolProcess.run(
             [

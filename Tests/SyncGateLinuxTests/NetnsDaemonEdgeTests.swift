@@ -1,6 +1,7 @@
 #if os(Linux)
     import Foundation
     import Glibc
+    import SyncGateCore
     import SyncGateTesting
     import SyncGateTestSupport
     import Testing
@@ -308,6 +309,34 @@
                 let ended = try harness.client(["cancel", id])
                 #expect(ended.status == 1)
                 #expect(ended.stderr == "syncgate: job '\(id)' has already ended; nothing to cancel\n", "\(ended)")
+                #expect(try harness.stopDaemon() == 0)
+            }
+        }
+
+        /// An argument and a working directory that are not UTF-8 (bytes 0xFF, 0xC3 alone) reach the daemon's
+        /// command byte for byte, across the client's JSON request and the launcher's exec; before, each such
+        /// byte became U+FFFD, so the command ran with other arguments in no directory it could enter.
+        @Test func argumentsAndDirectoriesThatAreNotUTF8ArriveByteForByte() throws {
+            try withDaemon { topology, harness in
+                try topology.configureIPv4(defaultRoute: false)
+                try harness.startDaemon()
+                let name = SystemBytes.text(of: Array("d".utf8) + [0xC3, 0x2D, 0xFF])
+                let directory = harness.directory + "/" + name
+                #expect(SystemBytes.withCString(directory) { mkdir($0, 0o755) } == 0)
+                let argument = SystemBytes.text(of: [0x61, 0xFF, 0x62, 0xC3])
+                let output = harness.directory + "/out"
+                let done = try harness.client(
+                    [
+                        "submit", "--require", "none", "--wait", "--", "sh", "-c",
+                        #"printf '%s|' "$1" > "$2" && pwd >> "$2""#, "sh", argument, output,
+                    ], in: directory)
+                #expect(done.status == 0, "\(done)")
+                let written = try #require(FileManager.default.contents(atPath: output))
+                #expect(Array(written) == SystemBytes.bytes(of: argument + "|" + directory + "\n"))
+                let refused = try harness.client(
+                    ["submit", "--require", "none", "--on-change", ".", "--", "true"], in: directory)
+                #expect(refused.status == 2, "\(refused)")
+                #expect(refused.stderr.contains("for --on-change: the path is not UTF-8"), "\(refused)")
                 #expect(try harness.stopDaemon() == 0)
             }
         }

@@ -71,8 +71,8 @@ package enum JobLauncher {
         // The daemon died before the death signal was armed: this run is not wanted.
         guard getppid() == daemon else { exit(125) }
         guard passLaunchGate() else { exit(125) }
-        let argv: [UnsafeMutablePointer<CChar>?] = command.map { strdup($0) } + [nil]
-        execv(path, argv)
+        let argv: [UnsafeMutablePointer<CChar>?] = command.map { SystemBytes.cString($0) } + [nil]
+        SystemBytes.withCString(path) { _ = execv($0, argv) }
         let code = errno
         Output.errorLine("syncgate: \(command[0]): \(SystemErrorText.message(code))")
         exit(code == ENOENT ? ExitCode.commandNotFound : ExitCode.cannotExecute)

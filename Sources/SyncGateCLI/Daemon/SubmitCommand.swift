@@ -1,5 +1,6 @@
 import Foundation
 import SyncGate
+import SyncGateCore
 
 #if canImport(Glibc)
     import Glibc
@@ -140,7 +141,7 @@ package struct SubmitCommand: Subcommand {
         let require = arguments.value("--require") ?? "network"
         let requirements = try RequirementListParser.parse(require, option: "--require")
         var submission = DaemonRequest.Submission(
-            command: tail, workingDirectory: FileManager.default.currentDirectoryPath, require: require)
+            command: tail, workingDirectory: SystemBytes.currentDirectory(), require: require)
         submission.conditions = try arguments.conditions().map(\.name).sorted()
         submission.tags = arguments.values["--tag"] ?? []
         if submission.tags.contains(where: \.isEmpty) { throw UsageError("empty tag for --tag") }
@@ -235,10 +236,15 @@ package struct SubmitCommand: Subcommand {
     ) throws(UsageError) {
         submission.quiet = arguments.value("--quiet")
         if let paths = arguments.values["--on-change"] {
-            let directory = FileManager.default.currentDirectoryPath
+            let directory = SystemBytes.currentDirectory()
             submission.onChange = try paths.map { path throws(UsageError) in
                 guard !path.isEmpty else { throw UsageError("empty path for --on-change") }
                 let absolute = path.hasPrefix("/") ? path : directory + "/" + path
+                // The watches name their paths as Unicode text.
+                guard SystemBytes.isUnicode(absolute) else {
+                    throw UsageError(
+                        "invalid value '\(DaemonLimits.shown(path))' for --on-change: the path is not UTF-8")
+                }
                 var information = stat()
                 guard stat(absolute, &information) == 0 else {
                     throw UsageError(
