@@ -63,6 +63,10 @@ public struct RetryPolicy: Sendable, Hashable, CustomStringConvertible {
 
     /// The delay after the given number of failed attempts.
     ///
+    /// An exponential backoff's delay never exceeds its `maxDelay`, and no delay exceeds
+    /// `.seconds(Int64.max)`, however large the policy's durations (a `maxDelay` of `.seconds(Int64.max)`
+    /// is a backoff that grows without bound).
+    ///
     /// - Parameters:
     ///   - failures: how many attempts have failed so far (1 after the first failure).
     ///   - random: a number in `0..<1`; 0.5 gives the delay without jitter.
@@ -74,11 +78,11 @@ public struct RetryPolicy: Sendable, Hashable, CustomStringConvertible {
         case .exponential(let initial, let multiplier, let maxDelay):
             let exponent = Double(max(failures - 1, 0))
             let seconds = Self.seconds(initial) * pow(multiplier, exponent)
-            base = seconds >= Self.seconds(maxDelay) ? maxDelay : .nanoseconds(Int64(seconds * 1e9))
+            base = seconds >= Self.seconds(maxDelay) ? maxDelay : Self.duration(seconds: seconds)
         }
         guard jitter > 0 else { return base }
         let factor = 1 - jitter + 2 * jitter * min(max(random, 0), 1)
-        let jittered = Duration.nanoseconds(Int64(Self.seconds(base) * factor * 1e9))
+        let jittered = Self.duration(seconds: Self.seconds(base) * factor)
         if case .exponential(_, _, let maxDelay) = backoff, jittered > maxDelay { return maxDelay }
         return jittered
     }
@@ -126,8 +130,14 @@ public struct RetryPolicy: Sendable, Hashable, CustomStringConvertible {
     }
 
     private static func seconds(_ duration: Duration) -> Double {
-        let (seconds, attoseconds) = duration.components
-        return Double(seconds) + Double(attoseconds) / 1e18
+        duration / .seconds(1)
+    }
+
+    /// `seconds` (finite, not negative) as a duration: to the nanosecond up to about 292 years (what an
+    /// `Int64` of nanoseconds holds), in seconds beyond, and at most `.seconds(Int64.max)`.
+    private static func duration(seconds: Double) -> Duration {
+        if seconds < 9e9 { return .nanoseconds(Int64(seconds * 1e9)) }
+        return seconds < 9e18 ? .seconds(seconds) : .seconds(Int64.max)
     }
 
     private func pow(_ base: Double, _ exponent: Double) -> Double {
