@@ -1,4 +1,5 @@
 import Foundation
+import SyncGateTesting
 import Testing
 
 @testable import SyncGateCore
@@ -116,6 +117,21 @@ struct CalendarOccurrenceTests {
         #expect(shares.contains { $0 < .seconds(600) } && shares.contains { $0 > .seconds(1200) })
         schedule.randomizedDelay = .zero
         #expect(schedule.delayShare(of: cursor, seed: seed) == .zero)
+    }
+
+    @Test("a randomized delay past 292 years draws within it, for any date", arguments: [1, 2, 3] as [UInt64])
+    func farRandomizedDelays(seed: UInt64) {
+        var random = SeededRandom(seed: seed)
+        let longest = Duration.seconds(Int64.max - 1)
+        let schedule = SyncCalendarSchedule(
+            hours: [2], minutes: [0], window: .seconds(Int64.max), randomizedDelay: longest)
+        #expect(schedule.delayShare(of: Date(timeIntervalSince1970: 1e30), seed: seed) <= longest)
+        #expect(schedule.delayShare(of: Date(timeIntervalSince1970: -1e30), seed: seed) <= longest)
+        for _ in 0..<200 {
+            let date = Date(timeIntervalSince1970: Double(random.next(below: 4_000_000_000)))
+            let share = schedule.delayShare(of: date, seed: random.next())
+            #expect(share >= .zero && share <= longest)
+        }
     }
 
     struct Invalid: Sendable {

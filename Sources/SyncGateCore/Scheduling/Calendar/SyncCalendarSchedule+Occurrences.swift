@@ -63,14 +63,18 @@ extension SyncCalendarSchedule {
     /// The share of ``randomizedDelay`` by which the run of the occurrence at `occurrence` is delayed:
     /// between zero and ``randomizedDelay`` inclusive, a pure function of `seed` and the occurrence.
     public func delayShare(of occurrence: Date, seed: UInt64) -> Duration {
-        delayShare(ofSecond: Int64(occurrence.timeIntervalSince1970.rounded(.down)), seed: seed)
+        // Clamped, so a date beyond what an Int64 of seconds holds still draws (the same as at the limit).
+        let second = min(max(occurrence.timeIntervalSince1970.rounded(.down), -9e18), 9e18)
+        return delayShare(ofSecond: Int64(second), seed: seed)
     }
 
     /// ``delayShare(of:seed:)`` on whole seconds.
     func delayShare(ofSecond occurrence: Int64, seed: UInt64) -> Duration {
         guard randomizedDelay > .zero else { return .zero }
-        let (whole, attoseconds) = randomizedDelay.components
-        let span = UInt64(whole) &* 1_000_000_000 &+ UInt64(attoseconds / 1_000_000_000)
+        // In nanoseconds, at most what an Int64 holds (about 292 years; a longer delay draws within that).
+        let longest = Duration.nanoseconds(Int64.max)
+        let (whole, attoseconds) = min(randomizedDelay, longest).components
+        let span = min(UInt64(whole) * 1_000_000_000 + UInt64(attoseconds / 1_000_000_000), UInt64(Int64.max))
         let draw = Self.mix(seed ^ UInt64(bitPattern: occurrence)) % (span &+ 1)
         return .nanoseconds(Int64(draw))
     }
