@@ -55,6 +55,29 @@ struct CalendarShellTests {
         handle.cancel()
     }
 
+    /// A wall clock past 2262-04-11 reads more nanoseconds since 1970 than an `Int64` holds: creating a
+    /// scheduler there trapped. In the year 2300 the nightly job still runs at 02:00.
+    @Test("a wall clock in the year 2300: the scheduler starts and the nightly job runs at 02:00")
+    func farFutureWallClock() async throws {
+        let clock = ManualClock()
+        let start = CalendarOccurrenceTests.utc("2300-01-10T00:00:00Z")
+        let wall = ManualSyncWallClock(following: clock, start: start, timeZone: TimeZone(identifier: "UTC")!)
+        let manual = ManualSyncEnvironment(account: .available, clock: clock)
+        manual.setConnectivity(.connected(via: .wifi))
+        let scheduler = try SyncScheduler(
+            environment: manual.environment, configuration: .init(randomSource: { 0.5 }), clock: clock,
+            wallClock: wall)
+        let (handle, ran) = try Self.submitNightly(scheduler)
+        #expect(scheduler.job(id: "nightly")?.nextScheduledAt == CalendarOccurrenceTests.utc("2300-01-10T02:00:00Z"))
+        await clock.waitForSleeper(until: .init(offset: .seconds(7_200)))
+        clock.advance(by: .seconds(7_200))
+        var runs = ran.makeAsyncIterator()
+        _ = await runs.next()
+        await Self.waitFor(handle) { if case .delayed = $0 { true } else { false } }
+        #expect(scheduler.job(id: "nightly")?.nextScheduledAt == CalendarOccurrenceTests.utc("2300-01-11T02:00:00Z"))
+        handle.cancel()
+    }
+
     @Test("a wall clock set forward past the window (through the seam) runs the occurrence once, at once")
     func forwardJumpThroughTheSeam() async throws {
         let (clock, wall, _, scheduler) = try Self.make()

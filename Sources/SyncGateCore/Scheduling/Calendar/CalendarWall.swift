@@ -15,8 +15,11 @@ struct CalendarWall: Equatable {
 
     /// Creates the reading for a wall clock that shows `wallNow` at the scheduler offset `now`.
     init(wallNow: Date, zone: TimeZone, now: Duration) {
-        let nanoseconds = (wallNow.timeIntervalSince1970 * 1e9).rounded(.down)
-        offset = .nanoseconds(Int64(nanoseconds)) - now
+        let seconds = wallNow.timeIntervalSince1970
+        // To the nanosecond while an Int64 of them holds the time (until 2262-04-11), in seconds beyond.
+        let wall: Duration =
+            abs(seconds) < 9e9 ? .nanoseconds(Int64((seconds * 1e9).rounded(.down))) : .seconds(seconds)
+        offset = wall - now
         self.zone = zone
     }
 
