@@ -126,8 +126,9 @@ public struct SyncJobRelaxation: Sendable, Hashable, CustomStringConvertible {
     /// A duration in its two largest units: `3d`, `2d 3h`, `12h`, `5m 30s`, `45s`, `0s`; a part of a second
     /// is rounded up, so what is left never reads as nothing before it is.
     public static func format(_ duration: Duration) -> String {
-        let (seconds, attoseconds) = duration.components
-        var total = max(0, seconds + (attoseconds > 0 ? 1 : 0))
+        // At most .seconds(Int64.max), whose parts an Int64 holds.
+        let (seconds, attoseconds) = min(duration, .seconds(Int64.max)).components
+        var total = max(0, seconds + (attoseconds > 0 && seconds < .max ? 1 : 0))
         let units: [(String, Int64)] = [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)]
         var parts: [String] = []
         for (name, size) in units where total >= size || (name == "s" && parts.isEmpty) {

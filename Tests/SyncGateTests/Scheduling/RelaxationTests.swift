@@ -217,6 +217,8 @@ struct RelaxationTests {
     static let formats: [(Duration, String)] = [
         (.seconds(3 * 86_400), "3d"), (.seconds(2 * 86_400 + 3 * 3_600 + 59), "2d 3h"), (.seconds(12 * 3_600), "12h"),
         (.seconds(330), "5m 30s"), (.milliseconds(1), "1s"), (.zero, "0s"),
+        (.seconds(Int64.max), "106751991167300d 15h"), (.seconds(Int64.max) + .milliseconds(1), "106751991167300d 15h"),
+        (.seconds(Int64.max) * 4, "106751991167300d 15h"),
     ]
 
     @Test("durations read in their two largest units", arguments: formats)
