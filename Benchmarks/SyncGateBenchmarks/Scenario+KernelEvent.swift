@@ -21,6 +21,8 @@ extension Scenario {
                 + "status is published (netlink delivery, poll wake-up, two RTM_GETROUTE lookups, publication). "
                 + "Baseline, same flaps: the poll wake-up of a bare netlink socket subscribed to link and IPv4 "
                 + "route events in the same namespace, on its own thread, that brings the matching message. "
+                + "Reference, the same flaps: that thread, after stamping a route message, sends one RTM_GETROUTE "
+                + "lookup and stamps its reply (the least an observer that confirms the route with the kernel does). "
                 + "Then the observer thread's context switches (/proc/self/task/TID/status) over "
                 + "\(sizes.idleSeconds) s with nothing changing"
         )
@@ -42,6 +44,21 @@ extension Scenario {
                     goals: [.init(percentile: "p99.9", atMost: 2.0)]
                 )
             )
+            if measured.route.rawLookup.count == measured.route.raw.count {
+                result.latencies.append(
+                    LatencyComparison(
+                        subject: "bare socket wake-up + one route lookup", samples: measured.route.rawLookup,
+                        baseline: "bare socket wake-up, route flap", baselineSamples: measured.route.raw, goals: []
+                    )
+                )
+                result.latencies.append(
+                    LatencyComparison(
+                        subject: "observer emission, route flap", samples: measured.route.observer,
+                        baseline: "bare socket wake-up + one route lookup", baselineSamples: measured.route.rawLookup,
+                        goals: []
+                    )
+                )
+            }
             result.latencies.append(
                 LatencyComparison(
                     subject: "observer emission, carrier flap", samples: measured.carrier.observer,
@@ -88,6 +105,8 @@ extension Scenario {
         struct Series: Sendable {
             var observer: [Double] = []
             var raw: [Double] = []
+            /// The bare socket's thread, after the same wake-up, sending one route lookup: its reply.
+            var rawLookup: [Double] = []
         }
 
         var route = Series()
@@ -141,7 +160,7 @@ extension Scenario {
             let recorder = EmissionRecorder()
             let token = observer.broadcast.addObserver { status in recorder.record(status.isConnected) }
             defer { observer.broadcast.removeObserver(token) }
-            let listener = try RawNetlinkListener(watching: observedIndex)
+            let listener = try RawNetlinkListener(watching: observedIndex, lookingUp: true)
             listener.start()
             var sequence: UInt32 = 0
             route = try Self.flap(2 * sizes.flaps, recorder: recorder, listener: listener) { up in
@@ -201,6 +220,9 @@ extension Scenario {
                 usleep(2_000)  // let trailing events (IPv6 routes, ACKs) settle before the next flap
                 series.observer.append(start.duration(to: reached).nanoseconds)
                 series.raw.append(start.duration(to: rawReached).nanoseconds)
+                if let looked = listener.firstLookup(expected) {
+                    series.rawLookup.append(start.duration(to: looked).nanoseconds)
+                }
             }
             return series
         }
