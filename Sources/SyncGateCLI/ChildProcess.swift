@@ -215,10 +215,12 @@ package final class ChildProcess: Sendable {
     /// Why a process could not make `directory` its working directory (the `errno` of `stat`, `ENOTDIR`,
     /// or `EACCES` when it is not searchable); `nil` when it could.
     static func enterProblem(_ directory: String) -> Int32? {
-        var information = stat()
-        guard SystemBytes.withCString(directory, { stat($0, &information) }) == 0 else { return errno }
-        guard information.st_mode & S_IFMT == S_IFDIR else { return ENOTDIR }
-        return SystemBytes.withCString(directory) { access($0, X_OK) } == 0 ? nil : EACCES
+        SystemBytes.withCString(directory) { path in
+            var information = stat()
+            guard stat(path, &information) == 0 else { return errno }
+            guard information.st_mode & S_IFMT == S_IFDIR else { return ENOTDIR }
+            return access(path, X_OK) == 0 ? nil : EACCES
+        }
     }
 
     /// `posix_spawn_file_actions_addchdir_np` (glibc 2.29+, macOS 10.15+), looked up at run time since

@@ -2,12 +2,6 @@ import SyncGate
 
 /// The `syncgate` program: parses the arguments, runs the subcommand, and returns the exit status.
 package enum SyncGateTool {
-    /// The process's arguments, `argv[0]` first, each byte kept: an argument that is not UTF-8 reaches a
-    /// command run by `run` or the daemon as the bytes given (see `SystemBytes`).
-    package static func processArguments() -> [String] {
-        SystemBytes.arguments()
-    }
-
     /// Runs `syncgate` with the arguments that follow the program name and returns the exit status.
     package static func main(arguments: [String]) async -> Int32 {
         let command: Command

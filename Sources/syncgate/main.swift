@@ -6,7 +6,8 @@ import SyncGate
 import SyncGateCLI
 
 // A command of `syncgate daemon` on its way to exec (see JobLauncher): before anything else starts.
-let processArguments = SyncGateTool.processArguments()
+// Each byte kept: an argument that is not UTF-8 reaches a command of `run` or the daemon as given.
+let processArguments = SystemBytes.arguments()
 JobLauncher.runIfRequested(processArguments)
 // Before any other thread starts, so every thread inherits the mask (see SignalWatcher).
 SignalWatcher.blockWatchedSignals()

@@ -77,12 +77,12 @@ public struct RetryPolicy: Sendable, Hashable, CustomStringConvertible {
             base = delay
         case .exponential(let initial, let multiplier, let maxDelay):
             let exponent = Double(max(failures - 1, 0))
-            let seconds = Self.seconds(initial) * pow(multiplier, exponent)
-            base = seconds >= Self.seconds(maxDelay) ? maxDelay : Self.duration(seconds: seconds)
+            let seconds = initial.inSeconds * pow(multiplier, exponent)
+            base = seconds >= maxDelay.inSeconds ? maxDelay : .saturating(seconds: seconds)
         }
         guard jitter > 0 else { return base }
         let factor = 1 - jitter + 2 * jitter * min(max(random, 0), 1)
-        let jittered = Self.duration(seconds: Self.seconds(base) * factor)
+        let jittered = Duration.saturating(seconds: base.inSeconds * factor)
         if case .exponential(_, _, let maxDelay) = backoff, jittered > maxDelay { return maxDelay }
         return jittered
     }
@@ -127,17 +127,6 @@ public struct RetryPolicy: Sendable, Hashable, CustomStringConvertible {
             shape = "exponential \(initial) ×\(multiplier) ≤ \(maxDelay)"
         }
         return "\(shape), \(maxAttempts) attempts, jitter \(jitter)"
-    }
-
-    private static func seconds(_ duration: Duration) -> Double {
-        duration / .seconds(1)
-    }
-
-    /// `seconds` (finite, not negative) as a duration: to the nanosecond up to about 292 years (what an
-    /// `Int64` of nanoseconds holds), in seconds beyond, and at most `.seconds(Int64.max)`.
-    private static func duration(seconds: Double) -> Duration {
-        if seconds < 9e9 { return .nanoseconds(Int64(seconds * 1e9)) }
-        return seconds < 9e18 ? .seconds(seconds) : .seconds(Int64.max)
     }
 
     private func pow(_ base: Double, _ exponent: Double) -> Double {

@@ -9,7 +9,9 @@ import Testing
 struct CalendarShellTests {
     static let start = CalendarOccurrenceTests.utc("2026-01-10T00:00:00Z")
 
-    static func make() throws -> (ManualClock, ManualSyncWallClock, ManualSyncEnvironment, SyncScheduler) {
+    static func make(
+        start: Date = start
+    ) throws -> (ManualClock, ManualSyncWallClock, ManualSyncEnvironment, SyncScheduler) {
         let clock = ManualClock()
         let wall = ManualSyncWallClock(following: clock, start: start, timeZone: TimeZone(identifier: "UTC")!)
         let manual = ManualSyncEnvironment(account: .available, clock: clock)
@@ -59,14 +61,7 @@ struct CalendarShellTests {
     /// scheduler there trapped. In the year 2300 the nightly job still runs at 02:00.
     @Test("a wall clock in the year 2300: the scheduler starts and the nightly job runs at 02:00")
     func farFutureWallClock() async throws {
-        let clock = ManualClock()
-        let start = CalendarOccurrenceTests.utc("2300-01-10T00:00:00Z")
-        let wall = ManualSyncWallClock(following: clock, start: start, timeZone: TimeZone(identifier: "UTC")!)
-        let manual = ManualSyncEnvironment(account: .available, clock: clock)
-        manual.setConnectivity(.connected(via: .wifi))
-        let scheduler = try SyncScheduler(
-            environment: manual.environment, configuration: .init(randomSource: { 0.5 }), clock: clock,
-            wallClock: wall)
+        let (clock, _, _, scheduler) = try Self.make(start: CalendarOccurrenceTests.utc("2300-01-10T00:00:00Z"))
         let (handle, ran) = try Self.submitNightly(scheduler)
         #expect(scheduler.job(id: "nightly")?.nextScheduledAt == CalendarOccurrenceTests.utc("2300-01-10T02:00:00Z"))
         await clock.waitForSleeper(until: .init(offset: .seconds(7_200)))

@@ -15,11 +15,8 @@ struct CalendarWall: Equatable {
 
     /// Creates the reading for a wall clock that shows `wallNow` at the scheduler offset `now`.
     init(wallNow: Date, zone: TimeZone, now: Duration) {
-        let seconds = wallNow.timeIntervalSince1970
-        // To the nanosecond while an Int64 of them holds the time (until 2262-04-11), in seconds beyond.
-        let wall: Duration =
-            abs(seconds) < 9e9 ? .nanoseconds(Int64((seconds * 1e9).rounded(.down))) : .seconds(seconds)
-        offset = wall - now
+        // To the nanosecond until the 23rd century, in seconds beyond (a clock set that far still reads).
+        offset = .saturating(seconds: wallNow.timeIntervalSince1970, rounding: .down) - now
         self.zone = zone
     }
 
