@@ -23,6 +23,8 @@ extension Scenario {
                 + "route events in the same namespace, on its own thread, that brings the matching message. "
                 + "Reference, the same flaps: that thread, after stamping a route message, sends one RTM_GETROUTE "
                 + "lookup and stamps its reply (the least an observer that confirms the route with the kernel does). "
+                + "The kernel wakes the socket subscribed last first; blocks of flaps alternate which side that is "
+                + "(two blocks per round), and each placement is also shown on its own. "
                 + "Then the observer thread's context switches (/proc/self/task/TID/status) over "
                 + "\(sizes.idleSeconds) s with nothing changing"
         )
@@ -55,6 +57,19 @@ extension Scenario {
                     LatencyComparison(
                         subject: "observer emission, route flap", samples: measured.route.observer,
                         baseline: "bare socket wake-up + one route lookup", baselineSamples: measured.route.rawLookup,
+                        goals: []
+                    )
+                )
+            }
+            // The placement's share, shown: each side where it is woken second against the other woken first.
+            for (placement, series) in [
+                ((observer: "woken first", bare: "woken second"), measured.observerFirst),
+                ((observer: "woken second", bare: "woken first"), measured.listenerFirst),
+            ] where !series.observer.isEmpty {
+                result.latencies.append(
+                    LatencyComparison(
+                        subject: "observer emission (\(placement.observer))", samples: series.observer,
+                        baseline: "bare socket wake-up (\(placement.bare))", baselineSamples: series.raw,
                         goals: []
                     )
                 )
@@ -107,9 +122,19 @@ extension Scenario {
             var raw: [Double] = []
             /// The bare socket's thread, after the same wake-up, sending one route lookup: its reply.
             var rawLookup: [Double] = []
+
+            /// Appends another series' samples.
+            mutating func append(_ other: Series) {
+                observer += other.observer
+                raw += other.raw
+                rawLookup += other.rawLookup
+            }
         }
 
         var route = Series()
+        /// The route flaps of the blocks where the observer's socket was woken first, then the bare socket's.
+        var observerFirst = Series()
+        var listenerFirst = Series()
         var carrier = Series()
         var emissions = 0
         var idleVoluntary = 0
@@ -146,6 +171,52 @@ extension Scenario {
             let observedIndex = Int32(if_nametoindex("v0"))
             guard peerIndex > 0, observedIndex > 0 else { throw Self.failure("the veth ends are missing") }
 
+            // The kernel hands a multicast message to the sockets of its group newest first, so the socket
+            // subscribed last is woken first; on two CPUs the thread woken second often waits for a CPU (behind
+            // the thread that sent the request, or a kernel thread the wake-up brought along). Blocks of flaps
+            // alternate which of the two sockets is subscribed last, two blocks per round of the comparison,
+            // so each side spends half of every round in each place.
+            let blockFlaps = max(2, (2 * sizes.flaps / LatencyComparison.defaultRounds / 2) / 2 * 2)
+            var remaining = 2 * sizes.flaps
+            var sequence: UInt32 = 0
+            var block = 0
+            while remaining > 0 {
+                let count = min(blockFlaps, remaining)
+                remaining -= count
+                let observerWokenFirst = block % 2 == 1
+                block += 1
+                try Self.withObserverAndListener(observerWokenFirst: observerWokenFirst, index: observedIndex) {
+                    observer, observerThread, recorder, listener in
+                    self.observerThread = observerThread
+                    let series = try Self.flap(count, recorder: recorder, listener: listener) { up in
+                        sequence += 1
+                        try Self.setDefaultRoute(control, present: up, index: observedIndex, sequence: sequence)
+                        return .defaultRoute(present: up)
+                    }
+                    route.append(series)
+                    if observerWokenFirst { observerFirst.append(series) } else { listenerFirst.append(series) }
+                    if remaining == 0 {
+                        carrier = try Self.flap(2 * sizes.carrierFlaps, recorder: recorder, listener: listener) { up in
+                            sequence += 1
+                            try Self.setLink(peerControl, index: peerIndex, up: up, sequence: sequence)
+                            return .link(usable: up)
+                        }
+                    }
+                    emissions += recorder.total
+                    staleLookups += observer.counters.staleLookups
+                    if remaining == 0 { try watchIdle(observer, thread: observerThread, seconds: sizes.idleSeconds) }
+                }
+            }
+        }
+
+        /// Starts a ConnectivityObserver (debounce 0) and a bare socket in the calling thread's namespace, the
+        /// one to be woken first subscribed last, and runs `body` with them, the observer's reader thread and
+        /// a recorder of its emissions; the observer stops (its thread joined) when `body` returns.
+        private static func withObserverAndListener(
+            observerWokenFirst: Bool, index: Int32,
+            _ body: (ConnectivityObserver, Int, EmissionRecorder, RawNetlinkListener) throws -> Void
+        ) throws {
+            var listener = observerWokenFirst ? try RawNetlinkListener(watching: index, lookingUp: true) : nil
             // The observer's reader thread names itself; it is the one that was not there before.
             let readersBefore = Set(ThreadCensus.threads(named: Self.observerName))
             let observer = try ConnectivityObserver(configuration: ConnectivityReaderConfiguration(debounce: .zero))
@@ -153,38 +224,28 @@ extension Scenario {
             guard observer.status.isConnected else { throw Self.failure("the observer does not start connected") }
             let threads = Set(ThreadCensus.threads(named: Self.observerName)).subtracting(readersBefore)
             guard threads.count == 1, let observerThread = threads.first else {
-                throw Self.failure("expected one new thread named \(Self.observerName), found \(threads.sorted())")
+                throw failure("expected one new thread named \(observerName), found \(threads.sorted())")
             }
-            self.observerThread = observerThread
-
+            if listener == nil { listener = try RawNetlinkListener(watching: index, lookingUp: true) }
+            guard let listener else { return }
             let recorder = EmissionRecorder()
             let token = observer.broadcast.addObserver { status in recorder.record(status.isConnected) }
             defer { observer.broadcast.removeObserver(token) }
-            let listener = try RawNetlinkListener(watching: observedIndex, lookingUp: true)
             listener.start()
-            var sequence: UInt32 = 0
-            route = try Self.flap(2 * sizes.flaps, recorder: recorder, listener: listener) { up in
-                sequence += 1
-                try Self.setDefaultRoute(control, present: up, index: observedIndex, sequence: sequence)
-                return .defaultRoute(present: up)
-            }
-            carrier = try Self.flap(2 * sizes.carrierFlaps, recorder: recorder, listener: listener) { up in
-                sequence += 1
-                try Self.setLink(peerControl, index: peerIndex, up: up, sequence: sequence)
-                return .link(usable: up)
-            }
-            emissions = recorder.total
-            staleLookups = observer.counters.staleLookups
-            listener.stop()
+            defer { listener.stop() }
+            try body(observer, observerThread, recorder, listener)
+        }
 
+        /// Counts the observer thread's context switches and evaluations over `seconds` with nothing changing.
+        private mutating func watchIdle(_ observer: ConnectivityObserver, thread: Int, seconds: Int) throws {
             usleep(500_000)
             let evaluationsBefore = observer.counters.evaluations
-            guard let before = ThreadCensus.contextSwitches(of: observerThread) else {
+            guard let before = ThreadCensus.contextSwitches(of: thread) else {
                 throw Self.failure("cannot read the observer thread's status")
             }
-            idleSyscall = ThreadCensus.blockingSyscall(of: observerThread) ?? "?"
-            sleep(UInt32(sizes.idleSeconds))
-            guard let after = ThreadCensus.contextSwitches(of: observerThread) else {
+            idleSyscall = ThreadCensus.blockingSyscall(of: thread) ?? "?"
+            sleep(UInt32(seconds))
+            guard let after = ThreadCensus.contextSwitches(of: thread) else {
                 throw Self.failure("cannot read the observer thread's status")
             }
             idleVoluntary = after.voluntary - before.voluntary

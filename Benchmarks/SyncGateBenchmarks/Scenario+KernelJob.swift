@@ -63,6 +63,9 @@ extension Scenario {
             result.figures.append(
                 Figure(
                     "threads that exited during the idle period", Double(measured.idleExitedThreads), unit: "threads"))
+            result.notes.append(
+                "the bare socket subscribes after the observer, so the kernel wakes it first: on two CPUs the thread "
+                    + "woken second often waits for one, which scenario 8 measures for each placement")
             for thread in measured.idleWakeups {
                 result.notes.append("idle wake-ups: thread \(thread.tid) \"\(thread.name)\": \(thread.count)")
             }
