@@ -20,10 +20,11 @@ import SyncGateCore
 /// the group, not only its leader: the leader's exit is reported at once (``exitStatus()``) but the
 /// leader stays unreaped, holding the group's id, while what remains of the group is ended (SIGTERM,
 /// then SIGKILL after ``Redirection/groupGrace``); only then is it reaped (``groupEnded()``). Until then
-/// ``signal(_:)`` reaches every process of the group, even after the leader has exited. Such a command
-/// is spawned from the thread that later reaps it, which lives as long as the command, so a death signal
-/// the command asks for (`PR_SET_PDEATHSIG`, tied to the thread that started it) fires only when the
-/// whole process dies.
+/// ``signal(_:)`` reaches every process of the group, even after the leader has exited.
+///
+/// Every command is spawned from the thread that later reaps it, which lives as long as the command, so
+/// a death signal the command asks for (`PR_SET_PDEATHSIG`, tied to the thread that started it, which
+/// ``JobLauncher`` arms) fires only when the whole process dies.
 package final class ChildProcess: Sendable {
     /// Why a command could not be started.
     package struct SpawnError: Error, Sendable, Hashable, CustomStringConvertible {
@@ -67,11 +68,16 @@ package final class ChildProcess: Sendable {
     private let ownsGroup: Bool
     private let state: LockedState<State>
 
-    /// Starts `arguments[0]` (looked up in `PATH`) with the remaining arguments.
+    /// Starts `arguments[0]` (looked up in `PATH`) with the remaining arguments, in the tool's process
+    /// group.
+    ///
+    /// With a `launcher` (this tool's executable), the command is started through ``JobLauncher``, which
+    /// arms SIGKILL for it when the tool's process ends, however it ends; the command is looked up before
+    /// the launcher starts, so a missing one is reported as without it.
     ///
     /// - Throws: ``SpawnError`` when the command cannot be started.
-    package convenience init(arguments: [String]) throws(SpawnError) {
-        try self.init(arguments: arguments, redirection: nil)
+    package convenience init(arguments: [String], launcher: String? = nil) throws(SpawnError) {
+        try self.init(arguments: arguments, redirection: nil, launcher: launcher)
     }
 
     /// Where a command started by the daemon reads and writes, and what it sees.
@@ -110,20 +116,39 @@ package final class ChildProcess: Sendable {
     /// leader of a process group of its own; without a redirection, as ``init(arguments:)``.
     ///
     /// - Throws: ``SpawnError`` when the command cannot be started.
-    package init(arguments: [String], redirection: Redirection?) throws(SpawnError) {
+    package convenience init(arguments: [String], redirection: Redirection?) throws(SpawnError) {
+        try self.init(arguments: arguments, redirection: redirection, launcher: nil)
+    }
+
+    private init(arguments: [String], redirection: Redirection?, launcher: String?) throws(SpawnError) {
         precondition(!arguments.isEmpty, "ChildProcess needs a command")
         let state = LockedState(State())
         self.state = state
         ownsGroup = redirection != nil
         guard let redirection else {
-            let pid = try Self.spawn(arguments, redirection: nil).get()
-            self.pid = pid
-            Thread.detachNewThread {
-                Self.reap(pid: pid, state: state)
+            var spawned = arguments
+            if let launcher {
+                let path = try Self.resolveInToolPath(arguments[0])
+                spawned = JobLauncher.commandArguments(
+                    executable: launcher, parent: getpid(), path: path, command: arguments)
+            }
+            do {
+                pid = try Self.spawnFromReaper(spawned, redirection: nil) { pid in Self.reap(pid: pid, state: state) }
+            } catch {
+                // Through the launcher, what failed to start was the launcher: name the command.
+                throw SpawnError(command: arguments[0], code: error.code)
             }
             return
         }
-        // Spawned by the thread that reaps it, which lives until the whole group has ended.
+        pid = try Self.spawnFromReaper(arguments, redirection: redirection) { pid in
+            Self.reapGroup(leader: pid, grace: redirection.groupGrace, state: state)
+        }
+    }
+
+    /// Spawns on a new thread that then reaps the command (`reap`), and so lives as long as it.
+    private static func spawnFromReaper(
+        _ arguments: [String], redirection: Redirection?, reap: @escaping @Sendable (pid_t) -> Void
+    ) throws(SpawnError) -> pid_t {
         let spawned = LockedState<Result<pid_t, SpawnError>?>(nil)
         let done = DispatchSemaphore(value: 0)
         Thread.detachNewThread {
@@ -132,10 +157,23 @@ package final class ChildProcess: Sendable {
             spawned.withLock { $0 = result }
             done.signal()
             guard case .success(let pid) = result else { return }
-            Self.reapGroup(leader: pid, grace: redirection.groupGrace, state: state)
+            reap(pid)
         }
         done.wait()
-        pid = try spawned.withLock { $0! }.get()
+        return try spawned.withLock { $0! }.get()
+    }
+
+    /// The path `posix_spawnp` would start for `command` from the tool's `PATH`, or the error it would
+    /// report: `ENOENT` when no directory has it, the error of `access` for a path.
+    private static func resolveInToolPath(_ command: String) throws(SpawnError) -> String {
+        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/bin:/usr/bin"
+        guard let path = resolve(command, searchPath: searchPath) else {
+            throw SpawnError(command: command, code: ENOENT)
+        }
+        guard SystemBytes.withCString(path, { access($0, X_OK) }) == 0 else {
+            throw SpawnError(command: command, code: errno)
+        }
+        return path
     }
 
     /// The path `command` runs from: itself when it holds a `/`, else the first executable file of that

@@ -137,11 +137,18 @@ package struct RunCommand: Subcommand {
         allowedNetworks = try arguments.allowedNetworks()
     }
 
-    /// Runs the command on this machine's environment; see ``execute(_:environment:signals:log:)``.
+    /// Runs the command on this machine's environment; see ``execute(_:environment:signals:log:launcher:)``.
     package func run() async -> Int32 {
         let signals = SignalWatcher.process
+        #if os(Linux)
+            // This executable, as the command's launcher: the command ends with the tool (see JobLauncher).
+            let launcher: String? = "/proc/self/exe"
+        #else
+            let launcher: String? = nil
+        #endif
         return await Self.execute(
-            self, environment: SyncGateTool.environment, signals: signals.signals, log: { Output.error($0) })
+            self, environment: SyncGateTool.environment, signals: signals.signals, log: { Output.error($0) },
+            launcher: launcher)
     }
 
     /// The command exited with a non-zero status.
@@ -169,11 +176,14 @@ package struct RunCommand: Subcommand {
     ///   - environment: the environment that gates the command.
     ///   - signals: signals to forward to the command (or that end the run while none runs).
     ///   - log: where the tool's own messages go (stderr in the tool).
+    ///   - launcher: this tool's executable, to start each attempt through ``JobLauncher`` (the command
+    ///     then gets SIGKILL when the tool's process ends, however it ends), or `nil` to spawn it directly.
     package static func execute(
         _ options: RunCommand,
         environment: SyncEnvironment,
         signals: AsyncStream<Int32>,
-        log: @escaping @Sendable (String) -> Void
+        log: @escaping @Sendable (String) -> Void,
+        launcher: String? = nil
     ) async -> Int32 {
         if options.timeout == .zero
             && !environment.status.satisfies(
@@ -207,7 +217,7 @@ package struct RunCommand: Subcommand {
             retry: retry,
             onRequirementsLost: options.stopOnLoss ? .cancelAndRequeue : .keepRunning
         ) { _ in
-            try await runOnce(options, shared: shared)
+            try await runOnce(options, launcher: launcher, shared: shared)
         }
         job.options.allowedNetworks = options.allowedNetworks
 
@@ -320,11 +330,11 @@ package struct RunCommand: Subcommand {
     }
 
     /// One attempt: starts the command, waits for it, and turns its end into the job's result.
-    private static func runOnce(_ options: RunCommand, shared: LockedState<Shared>) async throws {
+    private static func runOnce(_ options: RunCommand, launcher: String?, shared: LockedState<Shared>) async throws {
         let child = try shared.withLock { shared throws -> ChildProcess in
             if let signal = shared.signal { throw SyncJobError.doNotRetry(Interrupted(signal: signal)) }
             do {
-                let child = try ChildProcess(arguments: options.command)
+                let child = try ChildProcess(arguments: options.command, launcher: launcher)
                 shared.child = child
                 return child
             } catch {

@@ -2,6 +2,7 @@ import Foundation
 import SyncGate
 import SyncGateCLI
 import SyncGateTestSupport
+import SyncGateTesting
 import Testing
 
 /// Runs the built `syncgate` binary. Real-time waits stay at about a second at most.
@@ -121,6 +122,25 @@ struct EndToEndTests {
 
                 """)
     }
+
+    #if os(Linux)
+        /// `run` killed by SIGKILL, which it cannot catch, takes its command with it: the command holds the
+        /// run's stdout and stderr, so they end only once it is gone too.
+        @Test func aRunKilledOutrightTakesItsCommandWithIt() throws {
+            let tool = try #require(ToolProcess.path, "the syncgate executable was not found")
+            let run = try SpawnedProcess(
+                tool, ["run", "--require", "none", "--", "sh", "-c", "echo $$; exec sleep 600"])
+            defer { run.stop() }
+            run.closeInput()
+            let line = try run.nextLine(within: .seconds(20))
+            let command = try #require(pid_t(line), "not a process id: \(line)")
+            #expect(command != run.pid)
+            kill(run.pid, SIGKILL)
+            let (rest, status) = try run.finish(before: .now + .seconds(20))
+            #expect(status == 128 + SIGKILL)
+            #expect(rest.isEmpty)
+        }
+    #endif
 
     @Test func runReportsAMissingCommand() async throws {
         let result = try await ToolProcess.run(["run", "--require", "none", "--", "no-such-command-syncgate"])

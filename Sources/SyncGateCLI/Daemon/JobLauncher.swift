@@ -19,11 +19,17 @@ import SyncGateCore
 /// command running or one its successor finds recorded (`RunningCommands`) and stops before it runs the
 /// job again.
 ///
+/// `syncgate run` starts its command the same way, as `syncgate --syncgate-launch-command RUN_PID PATH
+/// ARG0 ARGS…`, without the gate (it records nothing): a `run` killed even by SIGKILL takes its command
+/// with it.
+///
 /// The death signal is not inherited by the command's children; the daemon reaches them through the
 /// process group instead, and after a crash by stopping the group of each command that outlived it.
 package enum JobLauncher {
-    /// The hidden first argument that selects the launcher.
+    /// The hidden first argument that selects the launcher for a daemon's job (with the launch gate).
     package static let marker = "--syncgate-launch-job"
+    /// The hidden first argument that selects the launcher for `run`'s command (no launch gate).
+    package static let commandMarker = "--syncgate-launch-command"
 
     /// The launcher's descriptor 3: the read end of a pipe whose write end the daemon holds. The daemon
     /// writes one byte once it has recorded the run; the launcher closes the descriptor and becomes the
@@ -37,26 +43,33 @@ package enum JobLauncher {
         [executable, marker, String(daemon), path] + command
     }
 
-    /// The launcher's arguments after the marker: the daemon's id, the path, the command; `nil` when
-    /// they are not that.
-    static func parse(_ arguments: [String]) -> (daemon: pid_t, path: String, command: [String])? {
-        guard arguments.count >= 5, arguments[1] == marker, let daemon = pid_t(arguments[2]), daemon > 0 else {
-            return nil
-        }
-        return (daemon, arguments[3], Array(arguments[4...]))
+    /// The arguments that start `command` (already resolved to `path`) through `executable` for the
+    /// process `parent` (a `syncgate run`), with no launch gate.
+    static func commandArguments(executable: String, parent: pid_t, path: String, command: [String]) -> [String] {
+        [executable, commandMarker, String(parent), path] + command
     }
 
-    /// Becomes the job's command when `arguments` (the whole command line, the program first) selects
-    /// the launcher, and returns at once otherwise. Call it first thing in `main`, before any thread
-    /// starts.
+    /// The launcher's arguments after either marker: the parent's id, the path, the command, and whether
+    /// a launch gate is to be passed; `nil` when they are not that.
+    static func parse(_ arguments: [String]) -> (parent: pid_t, path: String, command: [String], gated: Bool)? {
+        guard arguments.count >= 5, arguments[1] == marker || arguments[1] == commandMarker,
+            let parent = pid_t(arguments[2]), parent > 0
+        else {
+            return nil
+        }
+        return (parent, arguments[3], Array(arguments[4...]), arguments[1] == marker)
+    }
+
+    /// Becomes the command when `arguments` (the whole command line, the program first) selects the
+    /// launcher, and returns at once otherwise. Call it first thing in `main`, before any thread starts.
     ///
     /// Never returns when selected: it `exec`s the command, or exits with 126 (127 when the command does
-    /// not exist) after a one-line message on stderr, or with 125 when its parent is no longer the
-    /// daemon or the launch gate closes without opening.
+    /// not exist) after a one-line message on stderr, or with 125 when its parent is no longer the one
+    /// named or the launch gate (for a daemon's job) closes without opening.
     package static func runIfRequested(_ arguments: [String]) {
-        guard arguments.count > 1, arguments[1] == marker else { return }
-        guard let (daemon, path, command) = parse(arguments) else {
-            Output.errorLine("syncgate: \(marker) is internal to syncgate daemon")
+        guard arguments.count > 1, arguments[1] == marker || arguments[1] == commandMarker else { return }
+        guard let (parent, path, command, gated) = parse(arguments) else {
+            Output.errorLine("syncgate: \(arguments[1]) is internal to syncgate")
             exit(ExitCode.usage)
         }
         var none = sigset_t()
@@ -68,9 +81,9 @@ package enum JobLauncher {
                 _ = setDeathSignal(1, UInt(SIGKILL), 0, 0, 0)
             }
         #endif
-        // The daemon died before the death signal was armed: this run is not wanted.
-        guard getppid() == daemon else { exit(125) }
-        guard passLaunchGate() else { exit(125) }
+        // The parent died before the death signal was armed: this run is not wanted.
+        guard getppid() == parent else { exit(125) }
+        guard !gated || passLaunchGate() else { exit(125) }
         let argv: [UnsafeMutablePointer<CChar>?] = command.map { SystemBytes.cString($0) } + [nil]
         SystemBytes.withCString(path) { _ = execv($0, argv) }
         let code = errno
