@@ -5,6 +5,9 @@ public struct PowerStatus: Sendable, Hashable, CustomStringConvertible {
     /// Whether the device runs on external power; `true` on machines without a battery.
     public var isOnExternalPower: Bool
     /// The battery's charge from 0 to 1; `nil` when there is no battery or its level is unknown.
+    ///
+    /// The initializer clamps it (NaN is unknown); a value set directly outside `0...1` reads in
+    /// ``description`` as the nearest end, and NaN is left out there.
     public var batteryLevel: Double?
     /// Whether nobody is using the device (on Linux: systemd-logind's `IdleHint`, which holds when every
     /// session is idle); `true` where nothing reports idleness, so ``SyncRequirements/deviceIdle`` never
@@ -15,13 +18,15 @@ public struct PowerStatus: Sendable, Hashable, CustomStringConvertible {
     public static let lowBatteryThreshold = 0.2
 
     /// Creates a power status; the defaults describe an idle machine on external power without a battery.
+    ///
+    /// `batteryLevel` is clamped to `0...1`; NaN counts as unknown (`nil`).
     public init(
         isLowPowerModeEnabled: Bool = false, isOnExternalPower: Bool = true, batteryLevel: Double? = nil,
         isDeviceIdle: Bool = true
     ) {
         self.isLowPowerModeEnabled = isLowPowerModeEnabled
         self.isOnExternalPower = isOnExternalPower
-        self.batteryLevel = batteryLevel
+        self.batteryLevel = batteryLevel.flatMap { $0.isNaN ? nil : min(max($0, 0), 1) }
         self.isDeviceIdle = isDeviceIdle
     }
 
@@ -39,8 +44,8 @@ public struct PowerStatus: Sendable, Hashable, CustomStringConvertible {
     /// `battery 15% (low), low power mode, in use` (`in use` when the device is not idle).
     public var description: String {
         var parts: [String] = [isOnExternalPower ? "external power" : "on battery"]
-        if let batteryLevel {
-            let percent = Int((batteryLevel * 100).rounded())
+        if let batteryLevel, !batteryLevel.isNaN {
+            let percent = Int((min(max(batteryLevel, 0), 1) * 100).rounded())
             parts.append("battery \(percent)%" + (isBatteryLow ? " (low)" : ""))
         }
         if isLowPowerModeEnabled { parts.append("low power mode") }

@@ -40,6 +40,32 @@ struct DescriptionTests {
         #expect(actual == expected)
     }
 
+    /// Values out of range read as the nearest end, set through the initializer (which clamps) or directly
+    /// (which the description clamps); NaN and infinities never trap.
+    @Test(
+        "out-of-range progress and battery levels read as the nearest end",
+        arguments: [
+            (-0.5, "0%", "on battery, battery 0% (low)"),
+            (1.5, "100%", "on battery, battery 100%"),
+            (-Double.infinity, "0%", "on battery, battery 0% (low)"),
+            (Double.infinity, "100%", "on battery, battery 100%"),
+            (Double.nan, "0%", "on battery"),
+            (0.425, "42%", "on battery, battery 43%"),
+        ]
+    )
+    func outOfRange(value: Double, progress: String, power: String) {
+        #expect(SyncJobProgress(fraction: value).description == progress)
+        var progressSetDirectly = SyncJobProgress(fraction: 0)
+        progressSetDirectly.fraction = value
+        #expect(progressSetDirectly.description == progress)
+        let status = PowerStatus(isOnExternalPower: false, batteryLevel: value)
+        #expect(status.description == power)
+        #expect(status.batteryLevel.map { (0...1).contains($0) } ?? true)
+        var powerSetDirectly = PowerStatus(isOnExternalPower: false)
+        powerSetDirectly.batteryLevel = value
+        #expect(powerSetDirectly.description == power)
+    }
+
     @Test("a combined status names its monitored parts and what holds")
     func combined() {
         let status = SyncEnvironmentStatus(
