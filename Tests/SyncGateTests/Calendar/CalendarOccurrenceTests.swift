@@ -86,6 +86,29 @@ struct CalendarOccurrenceTests {
         #expect(found == testCase.expected.map(Self.utc))
     }
 
+    /// Dates as far as `Date` goes, or beyond what `Int64` seconds hold, answer without trapping: an
+    /// occurrence within ``SyncCalendarSchedule/supportedSeconds`` of 1970, `nil` past it.
+    @Test(
+        "far dates answer without trapping",
+        arguments: [
+            (Date.distantFuture.timeIntervalSince1970, true), (Date.distantPast.timeIntervalSince1970, true),
+            (Double(SyncCalendarSchedule.supportedSeconds) - 86_400, true),
+            (Double(SyncCalendarSchedule.supportedSeconds) + 1, false), (1e19, false), (-1e19, false),
+            (Double.infinity, false), (-Double.infinity, false), (Double.nan, false),
+        ]
+    )
+    func farDates(seconds: Double, answers: Bool) throws {
+        let after = Date(timeIntervalSince1970: seconds)
+        let next = Self.daily0230.nextOccurrence(after: after, in: Self.berlin)
+        #expect((next != nil) == answers)
+        if let next {
+            #expect(next > after)
+            #expect(next.timeIntervalSince(after) <= 86_400 + 3_600)
+        }
+        #expect(Self.daily0230.nextOccurrence(afterSecond: .max, in: Self.berlin) == nil)
+        #expect(Self.daily0230.nextOccurrence(afterSecond: .min, in: Self.berlin) == nil)
+    }
+
     @Test("a change of time zone moves the occurrences by the zones' difference")
     func timeZoneChangeMovesRuns() {
         let after = Self.utc("2026-06-01T12:00:00Z")

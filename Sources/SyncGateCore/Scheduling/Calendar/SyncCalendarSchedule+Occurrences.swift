@@ -13,14 +13,21 @@ extension SyncCalendarSchedule {
     /// together. A local time a fall-back repeats maps to its first pass only: it runs once.
     ///
     /// - Returns: the occurrence, or `nil` when the schedule has none within the next eight days (only
-    ///   possible for an invalid schedule).
+    ///   possible for an invalid schedule), or when `instant` is more than ``supportedSeconds`` from
+    ///   1970 (about 35 million years) or not finite.
     public func nextOccurrence(after instant: Date, in zone: TimeZone) -> Date? {
-        let after = Int64(instant.timeIntervalSince1970.rounded(.down))
-        return nextOccurrence(afterSecond: after, in: zone).map { Date(timeIntervalSince1970: Double($0)) }
+        let seconds = instant.timeIntervalSince1970.rounded(.down)
+        guard seconds.isFinite, abs(seconds) <= Double(Self.supportedSeconds) else { return nil }
+        return nextOccurrence(afterSecond: Int64(seconds), in: zone).map { Date(timeIntervalSince1970: Double($0)) }
     }
+
+    /// How far from 1970, in seconds either way, occurrences are computed (2^50 s, about 35 million
+    /// years): the arithmetic on days and seconds stays far from `Int64`'s limits.
+    public static let supportedSeconds: Int64 = 1 << 50
 
     /// ``nextOccurrence(after:in:)`` on whole seconds.
     func nextOccurrence(afterSecond after: Int64, in zone: TimeZone) -> Int64? {
+        guard (-Self.supportedSeconds...Self.supportedSeconds).contains(after) else { return nil }
         // A local time L runs at an instant u > after only if L = u + offset(u) > after + offset(u): no
         // earlier local time than `after` plus the smaller offset of now and two days on can (one offset
         // change at most in two days; the answer lies within a day unless days are left out).
