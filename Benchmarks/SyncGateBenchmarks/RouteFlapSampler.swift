@@ -62,10 +62,15 @@
         /// the latency from just before the route's `sendto()` to the job body's first instruction is taken
         /// with a bare socket's wake-up → resumed task on the same message. Returns the last `samples` of
         /// each, in nanoseconds; checks that every job ran exactly once, after its route.
-        func sample(warmup: Int, samples: Int) throws -> (job: [Double], raw: [Double]) {
+        ///
+        /// The bare socket is `listener` when given (one opened before the environment's observer, so that
+        /// the kernel wakes it after the observer's), else one opened now (woken before it).
+        func sample(warmup: Int, samples: Int, listener given: RawNetlinkListener? = nil) throws -> (
+            job: [Double], raw: [Double]
+        ) {
             var job: [Double] = []
             var raw: [Double] = []
-            let listener = try RawNetlinkListener(watching: index)
+            let listener = try given ?? RawNetlinkListener(watching: index)
             listener.start()
             defer { listener.stop() }
             for flap in 0..<(warmup + samples) {

@@ -21,7 +21,10 @@ extension Scenario {
                 + "default route and stops at the first instruction of the job's body (netlink delivery, the "
                 + "observer's wake-up and lookups, the environment, the scheduler's decision, the job's start). "
                 + "Baseline, same flap: a bare netlink socket on its own thread wakes on the same RTM_NEWROUTE and "
-                + "resumes a CheckedContinuation; stopped at the resumed task's first instruction. Then, with "
+                + "resumes a CheckedContinuation; stopped at the resumed task's first instruction. The kernel wakes "
+                + "the socket subscribed last first: blocks of flaps (two per round), each with an observer, "
+                + "environment and scheduler of its own, alternate which side that is, and each placement is also "
+                + "shown on its own. Then, with "
                 + "\(sizes.idleJobs) jobs waiting for the network, the voluntary context switches "
                 + "(/proc/self/task/*/status, voluntary_ctxt_switches) of every thread of the process except the "
                 + "measuring one over \(sizes.idleSeconds) s with nothing changing, and the process's ru_nvcsw "
@@ -45,10 +48,18 @@ extension Scenario {
                     subject: "route appears → job body", samples: measured.job,
                     baseline: "bare socket wake-up → resumed task", baselineSamples: measured.raw,
                     goals: [.init(percentile: "p50", atMost: 1.3), .init(percentile: "p99.9", atMost: 3.0)]))
+            for (placement, series) in [
+                ("bare woken first", measured.bareFirst), ("bare woken second", measured.bareSecond),
+            ] where !series.job.isEmpty {
+                result.latencies.append(
+                    LatencyComparison(
+                        subject: "route → job body, \(placement)", samples: series.job,
+                        baseline: "bare socket wake-up → resumed task", baselineSamples: series.raw, goals: []))
+            }
             result.figures.append(
                 Figure(
                     "route appearances the observer published from the route's announcement, before its lookup",
-                    Double(measured.earlyGains), unit: "of \(measured.job.count + sizes.kernelJobWarmup)"))
+                    Double(measured.earlyGains), unit: "of \(measured.job.count + measured.warmups)"))
             let idle = sizes.idleSeconds
             let total = measured.idleWakeups.reduce(0) { $0 + $1.count }
             result.figures.append(
@@ -63,14 +74,11 @@ extension Scenario {
             result.figures.append(
                 Figure(
                     "threads that exited during the idle period", Double(measured.idleExitedThreads), unit: "threads"))
-            result.notes.append(
-                "the bare socket subscribes after the observer, so the kernel wakes it first: on two CPUs the thread "
-                    + "woken second often waits for one, which scenario 8 measures for each placement")
             for thread in measured.idleWakeups {
                 result.notes.append("idle wake-ups: thread \(thread.tid) \"\(thread.name)\": \(thread.count)")
             }
             result.checks.append(
-                "each of the \(measured.job.count + sizes.kernelJobWarmup) measured jobs ran exactly once, after its "
+                "each of the \(measured.job.count + measured.warmups) measured jobs ran exactly once, after its "
                     + "route appeared")
             result.checks.append(
                 "none of the \(sizes.idleJobs) idle jobs ran while the route was absent; then, released, each ran "
@@ -87,6 +95,11 @@ extension Scenario {
     struct KernelJobMeasurement: @unchecked Sendable {
         var job: [Double] = []
         var raw: [Double] = []
+        /// The samples of the blocks where the bare socket was woken first, then second.
+        var bareFirst: (job: [Double], raw: [Double]) = ([], [])
+        var bareSecond: (job: [Double], raw: [Double]) = ([], [])
+        /// Flaps before the measured ones, over all blocks.
+        var warmups = 0
         /// Statuses the observer published from a route's announcement, before its lookup.
         var earlyGains = 0
         var idleWakeups: [(tid: Int, name: String, count: Int)] = []
@@ -112,15 +125,57 @@ extension Scenario {
                 }
             }
             try NetworkNamespacePair.enter(pair.observed)
-            let observer = try ConnectivityObserver(configuration: ConnectivityReaderConfiguration(debounce: .zero))
-            let environment = SyncEnvironment(connectivity: observer, power: PowerObserver())
-            scheduler = SyncScheduler(environment: environment)
+            // As in scenario 8, blocks of flaps (two per round) alternate which of the two sockets the kernel
+            // wakes first: each block builds its own observer, environment and scheduler, after the bare
+            // socket or before it.
+            let index = Int32(if_nametoindex("v0"))
+            guard index > 0 else { throw Self.failure("the veth end is missing") }
             ledger = RunLedger(count: sizes.idleJobs)
-            let flaps = try RouteFlapSampler(environment: environment, scheduler: scheduler, scenario: Self.scenario)
-            try flaps.removeRoute()
-            // The bare socket stops (it polls every 50 ms) before the idle period.
-            (job, raw) = try flaps.sample(warmup: sizes.kernelJobWarmup, samples: sizes.kernelJobSamples)
-            earlyGains = observer.counters.earlyGains
+            let blocks = 2 * LatencyComparison.defaultRounds
+            var remaining = sizes.kernelJobSamples
+            var block = 0
+            var current: (observer: ConnectivityObserver, scheduler: SyncScheduler, flaps: RouteFlapSampler)?
+            while remaining > 0 {
+                let count = min(max(1, sizes.kernelJobSamples / blocks), remaining)
+                remaining -= count
+                if let previous = current.take() { try Self.retire(previous.scheduler) }
+                // Released by the last holder of the environment, the previous observer stops its thread.
+                let deadline = ContinuousClock.now + .seconds(5)
+                while !ThreadCensus.threads(named: "sg-netlink").isEmpty {
+                    guard ContinuousClock.now < deadline else {
+                        throw Self.failure("the previous block's observer thread still runs 5 s after its shutdown")
+                    }
+                    usleep(1_000)
+                }
+                let bareWokenSecond = block % 2 == 1
+                block += 1
+                let early = bareWokenSecond ? try RawNetlinkListener(watching: index) : nil
+                let observer = try ConnectivityObserver(
+                    configuration: ConnectivityReaderConfiguration(debounce: .zero))
+                let environment = SyncEnvironment(connectivity: observer, power: PowerObserver())
+                let scheduler = SyncScheduler(environment: environment)
+                let flaps = try RouteFlapSampler(
+                    environment: environment, scheduler: scheduler, scenario: Self.scenario)
+                // The route is present at first; each block's flaps end with it removed.
+                if block == 1 { try flaps.removeRoute() } else { try flaps.awaitConnectivity(false) }
+                // The bare socket stops (it polls every 50 ms) before the idle period.
+                let sampled = try flaps.sample(
+                    warmup: block == 1 ? sizes.kernelJobWarmup : 2, samples: count, listener: early)
+                job += sampled.job
+                raw += sampled.raw
+                if bareWokenSecond {
+                    bareSecond.job += sampled.job
+                    bareSecond.raw += sampled.raw
+                } else {
+                    bareFirst.job += sampled.job
+                    bareFirst.raw += sampled.raw
+                }
+                earlyGains += observer.counters.earlyGains
+                warmups += block == 1 ? sizes.kernelJobWarmup : 2
+                current = (observer, scheduler, flaps)
+            }
+            guard let (_, scheduler, flaps) = current else { throw Self.failure("no samples were asked for") }
+            self.scheduler = scheduler
 
             for job in 0..<sizes.idleJobs {
                 let ledger = ledger
@@ -148,6 +203,19 @@ extension Scenario {
                     throw Self.failure("only \(ledger.recorded) of \(sizes.idleJobs) idle jobs ran after the route")
                 }
                 usleep(1_000)
+            }
+        }
+
+        /// Shuts a block's scheduler down (waiting on this thread), so that its environment and observer
+        /// (whose thread then ends) can go.
+        private static func retire(_ scheduler: SyncScheduler) throws {
+            let done = DispatchSemaphore(value: 0)
+            Task {
+                await scheduler.shutdown(gracePeriod: .seconds(5))
+                done.signal()
+            }
+            guard done.wait(timeout: .now() + 10) == .success else {
+                throw failure("a block's scheduler did not shut down within 10 s")
             }
         }
 
