@@ -50,9 +50,14 @@ extension SchedulerStateMachine {
 
     /// The start of the first period, from `anchor` on in steps of `interval`, whose end is after
     /// `now`, and how many periods before it ended by `now`.
+    ///
+    /// Beyond ``countedPeriods`` periods (a `Double` no longer counts them exactly), the first open period
+    /// begins at `now` and the count stops there.
     static func firstOpenPeriod(from anchor: Duration, interval: Duration, now: Duration) -> (Duration, Int) {
         guard anchor + interval <= now else { return (anchor, 0) }
-        var missed = Int(((now - anchor) / interval).rounded(.down))
+        let estimate = ((now - anchor) / interval).rounded(.down)
+        guard estimate < Double(countedPeriods) else { return (now, countedPeriods) }
+        var missed = Int(estimate)
         var begins = anchor + interval * missed
         while begins + interval <= now {
             begins += interval
@@ -64,6 +69,9 @@ extension SchedulerStateMachine {
         }
         return (begins, missed)
     }
+
+    /// The most missed periods ``firstOpenPeriod(from:interval:now:)`` counts at once: 2^52.
+    static var countedPeriods: Int { 1 << 52 }
 
     /// The window of a periodic job's period closed before an attempt started: the period is skipped
     /// and the next one begins where it ended.

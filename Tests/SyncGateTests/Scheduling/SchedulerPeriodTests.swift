@@ -208,6 +208,23 @@ struct SchedulerPeriodTests {
         #expect(result.1 == missed)
     }
 
+    /// A tiny interval after a long absence (a manual clock moved far, or a period of nanoseconds) counts
+    /// more periods than a `Double` holds exactly: the first open period begins now, the count stops at
+    /// 2^52, and nothing traps.
+    @Test(
+        "more missed periods than a Double counts: the next begins now",
+        arguments: [
+            (Duration.nanoseconds(2), Duration.seconds(Int64.max)),
+            (Duration.nanoseconds(1), Duration.seconds(1 << 40)),
+            (Duration.seconds(1), Duration.seconds(Int64.max)),
+        ])
+    func farPeriods(interval: Duration, now: Duration) {
+        let (begins, missed) = SchedulerStateMachine<String>.firstOpenPeriod(
+            from: .seconds(5), interval: interval, now: now)
+        #expect(begins <= now && begins + interval > now)
+        #expect(missed == SchedulerStateMachine<String>.countedPeriods)
+    }
+
     @Test(
         "invalid periodic options are rejected, naming the field and the value",
         arguments: [
