@@ -113,7 +113,7 @@ package final class ChildProcess: Sendable {
 
     /// Starts `arguments[0]` (looked up in the `PATH` of the redirection's environment, or the tool's)
     /// with stdin `/dev/null`, stdout and stderr on the given descriptors, in the given directory, as the
-    /// leader of a process group of its own; without a redirection, as ``init(arguments:)``.
+    /// leader of a process group of its own; without a redirection, as ``init(arguments:launcher:)``.
     ///
     /// - Throws: ``SpawnError`` when the command cannot be started.
     package convenience init(arguments: [String], redirection: Redirection?) throws(SpawnError) {
