@@ -169,6 +169,46 @@ struct CalendarSchedulerTests {
         #expect(Self.info(harness)?.nextScheduledAt == CalendarOccurrenceTests.utc("2026-01-10T02:00:00Z"))
     }
 
+    /// A journal damaged or written by hand may hold any last occurrence: restoring it never traps, and
+    /// the series goes on from the next occurrence after now, or waits no further than its limits allow.
+    @Test(
+        "a restored series whose last occurrence is far off, or not a date, goes on",
+        arguments: [1e300, Double.infinity, Double.nan, 9.3e18])
+    func restoredFarLastOccurrence(seconds: Double) {
+        var harness = Self.harness()
+        harness.submit("backup") {
+            $0.calendar = Self.daily(.skip)
+            $0.options.seriesResume = .calendar(
+                .init(
+                    lastOccurrence: Date(timeIntervalSince1970: seconds),
+                    counts: .init(succeeded: 3, failed: 0, skipped: 0)))
+        }
+        #expect(harness.machine.running.isEmpty)
+        let next = Self.info(harness)?.nextScheduledAt
+        if seconds > 0 {
+            // From a last occurrence millions of years ahead, the next is as far (or beyond reckoning).
+            #expect(next.map { $0 > CalendarOccurrenceTests.utc("9999-01-01T00:00:00Z") } ?? true)
+        } else {
+            #expect(next == CalendarOccurrenceTests.utc("2026-01-10T02:00:00Z"))
+        }
+    }
+
+    /// Restored last occurrences and their whole seconds.
+    static let lastOccurrenceCases: [(Double, Int64)] = [
+        (1e300, SyncCalendarSchedule.supportedSeconds), (-1e300, -SyncCalendarSchedule.supportedSeconds),
+        (Double.infinity, SyncCalendarSchedule.supportedSeconds),
+        (-Double.infinity, -SyncCalendarSchedule.supportedSeconds), (Double.nan, 0), (-0.5, -1),
+        (1_767_225_600.9, 1_767_225_600),
+    ]
+
+    /// The last occurrence in whole seconds stays within the occurrences' range, whatever the date.
+    @Test("a restored last occurrence reads within the supported seconds", arguments: lastOccurrenceCases)
+    func lastOccurrenceSecond(seconds: Double, expected: Int64) {
+        let resume = SyncCalendarSchedule.Resume(
+            lastOccurrence: Date(timeIntervalSince1970: seconds), counts: .init(succeeded: 0, failed: 0, skipped: 0))
+        #expect(resume.lastOccurrenceSecond == expected)
+    }
+
     @Test("a restored series with the skip policy skips what passed and waits for the next occurrence")
     func restoredSkip() {
         var harness = Self.harness()

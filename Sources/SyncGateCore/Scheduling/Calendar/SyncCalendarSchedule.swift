@@ -167,7 +167,12 @@ extension SyncCalendarSchedule {
             self.counts = counts
         }
 
-        /// ``lastOccurrence`` in whole seconds since 1970.
-        var lastOccurrenceSecond: Int64 { Int64(lastOccurrence.timeIntervalSince1970.rounded(.down)) }
+        /// ``lastOccurrence`` in whole seconds since 1970, within ``SyncCalendarSchedule/supportedSeconds``
+        /// of it (a damaged journal may hold any date; NaN reads as 1970).
+        var lastOccurrenceSecond: Int64 {
+            let seconds = lastOccurrence.timeIntervalSince1970.rounded(.down)
+            let bound = Double(SyncCalendarSchedule.supportedSeconds)
+            return seconds.isNaN ? 0 : Int64(min(max(seconds, -bound), bound))
+        }
     }
 }
