@@ -150,6 +150,9 @@ struct CalendarOccurrenceTests {
             hours: [2], minutes: [0], window: .seconds(Int64.max), randomizedDelay: longest)
         #expect(schedule.delayShare(of: Date(timeIntervalSince1970: 1e30), seed: seed) <= longest)
         #expect(schedule.delayShare(of: Date(timeIntervalSince1970: -1e30), seed: seed) <= longest)
+        for notADate in [Double.nan, .infinity, -.infinity] {
+            #expect(schedule.delayShare(of: Date(timeIntervalSince1970: notADate), seed: seed) <= longest)
+        }
         for _ in 0..<200 {
             let date = Date(timeIntervalSince1970: Double(random.next(below: 4_000_000_000)))
             let share = schedule.delayShare(of: date, seed: random.next())

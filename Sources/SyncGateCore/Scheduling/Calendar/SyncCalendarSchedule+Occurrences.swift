@@ -18,12 +18,22 @@ extension SyncCalendarSchedule {
     public func nextOccurrence(after instant: Date, in zone: TimeZone) -> Date? {
         let seconds = instant.timeIntervalSince1970.rounded(.down)
         guard seconds.isFinite, abs(seconds) <= Double(Self.supportedSeconds) else { return nil }
-        return nextOccurrence(afterSecond: Int64(seconds), in: zone).map { Date(timeIntervalSince1970: Double($0)) }
+        return nextOccurrence(afterSecond: Self.clampedSecond(of: instant), in: zone).map {
+            Date(timeIntervalSince1970: Double($0))
+        }
     }
 
     /// How far from 1970, in seconds either way, occurrences are computed (2^50 s, about 35 million
     /// years): the arithmetic on days and seconds stays far from `Int64`'s limits.
     public static let supportedSeconds: Int64 = 1 << 50
+
+    /// `date` in whole seconds since 1970 (rounded down), within ``supportedSeconds`` either way; NaN is
+    /// 1970. Never traps, whatever the date.
+    static func clampedSecond(of date: Date) -> Int64 {
+        let seconds = date.timeIntervalSince1970.rounded(.down)
+        let bound = Double(supportedSeconds)
+        return seconds.isNaN ? 0 : Int64(min(max(seconds, -bound), bound))
+    }
 
     /// ``nextOccurrence(after:in:)`` on whole seconds.
     func nextOccurrence(afterSecond after: Int64, in zone: TimeZone) -> Int64? {
@@ -70,9 +80,8 @@ extension SyncCalendarSchedule {
     /// The share of ``randomizedDelay`` by which the run of the occurrence at `occurrence` is delayed:
     /// between zero and ``randomizedDelay`` inclusive, a pure function of `seed` and the occurrence.
     public func delayShare(of occurrence: Date, seed: UInt64) -> Duration {
-        // Clamped, so a date beyond what an Int64 of seconds holds still draws (the same as at the limit).
-        let second = min(max(occurrence.timeIntervalSince1970.rounded(.down), -9e18), 9e18)
-        return delayShare(ofSecond: Int64(second), seed: seed)
+        // Clamped, so a date beyond the supported seconds (or NaN) still draws (the same as at the limit).
+        delayShare(ofSecond: Self.clampedSecond(of: occurrence), seed: seed)
     }
 
     /// ``delayShare(of:seed:)`` on whole seconds.

@@ -169,10 +169,6 @@ extension SyncCalendarSchedule {
 
         /// ``lastOccurrence`` in whole seconds since 1970, within ``SyncCalendarSchedule/supportedSeconds``
         /// of it (a damaged journal may hold any date; NaN reads as 1970).
-        var lastOccurrenceSecond: Int64 {
-            let seconds = lastOccurrence.timeIntervalSince1970.rounded(.down)
-            let bound = Double(SyncCalendarSchedule.supportedSeconds)
-            return seconds.isNaN ? 0 : Int64(min(max(seconds, -bound), bound))
-        }
+        var lastOccurrenceSecond: Int64 { SyncCalendarSchedule.clampedSecond(of: lastOccurrence) }
     }
 }
