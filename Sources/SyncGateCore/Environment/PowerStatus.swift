@@ -26,7 +26,7 @@ public struct PowerStatus: Sendable, Hashable, CustomStringConvertible {
     ) {
         self.isLowPowerModeEnabled = isLowPowerModeEnabled
         self.isOnExternalPower = isOnExternalPower
-        self.batteryLevel = batteryLevel.flatMap { $0.isNaN ? nil : min(max($0, 0), 1) }
+        self.batteryLevel = batteryLevel.flatMap { $0.isNaN ? nil : $0.clampedToUnitInterval }
         self.isDeviceIdle = isDeviceIdle
     }
 
@@ -45,7 +45,7 @@ public struct PowerStatus: Sendable, Hashable, CustomStringConvertible {
     public var description: String {
         var parts: [String] = [isOnExternalPower ? "external power" : "on battery"]
         if let batteryLevel, !batteryLevel.isNaN {
-            let percent = Int((min(max(batteryLevel, 0), 1) * 100).rounded())
+            let percent = Int((batteryLevel.clampedToUnitInterval * 100).rounded())
             parts.append("battery \(percent)%" + (isBatteryLow ? " (low)" : ""))
         }
         if isLowPowerModeEnabled { parts.append("low power mode") }

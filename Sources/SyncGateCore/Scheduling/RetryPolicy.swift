@@ -81,7 +81,7 @@ public struct RetryPolicy: Sendable, Hashable, CustomStringConvertible {
             base = seconds >= maxDelay.inSeconds ? maxDelay : .saturating(seconds: seconds)
         }
         guard jitter > 0 else { return base }
-        let factor = 1 - jitter + 2 * jitter * min(max(random, 0), 1)
+        let factor = 1 - jitter + 2 * jitter * random.clampedToUnitInterval
         let jittered = Duration.saturating(seconds: base.inSeconds * factor)
         if case .exponential(_, _, let maxDelay) = backoff, jittered > maxDelay { return maxDelay }
         return jittered

@@ -27,6 +27,6 @@ public struct SyncJobProgress: Sendable, Hashable, CustomStringConvertible {
 
     /// `fraction` within `0...1`; NaN is 0.
     private static func clamped(_ fraction: Double) -> Double {
-        fraction.isNaN ? 0 : min(max(fraction, 0), 1)
+        fraction.isNaN ? 0 : fraction.clampedToUnitInterval
     }
 }
