@@ -52,12 +52,15 @@ package enum JobLauncher {
     /// The launcher's arguments after either marker: the parent's id, the path, the command, and whether
     /// a launch gate is to be passed; `nil` when they are not that.
     static func parse(_ arguments: [String]) -> (parent: pid_t, path: String, command: [String], gated: Bool)? {
-        guard arguments.count >= 5, arguments[1] == marker || arguments[1] == commandMarker,
-            let parent = pid_t(arguments[2]), parent > 0
-        else {
+        guard arguments.count >= 5, selects(arguments), let parent = pid_t(arguments[2]), parent > 0 else {
             return nil
         }
         return (parent, arguments[3], Array(arguments[4...]), arguments[1] == marker)
+    }
+
+    /// Whether `arguments` (the whole command line) selects the launcher: either marker comes first.
+    private static func selects(_ arguments: [String]) -> Bool {
+        arguments.count > 1 && (arguments[1] == marker || arguments[1] == commandMarker)
     }
 
     /// Becomes the command when `arguments` (the whole command line, the program first) selects the
@@ -67,7 +70,7 @@ package enum JobLauncher {
     /// not exist) after a one-line message on stderr, or with 125 when its parent is no longer the one
     /// named or the launch gate (for a daemon's job) closes without opening.
     package static func runIfRequested(_ arguments: [String]) {
-        guard arguments.count > 1, arguments[1] == marker || arguments[1] == commandMarker else { return }
+        guard selects(arguments) else { return }
         guard let (parent, path, command, gated) = parse(arguments) else {
             Output.errorLine("syncgate: \(arguments[1]) is internal to syncgate")
             exit(ExitCode.usage)
