@@ -21,7 +21,7 @@ public struct SyncJobContext: Sendable {
     public let relaxations: [SyncJobRelaxation]
     /// The outputs of the jobs this one depends on that set one (``setOutput(_:)``), by their
     /// identifiers, in the order of its `dependsOn` (the job it was appended to last).
-    public let inputs: [(id: SyncJob.ID, value: any Sendable)]
+    public private(set) var inputs: [(id: SyncJob.ID, value: any Sendable)]
     package let environment: SyncEnvironment
     package let handle: SyncJobHandle?
 
@@ -49,6 +49,13 @@ public struct SyncJobContext: Sendable {
         self.environment = environment
         self.inputs = inputs
         self.handle = handle
+    }
+
+    /// The same context with `inputs` in place of its inputs; every other field is kept.
+    package func replacingInputs(_ inputs: [(id: SyncJob.ID, value: any Sendable)]) -> SyncJobContext {
+        var context = self
+        context.inputs = inputs
+        return context
     }
 
     /// Why the scheduler is stopping this attempt; `nil` until a stop is requested.

@@ -24,15 +24,14 @@ extension SyncJobContext {
     /// The output the attempt set, if any.
     var output: (any Sendable)? { handle?.output }
 
-    /// The context with `restored` added to its inputs, all in the order of `order` (others last).
+    /// The context with `restored` added to its inputs, all in the order of `order` (others last); every
+    /// other field is kept.
     func adding(inputs restored: [(id: SyncJob.ID, value: any Sendable)], order: [SyncJob.ID]) -> SyncJobContext {
         let all = (inputs + restored).enumerated().sorted { left, right in
             let leftRank = order.firstIndex(of: left.element.id) ?? order.count
             let rightRank = order.firstIndex(of: right.element.id) ?? order.count
             return (leftRank, left.offset) < (rightRank, right.offset)
         }.map(\.element)
-        return SyncJobContext(
-            jobID: jobID, attempt: attempt, startStatus: startStatus, requirements: requirements,
-            conditions: conditions, environment: environment, inputs: all, handle: handle)
+        return replacingInputs(all)
     }
 }

@@ -30,14 +30,20 @@ struct DurableChainTests {
         let store: FileJobStore
         /// Each attempt started: the job and the integer inputs it read, by dependency.
         let starts = LockedState<[(id: String, inputs: [String: Int])]>([])
+        /// The context of each attempt started, in order.
+        let contexts = LockedState<[SyncJobContext]>([])
         let operation = ControlledOperation()
     }
 
     /// Starts a "process": `step` jobs set their payload's output and end at once (or fail); `held`
     /// jobs do the same but wait for ``Run/operation`` first.
     func start(connected: Bool = false) throws -> (Run, DurableRestoreReport) {
-        let manual = ManualSyncEnvironment(
-            connectivity: connected ? .connected(via: .wifi) : .disconnected, clock: clock)
+        try start(connectivity: connected ? .connected(via: .wifi) : .disconnected)
+    }
+
+    /// Starts a "process" (see ``start(connected:)``) on `connectivity`.
+    func start(connectivity: ConnectivityStatus) throws -> (Run, DurableRestoreReport) {
+        let manual = ManualSyncEnvironment(connectivity: connectivity, clock: clock)
         let scheduler = try SyncScheduler(
             environment: manual.environment, configuration: .init(maxConcurrentJobs: 4, randomSource: { 0.5 }),
             clock: clock)
@@ -48,6 +54,7 @@ struct DurableChainTests {
             var inputs: [String: Int] = [:]
             for input in context.inputs { inputs[input.id] = context.input(Int.self, from: input.id) }
             run.starts.withLock { $0.append((context.jobID, inputs)) }
+            run.contexts.withLock { $0.append(context) }
             if step.fails { throw ChainFailure() }
             if let output = step.output { context.setOutput(output) }
         }
@@ -105,6 +112,35 @@ struct DurableChainTests {
         #expect(second.starts.withLock { $0.map(\.id) } == ["b"])
         #expect(second.starts.withLock { $0.first?.inputs } == ["a": 42])
         #expect(try second.store.load().jobs.isEmpty)
+    }
+
+    @Test("a dependent restored with its input and started on a relaxation sees the relaxed requirements")
+    func restoredInputWithRelaxation() async throws {
+        let (first, _) = try start()
+        let dependency = try first.durable.submit(
+            DurableJob(id: "a", kind: "held", payload: ChainStep(output: 42), requires: []))
+        var dependent = DurableJob(id: "b", kind: "step", payload: ChainStep(), requires: [.network, .unmetered])
+        dependent.dependsOn = ["a"]
+        dependent.relaxations = [.drop(.unmetered, after: .seconds(100))]
+        try first.durable.submit(dependent)
+        await first.operation.waitForStarts(1)
+        first.operation.finish()
+        #expect(try await dependency.outcome().state == .succeeded)
+        try first.store.close()
+
+        // On a hotspot b waits for `unmetered` until its relaxation drops it, 100 s after its submission.
+        let (second, report) = try start(connectivity: .connected(via: .wifi, isExpensive: true))
+        let handle = try #require(report.restored.first)
+        await clock.waitForSleepers(1)
+        wall.advance(by: 100)
+        clock.advance(by: .seconds(100))
+        #expect(try await handle.outcome() == .succeeded)
+        let context = try #require(second.contexts.withLock { $0.first })
+        #expect(second.starts.withLock { $0.first?.inputs } == ["a": 42])
+        #expect(context.requirements == [.network, .unmetered])
+        #expect(context.appliedRequirements == .network)
+        #expect(context.relaxations == [.drop(.unmetered, after: .seconds(100))])
+        #expect(context.requirementsHold)
     }
 
     @Test(
