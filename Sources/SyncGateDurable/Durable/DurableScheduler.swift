@@ -106,11 +106,14 @@ public final class DurableScheduler: Sendable {
     /// - Throws: ``DurableJobError/storeFailed(_:)`` when the store cannot be read.
     @discardableResult
     public func restoreJobs() throws(DurableJobError) -> DurableRestoreReport {
-        let contents: JobStoreContents
+        var contents: JobStoreContents
         do {
             contents = try store.load()
         } catch {
             throw .storeFailed(storeError(error))
+        }
+        for index in contents.jobs.indices where !contents.jobs[index].countersInRange {
+            contents.jobs[index].bringCountersInRange()
         }
         let now = wallClock()
         // Payloads decode outside the lock; the pass then takes it twice, whatever the number of jobs.
