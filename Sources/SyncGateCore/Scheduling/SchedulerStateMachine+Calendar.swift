@@ -28,19 +28,28 @@ extension SchedulerStateMachine {
     static var occurrenceCountLimit: Int { 1_000_000 }
 
     /// Starts a calendar series: from its last occurrence when it was restored, else from now.
+    ///
+    /// A restored series whose next occurrence is the one it was at (its attempts consumed are the job's
+    /// initial failures) runs it with its attempts going on from there.
     mutating func beginCalendar(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
-        if let resume = job.spec.seriesResume?.calendar {
+        let resume = job.spec.seriesResume?.calendar
+        if let resume {
             job.series?.counts = resume.counts
             job.series?.lastOccurrence = resume.lastOccurrenceSecond
         } else {
             job.series?.lastOccurrence = wall.second(at: now)
         }
-        planCalendar(key, now: now, startIfPossible: startIfPossible, actions: &actions)
+        planCalendar(key, now: now, keepingFailures: resume != nil, startIfPossible: startIfPossible, actions: &actions)
     }
 
     /// Plans a calendar job's next period from its last occurrence and the wall clock now.
-    mutating func planCalendar(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
+    ///
+    /// The period starts with no failed attempts, unless `keepingFailures` (a restored series) and the
+    /// occurrence it runs is the only one after its last: the one whose attempts the job consumed.
+    mutating func planCalendar(
+        _ key: Key, now: Duration, keepingFailures: Bool = false, startIfPossible: Bool, actions: inout [Action]
+    ) {
         guard let job = jobs[key], let schedule = job.spec.calendar, let series = job.series else { return }
         let zone = schedule.timeZone ?? wall.zone
         let wallNow = wall.second(at: now)
@@ -56,11 +65,14 @@ extension SchedulerStateMachine {
             latest = next
             cursor = next
         }
-        job.failures = 0
+        let windowSeconds = Self.ceilingSeconds(schedule.window)
+        let windowOpen = latest.map { $0 + windowSeconds > wallNow } ?? false
+        if !(keepingFailures && passed == 1 && (windowOpen || schedule.catchUp == .catchUpOnce)) {
+            job.failures = 0
+        }
         job.series?.startedAt = nil
         job.series?.catchingUp = false
-        let windowSeconds = Self.ceilingSeconds(schedule.window)
-        if let latest, latest + windowSeconds > wallNow {
+        if let latest, windowOpen {
             // The latest passed occurrence's window is still open: it runs in it.
             job.series?.counts.skipped += passed - 1
             schedulePeriod(key, occurrence: latest, now: now, startIfPossible: startIfPossible, actions: &actions)

@@ -10,7 +10,8 @@
 /// in progress, so two runs of one series never overlap.
 extension SchedulerStateMachine {
     /// Starts the series of a periodic job that just became eligible: its first period begins now, or
-    /// at the end of its initial delay; a restored series goes on from the period it was at.
+    /// at the end of its initial delay; a restored series goes on from the period it was at, with the
+    /// attempts that period already consumed (the job's initial failures) while it is still open.
     mutating func beginSeries(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
         job.series = Series()
@@ -19,25 +20,32 @@ extension SchedulerStateMachine {
             return
         }
         var anchor = max(now, job.submittedAt + (job.spec.delay ?? .zero))
-        if let resume = job.spec.seriesResume?.period {
+        let resume = job.spec.seriesResume?.period
+        if let resume {
             // A series continued after a restart: it goes on from one of its periods.
             job.series?.counts = resume.counts
             anchor = job.submittedAt + resume.anchor
         }
-        planPeriod(key, beginning: anchor, now: now, startIfPossible: startIfPossible, actions: &actions)
+        planPeriod(
+            key, beginning: anchor, now: now, keepingFailures: resume != nil, startIfPossible: startIfPossible,
+            actions: &actions)
     }
 
     /// Plans the period that begins at `anchor`, skipping (and counting) every period whose window has
     /// closed by `now`.
+    ///
+    /// The period starts with no failed attempts, unless `keepingFailures` (a restored series resuming its
+    /// period) and that period is still open: then its attempts go on from those it consumed.
     mutating func planPeriod(
-        _ key: Key, beginning anchor: Duration, now: Duration, startIfPossible: Bool, actions: inout [Action]
+        _ key: Key, beginning anchor: Duration, now: Duration, keepingFailures: Bool = false,
+        startIfPossible: Bool, actions: inout [Action]
     ) {
         guard let job = jobs[key], let period = job.spec.period, job.series != nil else { return }
         let (begins, missed) = Self.firstOpenPeriod(from: anchor, interval: period.interval, now: now)
         job.series?.counts.skipped += missed
         job.series?.startedAt = nil
         job.series?.closesAt = begins + period.interval
-        job.failures = 0
+        if missed > 0 || !keepingFailures { job.failures = 0 }
         job.deadlineTimer = addTimer(at: begins + period.interval, key: key, kind: .deadline)
         let opens = begins + period.interval - period.flex
         beginRelaxationWait(job, at: opens, now: now, actions: &actions)

@@ -195,6 +195,14 @@ struct DurableRestorePlan: Sendable {
             dependsOn: stored.options.dependsOn.filter { !succeeded.contains($0) }, inputs: inputs, failure: nil)
     }
 
+    /// The attempts a restored job has consumed: its stored failures, which belong to its current
+    /// period for a periodic job; none when that period's window closed while the app was not running
+    /// (the series goes on from a later period, which starts with none).
+    static func initialFailures(continuing stored: StoredJob, now: Date) -> Int {
+        guard let series = DurableSeries(of: stored, now: now) else { return stored.failures }
+        return series.counts.skipped > (stored.periods?.skipped ?? 0) ? 0 : stored.failures
+    }
+
     /// The options that continue `stored` at `now`: its instants turned into what is left of them, a
     /// periodic job's series resumed at the period open at `now`, the wait of a one-off job's relaxations
     /// counted from its submission, and its dependencies as `dependencies`.

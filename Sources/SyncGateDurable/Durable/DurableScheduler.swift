@@ -158,7 +158,7 @@ public final class DurableScheduler: Sendable {
         let job = SyncJob(id: stored.id, options: submission.options, operation: operation)
         do {
             let handle = try core.submit(
-                job, attachment: ticket(stored.sequence), initialFailures: stored.failures,
+                job, attachment: ticket(stored.sequence), initialFailures: submission.initialFailures,
                 initialStopReason: stored.lastStopReason)
             // An unfinished job holds its unique key: this one leaves the store, and says so.
             return handle.id == stored.id ? (.restored, handle) : (.discarded, nil)

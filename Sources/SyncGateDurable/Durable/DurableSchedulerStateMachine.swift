@@ -44,6 +44,8 @@ struct DurableSchedulerStateMachine: Sendable {
         let stored: StoredJob
         let dependencies: DurableRestorePlan.Dependencies
         let options: SyncJobOptions
+        /// The attempts the job has consumed (``DurableRestorePlan/initialFailures(continuing:now:)``).
+        let initialFailures: Int
     }
 
     /// What a restore pass starts with: its plan, the records of the jobs that expired, and what each job
@@ -72,7 +74,9 @@ struct DurableSchedulerStateMachine: Sendable {
             let stored = Self.merging(activation.lateResults, into: plan.jobs[index])
             let options = DurableRestorePlan.options(
                 continuing: stored, dependencies: activation.dependencies, now: now)
-            return Submission(stored: stored, dependencies: activation.dependencies, options: options)
+            return Submission(
+                stored: stored, dependencies: activation.dependencies, options: options,
+                initialFailures: DurableRestorePlan.initialFailures(continuing: stored, now: now))
         }
 
         /// `stored` with `results` in place of any earlier result of the same dependency.

@@ -34,6 +34,8 @@ struct DurableCalendarTests {
         let store: FileJobStore
         let operation = ControlledOperation()
         let runs = LockedState(0)
+        /// The attempt number of each run, in order.
+        let attempts = LockedState<[Int]>([])
 
         func stop() async throws {
             await scheduler.shutdown(gracePeriod: .zero)
@@ -50,6 +52,7 @@ struct DurableCalendarTests {
         let run = Run(scheduler: scheduler, durable: durable, store: store)
         try durable.register("backup", payload: [String: Int].self) { _, context in
             run.runs.withLock { $0 += 1 }
+            run.attempts.withLock { $0.append(context.attempt) }
             try await run.operation.operation(context)
         }
         return (run, try durable.restoreJobs())
@@ -60,6 +63,42 @@ struct DurableCalendarTests {
         job.requirements = .network
         job.calendar = Self.nightly(catchUp)
         _ = try run.durable.submit(job)
+    }
+
+    @Test("an occurrence's attempts go on across a restart within its window")
+    func attemptsContinueAcrossRestart() async throws {
+        struct Failure: Error {}
+        let (first, _) = try start()
+        var job = DurableJob(id: "backup", kind: "backup", payload: [String: Int]())
+        job.calendar = Self.nightly(.catchUpOnce)
+        job.retry = .fixed(delay: .seconds(1), maxAttempts: 3)
+        _ = try first.durable.submit(job)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2_800))  // 23:00
+        await first.operation.waitForStarts(1)
+        first.operation.finish(.failure(Failure()))
+        await clock.waitForSleeper(until: clock.now.advanced(by: .seconds(1)))  // the backoff
+        clock.advance(by: .seconds(1))
+        await first.operation.waitForStarts(2)
+        // The process dies during attempt 2: the store closes and nothing more is written.
+        try first.store.close()
+        #expect(first.attempts.withLock { $0 } == [1, 2])
+
+        clock.advance(by: .seconds(60))  // back at 23:01: the occurrence's window (to 23:30) is open
+        let (second, report) = try start()
+        let handle = try #require(report.restored.first)
+        let events = second.scheduler.events
+        await second.operation.waitForStarts(1)  // attempt 2 again, at once
+        second.operation.finish(.failure(Failure()))
+        await clock.waitForSleeper(until: clock.now.advanced(by: .seconds(1)))  // the backoff
+        clock.advance(by: .seconds(1))
+        await second.operation.waitForStarts(2)
+        second.operation.finish(.failure(Failure()))  // the last of the three attempts
+        #expect(await nextPeriodEnd(events) == .init(succeeded: 0, failed: 1, skipped: 0))
+        #expect(second.attempts.withLock { $0 } == [2, 3])
+        handle.cancel()
+        await first.scheduler.shutdown(gracePeriod: .zero)
+        try await second.stop()
     }
 
     @Test("the schedule and the last occurrence survive; three days down, the restore catches up once")

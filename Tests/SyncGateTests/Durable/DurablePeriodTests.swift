@@ -21,6 +21,8 @@ struct DurablePeriodTests {
         let store: FileJobStore
         let operation = ControlledOperation()
         let runs = LockedState<[String]>([])
+        /// The attempt number of each run, in order.
+        let attempts = LockedState<[Int]>([])
 
         /// Ends the process: the scheduler shuts down (which keeps the series), then the store closes.
         func stop() async throws {
@@ -38,6 +40,7 @@ struct DurablePeriodTests {
         let run = Run(manual: manual, scheduler: scheduler, durable: durable, store: store)
         try durable.register("tick", payload: [String: Int].self) { _, context in
             run.runs.withLock { $0.append(context.jobID) }
+            run.attempts.withLock { $0.append(context.attempt) }
             try await run.operation.operation(context)
         }
         return (run, try durable.restoreJobs())
@@ -84,6 +87,52 @@ struct DurablePeriodTests {
         #expect(second.runs.withLock { $0 } == ["tick"])
         handle.cancel()
         #expect(try await handle.outcome() == .cancelled)
+        try await second.stop()
+    }
+
+    @Test(
+        "a period's attempts go on across a restart while its window is open; a period skipped meanwhile starts anew",
+        arguments: [(down: 2, attempts: [2, 3]), (down: 70, attempts: [1])])
+    func attemptsContinueAcrossRestart(down: Int, attempts expected: [Int]) async throws {
+        struct Failure: Error {}
+        let (first, _) = try start(connected: true)
+        var job = DurableJob(id: "tick", kind: "tick", payload: [String: Int]())
+        job.period = Self.period
+        job.retry = .fixed(delay: .seconds(1), maxAttempts: 3)
+        _ = try first.durable.submit(job)
+        await clock.waitForSleepers(1)
+        advance(by: 50)  // the first window is 50–60 s
+        await first.operation.waitForStarts(1)
+        first.operation.finish(.failure(Failure()))
+        await clock.waitForSleeper(until: clock.now.advanced(by: .seconds(1)))  // the backoff
+        advance(by: 1)
+        await first.operation.waitForStarts(2)
+        // The process dies during attempt 2: the store closes and nothing more is written.
+        try first.store.close()
+        #expect(first.attempts.withLock { $0 } == [1, 2])
+
+        // Back after `down` seconds: 53 s (the window is open) or 121 s (the window of 110–120 s closed).
+        wall.advance(by: Double(down))
+        let (second, report) = try start(connected: true)
+        let handle = try #require(report.restored.first)
+        let events = second.scheduler.events
+        if expected.first == 2 {
+            await second.operation.waitForStarts(1)  // attempt 2 again, at once
+            second.operation.finish(.failure(Failure()))
+            await clock.waitForSleeper(until: clock.now.advanced(by: .seconds(1)))  // the backoff
+            advance(by: 1)
+            await second.operation.waitForStarts(2)
+            second.operation.finish(.failure(Failure()))  // the last of the three attempts
+        } else {
+            advance(by: 49)  // the open period is 120–180 s: its window is 170–180 s (an absolute deadline)
+            await second.operation.waitForStarts(1)
+            second.operation.finish()
+        }
+        let counts = await nextPeriodEnd(events)
+        #expect(second.attempts.withLock { $0 } == expected)
+        #expect(counts?.failed == (expected.first == 2 ? 1 : 0))
+        handle.cancel()
+        await first.scheduler.shutdown(gracePeriod: .zero)
         try await second.stop()
     }
 
