@@ -104,12 +104,12 @@ public final class BackgroundSyncBridge: Sendable {
     }
 
     /// Whether nothing runs and nothing can start now: every job left waits for a requirement, a
-    /// condition, a delay or a backoff.
+    /// condition, an allowed network, a delay or a backoff.
     static func isIdle(_ snapshot: SyncSchedulerSnapshot) -> Bool {
         snapshot.jobs.allSatisfy { job in
             switch job.state {
             case .running: false
-            case .waiting(let unmet, let conditions): !(unmet.isEmpty && conditions.isEmpty)
+            case .waiting(let unmet, let conditions): !(unmet.isEmpty && conditions.isEmpty) || job.isNetworkNotAllowed
             case .blocked, .delayed, .succeeded, .failed, .cancelled, .expired: true
             }
         }

@@ -44,9 +44,22 @@ public struct BackgroundTaskRequest: Sendable, Hashable, CustomStringConvertible
         let earliest: Date? = starts.contains { $0 == nil } ? nil : starts.compactMap { $0 }.min()
         return BackgroundTaskRequest(
             identifier: identifier,
-            requiresNetworkConnectivity: jobs.allSatisfy { !$0.options.requirements.isDisjoint(with: network) },
-            requiresExternalPower: jobs.allSatisfy { $0.options.requirements.contains(.externalPower) },
+            requiresNetworkConnectivity: jobs.allSatisfy { job in
+                // A job with allowed networks runs only while connected to one of them.
+                !lastingRequirements(of: job.options).isDisjoint(with: network) || job.options.allowedNetworks != nil
+            },
+            requiresExternalPower: jobs.allSatisfy { lastingRequirements(of: $0.options).contains(.externalPower) },
             earliestBeginDate: earliest)
+    }
+
+    /// The requirements a job keeps whatever its relaxations: those it requires that no relaxation drops
+    /// or replaces. A launch asked only on external power would never let a job run once its relaxation
+    /// dropped that need.
+    static func lastingRequirements(of options: SyncJobOptions) -> SyncRequirements {
+        options.relaxations.reduce(options.requirements) { kept, relaxation in
+            guard case .requirement(let relaxed) = relaxation.relaxed else { return kept }
+            return kept.subtracting(relaxed)
+        }
     }
 
     /// `processing identifier, network, external power, not before …`.

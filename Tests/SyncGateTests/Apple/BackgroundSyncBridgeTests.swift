@@ -46,11 +46,14 @@ struct BackgroundSyncBridgeTests {
 
     static func job(
         _ sequence: UInt64, requires: SyncRequirements, delay: Duration? = nil, submittedAt: Date = now,
-        retryAt: Date? = nil
+        retryAt: Date? = nil, relaxations: [SyncJobRelaxation] = [], allowedNetworks: SyncNetworkAllowlist? = nil
     ) -> StoredJob {
+        var options = SyncJobOptions(requires: requires, delay: delay)
+        options.relaxations = relaxations
+        options.allowedNetworks = allowedNetworks
         var job = StoredJob(
             sequence: sequence, id: "job-\(sequence)", kind: "work", payload: Data("{}".utf8),
-            submittedAt: submittedAt, options: SyncJobOptions(requires: requires, delay: delay))
+            submittedAt: submittedAt, options: options)
         job.retryAt = retryAt
         return job
     }
@@ -75,6 +78,32 @@ struct BackgroundSyncBridgeTests {
             [job(1, requires: [.unmetered, .externalPower]), job(2, requires: [.validatedInternet, .externalPower])],
             BackgroundTaskRequest(
                 identifier: "sync", requiresNetworkConnectivity: true, requiresExternalPower: true,
+                earliestBeginDate: nil)
+        ),
+        (
+            "a relaxation replaces external power: the launch does not ask for it",
+            [
+                job(
+                    1, requires: [.network, .externalPower],
+                    relaxations: [.replace(.externalPower, with: .batteryNotLow, after: .seconds(3600))]),
+                job(2, requires: [.network, .externalPower]),
+            ],
+            BackgroundTaskRequest(
+                identifier: "sync", requiresNetworkConnectivity: true, requiresExternalPower: false,
+                earliestBeginDate: nil)
+        ),
+        (
+            "a relaxation drops the only network part: the launch does not ask for a network",
+            [job(1, requires: [.unmetered], relaxations: [.drop(.unmetered, after: .seconds(3600))])],
+            BackgroundTaskRequest(
+                identifier: "sync", requiresNetworkConnectivity: false, requiresExternalPower: false,
+                earliestBeginDate: nil)
+        ),
+        (
+            "allowed networks need a network",
+            [job(1, requires: [], allowedNetworks: SyncNetworkAllowlist([.interfaceType(.wifi)]))],
+            BackgroundTaskRequest(
+                identifier: "sync", requiresNetworkConnectivity: true, requiresExternalPower: false,
                 earliestBeginDate: nil)
         ),
         (
@@ -109,6 +138,24 @@ struct BackgroundSyncBridgeTests {
     @Test("the request covers the first job that can run", arguments: requestTable)
     func requestBuilding(name: String, jobs: [StoredJob], expected: BackgroundTaskRequest?) {
         #expect(BackgroundTaskRequest.covering(jobs, identifier: "sync", now: Self.now) == expected, "\(name)")
+    }
+
+    @Test("a job that waits only for an allowed network leaves the scheduler idle; one that waits for a slot does not")
+    func idleWithAllowedNetworks() async throws {
+        let manual = ManualSyncEnvironment(connectivity: .connected(via: .cellular))
+        let scheduler = try SyncScheduler(
+            environment: manual.environment, configuration: .init(maxConcurrentJobs: 1))
+        var options = SyncJobOptions(requires: .network)
+        options.allowedNetworks = SyncNetworkAllowlist([.interfaceType(.wifi)])
+        try scheduler.submit(SyncJob(id: "wifi-only", options: options) { _ in })
+        #expect(BackgroundSyncBridge.isIdle(scheduler.snapshot()))
+        let holder = ControlledOperation()
+        try scheduler.submit(SyncJob(id: "holder", requires: []) { try await holder.operation($0) })
+        try scheduler.submit(SyncJob(id: "next", requires: []) { _ in })
+        await holder.waitForStarts(1)
+        #expect(!BackgroundSyncBridge.isIdle(scheduler.snapshot()))
+        holder.finish()
+        await scheduler.shutdown(gracePeriod: .zero)
     }
 
     /// A store holding `jobs`, closed again so the bridge's durable scheduler can open it.
