@@ -112,6 +112,7 @@ extension SchedulerStateMachine {
             stopReason: job.lastStopReason,
             nextScheduledAt: nextScheduledDate(of: job),
             allowedNetworks: job.spec.allowedNetworks,
+            isNetworkNotAllowed: !status.allows(job.spec.allowedNetworks),
             fileWait: fileWait(of: job),
             fileTrigger: job.spec.fileTrigger
         )

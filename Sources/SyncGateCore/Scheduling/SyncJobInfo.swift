@@ -81,6 +81,10 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     public var relaxations: [SyncJobRelaxation.Status] = []
     /// The networks the job may run on (``SyncJobOptions/allowedNetworks``); `nil` for any network.
     public var allowedNetworks: SyncNetworkAllowlist? = nil
+    /// For an unfinished job, whether the network in use is not one ``allowedNetworks`` allows as of the
+    /// query (always `false` without a list, once the job finished, and while the network is not
+    /// monitored).
+    public var isNetworkNotAllowed: Bool = false
     /// For an unfinished file-triggered job, whether it waits for a change or for quiet; `nil` while it
     /// waits for its requirements, runs or retries, once it finished, and for other jobs.
     public var fileWait: SyncFileTrigger.Wait? = nil
@@ -96,9 +100,15 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
 
     /// A line such as `upload-1: succeeded after 2 attempts`, or `upload-1: succeeded after 1 attempt
     /// (2 runs)` when a requeue ran an attempt again; a job with allowed networks ends with them:
-    /// `(networks: ssid:Home,eth*)`.
+    /// `(networks: ssid:Home,eth*)`, or, waiting while the network in use is not one of them, says so:
+    /// `wifi-only: waiting for an allowed network (type:wifi)`.
     public var description: String {
         var line = "\(id): \(state)"
+        var networkSuffix = allowedNetworks.map { " (networks: \($0))" } ?? ""
+        if let allowedNetworks, isNetworkNotAllowed, case .waiting = state {
+            line = "\(id): " + SyncJobHandle.networkWait(state, allowedNetworks)
+            networkSuffix = ""
+        }
         if attempts > 0 { line += " after \(attempts) attempt\(attempts == 1 ? "" : "s")" }
         if runs != attempts && runs > 0 { line += " (\(runs) run\(runs == 1 ? "" : "s"))" }
         if let periods {
@@ -113,7 +123,6 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
         }
         if let fileWait { line += " (\(fileWait))" }
         line += relaxations.summarySuffix
-        if let allowedNetworks { line += " (networks: \(allowedNetworks))" }
-        return line
+        return line + networkSuffix
     }
 }

@@ -48,14 +48,20 @@ struct AllowedNetworkSchedulingTests {
         #expect(snapshot.isNetworkNotAllowed)
         #expect(snapshot.summary == "sync: waiting for an allowed network (ssid:Home,connection:Office)")
         #expect(scheduler.job(id: "sync")?.allowedNetworks == allowed)
+        #expect(scheduler.job(id: "sync")?.isNetworkNotAllowed == true)
+        #expect(
+            scheduler.job(id: "sync")?.description
+                == "sync: waiting for an allowed network (ssid:Home,connection:Office)")
         manual.setConnectivity(.disconnected)
         #expect(handle.state == .waiting(unmet: .network, conditions: []))
         #expect(
             handle.description
                 == "sync: waiting for [network] (network not allowed, needs: ssid:Home,connection:Office)")
+        #expect(scheduler.job(id: "sync")?.description == handle.description)
         manual.setConnectivity(Self.office)
         #expect(try await handle.outcome() == .succeeded)
         #expect(scheduler.job(id: "sync")?.description.hasSuffix("(networks: ssid:Home,connection:Office)") == true)
+        #expect(scheduler.job(id: "sync")?.isNetworkNotAllowed == false)
     }
 
     @Test("a running job whose network stops matching is stopped and requeued, and runs again when it matches")
