@@ -724,13 +724,19 @@ struct SchedulerStateMachine<Payload> {
             return
         }
         job.failures += 1
-        guard job.failures < job.spec.retry.maxAttempts, !isShutDown else {
+        guard job.failures < job.spec.retry.maxAttempts else {
             giveUp(key, error: error, now: now, actions: &actions)
             return
         }
         let delay = job.spec.retry.delay(
             afterFailures: job.failures, random: job.spec.retry.jitter > 0 ? random() : 0.5)
         actions.append(.emit(.retryScheduled(id: job.spec.id, attempt: job.nextAttempt, delay: delay), job))
+        if isShutDown {
+            // The retry is left undone: the job did not end on its own, so it ends as cancelled (a durable
+            // job keeps the retry, and its backoff, for the next launch).
+            resolve(key, .cancelled, now: now, actions: &actions)
+            return
+        }
         delayJob(
             key, until: now + delay, now: now, resettable: job.spec.retry.resetWhenRequirementsReturn, actions: &actions
         )

@@ -252,6 +252,10 @@ public actor SyncScheduler {
     /// Stops the scheduler: `submit` throws from now on, waiting jobs are cancelled, running attempts get
     /// `gracePeriod` to finish and are then cancelled with ``SyncJobStopReason/shutdown``; returns when every job has ended, after which the
     /// event streams end.
+    ///
+    /// An attempt that fails meanwhile with attempts left ends its job as cancelled, as the retry it
+    /// would have waited for is not run (``SyncSchedulerEvent/retryScheduled(id:attempt:delay:)`` is
+    /// emitted first, with the backoff it would have waited).
     public func shutdown(gracePeriod: Duration) async {
         let running = core.beginShutdown()
         if gracePeriod > .zero && !running.isEmpty {

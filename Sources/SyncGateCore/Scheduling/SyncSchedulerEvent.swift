@@ -11,7 +11,8 @@ public enum SyncSchedulerEvent: Sendable, Hashable, CustomStringConvertible {
     case succeeded(id: SyncJob.ID)
     /// The job failed for good with `error`, the error of its outcome.
     case failed(id: SyncJob.ID, error: any Error)
-    /// An attempt failed and the job will try again after `delay`.
+    /// An attempt failed and the job will try again after `delay`; while the scheduler shuts down, the
+    /// retry is left undone and ``cancelled(id:)`` follows (a durable job retries at its next launch).
     case retryScheduled(id: SyncJob.ID, attempt: Int, delay: Duration)
     /// The job's requirements were lost while it ran; it waits again for the ones listed.
     case requeued(id: SyncJob.ID, lost: SyncRequirements)

@@ -217,7 +217,7 @@ public final class DurableScheduler: Sendable {
             throw .storeFailed(storeError(error))
         }
         let active = DurableSchedulerStateMachine.Active(
-            id: job.id, attempt: 0, maxAttempts: job.options.retry.maxAttempts, series: DurableSeries(of: stored),
+            id: job.id, attempt: 0, series: DurableSeries(of: stored),
             trigger: DurableTriggerRun(of: stored))
         let edges =
             job.options.dependsOn.map { DurableSchedulerStateMachine.Edge(id: $0, propagatesFailure: true) }

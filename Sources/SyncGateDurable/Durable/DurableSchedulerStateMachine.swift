@@ -15,7 +15,6 @@ struct DurableSchedulerStateMachine: Sendable {
         let id: SyncJob.ID
         /// The last attempt started, 0 before the first.
         var attempt: Int
-        let maxAttempts: Int
         /// A periodic job's series: where it stands, in wall-clock instants.
         var series: DurableSeries?
         /// The `attemptStarted` records written for it by this process.
@@ -202,7 +201,7 @@ struct DurableSchedulerStateMachine: Sendable {
                     stored.sequence,
                     Active(
                         id: stored.id, attempt: stored.lastStartedAttempt,
-                        maxAttempts: stored.options.retry.maxAttempts, series: DurableSeries(of: stored, now: now),
+                        series: DurableSeries(of: stored, now: now),
                         trigger: DurableTriggerRun(of: stored)),
                     edges: dependencies.failure == nil
                         ? dependencies.dependsOn.map { Edge(id: $0, propagatesFailure: true) } : [])
@@ -359,10 +358,6 @@ struct DurableSchedulerStateMachine: Sendable {
                     let anchor = series.runStartedAt ?? now
                     leftForNextLaunch.append(job.id)
                     return .periodEnded(sequence: sequence, anchor: anchor, periods: series.counts)
-                }
-                if delivery.event.isFailed && job.attempt < job.maxAttempts {
-                    leftForNextLaunch.append(job.id)
-                    return .attemptFinished(sequence: sequence, failures: job.attempt, retryAt: nil)
                 }
             }
             return JobLifecycle.resolution(of: delivery.event).map { .resolved(sequence: sequence, resolution: $0) }

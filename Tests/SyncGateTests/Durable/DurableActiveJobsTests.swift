@@ -8,7 +8,7 @@ import Testing
 @Suite(.timeLimit(.minutes(1)))
 struct DurableActiveJobsTests {
     static func job(_ id: SyncJob.ID, attempt: Int = 0) -> DurableSchedulerStateMachine.Active {
-        DurableSchedulerStateMachine.Active(id: id, attempt: attempt, maxAttempts: 3)
+        DurableSchedulerStateMachine.Active(id: id, attempt: attempt)
     }
 
     @Test func theIndexFollowsInsertionReplacementAndRemoval() {

@@ -20,7 +20,6 @@ struct DurableSchedulerStateMachineTests {
     struct EventCase: Sendable, CustomTestStringConvertible {
         let name: String
         var attempt = 1
-        var maxAttempts = 3
         let event: SyncSchedulerEvent
         var shutDown = false
         let expected: [JobRecord]
@@ -58,12 +57,15 @@ struct DurableSchedulerStateMachineTests {
             name: "cancelled by shutdown stays", event: .cancelled(id: "j"), shutDown: true, expected: [],
             leftForNextLaunch: true),
         .init(
-            name: "failed at shutdown with attempts left stays", attempt: 2, event: .failed(id: "j", error: Boom()),
-            shutDown: true, expected: [.attemptFinished(sequence: 7, failures: 2, retryAt: nil)],
-            leftForNextLaunch: true),
+            name: "a retry left undone by shutdown keeps the attempt's end and its backoff", attempt: 2,
+            event: .retryScheduled(id: "j", attempt: 3, delay: .seconds(30)), shutDown: true,
+            expected: [.attemptFinished(sequence: 7, failures: 2, retryAt: now.addingTimeInterval(30))],
+            staysActive: true),
         .init(
-            name: "failed at shutdown on its last attempt resolves", attempt: 3, event: .failed(id: "j", error: Boom()),
-            shutDown: true, expected: [.resolved(sequence: 7, resolution: .failed)]),
+            name: "failed at shutdown resolves (attempts used up, or not to be retried)", attempt: 2,
+            event: .failed(id: "j", error: Boom()), shutDown: true,
+            expected: [.resolved(sequence: 7, resolution: .failed)]
+        ),
         .init(
             name: "succeeded at shutdown resolves", event: .succeeded(id: "j"), shutDown: true,
             expected: [.resolved(sequence: 7, resolution: .succeeded)]),
@@ -72,7 +74,7 @@ struct DurableSchedulerStateMachineTests {
     @Test("maps an event to its records", arguments: eventCases)
     func event(_ test: EventCase) {
         var machine = Machine()
-        let active = Machine.Active(id: "j", attempt: test.attempt, maxAttempts: test.maxAttempts, series: nil)
+        let active = Machine.Active(id: "j", attempt: test.attempt, series: nil)
         let activated = machine.activate(7, active, ifActive: [])
         #expect(activated == nil)
         let writes = machine.event(Self.delivery(test.event, shutDown: test.shutDown), of: 7, now: Self.now)
@@ -113,11 +115,11 @@ struct DurableSchedulerStateMachineTests {
     func dependents(_ test: DependentCase) {
         var machine = Machine()
         let dependencyActivated = machine.activate(
-            1, .init(id: "a", attempt: 1, maxAttempts: 1, series: nil), ifActive: [])
+            1, .init(id: "a", attempt: 1, series: nil), ifActive: [])
         #expect(dependencyActivated == nil)
         let edge = Machine.Edge(id: "a", propagatesFailure: test.propagatesFailure)
         let dependentActivated = machine.activate(
-            2, .init(id: "b", attempt: 0, maxAttempts: 1, series: nil), ifActive: [edge])
+            2, .init(id: "b", attempt: 0, series: nil), ifActive: [edge])
         #expect(dependentActivated == nil)
         let writes = machine.event(Self.delivery(test.event), of: 1, now: Self.now)
         var expected: [JobRecord] = test.expected.map { [.dependencyEnded(sequence: 2, result: $0)] } ?? []
@@ -129,14 +131,14 @@ struct DurableSchedulerStateMachineTests {
     @Test func activationRefusesAnEndedDependency() {
         var machine = Machine()
         let edge = Machine.Edge(id: "gone", propagatesFailure: true)
-        let ended = machine.activate(1, .init(id: "a", attempt: 0, maxAttempts: 1, series: nil), ifActive: [edge])
+        let ended = machine.activate(1, .init(id: "a", attempt: 0, series: nil), ifActive: [edge])
         #expect(ended == "gone")
         #expect(machine.active.isEmpty)
     }
 
     @Test func startWaitersRunOnceTheirRecordIsWritten() {
         var machine = Machine()
-        let activated = machine.activate(1, .init(id: "a", attempt: 0, maxAttempts: 1, series: nil), ifActive: [])
+        let activated = machine.activate(1, .init(id: "a", attempt: 0, series: nil), ifActive: [])
         #expect(activated == nil)
         let mayRun = machine.attemptBegins(1)
         #expect(!mayRun)

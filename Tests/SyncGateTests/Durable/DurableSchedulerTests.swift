@@ -90,6 +90,41 @@ struct DurableSchedulerTests {
         _ = await next.durable.shutdown(gracePeriod: .zero)
     }
 
+    @Test(
+        "a job that fails during the shutdown's grace period with attempts left resolves cancelled and retries next launch"
+    )
+    func failureDuringGraceIsLeftForTheNextLaunch() async throws {
+        struct Failure: Error {}
+        let (run, _) = try await start(connected: true)
+        var job = DurableJob(id: "up-1", kind: "upload", payload: UploadRequest(photo: 1))
+        job.retry = .fixed(delay: .seconds(30), maxAttempts: 3)
+        let handle = try run.durable.submit(job)
+        await run.operation.waitForStarts(1)
+        let deadline = clock.now.advanced(by: .seconds(10))
+        async let shutdown = run.durable.shutdown(gracePeriod: .seconds(10))
+        await clock.waitForSleeper(until: deadline)  // the grace period runs
+        run.operation.finish(.failure(Failure()))
+        let report = await shutdown
+        #expect(try await handle.outcome() == .cancelled)
+        #expect(report.resumeNextLaunch == ["up-1"])
+        let probe = try FileJobStore(directory: directory.path)
+        let stored = try #require(try probe.load().jobs.first)
+        try probe.close()
+        #expect(stored.failures == 1)
+        #expect(stored.retryAt == wall.now.addingTimeInterval(30))
+
+        // The next launch runs attempt 2 once the backoff is over.
+        let (next, restored) = try await start(connected: true)
+        let again = try #require(restored.restored.first)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(30))
+        await next.operation.waitForStarts(1)
+        next.operation.finish()
+        #expect(try await again.outcome() == .succeeded)
+        #expect(next.uploads.withLock { $0.map(\.attempt) } == [2])
+        _ = await next.durable.shutdown(gracePeriod: .zero)
+    }
+
     @Test("a durable job runs its handler with its payload, with the same events, and leaves the store")
     func runsAndLeaves() async throws {
         let (run, report) = try await start()

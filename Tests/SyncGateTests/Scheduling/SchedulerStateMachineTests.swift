@@ -549,14 +549,20 @@ struct SchedulerStateMachineTests {
 
     // MARK: - Rule 11: shutdown
 
-    @Test("shutdown cancels waiting jobs, lets running ones finish without retry, and rejects submissions")
+    @Test(
+        "shutdown cancels waiting jobs, lets running ones finish without retry (one that fails with attempts left is cancelled), and rejects submissions"
+    )
     func shutdown() {
-        var harness = Harness(max: 1)
+        var harness = Harness(max: 2)
         harness.submit("running") { $0.retry = .fixed(delay: .seconds(1), maxAttempts: 3) }
+        harness.submit("last") { $0.retry = .none }
         harness.submit("waiting")
         let actions = harness.machine.shutdown(now: .zero)
         #expect(actions.outcomes == ["waiting: cancelled"])
-        #expect(harness.finish("running", .failure(Failure())).outcomes == ["running: failed: Failure()"])
+        let failed = harness.finish("running", .failure(Failure()))
+        #expect(failed.outcomes == ["running: cancelled"])
+        #expect(failed.events.contains(.retryScheduled(id: "running", attempt: 2, delay: .seconds(1))))
+        #expect(harness.finish("last", .failure(Failure())).outcomes == ["last: failed: Failure()"])
         let job = SyncJob(id: "late") { _ in }
         guard case .rejected(.shutDown) = harness.machine.submit(job.spec, payload: "late", now: .zero) else {
             Issue.record("expected shutDown")
