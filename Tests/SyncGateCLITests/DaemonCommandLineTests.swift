@@ -52,6 +52,13 @@ struct DaemonCommandLineTests {
             }
         ),
         (
+            ["submit", "--require", "none", "--deadline", "0s", "--", "true"],
+            submission(["true"]) {
+                $0.require = "none"
+                $0.deadline = "0s"
+            }
+        ),
+        (
             ["submit", "--every", "1h", "--flex", "10m", "--", "true"],
             submission(["true"]) {
                 $0.every = "1h"
@@ -118,7 +125,37 @@ struct DaemonCommandLineTests {
         (["set-condition", "x"], "'set-condition' needs NAME and on or off"),
         (["set-condition", "x", "yes"], "invalid state 'yes' for 'set-condition': expected on or off"),
         (["set-condition", " ", "on"], "empty condition name for 'set-condition'"),
+        (
+            ["submit", "--every", "1h", "--deadline", "5m", "--", "true"],
+            "option '--deadline' cannot be used with --every (each run has its own window or wait)"
+        ),
+        (
+            ["submit", "--on-calendar", "hourly", "--deadline", "0s", "--", "true"],
+            "option '--deadline' cannot be used with --on-calendar (each run has its own window or wait)"
+        ),
+        (
+            ["submit", "--every", "1h", "--unique", "k", "--on-duplicate", "append", "--", "true"],
+            "option '--on-duplicate append' cannot be used with --every (the series never ends, so nothing runs after it)"
+        ),
     ]
+
+    @Test("a submission the scheduler would refuse, sent by another client, is refused naming the option")
+    func theDaemonNamesTheOptionOfARefusal() {
+        var submission = DaemonRequest.Submission(command: ["true"], workingDirectory: "/", require: "none")
+        submission.every = "1h"
+        submission.deadline = "5m"
+        #expect(
+            throws: UsageError(
+                "invalid job for --deadline: startDeadline must be nil for a periodic job (each period has its window), "
+                    + "got 300.0 seconds")
+        ) { try submission.jobOptions() }
+        submission.deadline = nil
+        submission.every = nil
+        submission.deadline = "0s"
+        #expect(throws: Never.self) { try submission.jobOptions() }
+        #expect(DaemonRequest.Submission.option(forField: "retry.initial") == "--retries")
+        #expect(DaemonRequest.Submission.option(forField: "relaxations") == "--relax")
+    }
 
     @Test(arguments: invalid)
     func rejectsInvalidCommandLinesNamingTheOptionAndTheValue(arguments: [String], message: String) {

@@ -102,77 +102,13 @@ final class DaemonService: Sendable {
         }
     }
 
-    private func duration(_ text: String?, _ field: String) throws(DaemonProtocolError) -> Duration? {
-        guard let text else { return nil }
-        do {
-            return try DurationParser.parse(text, option: field)
-        } catch {
-            throw DaemonProtocolError(error.message)
-        }
-    }
-
     /// Turns a submission into a durable job and submits it.
     func submit(_ submission: DaemonRequest.Submission) throws(DaemonProtocolError) -> SyncJobHandle {
-        let requirements: SyncRequirements
+        let options: SyncJobOptions
         do {
-            requirements = try RequirementListParser.parse(submission.require, option: "--require")
+            options = try submission.jobOptions()
         } catch {
             throw DaemonProtocolError(error.message)
-        }
-        var options = SyncJobOptions(requires: requirements)
-        options.conditions = Set(submission.conditions.map { SyncCondition($0) })
-        options.tags = Set(submission.tags)
-        options.uniqueKey = submission.uniqueKey
-        switch submission.onDuplicate ?? "keep" {
-        case "keep": options.onDuplicate = .keepExisting
-        case "replace": options.onDuplicate = .replace
-        case "append": options.onDuplicate = .append
-        case let other:
-            throw DaemonProtocolError("invalid policy '\(other)' for --on-duplicate: expected keep, replace or append")
-        }
-        options.delay = try duration(submission.delay, "--delay")
-        options.startDeadline = try duration(submission.deadline, "--deadline")
-        options.runTimeout = try duration(submission.timeout, "--timeout")
-        let backoff = try duration(submission.backoff, "--backoff") ?? .seconds(1)
-        if submission.retries > 0 {
-            options.retry =
-                backoff == .zero
-                ? .fixed(delay: .zero, maxAttempts: submission.retries + 1)
-                : .exponential(
-                    initial: backoff, multiplier: 2, maxDelay: backoff * 32, maxAttempts: submission.retries + 1,
-                    jitter: 0)
-        }
-        do {
-            if let period = try submission.periodDurations(everyOption: "--every", flexOption: "--flex") {
-                options.period = SyncJobPeriod(every: period.every, flex: period.flex)
-            }
-            if let trigger = try submission.fileTriggerFields() {
-                options.fileTrigger = SyncFileTrigger(paths: trigger.paths, quietPeriod: trigger.quiet)
-            }
-            if let calendar = try submission.calendarFields() {
-                options.calendar = SyncCalendarSchedule(
-                    weekdays: Set(calendar.spec.weekdays.compactMap(SyncCalendarSchedule.Weekday.init(rawValue:))),
-                    hours: calendar.spec.hours, minutes: calendar.spec.minutes, seconds: calendar.spec.seconds,
-                    timeZone: calendar.spec.timeZone.flatMap(TimeZone.init(identifier:)), window: calendar.window,
-                    randomizedDelay: calendar.randomizedDelay, catchUp: calendar.catchUpOnce ? .catchUpOnce : .skip)
-            }
-        } catch {
-            throw DaemonProtocolError(error.message)
-        }
-        do {
-            options.relaxations = try RelaxationParser.parseAll(
-                submission.relax ?? [], option: "--relax", requirements: options.requirements,
-                conditions: options.conditions)
-        } catch {
-            throw DaemonProtocolError(error.message)
-        }
-        options.onRequirementsLost = submission.stopOnLoss ? .cancelAndRequeue : .keepRunning
-        if let network = submission.network {
-            do {
-                options.allowedNetworks = try ParsedArguments.allowedNetworks(network, option: "--network")
-            } catch {
-                throw DaemonProtocolError(error.message)
-            }
         }
         let id = SyncJob.makeID()
         let job = ShellJob(

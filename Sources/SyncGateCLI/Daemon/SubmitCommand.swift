@@ -226,6 +226,20 @@ package struct SubmitCommand: Subcommand {
                     "option '--delay' cannot be used with --on-change (--quiet says how long after a change it runs)")
             }
         }
+        let series = [
+            ("--every", submission.every), ("--on-calendar", submission.onCalendar),
+            ("--on-change", submission.onChange.map { $0.joined() }),
+        ].first { $0.1 != nil }?.0
+        if let series, submission.deadline != nil {
+            throw UsageError("option '--deadline' cannot be used with \(series) (each run has its own window or wait)")
+        }
+        if let series, submission.onDuplicate == "append" {
+            throw UsageError(
+                "option '--on-duplicate append' cannot be used with \(series) (the series never ends, so nothing runs after it)"
+            )
+        }
+        // Last, what the scheduler itself would refuse (a combination of options), named by option.
+        _ = try submission.jobOptions()
         self.submission = submission
     }
 

@@ -469,7 +469,7 @@ struct SchedulerStateMachine<Payload> {
         let job = Job(key: key, spec: spec, payload: payload, conditionMask: conditionMask, submittedAt: now)
         job.failures = initialFailures
         job.lastStopReason = initialStopReason
-        if let startDeadline = spec.startDeadline {
+        if let startDeadline = spec.startDeadline, startDeadline > .zero {
             job.deadlineTimer = addTimer(at: now + startDeadline, key: key, kind: .deadline)
         }
         jobs[key] = job
@@ -511,6 +511,10 @@ struct SchedulerStateMachine<Payload> {
             actions.append(.setState(job, JobLifecycle.blocked(by: blockers(of: job))))
         } else {
             activate(key, now: now, startIfPossible: true, actions: &actions)
+        }
+        if spec.startDeadline == .zero && !job.hasStarted {
+            // A deadline of zero: the job starts as it is submitted, or expires.
+            resolve(key, .expired, now: now, actions: &actions)
         }
         rearm(&actions)
         return .accepted(key, actions)

@@ -27,7 +27,8 @@ public struct SyncJobOptions: Sendable, Hashable {
     /// period begins after it; a job with a ``calendar`` or a ``fileTrigger`` may not have one above zero (their
     /// occurrences and quiet period say when they run).
     public var delay: Duration?
-    /// How long after submission the first attempt must have started; the job expires otherwise.
+    /// How long after submission the first attempt must have started; the job expires otherwise. Zero:
+    /// it expires unless it starts as it is submitted.
     public var startDeadline: Duration?
     /// How long one attempt may run before it is cancelled and counted as failed.
     public var runTimeout: Duration?
@@ -84,7 +85,8 @@ public struct SyncJobOptions: Sendable, Hashable {
     ///   - conditions: the app-defined conditions that must hold before an attempt starts.
     ///   - priority: the priority among runnable jobs.
     ///   - delay: how long after submission the job becomes eligible.
-    ///   - startDeadline: how long after submission the first attempt must have started.
+    ///   - startDeadline: how long after submission the first attempt must have started (zero: it starts as
+    ///     it is submitted or expires).
     ///   - runTimeout: how long one attempt may run.
     ///   - retry: how failures are retried.
     ///   - onRequirementsLost: what happens when the requirements stop holding during an attempt.
@@ -138,8 +140,9 @@ public struct SyncJobOptions: Sendable, Hashable {
             return .option("conditions", nil, "conditions must not contain an empty name")
         }
         if let delay, delay < .zero { return .option("delay", "\(delay)", "delay must not be negative, got \(delay)") }
-        if let startDeadline, startDeadline <= .zero {
-            return .option("startDeadline", "\(startDeadline)", "startDeadline must be positive, got \(startDeadline)")
+        if let startDeadline, startDeadline < .zero {
+            return .option(
+                "startDeadline", "\(startDeadline)", "startDeadline must not be negative, got \(startDeadline)")
         }
         if let runTimeout, runTimeout <= .zero {
             return .option("runTimeout", "\(runTimeout)", "runTimeout must be positive, got \(runTimeout)")

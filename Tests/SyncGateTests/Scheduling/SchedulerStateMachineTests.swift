@@ -245,6 +245,22 @@ struct SchedulerStateMachineTests {
         #expect(harness.machine.jobCount == 0)
     }
 
+    @Test("a deadline of zero: the job starts as it is submitted, or expires at once (offline, or behind its group)")
+    func zeroDeadline() {
+        var harness = Harness(max: 2)
+        #expect(harness.submit("now") { $0.startDeadline = .zero }.started == ["now"])
+        harness.submit("first") { $0.serialGroup = "g" }
+        #expect(
+            harness.submit("behind") {
+                $0.serialGroup = "g"
+                $0.startDeadline = .zero
+            }.outcomes == ["behind: expired"])
+        var offline = Harness(status: Self.offline)
+        #expect(offline.submit("later") { $0.startDeadline = .zero }.outcomes == ["later: expired"])
+        #expect(offline.machine.jobCount == 0)
+        #expect(harness.finish("now").outcomes == ["now: succeeded"])
+    }
+
     @Test("a started job does not expire")
     func startedJobDoesNotExpire() {
         var harness = Harness()

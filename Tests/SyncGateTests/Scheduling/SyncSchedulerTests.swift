@@ -450,7 +450,7 @@ struct SyncSchedulerTests {
                 SyncJob(options: SyncJobOptions(delay: .seconds(-1))) { _ in },
                 "delay must not be negative, got -1.0 seconds"
             ),
-            (SyncJob(startDeadline: .zero) { _ in }, "startDeadline must be positive, got 0.0 seconds"),
+            (SyncJob(startDeadline: .seconds(-1)) { _ in }, "startDeadline must not be negative, got -1.0 seconds"),
             (SyncJob(runTimeout: .seconds(-2)) { _ in }, "runTimeout must be positive, got -2.0 seconds"),
             (
                 SyncJob(retry: .fixed(delay: .seconds(1), maxAttempts: 0)) { _ in },
