@@ -91,7 +91,8 @@ struct DurationOptionTests {
             value: { command in
                 guard let text = command.invoked(as: SubmitCommand.self)?.submission.timeout else { return nil }
                 return try? DurationParser.parse(text, option: "--timeout")
-            }
+            },
+            shortest: .nanoseconds(1)
         ),
         Option(
             subcommand: SubmitCommand.self, name: "--backoff",

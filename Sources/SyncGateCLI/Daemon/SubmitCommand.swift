@@ -176,6 +176,9 @@ package struct SubmitCommand: Subcommand {
                 submission[keyPath: keyPath] = text
             }
         }
+        if let timeout = submission.timeout, try DurationParser.parse(timeout, option: "--timeout") == .zero {
+            throw UsageError("invalid duration '\(timeout)' for --timeout: must be positive (a run needs some time)")
+        }
         if submission.flex != nil && submission.every == nil { throw UsageError("option '--flex' needs --every") }
         for (option, keyPath) in [
             ("--on-calendar", \DaemonRequest.Submission.onCalendar), ("--window", \.window),
