@@ -14,8 +14,8 @@ extension SyncJobHandle: CustomStringConvertible {
     public var description: String {
         let state = state
         let relaxations = state.isTerminal ? "" : relaxations.summarySuffix
-        if case .waiting = state, let allowedNetworks, isWaitingForNetwork {
-            return "\(id): " + Self.networkWait(state, allowedNetworks) + relaxations
+        if let text = Self.networkWait(state, allowedNetworks, notAllowed: isWaitingForNetwork) {
+            return "\(id): " + text + relaxations
         }
         guard let stopReason else { return "\(id): \(state)\(relaxations)" }
         let stopping = if case .running = state { "stopping" } else { "stopped" }
@@ -23,8 +23,12 @@ extension SyncJobHandle: CustomStringConvertible {
     }
 
     /// What a waiting job blocked by its network says: `waiting for an allowed network (ssid:Home)` when
-    /// nothing else blocks it, else its state with `(network not allowed, needs: ssid:Home)`.
-    static func networkWait(_ state: SyncJobState, _ allowedNetworks: SyncNetworkAllowlist) -> String {
+    /// nothing else blocks it, else its state with `(network not allowed, needs: ssid:Home)`; `nil` when
+    /// the job is not waiting, has no list, or the network in use is allowed (`notAllowed` false).
+    static func networkWait(
+        _ state: SyncJobState, _ allowedNetworks: SyncNetworkAllowlist?, notAllowed: Bool
+    ) -> String? {
+        guard case .waiting = state, let allowedNetworks, notAllowed else { return nil }
         if state == .waiting(unmet: [], conditions: []) { return "waiting for an allowed network (\(allowedNetworks))" }
         return "\(state) (network not allowed, needs: \(allowedNetworks))"
     }

@@ -103,12 +103,8 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     /// `(networks: ssid:Home,eth*)`, or, waiting while the network in use is not one of them, says so:
     /// `wifi-only: waiting for an allowed network (type:wifi)`.
     public var description: String {
-        var line = "\(id): \(state)"
-        var networkSuffix = allowedNetworks.map { " (networks: \($0))" } ?? ""
-        if let allowedNetworks, isNetworkNotAllowed, case .waiting = state {
-            line = "\(id): " + SyncJobHandle.networkWait(state, allowedNetworks)
-            networkSuffix = ""
-        }
+        let networkWait = SyncJobHandle.networkWait(state, allowedNetworks, notAllowed: isNetworkNotAllowed)
+        var line = "\(id): " + (networkWait ?? "\(state)")
         if attempts > 0 { line += " after \(attempts) attempt\(attempts == 1 ? "" : "s")" }
         if runs != attempts && runs > 0 { line += " (\(runs) run\(runs == 1 ? "" : "s"))" }
         if let periods {
@@ -123,6 +119,7 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
         }
         if let fileWait { line += " (\(fileWait))" }
         line += relaxations.summarySuffix
-        return line + networkSuffix
+        if networkWait == nil, let allowedNetworks { line += " (networks: \(allowedNetworks))" }
+        return line
     }
 }

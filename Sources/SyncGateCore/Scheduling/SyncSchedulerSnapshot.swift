@@ -67,12 +67,10 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
         /// use is not one of them, else `(networks: ssid:Home)`.
         public var summary: String {
             var line = "\(id): \(state)"
-            if let allowedNetworks {
-                if isNetworkNotAllowed, case .waiting = state {
-                    line = "\(id): " + SyncJobHandle.networkWait(state, allowedNetworks)
-                } else {
-                    line += " (networks: \(allowedNetworks))"
-                }
+            if let text = SyncJobHandle.networkWait(state, allowedNetworks, notAllowed: isNetworkNotAllowed) {
+                line = "\(id): " + text
+            } else if let allowedNetworks {
+                line += " (networks: \(allowedNetworks))"
             }
             if !pendingDependencies.isEmpty {
                 line += " (after \(pendingDependencies.joined(separator: ", ")))"

@@ -112,9 +112,7 @@ public final class DurableScheduler: Sendable {
         } catch {
             throw .storeFailed(storeError(error))
         }
-        for index in contents.jobs.indices where !contents.jobs[index].countersInRange {
-            contents.jobs[index].bringCountersInRange()
-        }
+        for index in contents.jobs.indices { contents.jobs[index].bringCountersInRange() }
         let now = wallClock()
         // Payloads decode outside the lock; the pass then takes it twice, whatever the number of jobs.
         let (registry, active) = state.withLock { ($0.machine.registry, Set($0.machine.active.sequences)) }

@@ -5,16 +5,8 @@ extension StoredJob {
     /// enough below `Int.max` that the scheduler's counting from it never overflows.
     static let counterLimit = 1 << 50
 
-    /// Whether every counter (``failures``, ``lastStartedAttempt`` and the ``periods`` counts) lies within
-    /// `0...counterLimit`.
-    var countersInRange: Bool {
-        let range = 0...Self.counterLimit
-        guard range.contains(failures), range.contains(lastStartedAttempt) else { return false }
-        guard let counts = periods else { return true }
-        return range.contains(counts.succeeded) && range.contains(counts.failed) && range.contains(counts.skipped)
-    }
-
-    /// Brings every counter within `0...counterLimit`, a negative one to 0.
+    /// Brings every counter (``failures``, ``lastStartedAttempt`` and the ``periods`` counts) within
+    /// `0...counterLimit`, a negative one to 0; a counter already within it is left as it is.
     ///
     /// A store written by hand, or by a damaged program whose records still pass their checksums, can
     /// hold any integer; the scheduler counts on from what a restore hands it, and would trap on an
