@@ -226,7 +226,12 @@ extension SchedulerStateMachine {
             occurrence: series.occurrence.map(CalendarWall.date(ofSecond:)), counts: series.counts)
     }
 
+    /// The whole seconds of `duration`, rounded up, and at most 2^52: occurrences lie within ±2^50 seconds
+    /// of 1970, so a longer window is as good as endless, and the sum of an occurrence and a window never
+    /// overflows.
     private static func ceilingSeconds(_ duration: Duration) -> Int64 {
+        let bound: Int64 = 1 << 52
+        guard duration < .seconds(bound) else { return bound }
         let (seconds, attoseconds) = duration.components
         return attoseconds > 0 ? seconds + 1 : seconds
     }

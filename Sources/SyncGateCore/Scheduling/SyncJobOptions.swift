@@ -148,6 +148,10 @@ public struct SyncJobOptions: Sendable, Hashable {
             return .option("runTimeout", "\(runTimeout)", "runTimeout must be positive, got \(runTimeout)")
         }
         if let refusal = retry.validationError { return refusal }
+        if let (field, value) = durations.first(where: { $0.value > Self.longestDuration }) {
+            return .option(
+                field, "\(value)", "\(field) must be at most \(Self.longestDuration) (Int64.max seconds), got \(value)")
+        }
         if let uniqueKey, uniqueKey.isEmpty { return .option("uniqueKey", "\"\"", "uniqueKey must not be empty") }
         if let serialGroup, serialGroup.isEmpty {
             return .option("serialGroup", "\"\"", "serialGroup must not be empty")
@@ -216,6 +220,32 @@ public struct SyncJobOptions: Sendable, Hashable {
                     + "runs), got \(delay)")
         }
         return nil
+    }
+
+    /// The longest duration any option may hold: `.seconds(Int64.max)`, the "never" apps write.
+    ///
+    /// The scheduler adds options to clock readings and to each other; durations up to this bound keep
+    /// every such sum far inside what a `Duration` holds.
+    package static let longestDuration = Duration.seconds(Int64.max)
+
+    /// Every duration the options hold, each with the name of its field, in the order the fields are
+    /// declared: the list that range checks go through.
+    package var durations: [(field: String, value: Duration)] {
+        var durations: [(field: String, value: Duration?)] = [
+            ("delay", delay), ("startDeadline", startDeadline), ("runTimeout", runTimeout),
+        ]
+        switch retry.backoff {
+        case .fixed(let delay): durations.append(("retry delay", delay))
+        case .exponential(let initial, _, let maxDelay):
+            durations += [("retry.initial", initial), ("retry.maxDelay", maxDelay)]
+        }
+        durations += [
+            ("period.interval", period?.interval), ("period.flex", period?.flex),
+            ("calendar.window", calendar?.window), ("calendar.randomizedDelay", calendar?.randomizedDelay),
+            ("fileTrigger.quietPeriod", fileTrigger?.quietPeriod),
+        ]
+        durations += relaxations.map { ("relaxations", $0.after) }
+        return durations.compactMap { field, value in value.map { (field, $0) } }
     }
 
     /// The most relaxations one job may declare (the scheduler keeps which are in effect in one 64-bit word).

@@ -260,7 +260,7 @@ public actor SyncScheduler {
         let running = core.beginShutdown()
         if gracePeriod > .zero && !running.isEmpty {
             let timeline = core.timeline
-            let deadline = timeline.now() + gracePeriod
+            let deadline = timeline.now() + min(gracePeriod, .seconds(Int64.max))
             let core = core
             await withTaskGroup(of: Void.self) { group in
                 group.addTask {

@@ -10,9 +10,9 @@ extension Clock where Duration == Swift.Duration {
     ///
     /// Reading the clock here rather than when the returned function runs keeps a timer's deadline
     /// tied to the moment it was requested, however late the sleeping task starts. Any duration is
-    /// accepted; see ``sleep(untilAnyDeadline:)``.
+    /// accepted: one beyond `.seconds(Int64.max)` sleeps that long (see ``sleep(untilAnyDeadline:)``).
     package func sleeper(for duration: Swift.Duration) -> @Sendable () async throws -> Void {
-        let deadline = now.advanced(by: duration)
+        let deadline = now.advanced(by: min(duration, .seconds(Int64.max)))
         return { try await self.sleep(untilAnyDeadline: deadline) }
     }
 
@@ -26,8 +26,9 @@ extension Clock where Duration == Swift.Duration {
         try await sleep(until: deadline, tolerance: nil)
     }
 
-    /// Sleeps for `duration` from now, however long (see ``sleep(untilAnyDeadline:)``).
+    /// Sleeps for `duration` from now, however long (see ``sleep(untilAnyDeadline:)``); at most
+    /// `.seconds(Int64.max)`.
     package func sleep(forAny duration: Swift.Duration) async throws {
-        try await sleep(untilAnyDeadline: now.advanced(by: duration))
+        try await sleep(untilAnyDeadline: now.advanced(by: min(duration, .seconds(Int64.max))))
     }
 }
