@@ -74,10 +74,9 @@ public struct RetryPolicy: Sendable, Hashable, CustomStringConvertible {
         let base: Duration
         switch backoff {
         case .fixed(let delay):
-            base = delay
+            base = min(delay, .seconds(Int64.max))
         case .exponential(let initial, let multiplier, let maxDelay):
-            let exponent = Double(max(failures - 1, 0))
-            let seconds = initial.inSeconds * pow(multiplier, exponent)
+            let seconds = initial.inSeconds * Self.power(multiplier, failures > 1 ? failures - 1 : 0)
             base = seconds >= maxDelay.inSeconds ? maxDelay : .saturating(seconds: seconds)
         }
         guard jitter > 0 else { return base }
@@ -117,7 +116,8 @@ public struct RetryPolicy: Sendable, Hashable, CustomStringConvertible {
         return nil
     }
 
-    /// A summary such as `exponential 1.0 seconds ×2 ≤ 300.0 seconds, 5 attempts, jitter 0.1`.
+    /// A summary such as `exponential 1.0 seconds ×2 ≤ 300.0 seconds, 5 attempts, jitter 0.1`, ending in
+    /// `, reset when requirements return` when ``resetWhenRequirementsReturn`` is set.
     public var description: String {
         if maxAttempts == 1 { return "no retry" }
         let shape: String
@@ -126,15 +126,20 @@ public struct RetryPolicy: Sendable, Hashable, CustomStringConvertible {
         case .exponential(let initial, let multiplier, let maxDelay):
             shape = "exponential \(initial) ×\(multiplier) ≤ \(maxDelay)"
         }
-        return "\(shape), \(maxAttempts) attempts, jitter \(jitter)"
+        let reset = resetWhenRequirementsReturn ? ", reset when requirements return" : ""
+        return "\(shape), \(maxAttempts) attempts, jitter \(jitter)\(reset)"
     }
 
-    private func pow(_ base: Double, _ exponent: Double) -> Double {
+    /// `base` to the power of `exponent` (at least 0), by squaring: at most 63 steps whatever the exponent,
+    /// and infinity once the result passes what a `Double` holds.
+    private static func power(_ base: Double, _ exponent: Int) -> Double {
         var result = 1.0
-        var remaining = Int(exponent)
+        var factor = base
+        var remaining = exponent
         while remaining > 0 && result.isFinite {
-            result *= base
-            remaining -= 1
+            if remaining & 1 == 1 { result *= factor }
+            remaining >>= 1
+            if remaining > 0 { factor *= factor }
         }
         return result
     }

@@ -57,10 +57,35 @@ struct RetryPolicyTests {
             name: "a fixed 'never' with jitter, lowest draw",
             policy: RetryPolicy(backoff: .fixed(never), maxAttempts: 3, jitter: 0.5), failures: 1, random: 0,
             delay: .seconds(Double(Int64.max) / 2)),
+        // Failure counts at the ends of `Int` (a restored job's count, or a caller's): the exponent's
+        // conversion and `failures - 1` trapped.
+        Case(
+            name: "Int.max failures", policy: .exponential(jitter: 0), failures: .max, random: 0, delay: .seconds(300)),
+        Case(name: "Int.min failures", policy: .exponential(jitter: 0), failures: .min, random: 0, delay: .seconds(1)),
+        // A multiplier of 1 never grows: the power was a loop of `failures` steps.
+        Case(
+            name: "multiplier 1, Int.max failures",
+            policy: .exponential(initial: .seconds(3), multiplier: 1, maxDelay: never, jitter: 0), failures: .max,
+            random: 0, delay: .seconds(3)),
+        Case(
+            name: "multiplier 1.5, tenth failure",
+            policy: .exponential(initial: .seconds(1), multiplier: 1.5, maxDelay: never, jitter: 0), failures: 10,
+            random: 0, delay: .saturating(seconds: 38.443359375)),
+        Case(
+            name: "a fixed delay past .seconds(Int64.max) is .seconds(Int64.max)",
+            policy: .fixed(delay: Duration(attoseconds: .max), maxAttempts: 2), failures: 1, random: 0, delay: never),
     ]
 
     @Test(arguments: cases)
     func delay(_ test: Case) {
         #expect(test.policy.delay(afterFailures: test.failures, random: test.random) == test.delay)
+    }
+
+    @Test("the description says when a backoff ends as the requirements return")
+    func descriptionNamesTheReset() {
+        var policy = RetryPolicy.fixed(delay: .seconds(5), maxAttempts: 3)
+        #expect(policy.description == "fixed 5.0 seconds, 3 attempts, jitter 0.0")
+        policy.resetWhenRequirementsReturn = true
+        #expect(policy.description == "fixed 5.0 seconds, 3 attempts, jitter 0.0, reset when requirements return")
     }
 }
