@@ -126,8 +126,8 @@ public struct SyncJobRelaxation: Sendable, Hashable, CustomStringConvertible {
     /// A duration in its two largest units: `3d`, `2d 3h`, `12h`, `5m 30s`, `45s`, `0s`; a part of a second
     /// is rounded up, so what is left never reads as nothing before it is.
     public static func format(_ duration: Duration) -> String {
-        // At most .seconds(Int64.max), whose parts an Int64 holds.
-        let (seconds, attoseconds) = min(duration, .seconds(Int64.max)).components
+        // Within 0...seconds(Int64.max), whose parts an Int64 holds; a negative duration reads as 0s.
+        let (seconds, attoseconds) = min(max(duration, .zero), .seconds(Int64.max)).components
         var total = max(0, seconds + (attoseconds > 0 && seconds < .max ? 1 : 0))
         let units: [(String, Int64)] = [("d", 86_400), ("h", 3_600), ("m", 60), ("s", 1)]
         var parts: [String] = []

@@ -142,6 +142,16 @@ struct CalendarOccurrenceTests {
         #expect(schedule.delayShare(of: cursor, seed: seed) == .zero)
     }
 
+    /// An invalid schedule's hours or minutes (`Int.max`) overflowed the arithmetic of the public
+    /// `nextOccurrence(after:in:)`, whose documentation promised `nil` for an invalid schedule.
+    @Test("an invalid schedule has no next occurrence", arguments: [[Int.max], [-1], [24]] as [Set<Int>])
+    func invalidScheduleHasNone(hours: Set<Int>) {
+        let schedule = SyncCalendarSchedule(hours: hours, minutes: [0], window: .seconds(60))
+        #expect(schedule.nextOccurrence(after: Self.utc("2026-01-10T00:00:00Z"), in: .gmt) == nil)
+        let minutes = SyncCalendarSchedule(hours: [2], minutes: [Int.max], window: .seconds(60))
+        #expect(minutes.nextOccurrence(after: Self.utc("2026-01-10T00:00:00Z"), in: .gmt) == nil)
+    }
+
     @Test("a randomized delay past 292 years draws within it, for any date", arguments: [1, 2, 3] as [UInt64])
     func farRandomizedDelays(seed: UInt64) {
         var random = SeededRandom(seed: seed)

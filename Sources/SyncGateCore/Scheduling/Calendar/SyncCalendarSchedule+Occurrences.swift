@@ -12,10 +12,11 @@ extension SyncCalendarSchedule {
     /// gap (spring forward) maps to the first instant after the gap, so the times of one gap run once,
     /// together. A local time a fall-back repeats maps to its first pass only: it runs once.
     ///
-    /// - Returns: the occurrence, or `nil` when the schedule has none within the next eight days (only
-    ///   possible for an invalid schedule), or when `instant` is more than ``supportedSeconds`` from
-    ///   1970 (about 35 million years) or not finite.
+    /// - Returns: the occurrence, or `nil` when the schedule is invalid (``SyncJobOptions/calendar``'s
+    ///   rules), when it has none within the next eight days, or when `instant` is more than
+    ///   ``supportedSeconds`` from 1970 (about 35 million years) or not finite.
     public func nextOccurrence(after instant: Date, in zone: TimeZone) -> Date? {
+        guard validationError == nil else { return nil }
         let seconds = instant.timeIntervalSince1970.rounded(.down)
         guard seconds.isFinite, abs(seconds) <= Double(Self.supportedSeconds) else { return nil }
         return nextOccurrence(afterSecond: Self.clampedSecond(of: instant), in: zone).map {
