@@ -37,7 +37,8 @@
 
         /// The `timerfd`.
         package let descriptor: Int32
-        private let subscribers = LockedState<[AsyncStream<Void>.Continuation]>([])
+        /// The open streams of ``changes()``, by a number each; a stream leaves when it ends.
+        private let subscribers = LockedState(Subscribers())
         /// Behind a lock only because dispatch sources are not marked `Sendable`; they are thread-safe.
         private let source: LockedState<any DispatchSourceRead>
 
@@ -58,12 +59,12 @@
             let subscribers = self.subscribers
             source.setEventHandler {
                 if Self.drain(descriptor) {
-                    for subscriber in subscribers.withLock({ $0 }) { subscriber.yield() }
+                    for subscriber in subscribers.withLock({ $0.open.values }) { subscriber.yield() }
                 }
             }
             source.setCancelHandler {
                 close(descriptor)
-                for subscriber in subscribers.withLock({ $0 }) { subscriber.finish() }
+                for subscriber in subscribers.withLock({ $0.open.values }) { subscriber.finish() }
             }
             source.resume()
         }
@@ -72,15 +73,32 @@
             source.withLock { $0.cancel() }
         }
 
-        /// The streams of ``changes()`` made so far and not yet finished by the watch's release.
-        package var subscriberCount: Int { subscribers.withLock { $0.count } }
+        /// The streams of ``changes()`` that have not ended: neither finished by the watch's release nor
+        /// ended by their consumer (cancelled, or dropped).
+        package var subscriberCount: Int { subscribers.withLock { $0.open.count } }
 
         /// A stream that yields each time the wall clock is set from now on; it finishes when the watch
-        /// is released.
+        /// is released. A stream that ends (its consumer is cancelled or drops it) no longer holds a place
+        /// in the watch, which lives as long as the process.
         @Sendable public func changes() -> AsyncStream<Void> {
             let (stream, continuation) = AsyncStream.makeStream(of: Void.self, bufferingPolicy: .bufferingNewest(1))
-            subscribers.withLock { $0.append(continuation) }
+            let id = subscribers.withLock { subscribers in
+                subscribers.nextID += 1
+                subscribers.open[subscribers.nextID] = continuation
+                return subscribers.nextID
+            }
+            let subscribers = subscribers
+            // Called after the stream ended, never under the lock: `yield` and `finish` run outside it.
+            continuation.onTermination = { _ in
+                _ = subscribers.withLock { $0.open.removeValue(forKey: id) }
+            }
             return stream
+        }
+
+        /// The open streams, and the number the next one gets.
+        private struct Subscribers {
+            var open: [UInt64: AsyncStream<Void>.Continuation] = [:]
+            var nextID: UInt64 = 0
         }
 
         /// Reads the descriptor after it became readable and arms the timer again; `true` when the read
