@@ -127,17 +127,18 @@ import SyncGateCore
         }
 
         deinit {
-            let watch: PressureTriggerWatch? = state.withLock { state in
+            // The timers are cancelled after the lock: a clock's cancellation handler runs on this thread.
+            let (watch, timers): (PressureTriggerWatch?, [Task<Void, Never>]) = state.withLock { state in
                 state.isStopped = true
-                state.heatTimer?.cancel()
+                let heat = state.heatTimer.take()
                 defer { state.pressure = .idle }
                 switch state.pressure {
-                case .armed(let watch): return watch
-                case .pressured(let timer): timer?.cancel()
-                default: break
+                case .armed(let watch): return (watch, heat.map { [$0] } ?? [])
+                case .pressured(let timer): return (nil, [heat, timer].compactMap { $0 })
+                default: return (nil, heat.map { [$0] } ?? [])
                 }
-                return nil
             }
+            for timer in timers { timer.cancel() }
             watch?.stop()
             broadcast.finish()
         }
@@ -212,24 +213,26 @@ import SyncGateCore
 
         private func pressureDemandChanged() {
             // The demand's lock is a leaf: reading it here keeps the newest answer whatever the call order.
-            let change: (start: UInt64?, stop: PressureTriggerWatch?) = state.withLock { state in
+            let change: (start: UInt64?, stop: PressureTriggerWatch?, timer: Task<Void, Never>?) = state.withLock {
+                state in
                 let needed = !state.isStopped && (state.demand?.isNeeded(.notUnderPressure) ?? false)
                 let active: Bool
                 if case .idle = state.pressure { active = false } else { active = true }
-                guard needed != active else { return (nil, nil) }
+                guard needed != active else { return (nil, nil, nil) }
                 state.pressureStep &+= 1
                 if needed {
                     state.pressure = .busy
-                    return (state.pressureStep, nil)
+                    return (state.pressureStep, nil, nil)
                 }
                 defer { state.pressure = .idle }
                 switch state.pressure {
-                case .armed(let watch): return (nil, watch)
-                case .pressured(let timer): timer?.cancel()
-                default: break
+                case .armed(let watch): return (nil, watch, nil)
+                case .pressured(let timer): return (nil, nil, timer)
+                default: return (nil, nil, nil)
                 }
-                return (nil, nil)
             }
+            // Cancelled after the lock: a clock's cancellation handler runs on this thread.
+            change.timer?.cancel()
             change.stop?.stop()
             if let step = change.start { checkPressure(step: step) }
         }
@@ -373,18 +376,18 @@ import SyncGateCore
         // MARK: - Heat
 
         private func heatDemandChanged() {
-            let started: UInt64? = state.withLock { state in
+            let (started, stopped): (UInt64?, Task<Void, Never>?) = state.withLock { state in
                 let needed = !state.isStopped && (state.demand?.isNeeded(.notHot) ?? false)
-                if needed == (state.heatTimer != nil) { return nil }
+                if needed == (state.heatTimer != nil) { return (nil, nil) }
                 state.heatGeneration &+= 1
                 if needed {
                     state.heatTimer = makeHeatTimer(generation: state.heatGeneration)
-                    return state.heatGeneration
+                    return (state.heatGeneration, nil)
                 }
-                state.heatTimer?.cancel()
-                state.heatTimer = nil
-                return nil
+                return (nil, state.heatTimer.take())
             }
+            // Cancelled after the lock: a clock's cancellation handler runs on this thread.
+            stopped?.cancel()
             // Zones without a passive trip point do not gain one: the timer stops at once, until the demand
             // starts again (never a second read for nothing).
             if let generation = started, !readThermal() { stopHeatTimer(generation: generation) }
@@ -392,11 +395,12 @@ import SyncGateCore
 
         /// Cancels the heat timer of `generation` (not a later one), leaving the demand to start it again.
         private func stopHeatTimer(generation: UInt64) {
-            state.withLock { state in
-                guard state.heatGeneration == generation else { return }
-                state.heatTimer?.cancel()
-                state.heatTimer = nil
+            let stopped: Task<Void, Never>? = state.withLock { state in
+                guard state.heatGeneration == generation else { return nil }
+                return state.heatTimer.take()
             }
+            // Cancelled after the lock: a clock's cancellation handler runs on this thread.
+            stopped?.cancel()
         }
 
         private func makeHeatTimer(generation: UInt64) -> Task<Void, Never> {

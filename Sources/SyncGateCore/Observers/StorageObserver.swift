@@ -71,10 +71,11 @@ public final class StorageObserver: StorageObserving, BroadcastBacked, DemandFol
     }
 
     deinit {
+        // Cancelled after the lock: a clock's cancellation handler runs on this thread.
         state.withLock { state in
             state.isStopped = true
-            state.timer?.cancel()
-        }
+            return state.timer.take()
+        }?.cancel()
         broadcast.finish()
     }
 
@@ -118,18 +119,18 @@ public final class StorageObserver: StorageObserving, BroadcastBacked, DemandFol
 
     private func demandChanged() {
         // The demand's lock is a leaf: reading it here keeps the newest answer whatever the call order.
-        let startedGeneration: UInt64? = state.withLock { state in
+        let (startedGeneration, stopped): (UInt64?, Task<Void, Never>?) = state.withLock { state in
             let needed = !state.isStopped && (state.demand?.isNeeded(.storageNotLow) ?? false)
-            if needed == (state.timer != nil) { return nil }
+            if needed == (state.timer != nil) { return (nil, nil) }
             state.generation &+= 1
             if needed {
                 state.timer = makeTimer(generation: state.generation)
-                return state.generation
+                return (state.generation, nil)
             }
-            state.timer?.cancel()
-            state.timer = nil
-            return nil
+            return (nil, state.timer.take())
         }
+        // Cancelled after the lock: a clock's cancellation handler runs on this thread.
+        stopped?.cancel()
         if startedGeneration != nil { read() }
     }
 

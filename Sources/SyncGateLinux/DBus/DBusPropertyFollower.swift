@@ -288,16 +288,21 @@ import SyncGateCore
                 guard let self else { return }
                 queue.async { self.connect() }
             }
-            let cancel = state.withLock { state in
-                guard !state.isStopped else { return true }
-                state.reconnectTask?.cancel()
+            // What is replaced or refused is cancelled after the lock: a clock's cancellation handler runs
+            // on this thread.
+            let (cancel, replaced, replacedWatch) = state.withLock { state in
+                guard !state.isStopped else { return (true, nil as Task<Void, Never>?, nil as SocketPathSubscription?) }
+                let replaced = state.reconnectTask
                 state.reconnectTask = task
+                var replacedWatch: SocketPathSubscription?
                 if let watch {
-                    state.socketWatch?.cancel()
+                    replacedWatch = state.socketWatch
                     state.socketWatch = watch
                 }
-                return false
+                return (false, replaced, replacedWatch)
             }
+            replaced?.cancel()
+            replacedWatch?.cancel()
             if cancel {
                 task.cancel()
                 watch?.cancel()
