@@ -70,6 +70,24 @@ struct RunLogTests {
         }
     }
 
+    /// A line of `runs.jsonl` is the daemon's own record, but a damaged disk or a hand edit can leave any
+    /// number there: the next run's number was the largest plus one, and `Int.max` trapped the daemon at
+    /// that job's next run (and `Int.min` in the trim).
+    @Test(arguments: [Int.max, Int.min, 0, -5])
+    func aRunNumberOutOfRangeIsSkipped(run: Int) throws {
+        try withLog { log in
+            try log.recordJob(id: "r#1", ShellJob(command: ["true"], workingDirectory: "/", name: "r"))
+            let lines =
+                #"{"event":"started","run":1,"attempt":1,"at":"2026-01-01T00:00:00.000Z"}"# + "\n"
+                + #"{"event":"ended","run":1,"at":"2026-01-01T00:00:01.000Z","exitStatus":0}"# + "\n"
+                + #"{"event":"started","run":\#(run),"attempt":2,"at":"2026-01-01T00:00:02.000Z"}"# + "\n"
+            try Data(lines.utf8).write(to: URL(fileURLWithPath: log.directory + "/r#1/runs.jsonl"))
+            #expect(log.startRun(id: "r#1", attempt: 2) == 2)
+            log.endRun(id: "r#1", run: 2, exitStatus: 0, interrupted: false)
+            #expect(try #require(log.runs(id: "r#1")).map(\.run) == [1, 2])
+        }
+    }
+
     @Test func theStreamCarriesEveryByteInBase64Chunks() throws {
         try withLog { log in
             try log.recordJob(id: "s#1", ShellJob(command: ["true"], workingDirectory: "/", name: "s"))

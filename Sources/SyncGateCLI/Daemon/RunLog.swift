@@ -80,11 +80,21 @@ package struct RunLog: Sendable {
         return try? JSONDecoder().decode(ShellJob.self, from: data)
     }
 
+    /// The most runs a job's log counts: a line with a run number outside `1...maximumRun` is damaged
+    /// and skipped like one that does not decode (the numbers are added to and subtracted from).
+    static let maximumRun = 1 << 50
+
+    /// The job's records that decode, in the order written.
     private func entries(id: String) -> [Entry] {
         guard Self.isSafe(id), let data = FileManager.default.contents(atPath: jobDirectory(id) + "/runs.jsonl") else {
             return []
         }
-        return data.split(separator: UInt8(ascii: "\n")).compactMap { try? JSONDecoder().decode(Entry.self, from: $0) }
+        return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
+            guard let entry = try? JSONDecoder().decode(Entry.self, from: line),
+                (1...Self.maximumRun).contains(entry.run)
+            else { return nil }
+            return entry
+        }
     }
 
     private func append(_ entry: Entry, id: String) {
