@@ -190,14 +190,21 @@ package struct DemoCommand: Subcommand {
         }
 
         let submitted = handles
-        // The demo's exit status: 0 once every job and watcher is done, 128 + N on signal N.
+        // The demo's exit status: 0 once every job and watcher is done, 128 + N on signal N. A signal
+        // cancels the wait, which stops the watchers at once (the jobs go on until the shutdown below), so
+        // no job line comes after the interruption's message.
         let status = await SignalRace.run(signals: signals) {
-            for handle in submitted { _ = try? await handle.outcome() }
-            for watcher in watchers { await watcher.value }
-            return ExitCode.success
+            await withTaskCancellationHandler {
+                for handle in submitted { _ = try? await handle.outcome() }
+                for watcher in watchers { await watcher.value }
+                return Task.isCancelled ? nil : ExitCode.success
+            } onCancel: {
+                for watcher in watchers { watcher.cancel() }
+            }
         }
         script.cancel()
         renderer.cancel()
+        _ = await script.result
         await renderer.value
         if status != ExitCode.success {
             Output.line("interrupted; cancelling the jobs")
