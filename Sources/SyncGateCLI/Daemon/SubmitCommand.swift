@@ -298,24 +298,48 @@ package struct SubmitCommand: Subcommand {
             return ExitCode.success
         }
         defer { close(connection) }
+        return await Self.waitForOutcome(of: id, on: connection, signals: signals)
+    }
+
+    /// The wait of `submit --wait`: reads the outcome of job `id` on `connection` (the second line of the
+    /// answer) while watching `signals`, and returns the tool's exit status:
+    ///
+    /// - the outcome's exit status (1 when it has none), with a line on `errors` unless the job succeeded;
+    /// - 1, with a line on `errors`, when the daemon answers with a refusal or the connection ends without
+    ///   an outcome (the daemon stopped);
+    /// - 128 + N when signal N comes first: the connection is shut down, which ends only the wait (the job
+    ///   stays queued), and nothing is written to `errors`.
+    ///
+    /// Returns once the read has ended; `connection` stays open for the caller to close.
+    package static func waitForOutcome(
+        of id: String,
+        on connection: Int32,
+        signals: AsyncStream<Int32>,
+        errors: @escaping @Sendable (String) -> Void = { Output.error($0) }
+    ) async -> Int32 {
+        // Set before the signal shuts the connection down, so the reader that sees the end knows its cause.
+        let interrupted = LockedState(false)
         return await SignalRace.first(
             {
                 guard let outcome = await DaemonClient.readOutcome(connection) else {
-                    Output.error("the daemon stopped before job \(id) ended; it runs again when the daemon restarts")
+                    // The signal ended the read, not the daemon: the signal's status is the answer.
+                    if interrupted.withLock({ $0 }) { return nil }
+                    errors("the daemon stopped before job \(id) ended; it runs again when the daemon restarts")
                     return ExitCode.failure
                 }
                 guard outcome.ok else {
-                    Output.error(outcome.error ?? "the daemon stopped before job \(id) ended")
+                    errors(outcome.error ?? "the daemon stopped before job \(id) ended")
                     return ExitCode.failure
                 }
                 if outcome.outcome != "succeeded" {
-                    Output.error("job \(id) \(outcome.outcome ?? "ended")\(outcome.error.map { ": \($0)" } ?? "")")
+                    errors("job \(id) \(outcome.outcome ?? "ended")\(outcome.error.map { ": \($0)" } ?? "")")
                 }
                 return outcome.exitStatus ?? ExitCode.failure
             },
             {
                 for await signal in signals {
                     // The job stays queued; only the wait ends.
+                    interrupted.withLock { $0 = true }
                     shutdown(connection, Int32(SHUT_RDWR))
                     return ExitCode.signaled(signal)
                 }
