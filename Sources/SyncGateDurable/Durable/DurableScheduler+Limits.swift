@@ -11,7 +11,9 @@ extension DurableScheduler {
     /// The longest duration a durable job's option may have: 100 years.
     ///
     /// The journal keeps delays and start deadlines as wall-clock instants and restores them as
-    /// durations; ``submit(_:)`` refuses a `delay`, `startDeadline`, `runTimeout`, retry backoff or
-    /// period interval longer than this, naming the field.
+    /// durations; ``submit(_:)`` refuses every duration option longer than this, naming the field and the
+    /// value: `delay`, `startDeadline`, `runTimeout`, the retry backoff's delays, the period's interval
+    /// and flex, the calendar's window and randomized delay, the relaxations' waits and the file
+    /// trigger's quiet period.
     public static let maximumDuration = Duration.seconds(100 * 365 * 86_400)
 }

@@ -8,7 +8,10 @@ extension DurableSchedulerStateMachine {
         let maximum = DurableScheduler.maximumDuration
         var durations: [(String, Duration?)] = [
             ("delay", options.delay), ("startDeadline", options.startDeadline), ("runTimeout", options.runTimeout),
-            ("period.interval", options.period?.interval), ("calendar.window", options.calendar?.window),
+            ("period.interval", options.period?.interval), ("period.flex", options.period?.flex),
+            ("calendar.window", options.calendar?.window),
+            ("calendar.randomizedDelay", options.calendar?.randomizedDelay),
+            ("fileTrigger.quietPeriod", options.fileTrigger?.quietPeriod),
         ]
         durations += options.relaxations.map { ("relaxations", $0.after) }
         switch options.retry.backoff {

@@ -57,9 +57,13 @@ struct JournalWriter {
         for value in values { string(value) }
     }
 
+    /// Writes `value` as its seconds and attoseconds, both with the same sign; a duration beyond
+    /// `±.seconds(Int64.max)`, whose seconds are no `Int64`, is written as that bound.
     mutating func duration(_ value: Duration) {
-        int(value.components.seconds)
-        int(value.components.attoseconds)
+        let bound = Duration.seconds(Int64.max)
+        let components = min(max(value, .zero - bound), bound).components
+        int(components.seconds)
+        int(components.attoseconds)
     }
 
     mutating func optionalDuration(_ value: Duration?) {

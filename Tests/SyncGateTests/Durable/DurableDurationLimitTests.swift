@@ -1,0 +1,119 @@
+import Foundation
+import SyncGateTesting
+import Testing
+
+@testable import SyncGateCore
+@testable import SyncGateDurable
+
+/// Every duration option of a durable job is at most ``DurableScheduler/maximumDuration``: a longer one
+/// is refused at submit, naming the field and the value, and nothing is stored. The journal's writer
+/// never traps on a duration, however long: it writes one beyond what the journal holds at its bound.
+@Suite("Durable duration limits", .timeLimit(.minutes(1)))
+struct DurableDurationLimitTests {
+    let directory = TemporaryDirectory()
+
+    static let tooLong = DurableScheduler.maximumDuration + .seconds(1)
+    static let farTooLong = Duration.seconds(Int64.max) * 2
+
+    /// A duration option set to `value`, with what the rest of the job needs to be valid.
+    static let fields: [(String, @Sendable (inout SyncJobOptions, Duration) -> Void)] = [
+        ("delay", { $0.delay = $1 }),
+        ("startDeadline", { $0.startDeadline = $1 }),
+        ("runTimeout", { $0.runTimeout = $1 }),
+        ("retry delay", { $0.retry = .fixed(delay: $1, maxAttempts: 2) }),
+        ("retry.initial", { $0.retry = .exponential(initial: $1, maxDelay: $1) }),
+        ("retry.maxDelay", { $0.retry = .exponential(initial: .seconds(1), maxDelay: $1) }),
+        ("period.interval", { $0.period = SyncJobPeriod(every: $1, flex: .seconds(1)) }),
+        ("period.flex", { $0.period = SyncJobPeriod(every: .seconds(60), flex: $1) }),
+        ("calendar.window", { $0.calendar = .daily(hour: 2, minute: 0, window: $1) }),
+        (
+            "calendar.randomizedDelay",
+            { $0.calendar = SyncCalendarSchedule(hours: [2], minutes: [0], window: .seconds(60), randomizedDelay: $1) }
+        ),
+        (
+            "relaxations",
+            { options, value in
+                options.requirements = [.network, .unmetered]
+                options.relaxations = [.drop(.unmetered, after: value)]
+            }
+        ),
+        ("fileTrigger.quietPeriod", { $0.fileTrigger = SyncFileTrigger(paths: ["/tmp"], quietPeriod: $1) }),
+    ]
+
+    static let cases = fields.flatMap { field in [tooLong, farTooLong].map { (field.0, field.1, $0) } }
+
+    @Test("the durable range check names every duration option beyond the limit, and its value", arguments: cases)
+    func rangeCheckNamesTheField(
+        field: String, set: @Sendable (inout SyncJobOptions, Duration) -> Void, value: Duration
+    ) {
+        var options = SyncJobOptions()
+        set(&options, value)
+        let refused = DurableSchedulerStateMachine.rangeError(options)
+        #expect(refused?.field == field)
+        #expect(refused?.value == "\(value)")
+        #expect(
+            refused?.reason
+                == "\(field) must be at most \(DurableScheduler.maximumDuration) (100 years) in a durable job, got \(value)"
+        )
+    }
+
+    /// A flex or randomized delay beyond the limit is longer than its period or window, which the scheduler
+    /// refuses first, naming the same field.
+    @Test("a duration option beyond the limit is refused at submit, naming the field and the value", arguments: cases)
+    func refusedAtSubmit(
+        field: String, set: @Sendable (inout SyncJobOptions, Duration) -> Void, value: Duration
+    ) async throws {
+        let clock = ManualClock()
+        let manual = ManualSyncEnvironment(clock: clock)
+        let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
+        let store = try FileJobStore(directory: directory.path)
+        let durable = DurableScheduler(scheduler: scheduler, store: store)
+        try durable.register("work", payload: [String: Int].self) { _, _ in }
+        try durable.restoreJobs()
+        var options = SyncJobOptions()
+        set(&options, value)
+        let job = DurableJob(id: "long", kind: "work", payload: [String: Int](), options: options)
+        let error = #expect(throws: DurableJobError.self) { try durable.submit(job) }
+        let refused = refusal(of: error)
+        #expect(refused?.field == field)
+        #expect(refused?.value == "\(value)")
+        #expect(try store.load().jobs.isEmpty)
+        await scheduler.shutdown(gracePeriod: .zero)
+        try store.close()
+    }
+
+    @Test(
+        "the journal writes a duration beyond what it holds at its bound, and reads back what it wrote",
+        arguments: [
+            (farTooLong, .seconds(Int64.max)),
+            (.zero - farTooLong, .seconds(-Int64.max)),
+            (.seconds(Int64.max) + .milliseconds(500), .seconds(Int64.max)),
+            (.seconds(Int64.max), .seconds(Int64.max)),
+            (.seconds(-Int64.max), .seconds(-Int64.max)),
+            (.milliseconds(-1_500), .milliseconds(-1_500)),
+            (.nanoseconds(1), .nanoseconds(1)),
+        ] as [(Duration, Duration)])
+    func writerClampsDurations(written: Duration, read: Duration) throws {
+        var writer = JournalWriter()
+        writer.duration(written)
+        let decoded = try writer.bytes.withUnsafeBytes { bytes in
+            var reader = JournalReader(bytes)
+            return try reader.duration()
+        }
+        #expect(decoded == read)
+    }
+
+    @Test("a stored job whose quiet period is beyond what the journal holds is written, not a trap")
+    func storeWritesAFarTooLongQuietPeriod() throws {
+        var options = SyncJobOptions()
+        options.fileTrigger = SyncFileTrigger(paths: ["/tmp"], quietPeriod: Self.farTooLong)
+        let store = try FileJobStore(directory: directory.path)
+        try store.append(.submitted(plainJob(1, options: options)))
+        try store.close()
+        let reopened = try FileJobStore(directory: directory.path)
+        let contents = try reopened.load()
+        #expect(contents.issues.isEmpty)
+        #expect(contents.jobs.first?.options.fileTrigger?.quietPeriod == .seconds(Int64.max))
+        try reopened.close()
+    }
+}
