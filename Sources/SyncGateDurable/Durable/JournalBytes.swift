@@ -170,9 +170,19 @@ struct JournalReader {
         return try (0..<count).map { _ in try string() }
     }
 
+    /// Reads a duration as ``JournalWriter/duration(_:)`` writes it: attoseconds of less than a second,
+    /// of the seconds' sign (or either being zero); any other pair is malformed, so that a duration read
+    /// is always one whose components are `Int64`s and that writes again as it was read.
     mutating func duration() throws -> Duration {
+        let start = offset
         let seconds = try int64()
         let attoseconds = try int64()
+        guard attoseconds.magnitude < 1_000_000_000_000_000_000,
+            seconds == 0 || attoseconds == 0 || (seconds < 0) == (attoseconds < 0)
+        else {
+            throw Malformed(
+                description: "invalid duration of \(seconds) seconds and \(attoseconds) attoseconds at byte \(start)")
+        }
         return Duration(secondsComponent: seconds, attosecondsComponent: attoseconds)
     }
 
