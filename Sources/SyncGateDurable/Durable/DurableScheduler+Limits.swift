@@ -16,4 +16,12 @@ extension DurableScheduler {
     /// and flex, the calendar's window and randomized delay, the relaxations' waits and the file
     /// trigger's quiet period.
     public static let maximumDuration = Duration.seconds(100 * 365 * 86_400)
+
+    /// The highest sequence number a durable job may have: 2^62.
+    ///
+    /// ``FileJobStore`` reads a record of a higher sequence number as malformed (skipped and reported, like
+    /// any damaged record). Once a job has this one, or the store reports it or a higher one as its
+    /// highest, ``submit(_:)`` throws ``DurableJobError/storeFailed(_:)`` with
+    /// ``JobStoreError/Code/sequencesExhausted`` and stores nothing.
+    public static let maximumSequence: UInt64 = 1 << 62
 }

@@ -174,8 +174,9 @@ public final class DurableScheduler: Sendable {
     ///   unique key and the policy is ``DuplicatePolicy/keepExisting`` (nothing is stored then).
     /// - Throws: a ``DurableJobError``: not restored yet, unknown kind, wrong payload type, a payload that
     ///   does not encode, the scheduler's refusal (``DurableJobError/rejected(_:)``: an invalid option
-    ///   naming the field, an id in use, shut down), or the store's failure to write
-    ///   (``DurableJobError/storeFailed(_:)``).
+    ///   naming the field, an id in use, shut down), or the store's failure to write or to number the
+    ///   job (``DurableJobError/storeFailed(_:)``; ``JobStoreError/Code/sequencesExhausted`` once every
+    ///   sequence number up to ``maximumSequence`` is taken).
     @discardableResult
     public func submit<Payload: Codable & Sendable>(_ job: DurableJob<Payload>) throws(DurableJobError)
         -> SyncJobHandle
@@ -206,7 +207,13 @@ public final class DurableScheduler: Sendable {
         let data = try DurableKindRegistry.encode(job.payload, of: job, limit: Self.maximumPayloadSize)
 
         let now = wallClock()
-        let sequence = state.withLock { $0.machine.reserveSequence() }
+        guard let sequence = state.withLock({ $0.machine.reserveSequence() }) else {
+            throw .storeFailed(
+                JobStoreError(
+                    .sequencesExhausted, path: storePath,
+                    cause: "every sequence number up to \(Self.maximumSequence) (DurableScheduler.maximumSequence) "
+                        + "is taken"))
+        }
         let stored = StoredJob(
             sequence: sequence, id: job.id, kind: job.kind, payload: data, submittedAt: now, options: job.options)
         do {
@@ -410,5 +417,10 @@ public final class DurableScheduler: Sendable {
     private func storeError(_ error: any Error) -> JobStoreError {
         if let error = error as? JobStoreError { return error }
         return JobStoreError(.ioFailure, path: String(reflecting: type(of: store)), cause: "\(error)")
+    }
+
+    /// What errors about the store name as its path: a ``FileJobStore``'s journal, or another store's type.
+    private var storePath: String {
+        (store as? FileJobStore)?.journalPath ?? String(reflecting: type(of: store))
     }
 }

@@ -133,8 +133,10 @@ struct DurableSchedulerStateMachine: Sendable {
         return kept.holder(of: id, uniqueKey: options.uniqueKey)
     }
 
-    /// Reserves the next sequence number.
-    mutating func reserveSequence() -> UInt64 {
+    /// Reserves the next sequence number; `nil` once every number up to
+    /// ``DurableScheduler/maximumSequence`` is taken.
+    mutating func reserveSequence() -> UInt64? {
+        guard nextSequence <= DurableScheduler.maximumSequence else { return nil }
         defer { nextSequence += 1 }
         return nextSequence
     }
@@ -232,7 +234,8 @@ struct DurableSchedulerStateMachine: Sendable {
             }
         }
         isRestored = true
-        nextSequence = max(nextSequence, contents.highestSequence + 1)
+        // A store may report any number (a custom one, say): past the limit, no sequence is left.
+        nextSequence = max(nextSequence, min(contents.highestSequence, DurableScheduler.maximumSequence) + 1)
         storeIssues = contents.issues
         return writes
     }

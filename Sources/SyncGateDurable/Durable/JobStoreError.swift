@@ -23,6 +23,9 @@ public struct JobStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case invalidConfiguration
         /// A record is larger than the journal reads back; the cause names its size and the limit.
         case recordTooLarge
+        /// Every sequence number up to ``DurableScheduler/maximumSequence`` is taken: the store takes no
+        /// new job; the cause names the limit.
+        case sequencesExhausted
     }
 
     /// What went wrong.
@@ -52,6 +55,7 @@ public struct JobStoreError: Error, Sendable, Hashable, CustomStringConvertible 
         case .closed: "job store \(path) is closed (\(cause))"
         case .invalidConfiguration: "invalid configuration for job store \(path): \(cause)"
         case .recordTooLarge: "job store \(path) cannot take the record: \(cause)"
+        case .sequencesExhausted: "job store \(path) has no sequence number left for a new job: \(cause)"
         }
     }
 }

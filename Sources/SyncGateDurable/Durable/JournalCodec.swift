@@ -140,12 +140,12 @@ enum JournalCodec {
         case .submitted:
             record = .submitted(try decodeJob(&reader, version: version))
         case .attemptStarted:
-            record = .attemptStarted(sequence: try reader.varint(), attempt: try reader.int())
+            record = .attemptStarted(sequence: try decodeSequence(&reader), attempt: try reader.int())
         case .attemptFinished:
             record = .attemptFinished(
-                sequence: try reader.varint(), failures: try reader.int(), retryAt: try reader.optionalDate())
+                sequence: try decodeSequence(&reader), failures: try reader.int(), retryAt: try reader.optionalDate())
         case .resolved:
-            let sequence = try reader.varint()
+            let sequence = try decodeSequence(&reader)
             let raw = try reader.byte()
             guard let resolution = JobRecord.Resolution(rawValue: raw) else {
                 throw JournalReader.Malformed(description: "unknown resolution \(raw)")
@@ -153,11 +153,11 @@ enum JournalCodec {
             record = .resolved(sequence: sequence, resolution: resolution)
         case .periodEnded where version >= 2:
             record = .periodEnded(
-                sequence: try reader.varint(), anchor: try reader.date(), periods: try decodePeriods(&reader))
+                sequence: try decodeSequence(&reader), anchor: try reader.date(), periods: try decodePeriods(&reader))
         case .dependencyEnded where version >= 3:
-            record = .dependencyEnded(sequence: try reader.varint(), result: try decodeResult(&reader))
+            record = .dependencyEnded(sequence: try decodeSequence(&reader), result: try decodeResult(&reader))
         case .attemptStopped where version >= 4:
-            record = .attemptStopped(sequence: try reader.varint(), reason: try decodeStopReason(&reader))
+            record = .attemptStopped(sequence: try decodeSequence(&reader), reason: try decodeStopReason(&reader))
         case .periodEnded, .dependencyEnded, .attemptStopped, nil:
             throw JournalReader.Malformed(description: "unknown record type \(type)")
         }
@@ -255,8 +255,19 @@ enum JournalCodec {
         SyncJobInfo.Periods(succeeded: try reader.int(), failed: try reader.int(), skipped: try reader.int())
     }
 
-    private static func decodeJob(_ reader: inout JournalReader, version: Int) throws -> StoredJob {
+    /// A record's sequence number: at most ``DurableScheduler/maximumSequence``, which the scheduler never
+    /// exceeds; a higher one is malformed.
+    private static func decodeSequence(_ reader: inout JournalReader) throws -> UInt64 {
         let sequence = try reader.varint()
+        guard sequence <= DurableScheduler.maximumSequence else {
+            throw JournalReader.Malformed(
+                description: "sequence number \(sequence) is above the limit \(DurableScheduler.maximumSequence)")
+        }
+        return sequence
+    }
+
+    private static func decodeJob(_ reader: inout JournalReader, version: Int) throws -> StoredJob {
+        let sequence = try decodeSequence(&reader)
         let id = try reader.string()
         let kind = try reader.string()
         let payload = Data(try reader.byteArray())
