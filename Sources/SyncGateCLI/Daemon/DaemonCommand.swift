@@ -190,10 +190,7 @@ package struct DaemonCommand: Subcommand {
         }
         defer { listener.cancel() }
         do {
-            try durable.register(ShellJob.kind, payload: ShellJob.self) { job, context in
-                await gate.wait()
-                try await runner.run(job, context: context)
-            }
+            try runner.register(on: durable, after: gate)
             let report = try durable.restoreJobs()
             service.handles.add(report.restored)
             log("restored \(report.restored.count) job(s) from \(stateDirectory)")

@@ -164,25 +164,37 @@ extension DaemonRequest.Submission {
     /// The onDuplicate values.
     static let duplicatePolicies = ["keep", "replace", "append"]
 
-    /// Checks every field against ``DaemonLimits``; see ``DaemonRequestFields/validated()``.
+    /// Checks what running a command needs: a first argument (the command) that is not empty, no NUL
+    /// byte in an argument or in the directory, and an absolute directory.
     ///
-    /// - Throws: ``DaemonProtocolError`` naming the field (`submission.…`) and the value.
-    package func validate() throws(DaemonProtocolError) {
+    /// - Parameter fields: the prefix of the fields' names in an error (`submission.`).
+    /// - Throws: ``DaemonProtocolError`` naming the field (`<fields>command`, `<fields>workingDirectory`)
+    ///   and the value.
+    static func checkCommand(
+        _ command: [String], workingDirectory: String, fields: String
+    ) throws(DaemonProtocolError) {
         guard let first = command.first, !first.isEmpty else {
-            throw DaemonProtocolError("field 'submission.command' must name a command, got \(command)")
+            throw DaemonProtocolError("field '\(fields)command' must name a command, got \(command)")
         }
         for (index, argument) in command.enumerated() {
             if let problem = DaemonLimits.argumentProblem(argument) {
-                throw DaemonProtocolError("invalid argument \(index) of field 'submission.command': \(problem)")
+                throw DaemonProtocolError("invalid argument \(index) of field '\(fields)command': \(problem)")
             }
         }
         guard workingDirectory.hasPrefix("/") else {
             throw DaemonProtocolError(
-                "field 'submission.workingDirectory' must be an absolute path, got '\(workingDirectory)'")
+                "field '\(fields)workingDirectory' must be an absolute path, got '\(workingDirectory)'")
         }
         if let problem = DaemonLimits.argumentProblem(workingDirectory) {
-            throw DaemonProtocolError("invalid field 'submission.workingDirectory': \(problem)")
+            throw DaemonProtocolError("invalid field '\(fields)workingDirectory': \(problem)")
         }
+    }
+
+    /// Checks every field against ``DaemonLimits``; see ``DaemonRequestFields/validated()``.
+    ///
+    /// - Throws: ``DaemonProtocolError`` naming the field (`submission.…`) and the value.
+    package func validate() throws(DaemonProtocolError) {
+        try Self.checkCommand(command, workingDirectory: workingDirectory, fields: "submission.")
         if let name { try DaemonRequest.checkLabel(name, field: "submission.name") }
         if let network, let problem = DaemonLimits.networkListProblem(network) {
             throw DaemonProtocolError(

@@ -16,4 +16,14 @@ package struct ShellJob: Codable, Sendable, Equatable {
         self.workingDirectory = workingDirectory
         self.name = name
     }
+
+    /// Checks that the payload can run: a command, and an absolute working directory, without NUL bytes
+    /// (``DaemonRequest/Submission/checkCommand(_:workingDirectory:fields:)``, as a submission is checked).
+    /// A restored payload is only decoded, so its job's runs check it first.
+    ///
+    /// - Throws: ``DaemonProtocolError`` naming the field (`payload.command`, `payload.workingDirectory`)
+    ///   and the value.
+    func validate() throws(DaemonProtocolError) {
+        try DaemonRequest.Submission.checkCommand(command, workingDirectory: workingDirectory, fields: "payload.")
+    }
 }

@@ -37,6 +37,13 @@ struct ShellJobRunner: Sendable {
         var description: String { "the command could not start: \(reason)" }
     }
 
+    /// A job whose payload cannot run (``ShellJob/validate()``), with the reason naming the field and the
+    /// value.
+    struct InvalidJob: Error, CustomStringConvertible {
+        var reason: String
+        var description: String { "the stored job cannot run: \(reason)" }
+    }
+
     /// How long a run's output is still copied after its process group has ended.
     static let outputDrain = Duration.seconds(2)
 
@@ -66,10 +73,27 @@ struct ShellJobRunner: Sendable {
         return environment
     }
 
+    /// Registers the daemon's handler of ``ShellJob/kind`` on `durable`: each attempt waits until `gate`
+    /// opens, then runs the job (``run(_:context:)``).
+    func register(on durable: DurableScheduler, after gate: StartGate) throws(DurableJobError) {
+        try durable.register(ShellJob.kind, payload: ShellJob.self) { job, context in
+            await gate.wait()
+            try await run(job, context: context)
+        }
+    }
+
     /// Runs the command once; throws ``CommandFailed`` for a non-zero status, ``StartFailed`` (to be
-    /// retried) when the daemon lacked a resource to start it.
+    /// retried) when the daemon lacked a resource to start it, and ``InvalidJob`` (not retried, nothing
+    /// started) when the payload cannot run (``ShellJob/validate()``).
     func run(_ job: ShellJob, context: SyncJobContext) async throws {
         let id = context.jobID
+        do {
+            try job.validate()
+        } catch {
+            let invalid = InvalidJob(reason: error.message)
+            log("job \(id) (\(DaemonLimits.escaped(job.name))): \(DaemonLimits.escaped(invalid.description))")
+            throw SyncJobError.doNotRetry(invalid)
+        }
         let run = runLog.startRun(id: id, attempt: context.attempt)
         let paths = runLog.outputPaths(id: id, run: run)
         let cannotStart = { (reason: String) -> StartFailed in
