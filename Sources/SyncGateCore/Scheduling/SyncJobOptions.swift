@@ -235,7 +235,7 @@ public struct SyncJobOptions: Sendable, Hashable {
             ("delay", delay), ("startDeadline", startDeadline), ("runTimeout", runTimeout),
         ]
         switch retry.backoff {
-        case .fixed(let delay): durations.append(("retry delay", delay))
+        case .fixed(let delay): durations.append(("retry.delay", delay))
         case .exponential(let initial, _, let maxDelay):
             durations += [("retry.initial", initial), ("retry.maxDelay", maxDelay)]
         }

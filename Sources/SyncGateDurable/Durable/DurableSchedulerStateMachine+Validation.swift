@@ -6,24 +6,9 @@ extension DurableSchedulerStateMachine {
     /// value.
     static func rangeError(_ options: SyncJobOptions) -> SyncJobRefusal? {
         let maximum = DurableScheduler.maximumDuration
-        var durations: [(String, Duration?)] = [
-            ("delay", options.delay), ("startDeadline", options.startDeadline), ("runTimeout", options.runTimeout),
-            ("period.interval", options.period?.interval), ("period.flex", options.period?.flex),
-            ("calendar.window", options.calendar?.window),
-            ("calendar.randomizedDelay", options.calendar?.randomizedDelay),
-            ("fileTrigger.quietPeriod", options.fileTrigger?.quietPeriod),
-        ]
-        durations += options.relaxations.map { ("relaxations", $0.after) }
-        switch options.retry.backoff {
-        case .fixed(let delay): durations.append(("retry delay", delay))
-        case .exponential(let initial, _, let maxDelay):
-            durations += [("retry.initial", initial), ("retry.maxDelay", maxDelay)]
-        }
-        for case (let field, let value?) in durations where value > maximum {
-            return .option(
-                field, "\(value)", "\(field) must be at most \(maximum) (100 years) in a durable job, got \(value)")
-        }
-        return nil
+        guard let (field, value) = options.durations.first(where: { $0.value > maximum }) else { return nil }
+        return .option(
+            field, "\(value)", "\(field) must be at most \(maximum) (100 years) in a durable job, got \(value)")
     }
 
     /// Why a new durable job may not have its dependencies, naming the field and the value: each job it

@@ -20,7 +20,7 @@ struct DurableDurationLimitTests {
         ("delay", { $0.delay = $1 }),
         ("startDeadline", { $0.startDeadline = $1 }),
         ("runTimeout", { $0.runTimeout = $1 }),
-        ("retry delay", { $0.retry = .fixed(delay: $1, maxAttempts: 2) }),
+        ("retry.delay", { $0.retry = .fixed(delay: $1, maxAttempts: 2) }),
         ("retry.initial", { $0.retry = .exponential(initial: $1, maxDelay: $1) }),
         ("retry.maxDelay", { $0.retry = .exponential(initial: .seconds(1), maxDelay: $1) }),
         ("period.interval", { $0.period = SyncJobPeriod(every: $1, flex: .seconds(1)) }),

@@ -80,7 +80,7 @@ struct DurableFaultTests {
             ("delay", SyncJobOptions(delay: tooFar)),
             ("startDeadline", SyncJobOptions(startDeadline: tooFar)),
             ("runTimeout", SyncJobOptions(runTimeout: tooFar)),
-            ("retry delay", SyncJobOptions(retry: .fixed(delay: tooFar, maxAttempts: 2))),
+            ("retry.delay", SyncJobOptions(retry: .fixed(delay: tooFar, maxAttempts: 2))),
             ("retry.maxDelay", SyncJobOptions(retry: .exponential(initial: .seconds(1), maxDelay: tooFar))),
         ])
     func farFutureRefused(field: String, options: SyncJobOptions) throws {

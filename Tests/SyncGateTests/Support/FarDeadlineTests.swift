@@ -83,7 +83,7 @@ struct FarDeadlineTests {
         TooLong(field: "delay") { $0.delay = beyond },
         TooLong(field: "startDeadline") { $0.startDeadline = beyond },
         TooLong(field: "runTimeout") { $0.runTimeout = beyond },
-        TooLong(field: "retry delay") {
+        TooLong(field: "retry.delay") {
             $0.retry = .fixed(delay: .seconds(Int64.max) + .nanoseconds(1), maxAttempts: 2)
         },
         TooLong(field: "retry.maxDelay") {
