@@ -148,7 +148,7 @@ public struct SyncJobOptions: Sendable, Hashable {
             return .option("runTimeout", "\(runTimeout)", "runTimeout must be positive, got \(runTimeout)")
         }
         if let refusal = retry.validationError { return refusal }
-        if let (field, value) = durations.first(where: { $0.value > Self.longestDuration }) {
+        if let (field, value) = firstDuration(where: { $0 > Self.longestDuration }) {
             return .option(
                 field, "\(value)", "\(field) must be at most \(Self.longestDuration) (Int64.max seconds), got \(value)")
         }
@@ -228,24 +228,34 @@ public struct SyncJobOptions: Sendable, Hashable {
     /// every such sum far inside what a `Duration` holds.
     package static let longestDuration = Duration.seconds(Int64.max)
 
-    /// Every duration the options hold, each with the name of its field, in the order the fields are
-    /// declared: the list that range checks go through.
-    package var durations: [(field: String, value: Duration)] {
-        var durations: [(field: String, value: Duration?)] = [
-            ("delay", delay), ("startDeadline", startDeadline), ("runTimeout", runTimeout),
-        ]
+    /// The first duration the options hold that `matches`, with the name of its field, visiting the fields
+    /// in the order they are declared: the one walk over a job's durations that range checks go through.
+    ///
+    /// It allocates nothing: every submission's check goes through it.
+    package func firstDuration(where matches: (Duration) -> Bool) -> (field: String, value: Duration)? {
+        if let delay, matches(delay) { return ("delay", delay) }
+        if let startDeadline, matches(startDeadline) { return ("startDeadline", startDeadline) }
+        if let runTimeout, matches(runTimeout) { return ("runTimeout", runTimeout) }
         switch retry.backoff {
-        case .fixed(let delay): durations.append(("retry.delay", delay))
+        case .fixed(let delay):
+            if matches(delay) { return ("retry.delay", delay) }
         case .exponential(let initial, _, let maxDelay):
-            durations += [("retry.initial", initial), ("retry.maxDelay", maxDelay)]
+            if matches(initial) { return ("retry.initial", initial) }
+            if matches(maxDelay) { return ("retry.maxDelay", maxDelay) }
         }
-        durations += [
-            ("period.interval", period?.interval), ("period.flex", period?.flex),
-            ("calendar.window", calendar?.window), ("calendar.randomizedDelay", calendar?.randomizedDelay),
-            ("fileTrigger.quietPeriod", fileTrigger?.quietPeriod),
-        ]
-        durations += relaxations.map { ("relaxations", $0.after) }
-        return durations.compactMap { field, value in value.map { (field, $0) } }
+        if let period {
+            if matches(period.interval) { return ("period.interval", period.interval) }
+            if matches(period.flex) { return ("period.flex", period.flex) }
+        }
+        if let calendar {
+            if matches(calendar.window) { return ("calendar.window", calendar.window) }
+            if matches(calendar.randomizedDelay) { return ("calendar.randomizedDelay", calendar.randomizedDelay) }
+        }
+        if let fileTrigger, matches(fileTrigger.quietPeriod) {
+            return ("fileTrigger.quietPeriod", fileTrigger.quietPeriod)
+        }
+        for relaxation in relaxations where matches(relaxation.after) { return ("relaxations", relaxation.after) }
+        return nil
     }
 
     /// The most relaxations one job may declare (the scheduler keeps which are in effect in one 64-bit word).

@@ -6,7 +6,7 @@ extension DurableSchedulerStateMachine {
     /// value.
     static func rangeError(_ options: SyncJobOptions) -> SyncJobRefusal? {
         let maximum = DurableScheduler.maximumDuration
-        guard let (field, value) = options.durations.first(where: { $0.value > maximum }) else { return nil }
+        guard let (field, value) = options.firstDuration(where: { $0 > maximum }) else { return nil }
         return .option(
             field, "\(value)", "\(field) must be at most \(maximum) (100 years) in a durable job, got \(value)")
     }
