@@ -12,15 +12,26 @@ import SyncGateCore
 ///
 /// The command writes to ``writeEnd``; once the limit is reached, the rest is read and dropped (so the
 /// command never blocks on a full pipe) and a note is written at the end of the file. The copying ends
-/// at the end of file, or within ``abandonLatency`` of ``abandon()`` when a process that escaped the
-/// job still holds the writing end; either way the thread ends and both descriptors are closed.
+/// at the end of file, or, when a process that escaped the job still holds the writing end, at the
+/// deadline given to ``finish(before:)`` (within ``abandonLatency`` of it); either way the thread ends
+/// and both descriptors are closed. Waiting for that end suspends the waiting task: no thread of the
+/// caller's executor is held.
 final class CappedOutput: Sendable {
     /// The descriptor to hand to the command as stdout or stderr.
     let writeEnd: Int32
-    private let done = DispatchSemaphore(value: 0)
-    private let abandoned = LockedState(false)
-    /// How long an idle reader waits before it checks whether it was abandoned, in milliseconds.
+    private let copying = LockedState(Copying())
+    /// The longest a reader waits in one `poll` before it looks at the deadline again, in milliseconds.
     static let abandonLatency: Int32 = 1000
+    /// How many reads past the deadline copy what the pipe already holds, at most (64 KiB each).
+    static let finalReads = 16
+
+    /// Where the copying stands: when it must stop, whether it has, and who waits for that.
+    private struct Copying {
+        /// When the copying stops even though the writing end is still held; `nil` until a wait sets it.
+        var deadline: DispatchTime?
+        var ended = false
+        var waiters: [CheckedContinuation<Void, Never>] = []
+    }
 
     /// Opens the file (mode 0600, truncated) and the pipe, and starts copying.
     init(path: String, limit: Int) throws {
@@ -35,15 +46,33 @@ final class CappedOutput: Sendable {
         }
         writeEnd = pipe.write
         let readEnd = pipe.read
-        let done = done
-        let abandoned = abandoned
+        let copying = copying
         Thread.detachNewThread {
             SignalWatcher.blockWatchedSignals()
             var kept = 0
             var buffer = [UInt8](repeating: 0, count: 65_536)
-            while !abandoned.withLock({ $0 }) {
+            // Past the deadline, what is already in the pipe is still copied, in at most `finalReads` reads.
+            var finalReads = 0
+            while true {
+                var timeout = Self.abandonLatency
+                if finalReads > 0 {
+                    timeout = 0
+                } else if let deadline = copying.withLock({ $0.deadline }) {
+                    let now = DispatchTime.now()
+                    if now >= deadline {
+                        timeout = 0
+                    } else {
+                        let left = (deadline.uptimeNanoseconds - now.uptimeNanoseconds) / 1_000_000 + 1
+                        timeout = Int32(min(UInt64(timeout), left))
+                    }
+                }
+                if timeout == 0 {
+                    finalReads += 1
+                    if finalReads > Self.finalReads { break }
+                }
                 var entry = pollfd(fd: readEnd, events: Int16(POLLIN), revents: 0)
-                let ready = poll(&entry, 1, Self.abandonLatency)
+                let ready = poll(&entry, 1, timeout)
+                if ready == 0 && timeout == 0 { break }
                 if ready == 0 || (ready < 0 && errno == EINTR) { continue }
                 let count = buffer.withUnsafeMutableBytes { read(readEnd, $0.baseAddress, $0.count) }
                 if count < 0 && errno == EINTR { continue }
@@ -60,7 +89,12 @@ final class CappedOutput: Sendable {
             }
             close(readEnd)
             close(file)
-            done.signal()
+            let waiters = copying.withLock { copying in
+                copying.ended = true
+                defer { copying.waiters = [] }
+                return copying.waiters
+            }
+            for waiter in waiters { waiter.resume() }
         }
     }
 
@@ -69,15 +103,20 @@ final class CappedOutput: Sendable {
         close(writeEnd)
     }
 
-    /// Waits until the command and every process it left holding the pipe have closed it, at most
-    /// `deadline`.
-    func finish(before deadline: DispatchTime) {
-        _ = done.wait(timeout: deadline)
-    }
-
-    /// Stops copying even though a process still holds the writing end: what it writes from now on is
-    /// lost, and the reader's descriptors are closed within ``abandonLatency``.
-    func abandon() {
-        abandoned.withLock { $0 = true }
+    /// Waits until the command and every process it left holding the pipe have closed it, or until
+    /// `deadline`, after which the copying stops (what is written later is lost) and the descriptors are
+    /// closed; returns once they are. The calling task is suspended meanwhile, its thread free.
+    ///
+    /// The earliest deadline of several waits counts.
+    func finish(before deadline: DispatchTime) async {
+        await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
+            let ended = copying.withLock { copying in
+                if copying.ended { return true }
+                copying.deadline = min(copying.deadline ?? deadline, deadline)
+                copying.waiters.append(continuation)
+                return false
+            }
+            if ended { continuation.resume() }
+        }
     }
 }

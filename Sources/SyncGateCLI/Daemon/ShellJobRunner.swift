@@ -110,15 +110,15 @@ struct ShellJobRunner: Sendable {
             throw cannotStart("\(error)")
         }
         /// Closes the write ends of `outputs` and copies what they hold, for a run that did not start.
-        func abandon(_ outputs: [CappedOutput]) {
+        func abandon(_ outputs: [CappedOutput]) async {
             for output in outputs { output.closeWriteEnd() }
             let drained = DispatchTime.now() + .seconds(1)
-            for output in outputs { output.finish(before: drained) }
+            for output in outputs { await output.finish(before: drained) }
         }
         do {
             stderr = try CappedOutput(path: paths.stderr, limit: RunLog.outputLimit)
         } catch {
-            abandon([stdout])
+            await abandon([stdout])
             throw cannotStart("\(error)")
         }
         let stopReasonFile = runLog.stopReasonPath(id: id, run: run)
@@ -130,7 +130,7 @@ struct ShellJobRunner: Sendable {
             gate = LaunchGate()
             if gate == nil {
                 let failure = SystemErrorText.described(errno)
-                abandon([stdout, stderr])
+                await abandon([stdout, stderr])
                 throw cannotStart("no pipe for the launcher: \(failure)")
             }
         }
@@ -152,7 +152,7 @@ struct ShellJobRunner: Sendable {
         } catch var error as ChildProcess.SpawnError {
             // Through the launcher, what failed to start was the launcher: name the job's command.
             error.command = job.command[0]
-            abandon([stdout, stderr])
+            await abandon([stdout, stderr])
             let reason = "\(job.command[0]): \(SystemErrorText.message(error.code))"
             if [EAGAIN, EMFILE, ENFILE, ENOMEM].contains(error.code) { throw cannotStart(reason) }
             runLog.endRun(id: id, run: run, exitStatus: error.exitCode, interrupted: false)
@@ -185,10 +185,8 @@ struct ShellJobRunner: Sendable {
         let (seconds, attoseconds) = Self.outputDrain.components
         let deadline =
             DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
-        stdout.finish(before: deadline)
-        stderr.finish(before: deadline)
-        stdout.abandon()
-        stderr.abandon()
+        await stdout.finish(before: deadline)
+        await stderr.finish(before: deadline)
         let stopped = Task.isCancelled
         let reason = stopped ? Self.reasonText(context.stopReason) : nil
         if let reason {
