@@ -194,4 +194,22 @@ struct DaemonCommandLineTests {
         #expect(result.status == 1)
         #expect(result.stderr.contains("no daemon is running on \(socket)"))
     }
+
+    /// A socket path longer than a Unix socket's address holds: the client said "no daemon is running"
+    /// and suggested starting one, which fails on the same path. Both now name the length and the limit.
+    @Test(.timeLimit(.minutes(1))) func aSocketPathTooLongIsNamedAsSuch() async throws {
+        let socket = NSTemporaryDirectory() + String(repeating: "x", count: 120) + "/socket"
+        let client = try await ToolProcess.run(["jobs"], environment: ["SYNCGATE_SOCKET": socket])
+        #expect(client.status == 1)
+        let expected = "the socket path is too long for a Unix socket (\(socket.utf8.count) bytes, at most 107)"
+        #expect(client.stderr.contains(expected), "\(client.stderr)")
+        #expect(!client.stderr.contains("no daemon is running"))
+        let state = NSTemporaryDirectory() + "syncgate-long-socket-\(getpid())"
+        defer { try? FileManager.default.removeItem(atPath: state) }
+        let daemon = try await ToolProcess.run(["daemon", "--state-dir", state, "--socket", socket])
+        #expect(daemon.status == 1)
+        #expect(daemon.stderr.contains(expected), "\(daemon.stderr)")
+        // Nothing was created on the way.
+        #expect(!FileManager.default.fileExists(atPath: (socket as NSString).deletingLastPathComponent))
+    }
 }

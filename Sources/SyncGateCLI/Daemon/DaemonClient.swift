@@ -32,6 +32,8 @@ package struct DaemonClient: Sendable {
     /// Connects, sends `request` and returns the connection (-1 when the daemon refused and closed it) and
     /// the first response.
     func send(_ request: DaemonRequest) throws(Failure) -> (connection: Int32, response: DaemonResponse) {
+        // A path no socket can have says so, rather than that no daemon runs there.
+        if let problem = DaemonSocket.pathProblem(socketPath) { throw Failure(description: problem) }
         let connection: Int32
         do {
             connection = try DaemonSocket.connect(to: socketPath)

@@ -50,7 +50,7 @@ final class DaemonServer: Sendable {
         }
         unlink(path)
         guard var address = DaemonSocket.address(path) else {
-            throw DaemonSocket.Failure(description: "socket path too long: \(path)")
+            throw DaemonSocket.Failure(description: DaemonSocket.pathProblem(path) ?? "invalid socket path \(path)")
         }
         let descriptor = try DaemonSocket.makeSocket()
         let previous = umask(0o177)

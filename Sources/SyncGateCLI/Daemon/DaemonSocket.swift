@@ -15,6 +15,18 @@ enum DaemonSocket {
     }
 
     /// Fills a `sockaddr_un` for `path`; `nil` when the path is too long for one.
+    /// Why `path` cannot be a Unix socket's address (empty, or longer than `sun_path` holds), naming its
+    /// length and the limit, or `nil` when it can.
+    static func pathProblem(_ path: String) -> String? {
+        let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
+        if path.isEmpty { return "the socket path is empty" }
+        guard path.utf8.count < capacity else {
+            return "the socket path is too long for a Unix socket (\(path.utf8.count) bytes, at most "
+                + "\(capacity - 1)): \(path); set SYNCGATE_SOCKET to a shorter one"
+        }
+        return nil
+    }
+
     static func address(_ path: String) -> sockaddr_un? {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
@@ -41,7 +53,7 @@ enum DaemonSocket {
 
     /// Connects to `path`; throws naming the path and the reason.
     static func connect(to path: String) throws(Failure) -> Int32 {
-        guard var address = address(path) else { throw Failure(description: "socket path too long: \(path)") }
+        guard var address = address(path) else { throw Failure(description: pathProblem(path) ?? path) }
         let descriptor = try makeSocket()
         let result = withUnsafePointer(to: &address) {
             $0.withMemoryRebound(to: sockaddr.self, capacity: 1) {

@@ -23,6 +23,8 @@ enum DaemonSocketLocation {
     ///
     /// - Throws: ``DaemonSocket/Failure`` naming the path and the problem.
     static func prepare(socketPath: String) throws(DaemonSocket.Failure) {
+        // Before anything is created: a path no socket can have leaves no directory behind.
+        if let problem = DaemonSocket.pathProblem(socketPath) { throw DaemonSocket.Failure(description: problem) }
         let directory = (socketPath as NSString).deletingLastPathComponent
         try prepareDirectory(
             directory.isEmpty ? "." : directory, ownEntries: [(socketPath as NSString).lastPathComponent])

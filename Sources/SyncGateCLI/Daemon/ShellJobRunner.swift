@@ -91,7 +91,7 @@ struct ShellJobRunner: Sendable {
             try job.validate()
         } catch {
             let invalid = InvalidJob(reason: error.message)
-            log("job \(id) (\(DaemonLimits.escaped(job.name))): \(DaemonLimits.escaped(invalid.description))")
+            log("job \(id) (\(job.name)): \(invalid.description)")
             throw SyncJobError.doNotRetry(invalid)
         }
         let run = runLog.startRun(id: id, attempt: context.attempt)
