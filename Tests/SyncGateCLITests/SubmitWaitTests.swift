@@ -67,4 +67,16 @@ struct SubmitWaitTests {
         #expect(status == 3)
         #expect(errors == ["job j1 failed: exit status 3"])
     }
+
+    /// The outcome's error is the daemon's text, which can hold a job's name or command: escaped for the
+    /// terminal as the daemon's first answer is, so it cannot move the cursor or forge a line.
+    @Test func theOutcomesTextIsEscapedForTheTerminal() async throws {
+        let connection = try Connection()
+        let (signals, _) = AsyncStream.makeStream(of: Int32.self)
+        let line = DaemonProtocol.encodeLine(
+            DaemonResponse(ok: true, error: "bad\u{1B}[2Jname\nforged", id: "j1", outcome: "failed", exitStatus: 1))
+        #expect(line.withUnsafeBytes { send(connection.daemon, $0.baseAddress, $0.count, 0) } == line.count)
+        let (_, errors) = await wait(on: connection.client, signals: signals)
+        #expect(errors == ["job j1 failed: bad\\e[2Jname\\nforged"])
+    }
 }

@@ -327,12 +327,14 @@ package struct SubmitCommand: Subcommand {
                     errors("the daemon stopped before job \(id) ended; it runs again when the daemon restarts")
                     return ExitCode.failure
                 }
+                // The daemon's texts are escaped for a terminal, as its first answer is.
                 guard outcome.ok else {
-                    errors(outcome.error ?? "the daemon stopped before job \(id) ended")
+                    errors(DaemonLimits.escaped(outcome.error ?? "the daemon stopped before job \(id) ended"))
                     return ExitCode.failure
                 }
                 if outcome.outcome != "succeeded" {
-                    errors("job \(id) \(outcome.outcome ?? "ended")\(outcome.error.map { ": \($0)" } ?? "")")
+                    let detail = outcome.error.map { ": \($0)" } ?? ""
+                    errors(DaemonLimits.escaped("job \(id) \(outcome.outcome ?? "ended")\(detail)"))
                 }
                 return outcome.exitStatus ?? ExitCode.failure
             },
