@@ -14,6 +14,8 @@ final class DurableJournalWriter: Sendable {
     private struct Pending {
         let record: JobRecord
         let jobID: SyncJob.ID
+        /// Whether the store syncs what came before before the record is appended.
+        let syncsFirst: Bool
     }
 
     private struct State {
@@ -34,6 +36,8 @@ final class DurableJournalWriter: Sendable {
     private let store: any JobStore
     private let clock: any Clock<Duration>
     private let state = LockedState(State())
+    /// Told, after the writer's lock, the sequences of the `attemptStarted` records just written, in order.
+    private let startsWritten = LockedState<(@Sendable ([UInt64]) -> Void)?>(nil)
     /// The failures, as they are first met.
     let failures = EventBroadcast<DurableWriteFailure>()
 
@@ -56,28 +60,45 @@ final class DurableJournalWriter: Sendable {
     /// records.
     var scheduledRetry: Task<Void, Never>? { state.withLock { $0.retry } }
 
-    /// Writes `record` (about job `jobID`) after the pending ones; a failure is reported and the record kept.
-    func write(_ record: JobRecord, jobID: SyncJob.ID) {
-        let failed = state.withLock { state in
-            state.pending.append(Pending(record: record, jobID: jobID))
-            return drain(&state).failed
+    /// Sets what is told the sequences of the `attemptStarted` records once they are in the store (however
+    /// late: a record that failed is told when a retry writes it), after the writer's lock, in order.
+    func onStartsWritten(_ body: @escaping @Sendable ([UInt64]) -> Void) {
+        startsWritten.withLock { $0 = body }
+    }
+
+    /// Writes `record` (about job `jobID`) after the pending ones, with `syncsFirst` once the store made
+    /// them durable (``JobStore/sync()``); a failure is reported and the record kept.
+    func write(_ record: JobRecord, jobID: SyncJob.ID, syncsFirst: Bool = false) {
+        let outcome = state.withLock { state in
+            state.pending.append(Pending(record: record, jobID: jobID, syncsFirst: syncsFirst))
+            return drain(&state)
         }
-        report(failed)
+        report(outcome)
     }
 
     /// Writes the pending records in order.
     ///
     /// - Throws: the store's error when a record still cannot be written; it stays pending.
     func retryPending() throws {
-        let (failed, error) = state.withLock { drain(&$0) }
-        report(failed)
-        if let error { throw error }
+        let outcome = state.withLock { drain(&$0) }
+        report(outcome)
+        if let error = outcome.error { throw error }
     }
 
-    /// Writes the pending records in order, stopping at the first failure; returns the records newly known
-    /// to have failed, and the error. Each record is looked at once per call, and reported once: a store
-    /// that keeps failing costs each new record one attempt, not a pass over every record pending.
-    private func drain(_ state: inout State) -> (failed: [DurableWriteFailure], error: (any Error)?) {
+    /// What one pass over the pending records did.
+    private struct Drained {
+        /// The records newly known to have failed.
+        var failed: [DurableWriteFailure] = []
+        var error: (any Error)?
+        /// The sequences of the `attemptStarted` records written.
+        var starts: [UInt64] = []
+    }
+
+    /// Writes the pending records in order, stopping at the first failure. Each record is looked at once
+    /// per call, and reported once: a store that keeps failing costs each new record one attempt, not a
+    /// pass over every record pending.
+    private func drain(_ state: inout State) -> Drained {
+        var drained = Drained()
         var written = 0
         defer {
             state.pending.removeFirst(written)
@@ -85,7 +106,11 @@ final class DurableJournalWriter: Sendable {
         }
         while written < state.pending.count {
             do {
+                if state.pending[written].syncsFirst { try store.sync() }
                 try store.append(state.pending[written].record)
+                if case .attemptStarted(let sequence, _) = state.pending[written].record {
+                    drained.starts.append(sequence)
+                }
                 written += 1
             } catch {
                 let failed = state.pending[max(state.reported, written)...].map { pending in
@@ -100,18 +125,21 @@ final class DurableJournalWriter: Sendable {
                 if state.retry == nil && !isClosed {
                     state.retry = retryTask()
                 }
-                return (failed, error)
+                drained.failed = failed
+                drained.error = error
+                return drained
             }
         }
-        return ([], nil)
+        return drained
     }
 
-    /// Logs the failures and sends them on ``failures``.
-    private func report(_ failed: [DurableWriteFailure]) {
-        for failure in failed {
+    /// After the lock: logs the failures and sends them on ``failures``, and tells the starts written.
+    private func report(_ drained: Drained) {
+        for failure in drained.failed {
             SyncGateLog.log(.error, "durable job \(failure.jobID): \(failure.record) not written: \(failure.error)")
             failures.send(failure)
         }
+        if !drained.starts.isEmpty { startsWritten.withLock { $0 }?(drained.starts) }
     }
 
     /// A task that writes the pending records again after ``retryInterval`` (and schedules the next retry
@@ -121,11 +149,11 @@ final class DurableJournalWriter: Sendable {
         return Task { [weak self] in
             try? await clock.sleep(for: Self.retryInterval)
             guard let self else { return }
-            let failed = self.state.withLock { state in
+            let drained = self.state.withLock { state in
                 state.retry = nil
-                return state.pending.isEmpty ? [] : self.drain(&state).failed
+                return state.pending.isEmpty ? Drained() : self.drain(&state)
             }
-            self.report(failed)
+            self.report(drained)
         }
     }
 

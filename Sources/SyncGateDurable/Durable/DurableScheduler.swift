@@ -69,6 +69,7 @@ public final class DurableScheduler: Sendable {
         self.store = store
         self.wallClock = wallClock
         self.writer = DurableJournalWriter(store: store, clock: retryClock)
+        writer.onStartsWritten { [weak self] sequences in self?.startsWritten(sequences) }
         let token = scheduler.schedulerCore.addEventHook { [weak self] delivery in self?.record(delivery) }
         state.withLock { $0.hookToken = token }
         // `.storageNotLow` watches the job store's volume unless the app chose a path.
@@ -118,7 +119,7 @@ public final class DurableScheduler: Sendable {
         let (registry, active) = state.withLock { ($0.machine.registry, Set($0.machine.active.sequences)) }
         let (readiness, payloads) = registry.decode(contents.jobs, skipping: active)
         var start = state.withLock { $0.machine.beginRestore(contents.jobs, readiness: readiness, now: now) }
-        for write in start.writes { writer.write(write.record, jobID: write.jobID) }
+        for write in start.writes { writer.write(write.record, jobID: write.jobID, syncsFirst: write.syncsFirst) }
         var restored: [SyncJobHandle] = []
         var interrupted: [SyncJob.ID] = []
         while let step = start.plan.next() {
@@ -133,7 +134,7 @@ public final class DurableScheduler: Sendable {
         let (writes, kept) = state.withLock { state in
             (state.machine.finishRestore(start, contents: contents), state.machine.keptJobs)
         }
-        for write in writes { writer.write(write.record, jobID: write.jobID) }
+        for write in writes { writer.write(write.record, jobID: write.jobID, syncsFirst: write.syncsFirst) }
         return DurableRestoreReport(
             restored: restored, interrupted: interrupted, expired: start.plan.expired,
             discarded: start.plan.discarded, kept: kept, storeIssues: contents.issues)
@@ -341,34 +342,50 @@ public final class DurableScheduler: Sendable {
         let sequence = ticket.sequence
         let now = wallClock()
         let writes = state.withLock { $0.machine.event(delivery, of: sequence, now: now) }
-        for write in writes { writer.write(write.record, jobID: write.jobID) }
-        guard case .started = delivery.event else { return }
-        // Lets the operation waiting for this `attemptStarted` record run.
-        let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
-            state.machine.startRecorded(sequence) ? state.startWaiters.removeValue(forKey: sequence) : nil
-        }
-        waiter?.resume()
+        for write in writes { writer.write(write.record, jobID: write.jobID, syncsFirst: write.syncsFirst) }
     }
 
-    /// Returns once the journal holds the `attemptStarted` record of the attempt that is about to run the
-    /// handler of job `sequence`, so that a process that dies while a handler runs always finds the job
-    /// marked as running (and reports it as interrupted).
+    /// Counts the `attemptStarted` records the store took, in order, and lets the operation waiting for
+    /// each run.
+    private func startsWritten(_ sequences: [UInt64]) {
+        for sequence in sequences {
+            let waiter: CheckedContinuation<Void, Never>? = state.withLock { state in
+                state.machine.startRecorded(sequence) ? state.startWaiters.removeValue(forKey: sequence) : nil
+            }
+            waiter?.resume()
+        }
+    }
+
+    /// Returns once the store holds the `attemptStarted` record of the attempt that is about to run the
+    /// handler of job `sequence` (`true`), so that a process that dies while a handler runs always finds
+    /// the job marked as running (and reports it as interrupted); or once the calling task is cancelled
+    /// before that (`false`: the handler must not run).
     ///
     /// The scheduler creates an attempt's task before it hands the `started` event to this layer's hook,
     /// outside its lock; the hook writes the record. Every `started` event of a job is followed by exactly
     /// one run of its operation, so the operation's n-th run waits for the n-th record. The wait ends when
-    /// the hook has written it (or found the job gone); the hook always comes, since the scheduler
-    /// delivers every event, and this layer cannot go away meanwhile (the waiting operation holds it).
-    private func waitUntilStartRecorded(_ sequence: UInt64) async {
-        if state.withLock({ $0.machine.attemptBegins(sequence) }) { return }
-        await withCheckedContinuation { continuation in
-            let isRecordedNow: Bool = state.withLock { state in
-                if state.machine.isStartRecorded(sequence) { return true }
-                state.startWaiters[sequence] = continuation
-                return false
+    /// the store has taken it, which may be long after the event when the store fails (a full disk): the
+    /// journal writer writes it again with every later record and about once a second, and tells this
+    /// layer when it is in (``DurableJournalWriter/onStartsWritten(_:)``). A stop of the attempt meanwhile
+    /// (its cancellation, a run timeout, a shutdown) ends the wait.
+    private func waitUntilStartRecorded(_ sequence: UInt64) async -> Bool {
+        if state.withLock({ $0.machine.attemptBegins(sequence) }) { return true }
+        await withTaskCancellationHandler {
+            await withCheckedContinuation { continuation in
+                // Under the lock that the cancellation handler takes: it either finds this waiter, or ran
+                // before and left the task cancelled.
+                let resumeNow: Bool = state.withLock { state in
+                    if state.machine.isStartRecorded(sequence) || Task.isCancelled { return true }
+                    state.startWaiters[sequence] = continuation
+                    return false
+                }
+                if resumeNow { continuation.resume() }
             }
-            if isRecordedNow { continuation.resume() }
+        } onCancel: {
+            let waiter = state.withLock { $0.startWaiters.removeValue(forKey: sequence) }
+            waiter?.resume()
         }
+        return state.withLock { $0.machine.isStartRecorded(sequence) }
     }
 
     private func ticket(_ sequence: UInt64) -> DurableTicket {
@@ -398,7 +415,8 @@ public final class DurableScheduler: Sendable {
         restoredInputs: [(id: SyncJob.ID, value: any Sendable)], order: [SyncJob.ID]
     ) -> SyncJob.Operation {
         { [weak self] context in
-            await self?.waitUntilStartRecorded(sequence)
+            // Stopped before the journal held its start, the attempt does not run its handler.
+            guard await self?.waitUntilStartRecorded(sequence) ?? true else { throw CancellationError() }
             let context = restoredInputs.isEmpty ? context : context.adding(inputs: restoredInputs, order: order)
             try await run(payload, context)
             try self?.keepOutput(of: context, sequence: sequence)

@@ -36,6 +36,8 @@ struct DurableSchedulerStateMachine: Sendable {
     struct Write: Sendable, Equatable {
         let record: JobRecord
         let jobID: SyncJob.ID
+        /// Whether the records before it must be durable before it is written (``JobStore/sync()``).
+        var syncsFirst = false
     }
 
     /// A stored job that a restore pass activated, to be submitted if the pass's plan says so.
@@ -191,9 +193,13 @@ struct DurableSchedulerStateMachine: Sendable {
                 keep(stored, reason: reason)
             case .expire:
                 unkeep(stored.sequence)
-                start.writes += dependencyWrites(of: stored.id, event: .expired(id: stored.id), .expired, nil)
+                let told = dependencyWrites(of: stored.id, event: .expired(id: stored.id), .expired, nil)
+                start.writes += told
+                // As in `event`: the resolution is written once what the dependents were told is durable.
                 start.writes.append(
-                    Write(record: .resolved(sequence: stored.sequence, resolution: .expired), jobID: stored.id))
+                    Write(
+                        record: .resolved(sequence: stored.sequence, resolution: .expired), jobID: stored.id,
+                        syncsFirst: !told.isEmpty))
             case .candidate:
                 let late = lateResults[stored.sequence] ?? []
                 let dependencies = DurableRestorePlan.dependencies(
@@ -259,7 +265,9 @@ struct DurableSchedulerStateMachine: Sendable {
             edges[sequence] = nil
             outputs[sequence] = nil
         }
-        if let record { writes.append(Write(record: record, jobID: job.id)) }
+        // A resolution that follows what its dependents were told is written once that is durable: a
+        // crash then never keeps the resolution without it (a dependent would wait on a job gone).
+        if let record { writes.append(Write(record: record, jobID: job.id, syncsFirst: !writes.isEmpty)) }
         return writes
     }
 

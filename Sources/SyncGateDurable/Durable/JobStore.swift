@@ -16,12 +16,23 @@ public protocol JobStore: AnyObject, Sendable {
     ///   the store is then unchanged.
     func append(_ record: JobRecord) throws
 
+    /// Makes every record appended so far as durable as a ``JobRecord/submitted(_:)`` record is when its
+    /// append returns. The durable layer calls it where the order in which records become durable
+    /// matters: before the resolution of a job whose dependents were just told how it ended, so that no
+    /// crash keeps the resolution and loses what the dependents were told. The default does nothing.
+    ///
+    /// - Throws: ``JobStoreError`` when the records cannot be made durable.
+    func sync() throws
+
     /// Makes every record appended so far durable and releases the store (its lock, its files); later
     /// appends fail. Closing twice does nothing more. The default does nothing.
     func close() throws
 }
 
 extension JobStore {
+    /// Does nothing: a store whose appends are as durable as they get when they return.
+    public func sync() throws {}
+
     /// Does nothing: a store with nothing to release.
     public func close() throws {}
 }
