@@ -88,6 +88,23 @@ struct RunLogTests {
         }
     }
 
+    /// A crash while the daemon wrote a line leaves it cut short, without its newline: the next record
+    /// was appended to it, the two read as one damaged line and were both skipped, and the next run took
+    /// the number of the run that record started (overwriting its output).
+    @Test func aLineCutShortByACrashLosesNoOtherRecord() throws {
+        try withLog { log in
+            try log.recordJob(id: "t#1", ShellJob(command: ["true"], workingDirectory: "/", name: "t"))
+            let lines =
+                #"{"event":"started","run":1,"attempt":1,"at":"2026-01-01T00:00:00.000Z"}"# + "\n"
+                + #"{"event":"ended","run":1,"at":"2026-01-"#
+            try Data(lines.utf8).write(to: URL(fileURLWithPath: log.directory + "/t#1/runs.jsonl"))
+            let run = log.startRun(id: "t#1", attempt: 2)
+            #expect(run == 2)
+            #expect(log.startRun(id: "t#1", attempt: 3) == 3)
+            #expect(try #require(log.runs(id: "t#1")).map(\.run) == [1, 2, 3])
+        }
+    }
+
     @Test func theStreamCarriesEveryByteInBase64Chunks() throws {
         try withLog { log in
             try log.recordJob(id: "s#1", ShellJob(command: ["true"], workingDirectory: "/", name: "s"))

@@ -97,12 +97,19 @@ package struct RunLog: Sendable {
         }
     }
 
+    /// Appends one line. A file whose last line was cut short (a crash during a write) first gets the
+    /// newline it lacks, so the cut line stays alone, skipped as damaged, and this one reads whole.
     private func append(_ entry: Entry, id: String) {
         let path = jobDirectory(id) + "/runs.jsonl"
-        let descriptor = open(path, O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
-        let line = DaemonProtocol.encodeLine(entry)
+        var line = DaemonProtocol.encodeLine(entry)
+        let size = lseek(descriptor, 0, SEEK_END)
+        var last: UInt8 = 0
+        if size > 0, pread(descriptor, &last, 1, size - 1) == 1, last != UInt8(ascii: "\n") {
+            line.insert(UInt8(ascii: "\n"), at: line.startIndex)
+        }
         _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
         fsync(descriptor)
     }
