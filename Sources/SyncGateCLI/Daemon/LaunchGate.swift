@@ -10,11 +10,14 @@
 /// Both ends are close-on-exec, so no other program started meanwhile inherits either; the spawn hands
 /// the read end to the launcher as its descriptor 3. ``open()`` writes the one byte that lets the
 /// launcher go on; ``close()`` (after `open()`, or instead of it when the run is not wanted) closes both
-/// ends, which the launcher sees as an end of file. Used by one task, once.
+/// ends, which the launcher sees as an end of file, and does nothing when called again. Used by one
+/// task.
 package final class LaunchGate: @unchecked Sendable {
     /// The read end, for the spawn.
     package let readEnd: Int32
     private var writeEnd: Int32
+    /// Whether ``close()`` has closed both ends.
+    private var closed = false
 
     /// Makes the pipe; `nil` (with `errno` set) when the process has no descriptor left.
     package init?() {
@@ -33,11 +36,13 @@ package final class LaunchGate: @unchecked Sendable {
         writeEnd = -1
     }
 
-    /// Closes what is still open; a launcher still waiting ends with 125.
+    /// Closes what is still open; a launcher still waiting ends with 125. Once closed, does nothing.
     package func close() {
+        guard !closed else { return }
         if writeEnd >= 0 { closeDescriptor(writeEnd) }
         closeDescriptor(readEnd)
         writeEnd = -1
+        closed = true
     }
 }
 

@@ -1,5 +1,6 @@
 import Foundation
 import SyncGate
+import SyncGateCore
 
 #if canImport(Glibc)
     import Glibc
@@ -41,21 +42,53 @@ struct RunningCommands: Sendable {
 
     private func path(_ job: String) -> String { directory + "/" + job + ".json" }
 
-    /// Records a command that has just started; false when the record could not be written.
-    @discardableResult
-    func record(_ record: Record) -> Bool {
-        guard RunLog.isSafe(record.job), let data = try? JSONEncoder().encode(record) else { return false }
-        let temporary = path(record.job) + ".new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return false }
-        let written = data.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
-        close(descriptor)
-        guard written == data.count, synced, rename(temporary, path(record.job)) == 0 else {
-            unlink(temporary)
-            return false
+    /// A record that could not be written, and why: the step that failed, its path and the system's reason.
+    struct RecordFailed: Error, CustomStringConvertible {
+        var description: String
+    }
+
+    /// Records a command that has just started: writes and syncs the record under a temporary name, then
+    /// renames it into place. Throws ``RecordFailed`` when any step fails (no space, no permission, no
+    /// descriptor left, a job id that cannot name a file); then no record of the run is on disk and
+    /// nothing is left under the temporary name.
+    func record(_ record: Record) throws(RecordFailed) {
+        guard RunLog.isSafe(record.job) else {
+            throw RecordFailed(description: "the job id \(record.job) cannot name a file")
         }
-        return true
+        let data: Data
+        do {
+            data = try JSONEncoder().encode(record)
+        } catch {
+            throw RecordFailed(description: "cannot encode the record: \(error)")
+        }
+        let final = path(record.job)
+        let temporary = final + ".new"
+        /// The failure of `action` on `path` that has just set `errno`.
+        func failed(_ action: String, _ path: String) -> RecordFailed {
+            let code = errno
+            return RecordFailed(description: "cannot \(action) \(path): \(SystemErrorText.message(code))")
+        }
+        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { throw failed("create", temporary) }
+        var failure: RecordFailed? = nil
+        data.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let written = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if written < 0 && errno == EINTR { continue }
+                if written < 0 { failure = failed("write", temporary) }
+                if written == 0 { failure = RecordFailed(description: "cannot write \(temporary): nothing written") }
+                guard written > 0 else { return }
+                offset += written
+            }
+        }
+        if failure == nil, fsync(descriptor) != 0 { failure = failed("sync", temporary) }
+        close(descriptor)
+        if failure == nil, rename(temporary, final) != 0 { failure = failed("rename \(temporary) to", final) }
+        if let failure {
+            unlink(temporary)
+            throw failure
+        }
     }
 
     /// Forgets the job's command once its group has ended.

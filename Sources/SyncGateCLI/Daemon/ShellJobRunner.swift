@@ -23,7 +23,12 @@ import SyncGateCore
 /// pipe loses what it writes later, and the daemon's descriptors for the run are closed regardless.
 ///
 /// With a ``launcher``, the command is started through ``JobLauncher`` so that it gets SIGKILL when the
-/// daemon dies, and while it runs its identity is in ``running``, for the next daemon to find.
+/// daemon dies, and while it runs its identity is in ``running``, for the next daemon to find. The
+/// launcher waits at its gate until the run is recorded there; a run that cannot be recorded (the record
+/// cannot be written, or the launcher's start time cannot be read) never runs: the gate closes, the
+/// launcher ends with 125 and is reaped, the run is logged as one that could not start, and the attempt
+/// throws ``StartFailed``. Without a launcher the command runs as soon as it is spawned, and a record
+/// that cannot be written is only logged.
 struct ShellJobRunner: Sendable {
     /// A run that ended with a non-zero status.
     struct CommandFailed: Error, CustomStringConvertible {
@@ -83,8 +88,9 @@ struct ShellJobRunner: Sendable {
     }
 
     /// Runs the command once; throws ``CommandFailed`` for a non-zero status, ``StartFailed`` (to be
-    /// retried) when the daemon lacked a resource to start it, and ``InvalidJob`` (not retried, nothing
-    /// started) when the payload cannot run (``ShellJob/validate()``).
+    /// retried) when the daemon lacked a resource to start it or, with a ``launcher``, to record it in
+    /// ``running``, and ``InvalidJob`` (not retried, nothing started) when the payload cannot run
+    /// (``ShellJob/validate()``).
     func run(_ job: ShellJob, context: SyncJobContext) async throws {
         let id = context.jobID
         do {
@@ -162,8 +168,17 @@ struct ShellJobRunner: Sendable {
         }
         stdout.closeWriteEnd()
         stderr.closeWriteEnd()
-        if let running, let start = ProcessGroup.Stat.read(child.pid)?.startTime {
-            running.record(RunningCommands.Record(job: id, run: run, pid: child.pid, startTime: start))
+        if let running, let failure = Self.record(job: id, run: run, pid: child.pid, in: running) {
+            if let gate {
+                // Held at the gate, the command has not run: closed, the gate ends the launcher (125).
+                gate.close()
+                _ = await child.groupEnded()
+                let drained = DispatchTime.now() + .seconds(1)
+                await stdout.finish(before: drained)
+                await stderr.finish(before: drained)
+                throw cannotStart("the run could not be recorded: \(failure)")
+            }
+            log("job \(id) (\(job.name)) run \(run): the running command could not be recorded: \(failure)")
         }
         gate?.open()
         log("job \(id) (\(job.name)) run \(run) started, attempt \(context.attempt), pid \(child.pid)")
@@ -198,6 +213,19 @@ struct ShellJobRunner: Sendable {
         log("job \(id) (\(job.name)) run \(run) \(exit)\(reason.map { " (stopped by the daemon: \($0))" } ?? "")")
         if stopped { throw CancellationError() }
         if !exit.isSuccess { throw CommandFailed(status: exit.exitCode) }
+    }
+
+    /// Records the run of process `pid` in `running`; `nil` once it is recorded, else why it is not.
+    private static func record(job: String, run: Int, pid: pid_t, in running: RunningCommands) -> String? {
+        guard let start = ProcessGroup.Stat.read(pid)?.startTime else {
+            return "the start time of process \(pid) cannot be read from /proc/\(pid)/stat"
+        }
+        do {
+            try running.record(RunningCommands.Record(job: job, run: run, pid: pid, startTime: start))
+            return nil
+        } catch {
+            return error.description
+        }
     }
 
     /// The reason a stopped run is given: its description, or `cancelled` for a task cancelled without
