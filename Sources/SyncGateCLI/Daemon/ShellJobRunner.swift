@@ -27,8 +27,8 @@ import SyncGateCore
 /// launcher waits at its gate until the run is recorded there; a run that cannot be recorded (the record
 /// cannot be written, or the launcher's start time cannot be read) never runs: the gate closes, the
 /// launcher ends with 125 and is reaped, the run is logged as one that could not start, and the attempt
-/// throws ``StartFailed``. Without a launcher the command runs as soon as it is spawned, and a record
-/// that cannot be written is only logged.
+/// throws ``StartFailed``. Without a launcher (platforms without `/proc`) the command runs as soon as it
+/// is spawned and is not recorded.
 struct ShellJobRunner: Sendable {
     /// A run that ended with a non-zero status.
     struct CommandFailed: Error, CustomStringConvertible {
@@ -168,17 +168,16 @@ struct ShellJobRunner: Sendable {
         }
         stdout.closeWriteEnd()
         stderr.closeWriteEnd()
-        if let running, let failure = Self.record(job: id, run: run, pid: child.pid, in: running) {
-            if let gate {
-                // Held at the gate, the command has not run: closed, the gate ends the launcher (125).
-                gate.close()
-                _ = await child.groupEnded()
-                let drained = DispatchTime.now() + .seconds(1)
-                await stdout.finish(before: drained)
-                await stderr.finish(before: drained)
-                throw cannotStart("the run could not be recorded: \(failure)")
-            }
-            log("job \(id) (\(job.name)) run \(run): the running command could not be recorded: \(failure)")
+        // Only a run held at the launcher's gate is recorded: without a launcher (no `/proc` to tell the
+        // command's start time either) the command already runs, and no record could keep it from it.
+        if let running, let gate, let failure = Self.record(job: id, run: run, pid: child.pid, in: running) {
+            // Held at the gate, the command has not run: closed, the gate ends the launcher (125).
+            gate.close()
+            _ = await child.groupEnded()
+            let drained = DispatchTime.now() + .seconds(1)
+            await stdout.finish(before: drained)
+            await stderr.finish(before: drained)
+            throw cannotStart("the run could not be recorded: \(failure)")
         }
         gate?.open()
         log("job \(id) (\(job.name)) run \(run) started, attempt \(context.attempt), pid \(child.pid)")
