@@ -3,7 +3,7 @@
 /// A period reuses the job's timers: the delay timer opens the window, the deadline timer closes it.
 /// An attempt starts only while its period's window is open. A window that closes before an attempt
 /// started skips the period; the end of a period's run (its success, or its failure after its retries)
-/// plans the next period from the run's start. A run that goes back to waiting inside its period (it was
+/// plans the next period from the end of the run's period, so periods follow each other back to back. A run that goes back to waiting inside its period (it was
 /// requeued after its requirements were lost, or failed and waits to be retried) keeps the window's
 /// close armed: when the window closes first, a requeued period counts as skipped and a period waiting
 /// to retry counts as failed, and the next period is planned as usual. Nothing is planned while a run is
@@ -98,7 +98,7 @@ extension SchedulerStateMachine {
     }
 
     /// A period's run ended (succeeded, or failed after its retries): counts it and plans the next
-    /// period from the run's start.
+    /// period from the end of the run's period (periods whose windows closed during the run are skipped).
     mutating func endPeriod(_ key: Key, succeeded: Bool, now: Duration, actions: inout [Action]) {
         guard let job = jobs[key], let series = job.series else { return }
         if succeeded {
@@ -112,7 +112,10 @@ extension SchedulerStateMachine {
             coverOccurrences(key, startedAt: series.startedAt ?? now, now: now)
             planCalendar(key, now: now, startIfPossible: false, actions: &actions)
         } else {
-            planPeriod(key, beginning: series.startedAt ?? now, now: now, startIfPossible: false, actions: &actions)
+            // Periods follow each other back to back: the next begins where the run's period ends, wherever
+            // in its window the run started (from the run's start, a series whose requirements always
+            // held ran every interval − flex, and with a flex close to the interval, back to back).
+            planPeriod(key, beginning: series.closesAt, now: now, startIfPossible: false, actions: &actions)
         }
         if let counts = job.series?.counts {
             actions.append(.emit(.periodEnded(id: job.spec.id, periods: counts), job))

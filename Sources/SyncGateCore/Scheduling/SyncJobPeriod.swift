@@ -2,9 +2,10 @@
 /// interval in which a run may start.
 ///
 /// The first interval begins when the job becomes eligible (its submission, after its `delay` and its
-/// dependencies). The interval after a run begins when that run started, not when it ended, so a long
-/// run does not push the schedule back. A run may start anywhere in the last ``flex`` of its interval
-/// (WorkManager's rule), and only when the job's requirements hold. When the window closes without a
+/// dependencies). Periods follow each other back to back: the one after a run begins where the run's
+/// period ends, wherever in its window the run started, so a series keeps its cadence and runs at most
+/// once per period; two runs are at least `interval − flex` apart. A run may start anywhere in the last
+/// ``flex`` of its interval (WorkManager's rule), and only when the job's requirements hold. When the window closes without a
 /// run, that period is skipped and counted (``SyncJobInfo/periods``), and the next interval begins
 /// where the skipped one ended: after a long time offline the series resumes with one run, never a
 /// burst. Two runs of one series never overlap: the next period is planned when the previous run

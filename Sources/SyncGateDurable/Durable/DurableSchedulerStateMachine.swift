@@ -324,7 +324,7 @@ struct DurableSchedulerStateMachine: Sendable {
                 return .periodEnded(sequence: sequence, anchor: anchor, periods: counts)
             }
             guard var series = job.series else { return nil }
-            series.anchor = series.nextAnchor(counts: counts, now: now)
+            series.anchor = series.nextAnchor(counts: counts)
             series.counts = counts
             series.runStartedAt = nil
             job.series = series
@@ -365,8 +365,10 @@ struct DurableSchedulerStateMachine: Sendable {
                 }
                 if var series = job.series, case .succeeded = delivery.event {
                     // A period's run that returned while the scheduler shut down: the series goes on.
-                    series.counts.succeeded += 1
-                    let anchor = series.runStartedAt ?? now
+                    var counts = series.counts
+                    counts.succeeded += 1
+                    let anchor = series.nextAnchor(counts: counts)
+                    series.counts = counts
                     leftForNextLaunch.append(job.id)
                     return .periodEnded(sequence: sequence, anchor: anchor, periods: series.counts)
                 }

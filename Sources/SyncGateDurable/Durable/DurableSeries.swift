@@ -35,13 +35,12 @@ struct DurableSeries: Sendable, Equatable {
         }
     }
 
-    /// The beginning of the period the series goes on from after a period ended with `counts`: the ended
-    /// run's start when a run ended it, else the old anchor; then one interval later per period skipped
-    /// since (the scheduler skips from there in steps of the interval).
-    func nextAnchor(counts: SyncJobInfo.Periods, now: Date) -> Date {
-        let ran = counts.succeeded + counts.failed > self.counts.succeeded + self.counts.failed
-        let base = ran ? (runStartedAt ?? now) : anchor
+    /// The beginning of the period the series goes on from after a period ended with `counts`: periods
+    /// follow each other back to back, so it is one interval after the anchor per period that ended since
+    /// (ran or skipped).
+    func nextAnchor(counts: SyncJobInfo.Periods) -> Date {
+        let ran = max(counts.succeeded + counts.failed - self.counts.succeeded - self.counts.failed, 0)
         let skipped = max(counts.skipped - self.counts.skipped, 0)
-        return base.addingTimeInterval(period.interval.inSeconds * Double(skipped))
+        return anchor.addingTimeInterval(period.interval.inSeconds * Double(ran + skipped))
     }
 }

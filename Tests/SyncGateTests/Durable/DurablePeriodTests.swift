@@ -58,7 +58,7 @@ struct DurablePeriodTests {
         clock.advance(by: .seconds(seconds))
     }
 
-    @Test("the schedule survives a restart: the next window counts from the last run's start")
+    @Test("the schedule survives a restart: the next period begins where the last run's period ended")
     func scheduleSurvivesRestart() async throws {
         let (first, _) = try start(connected: true)
         let events = first.scheduler.events
@@ -68,19 +68,20 @@ struct DurablePeriodTests {
         await first.operation.waitForStarts(1)
         first.operation.finish()
         #expect(await nextPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 0))
+        // The series goes on from the end of the run's period (60 s), not from the run's start (50 s).
         let stored = try #require(try first.store.load().jobs.first)
-        #expect(stored.periodAnchor == wall.now)
+        #expect(stored.periodAnchor == wall.now.addingTimeInterval(10))
         #expect(stored.periods == .init(succeeded: 1, failed: 0, skipped: 0))
         try await first.stop()
 
-        wall.advance(by: 30)  // 80 s: the next window (from the run's start at 50 s) is 100–110 s
+        wall.advance(by: 30)  // 80 s: the next period began at 60 s; its window is 110–120 s
         let (second, report) = try start(connected: true)
         let handle = try #require(report.restored.first)
         #expect(handle.id == "tick")
         #expect(handle.state == .delayed(attempt: 1))
         #expect(second.scheduler.job(id: "tick")?.periods == .init(succeeded: 1, failed: 0, skipped: 0))
         await clock.waitForSleepers(1)
-        advance(by: 19)
+        advance(by: 29)
         #expect(second.runs.withLock { $0.count } == 0)
         advance(by: 1)
         await second.operation.waitForStarts(1)
@@ -157,13 +158,14 @@ struct DurablePeriodTests {
         second.operation.finish()
         #expect(await nextPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 4))
         #expect(second.runs.withLock { $0.count } == 1)
-        // The record says the series goes on from this run's start (290 s), with the skips counted once.
+        // The record says the series goes on from the end of this run's period (300 s), with the skips
+        // counted once.
         let stored = try #require(try second.store.load().jobs.first)
-        #expect(stored.periodAnchor == wall.now)
+        #expect(stored.periodAnchor == wall.now.addingTimeInterval(10))
         #expect(stored.periods == .init(succeeded: 1, failed: 0, skipped: 4))
         try await second.stop()
 
-        wall.advance(by: 200)  // 490 s: windows ending at 350, 410 and 470 s closed; 530–540 s is open
+        wall.advance(by: 200)  // 490 s: periods ending at 360, 420 and 480 s closed; 480–540 s is open
         let (third, thirdReport) = try start(connected: true)
         #expect(thirdReport.restored.map(\.id) == ["tick"])
         #expect(third.scheduler.job(id: "tick")?.periods == .init(succeeded: 1, failed: 0, skipped: 7))
@@ -205,7 +207,8 @@ struct DurablePeriodTests {
         await stopped
         let stored = try first.store.load().jobs
         #expect(stored.map(\.id) == ["tick", "waits"])
-        #expect(stored.first?.periodAnchor == startedAt)
+        // The series goes on from the end of the run's period (60 s).
+        #expect(stored.first?.periodAnchor == startedAt.addingTimeInterval(10))
         #expect(stored.first?.periods == .init(succeeded: 1, failed: 0, skipped: 0))
         #expect(stored.first?.isRunning == false)
         try first.store.close()

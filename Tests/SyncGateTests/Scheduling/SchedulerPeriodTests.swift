@@ -2,8 +2,8 @@ import Testing
 
 @testable import SyncGateCore
 
-/// Periodic jobs on the pure state machine: windows, skips, the schedule from each run's start, and
-/// the end of a series.
+/// Periodic jobs on the pure state machine: windows, skips, periods back to back whenever their runs
+/// start, and the end of a series.
 @Suite("Scheduler periods", .timeLimit(.minutes(1)))
 struct SchedulerPeriodTests {
     typealias Harness = SchedulerStateMachineTests.Harness
@@ -16,8 +16,8 @@ struct SchedulerPeriodTests {
         harness.machine.snapshot(now: harness.now).job(id)?.periods
     }
 
-    @Test("a run starts when the window opens at the end of its period; the next period counts from its start")
-    func windowsFromRunStart() {
+    @Test("a run starts when the window opens at the end of its period; the next period begins where it ends")
+    func periodsBackToBack() {
         var harness = Harness()
         #expect(harness.submit("tick") { $0.period = Self.period }.started.isEmpty)
         #expect(harness.advance(.seconds(49)).started.isEmpty)
@@ -27,10 +27,29 @@ struct SchedulerPeriodTests {
         #expect(ended.outcomes.isEmpty)
         #expect(ended.events == [.periodEnded(id: "tick", periods: .init(succeeded: 1, failed: 0, skipped: 0))])
         #expect(harness.phase("tick") == .delayed)
-        // The next period began at the run's start (50 s): its window opens at 100 s, not 130 s.
-        #expect(harness.advance(.seconds(19)).started.isEmpty)
+        // The next period began where the run's period ended (60 s), not at the run's start (50 s): its
+        // window opens at 110 s, so runs keep the cadence of the interval (from the start, every 50 s).
+        #expect(harness.advance(.seconds(29)).started.isEmpty)
         #expect(harness.advance(.seconds(1)).started == ["tick"])
         #expect(Self.periods(harness) == .init(succeeded: 1, failed: 0, skipped: 0))
+    }
+
+    /// A flex close to the interval opens each window just after the one before closed: planned from the
+    /// run's start, the next window opened 0.1 s after it, and a job whose requirements held ran back to
+    /// back (the daemon ran `--every 1m --flex 59.9s` 25 times in 3 s).
+    @Test("a flex close to the interval still runs once per period")
+    func wideFlexRunsOncePerPeriod() {
+        var harness = Harness()
+        harness.submit("tick") { $0.period = SyncJobPeriod(every: .seconds(60), flex: .milliseconds(59_900)) }
+        var starts: [Duration] = []
+        for _ in 0..<6_000 {
+            if !harness.advance(.milliseconds(100)).started.isEmpty {
+                starts.append(harness.now)
+                _ = harness.finish("tick")
+            }
+        }
+        // 600 s: one run in each of the ten periods, at its window's opening.
+        #expect(starts == (0..<10).map { .milliseconds(100) + .seconds(60 * $0) })
     }
 
     @Test("a window that closes while the requirements are unmet skips the period, counted")
@@ -68,9 +87,10 @@ struct SchedulerPeriodTests {
         #expect(harness.advance(.seconds(50)).started == ["tick"])
         #expect(harness.advance(.seconds(150)).started.isEmpty)
         #expect(harness.finish("tick").started.isEmpty)
-        // From the start at 50 s: windows closing at 110 and 170 s are gone; next window 220–230 s.
+        // From the run's period's end at 60 s: the periods ending at 120 and 180 s are gone; next window
+        // 230–240 s.
         #expect(Self.periods(harness) == .init(succeeded: 1, failed: 0, skipped: 2))
-        #expect(harness.advance(.seconds(19)).started.isEmpty)
+        #expect(harness.advance(.seconds(29)).started.isEmpty)
         #expect(harness.advance(.seconds(1)).started == ["tick"])
     }
 
@@ -88,7 +108,9 @@ struct SchedulerPeriodTests {
         #expect(harness.advance(.seconds(1)).started == ["tick"])
         #expect(harness.finish("tick", .failure(Failure())).outcomes.isEmpty)
         #expect(Self.periods(harness) == .init(succeeded: 0, failed: 1, skipped: 0))
-        #expect(harness.advance(.seconds(49)).started == ["tick"])
+        // The next window opens at 110 s.
+        #expect(harness.advance(.seconds(58)).started.isEmpty)
+        #expect(harness.advance(.seconds(1)).started == ["tick"])
         #expect(harness.machine.snapshot(now: harness.now).job("tick")?.attempt == 1)
     }
 
@@ -133,9 +155,9 @@ struct SchedulerPeriodTests {
         let closed = harness.advance(.seconds(10))
         #expect(closed.started.isEmpty)
         #expect(closed.events == [.periodEnded(id: "tick", periods: .init(succeeded: 0, failed: 1, skipped: 0))])
-        // The next period counts from the run's start (50 s): window 100–110 s, first attempt again.
-        #expect(harness.machine.armedTimer == .seconds(100))
-        #expect(harness.advance(.seconds(39)).started.isEmpty)
+        // The next period begins where the failed one ended (60 s): window 110–120 s, first attempt again.
+        #expect(harness.machine.armedTimer == .seconds(110))
+        #expect(harness.advance(.seconds(49)).started.isEmpty)
         #expect(harness.advance(.seconds(1)).started == ["tick"])
         #expect(harness.machine.snapshot(now: harness.now).job("tick")?.attempt == 1)
     }
@@ -154,10 +176,10 @@ struct SchedulerPeriodTests {
         #expect(harness.phase("tick") == .waiting)
         let closed = harness.advance(.seconds(8))
         #expect(closed.events == [.periodEnded(id: "tick", periods: .init(succeeded: 0, failed: 1, skipped: 0))])
-        // Online again at 61 s, between windows: nothing starts.
+        // Online again at 61 s, between windows: nothing starts until the next window (110–120 s).
         _ = harness.advance(.seconds(1))
         #expect(harness.status(SchedulerStateMachineTests.online).started.isEmpty)
-        #expect(harness.advance(.seconds(38)).started.isEmpty)
+        #expect(harness.advance(.seconds(48)).started.isEmpty)
         #expect(harness.advance(.seconds(1)).started == ["tick"])
     }
 
