@@ -27,10 +27,14 @@ import SyncGateCore
 /// changing the file's length; zeros after the last record are unused space, not a damaged tail, and
 /// ``close()`` cuts them off. When records of resolved jobs outnumber those of unresolved ones
 /// (and at least ``Configuration/compactionMinimumDeadRecords`` are dead), the journal is rewritten
-/// with one record per unresolved job: a new file, synced, then renamed over the old one. Compaction
-/// is maintenance: when it fails (a full disk, say) the journal stays as it is, the temporary file is
-/// removed, the failure is kept in ``lastBackgroundError``, and neither ``append(_:)`` nor opening
-/// fails because of it.
+/// with one record per unresolved job: a new file, synced, renamed over the old one, then the directory
+/// synced. Compaction is maintenance: when it fails (a full disk, say) the failure is kept in
+/// ``lastBackgroundError``, and neither ``append(_:)`` nor opening fails because of it. A failure before
+/// the rename leaves the journal as it is and removes the temporary file; from the rename on, the store
+/// writes to the new file. When the directory's sync fails after the rename, the new name may not be on
+/// disk: no later sync counts until the journal is written afresh again (a new file, synced, renamed,
+/// the directory synced), which the next sync does first; while that fails, each sync fails as a failed
+/// `fdatasync` does, so no submission is acknowledged on a name that may not be durable.
 ///
 /// A journal whose header is damaged is refused with ``JobStoreError/Code/notAJournal`` and left as it
 /// is: a header that is not one, or one naming a format version its intact records are not written
@@ -113,8 +117,8 @@ public final class FileJobStore: JobStore {
         /// The write's number (``State/writes`` after it).
         let write: UInt64
         let sequence: UInt64
-        /// Where its frame starts in the file, and its length.
-        let start: Int
+        /// Where its frame starts in the file (`nil` once a compaction rewrote the file), and its length.
+        var start: Int?
         let length: Int
         /// The thread that submitted it.
         let submitter: UInt
@@ -197,6 +201,9 @@ public final class FileJobStore: JobStore {
         var lastBackgroundError: JobStoreError?
         /// Whether the file was written in an older format version; it is rewritten when opened.
         var isOlderVersion = false
+        /// The failed directory sync after the journal's last rename, while no rewrite has made up for it:
+        /// the name may not be on disk, so a sync of the file alone makes nothing durable.
+        var rewriteNeeded: JobStoreError?
     }
 
     /// The directory.
@@ -217,6 +224,8 @@ public final class FileJobStore: JobStore {
     private let clock: any Clock<Duration>
     /// Makes a file's written data durable (`fdatasync`); tests inject failures and pauses.
     private let syncData: @Sendable (Int32, String) throws -> Void
+    /// Makes a rename in the directory durable (`fsync` of the directory); tests inject failures.
+    private let syncDirectory: @Sendable (Int32, String) throws -> Void
 
     /// Opens (or creates) the store in `directory`, reads the journal and cuts a torn tail.
     ///
@@ -237,13 +246,18 @@ public final class FileJobStore: JobStore {
     }
 
     /// Opens the store with `syncData` in place of `fdatasync` for the syncs that make appended records
-    /// durable (a test's failing or pausing sync).
+    /// durable (a test's failing or pausing sync), and `syncDirectory` in place of the directory's `fsync`
+    /// after a compaction's rename.
     package init(
         directory: String, configuration: Configuration = Configuration(),
         clock: any Clock<Duration> = ContinuousClock(),
-        syncData: @escaping @Sendable (_ fd: Int32, _ path: String) throws -> Void
+        syncData: @escaping @Sendable (_ fd: Int32, _ path: String) throws -> Void,
+        syncDirectory: @escaping @Sendable (_ fd: Int32, _ path: String) throws -> Void = { fd, path in
+            try POSIXFile.syncDirectory(fd, path: path)
+        }
     ) throws {
         self.syncData = syncData
+        self.syncDirectory = syncDirectory
         if let reason = configuration.validationError {
             throw JobStoreError(.invalidConfiguration, path: directory, cause: reason)
         }
@@ -291,7 +305,8 @@ public final class FileJobStore: JobStore {
         do {
             // A compaction that failed left its temporary file, which may hold the last free space.
             POSIXFile.remove(journalPath + ".tmp")
-            self.state = LockedState(try Self.openJournal(journalPath, directory: directory))
+            self.state = LockedState(
+                try Self.openJournal(journalPath, directory: directory, directoryFD: directoryFD))
         } catch {
             POSIXFile.unlockAndClose(directoryFD)
             POSIXFile.unlockAndClose(lockFD)
@@ -313,7 +328,7 @@ public final class FileJobStore: JobStore {
         POSIXFile.unlockAndClose(lockFD)
     }
 
-    private static func openJournal(_ path: String, directory: String) throws -> State {
+    private static func openJournal(_ path: String, directory: String, directoryFD: Int32) throws -> State {
         var bytes: [UInt8] = []
         if POSIXFile.exists(path) {
             let fd = try POSIXFile.open(path, O_RDONLY)
@@ -322,7 +337,8 @@ public final class FileJobStore: JobStore {
         }
         if bytes.count < JournalCodec.header.count && JournalCodec.header.starts(with: bytes) {
             // A new journal, or one whose creation never completed: write the header atomically.
-            try POSIXFile.replaceFile(path, with: JournalCodec.header, directory: directory)
+            POSIXFile.closeDescriptor(try POSIXFile.replaceFile(path, with: JournalCodec.header))
+            try POSIXFile.syncDirectory(directoryFD, path: directory)
             bytes = JournalCodec.header
         }
         guard let version = JournalCodec.version(ofHeader: bytes) else {
@@ -537,13 +553,23 @@ public final class FileJobStore: JobStore {
     /// Syncs every write made so far; the caller holds the sync lock. When the sync fails, every synchronous
     /// submission written until then (some may have been written while it ran, onto pages it failed to
     /// write) is withdrawn and the error kept for its submitter.
+    ///
+    /// While the journal's name may not be on disk (``State/rewriteNeeded``), the sync is a rewrite of the
+    /// journal (``rewriteLocked(_:_:)``), and fails as a failed `fdatasync` does while that fails.
     private func syncLocked(_ progress: inout SyncProgress) throws {
-        let (fd, length, writes, isClosed) = state.withLock { ($0.fd, $0.length, $0.writes, $0.isClosed) }
+        let (fd, length, writes, isClosed, rewrites) = state.withLock {
+            ($0.fd, $0.length, $0.writes, $0.isClosed, $0.rewriteNeeded != nil)
+        }
         // Bytes of an earlier run may be unsynced too (the process died before its sync).
         let syncedWrites = commits.withLock { $0.syncedWrites }
-        guard !isClosed, syncedWrites < writes || progress.syncedLength < length else { return }
+        guard !isClosed, rewrites || syncedWrites < writes || progress.syncedLength < length else { return }
         let started = ContinuousClock.now
         do {
+            if rewrites {
+                let written = try state.withLock { try rewriteLocked(&$0, &progress) }
+                commits.withLock { $0.syncedWrites = max($0.syncedWrites, written) }
+                return
+            }
             try syncData(fd, journalPath)
         } catch {
             let failure =
@@ -587,13 +613,13 @@ public final class FileJobStore: JobStore {
     private func withdraw(_ submission: AwaitingSync, _ state: inout State, _ progress: inout SyncProgress) {
         let sequence = submission.sequence
         state.replay.apply(.resolved(sequence: sequence, resolution: .discarded))
-        if state.length == submission.start + submission.length,
-            (try? POSIXFile.truncate(state.fd, to: submission.start, path: journalPath)) != nil
+        if let start = submission.start, state.length == start + submission.length,
+            (try? POSIXFile.truncate(state.fd, to: start, path: journalPath)) != nil
         {
-            state.length = submission.start
-            state.fileLength = submission.start
+            state.length = start
+            state.fileLength = start
             state.frames -= 1
-            progress.syncedLength = min(progress.syncedLength, submission.start)
+            progress.syncedLength = min(progress.syncedLength, start)
         } else {
             let frame = JournalCodec.frame(.resolved(sequence: sequence, resolution: .discarded))
             guard (try? writeFrame(frame, &state)) != nil else {
@@ -683,32 +709,59 @@ public final class FileJobStore: JobStore {
         if needed { try compact() }
     }
 
-    /// Rewrites the journal with one record per unresolved job: a new file, synced, renamed over the old.
+    /// Rewrites the journal with one record per unresolved job: a new file, synced, renamed over the old,
+    /// then the directory synced.
+    ///
+    /// - Throws: when the new file could not be written, synced or renamed (the journal is as it was), or
+    ///   when the directory's sync failed after the rename (the store writes to the new file, and the next
+    ///   sync rewrites the journal again before it acknowledges anything).
     public func compact() throws {
         try syncState.withLock { progress in
             try state.withLock { state in
                 guard !state.isClosed else { return }
-                var bytes = JournalCodec.header
-                let jobs = state.replay.orderedJobs
-                bytes.reserveCapacity(jobs.count * 160)
-                for job in jobs { bytes += JournalCodec.frame(.submitted(job)) }
-                try POSIXFile.replaceFile(journalPath, with: bytes, directory: directory)
-                let fd = try POSIXFile.open(journalPath, O_WRONLY)
-                POSIXFile.closeDescriptor(state.fd)
-                state.fd = fd
-                state.frames = jobs.count
-                state.length = bytes.count
-                state.fileLength = bytes.count
-                state.noAllocationBefore = 0
-                state.compactions += 1
-                state.isOlderVersion = false
-                // The new file holds every unresolved job, synced: each write so far is as good as on disk.
-                state.awaitingSync.removeAll()
-                progress.syncedLength = bytes.count
-                let writes = state.writes
-                commits.withLock { $0.syncedWrites = max($0.syncedWrites, writes) }
+                let written = try rewriteLocked(&state, &progress)
+                commits.withLock { $0.syncedWrites = max($0.syncedWrites, written) }
             }
         }
+    }
+
+    /// Writes the journal afresh from memory, one record per unresolved job: a new file, synced, renamed
+    /// over the journal, then the directory synced. Returns the number of writes made so far, which the new
+    /// file makes durable; the caller holds both locks and publishes that number to the submitters.
+    ///
+    /// Until the rename, a failure leaves the journal and the store as they were. From the rename on, the
+    /// store writes to the new file, whatever fails next: when the directory's sync fails, the new name
+    /// may not be on disk, so the error is kept in ``State/rewriteNeeded`` (the next sync rewrites again)
+    /// and thrown, and the submissions waiting for a sync go on waiting.
+    private func rewriteLocked(_ state: inout State, _ progress: inout SyncProgress) throws -> UInt64 {
+        var bytes = JournalCodec.header
+        let jobs = state.replay.orderedJobs
+        bytes.reserveCapacity(jobs.count * 160)
+        for job in jobs { bytes += JournalCodec.frame(.submitted(job)) }
+        let fd = try POSIXFile.replaceFile(journalPath, with: bytes)
+        POSIXFile.closeDescriptor(state.fd)
+        state.fd = fd
+        state.frames = jobs.count
+        state.length = bytes.count
+        state.fileLength = bytes.count
+        state.noAllocationBefore = 0
+        state.compactions += 1
+        state.isOlderVersion = false
+        // Their frames are not where they were written: a withdrawal resolves them with a record.
+        for index in state.awaitingSync.indices { state.awaitingSync[index].start = nil }
+        progress.syncedLength = 0
+        do {
+            try syncDirectory(directoryFD, directory)
+        } catch {
+            let failure = error as? JobStoreError ?? JobStoreError(.ioFailure, path: directory, cause: "\(error)")
+            state.rewriteNeeded = failure
+            throw failure
+        }
+        state.rewriteNeeded = nil
+        // The new file holds every unresolved job, synced under its name: each write so far is on disk.
+        state.awaitingSync.removeAll()
+        progress.syncedLength = bytes.count
+        return state.writes
     }
 
     /// Syncs and closes the journal and releases the directory's lock; later calls throw

@@ -154,10 +154,9 @@ enum POSIXFile {
         if result != 0 { throw failure(path, "sync failed") }
     }
 
-    /// Makes a rename or creation inside the directory durable.
-    static func syncDirectory(_ path: String) throws {
-        let fd = try open(path, O_RDONLY | O_DIRECTORY)
-        defer { close(fd) }
+    /// Makes a rename or creation inside the directory open at `fd` durable; `path` names the directory in
+    /// the error.
+    static func syncDirectory(_ fd: Int32, path: String) throws {
         if fsync(fd) != 0 { throw failure(path, "directory sync failed") }
     }
 
@@ -179,26 +178,27 @@ enum POSIXFile {
         if result != 0 { throw failure(to, "rename from \(from) failed") }
     }
 
-    /// Writes a complete file at `path` atomically: a temporary file, synced, renamed over it.
-    static func replaceFile(_ path: String, with bytes: [UInt8], directory: String) throws {
+    /// Writes a complete file at `path` atomically: a temporary file, written, synced and renamed over
+    /// it. Returns the new file's descriptor, open for writing.
+    ///
+    /// The rename is durable once the directory is synced (``syncDirectory(_:path:)``), which is the
+    /// caller's part: after the rename, whatever fails next, `path` names the new file.
+    ///
+    /// - Throws: when the file could not be written, synced or renamed; `path` is as it was then, and the
+    ///   temporary file is removed.
+    static func replaceFile(_ path: String, with bytes: [UInt8]) throws -> Int32 {
         let temporary = path + ".tmp"
         let fd = try open(temporary, O_WRONLY | O_CREAT | O_TRUNC)
         do {
             try writeAll(fd, bytes, path: temporary)
             try syncData(fd, path: temporary)
+            try rename(temporary, path)
         } catch {
             // The partial file would hold the space a full disk needs for anything else.
             close(fd)
             remove(temporary)
             throw error
         }
-        close(fd)
-        do {
-            try rename(temporary, path)
-        } catch {
-            remove(temporary)
-            throw error
-        }
-        try syncDirectory(directory)
+        return fd
     }
 }
