@@ -33,8 +33,9 @@ import SyncGateCore
 /// the rename leaves the journal as it is and removes the temporary file; from the rename on, the store
 /// writes to the new file. When the directory's sync fails after the rename, the new name may not be on
 /// disk: no later sync counts until the journal is written afresh again (a new file, synced, renamed,
-/// the directory synced), which the next sync does first; while that fails, each sync fails as a failed
-/// `fdatasync` does, so no submission is acknowledged on a name that may not be durable.
+/// the directory synced), which the next sync does first; while that fails, each sync fails and withdraws
+/// the synchronous submissions it covered, so no submission is acknowledged on a name that may not be
+/// durable.
 ///
 /// A journal whose header is damaged is refused with ``JobStoreError/Code/notAJournal`` and left as it
 /// is: a header that is not one, or one naming a format version its intact records are not written
@@ -51,10 +52,18 @@ import SyncGateCore
 /// is written to the file at once (so it survives the process being killed) and synced within the
 /// window (so a power loss may lose the submissions of the last window). Other records (attempts,
 /// resolutions) are written at once and synced within the window, or within one second in
-/// synchronous mode; losing one to a power loss only makes a job run again. When a sync fails, every
-/// synchronous submission it covered is withdrawn (cut from the file, or followed by a record that
-/// resolves it) and each of their ``append(_:)`` calls throws that sync's error, so none of those jobs
-/// comes back, even when a later sync reports success for pages the failed one lost.
+/// synchronous mode; losing one to a power loss only makes a job run again.
+///
+/// When a sync fails, the kernel may have dropped the pages it could not write, and a later sync would
+/// report success without them; so no later sync of that file counts. The journal is written afresh from
+/// memory instead (a new file, synced, renamed over it, the directory synced), without the synchronous
+/// submissions the failed sync covered: once it is on disk, each of their ``append(_:)`` calls throws
+/// that sync's error, and every other record written before it (batched submissions, attempts,
+/// resolutions) is on disk. When the journal cannot be written afresh either, those calls throw all the
+/// same (each submission's withdrawal is written into the file, cut off or resolved by a record, but is
+/// not known to be on disk, and the error says so), and the store takes no record until a new file
+/// replaces the one whose sync failed: each ``append(_:)``, ``sync()`` and ``close()`` tries again first,
+/// and throws an error naming the journal, the failed sync and the rewrite's failure while it fails.
 public final class FileJobStore: JobStore {
     /// How a ``FileJobStore`` writes.
     public struct Configuration: Sendable, Hashable {
@@ -204,6 +213,10 @@ public final class FileJobStore: JobStore {
         /// The failed directory sync after the journal's last rename, while no rewrite has made up for it:
         /// the name may not be on disk, so a sync of the file alone makes nothing durable.
         var rewriteNeeded: JobStoreError?
+        /// The failed sync of the file, while no new file written from memory has replaced it: the kernel
+        /// may have dropped the pages it could not write (a later sync would report success without them),
+        /// so the file may lack records written since its last good sync. Appends wait for a new file.
+        var failedSync: JobStoreError?
     }
 
     /// The directory.
@@ -400,7 +413,8 @@ public final class FileJobStore: JobStore {
     ///
     /// When this throws, the store is unchanged: a partial write is cut off, and a submission whose
     /// sync failed is withdrawn. A compaction that fails after the record is written does not make it
-    /// throw.
+    /// throw. After a failed sync, nothing is written until the journal is written afresh from memory:
+    /// this tries that first, and throws when it fails.
     public func append(_ record: JobRecord) throws {
         let body = JournalCodec.encode(record)
         guard body.count <= JournalCodec.maximumBodyLength else {
@@ -413,25 +427,37 @@ public final class FileJobStore: JobStore {
         var isSubmission = false
         if case .submitted = record { isSubmission = true }
         let syncsNow = isSubmission && configuration.durability == .synchronous
-        let write: UInt64 = try state.withLock { state in
-            if state.isClosed || state.isClosing {
-                throw JobStoreError(.closed, path: journalPath, cause: "append after close()")
-            }
-            let start = state.length
-            try writeFrame(frame, &state)
-            state.replay.apply(record)
-            if syncsNow {
-                state.awaitingSync.append(
-                    AwaitingSync(
-                        write: state.writes, sequence: record.sequence, start: start, length: frame.count,
-                        submitter: Self.currentThread))
-            } else if state.backgroundSync == nil {
-                state.backgroundSync = backgroundSyncTask()
-            }
-            return state.writes
-        }
+        let write = try writeRecord(record, frame: frame, syncsNow: syncsNow)
         if syncsNow { try awaitSync(of: write) }
         if isSubmission { compactQuietly() }
+    }
+
+    /// Writes the frame of `record` and applies it; returns the write's number. Nothing goes into a file
+    /// whose sync failed (``State/failedSync``): the journal is written afresh from memory first
+    /// (``rewriteJournal(after:_:)``), and the record is refused when that fails.
+    private func writeRecord(_ record: JobRecord, frame: [UInt8], syncsNow: Bool) throws -> UInt64 {
+        while true {
+            let written: UInt64? = try state.withLock { state in
+                if state.isClosed || state.isClosing {
+                    throw JobStoreError(.closed, path: journalPath, cause: "append after close()")
+                }
+                if state.failedSync != nil { return nil }
+                let start = state.length
+                try writeFrame(frame, &state)
+                state.replay.apply(record)
+                if syncsNow {
+                    state.awaitingSync.append(
+                        AwaitingSync(
+                            write: state.writes, sequence: record.sequence, start: start, length: frame.count,
+                            submitter: Self.currentThread))
+                } else if state.backgroundSync == nil {
+                    state.backgroundSync = backgroundSyncTask()
+                }
+                return state.writes
+            }
+            if let written { return written }
+            try syncState.withLock { try rewriteJournal(after: nil, &$0) }
+        }
     }
 
     /// The space allocated ahead of the records when they reach the end of what was allocated.
@@ -550,32 +576,29 @@ public final class FileJobStore: JobStore {
         #endif
     }
 
-    /// Syncs every write made so far; the caller holds the sync lock. When the sync fails, every synchronous
-    /// submission written until then (some may have been written while it ran, onto pages it failed to
-    /// write) is withdrawn and the error kept for its submitter.
+    /// Syncs every write made so far; the caller holds the sync lock.
     ///
-    /// While the journal's name may not be on disk (``State/rewriteNeeded``), the sync is a rewrite of the
-    /// journal (``rewriteLocked(_:_:)``), and fails as a failed `fdatasync` does while that fails.
+    /// When the sync fails, the pages it could not write may be lost although the file reads them back, and
+    /// a later sync would report success without them: the journal is written afresh from memory
+    /// (``rewriteJournal(after:_:)``), without the synchronous submissions written until then (some may
+    /// have been written while the sync ran), each of whose submitters gets the sync's error. This throws
+    /// only when that rewrite fails too. While the file or its name is in doubt (``State/failedSync``,
+    /// ``State/rewriteNeeded``), no sync of the file counts: the sync is that rewrite.
     private func syncLocked(_ progress: inout SyncProgress) throws {
-        let (fd, length, writes, isClosed, rewrites) = state.withLock {
-            ($0.fd, $0.length, $0.writes, $0.isClosed, $0.rewriteNeeded != nil)
+        let (fd, length, writes, isClosed, inDoubt) = state.withLock {
+            ($0.fd, $0.length, $0.writes, $0.isClosed, $0.failedSync != nil || $0.rewriteNeeded != nil)
         }
         // Bytes of an earlier run may be unsynced too (the process died before its sync).
         let syncedWrites = commits.withLock { $0.syncedWrites }
-        guard !isClosed, rewrites || syncedWrites < writes || progress.syncedLength < length else { return }
+        guard !isClosed, inDoubt || syncedWrites < writes || progress.syncedLength < length else { return }
+        if inDoubt { return try rewriteJournal(after: nil, &progress) }
         let started = ContinuousClock.now
         do {
-            if rewrites {
-                let written = try state.withLock { try rewriteLocked(&$0, &progress) }
-                commits.withLock { $0.syncedWrites = max($0.syncedWrites, written) }
-                return
-            }
             try syncData(fd, journalPath)
         } catch {
             let failure =
                 error as? JobStoreError ?? JobStoreError(.ioFailure, path: journalPath, cause: "\(error)")
-            withdrawAwaitingSubmissions(failure: failure, &progress)
-            throw failure
+            return try rewriteJournal(after: failure, &progress)
         }
         let duration = started.duration(to: .now)
         progress.syncedLength = length
@@ -593,26 +616,78 @@ public final class FileJobStore: JobStore {
         }
     }
 
-    /// Takes back every synchronous submission not known to be on disk, after a failed sync: their bytes
-    /// may or may not be there. Each frame is cut off when it is the last one, else a record resolves it;
-    /// either way the job is gone, and its submitter gets `failure`. The caller holds the sync lock.
-    private func withdrawAwaitingSubmissions(failure: JobStoreError, _ progress: inout SyncProgress) {
-        state.withLock { state in
-            let covered = state.awaitingSync
-            state.awaitingSync.removeAll()
-            commits.withLock { commits in
-                for submission in covered { commits.failed[submission.write] = failure }
+    /// Writes the journal afresh from memory (``rewriteLocked(_:_:)``) because no sync of the file counts:
+    /// `failure`, a sync that just failed, or an earlier failure the state keeps. The caller holds the sync
+    /// lock.
+    ///
+    /// After `failure`, every synchronous submission waiting for a sync is withdrawn first, so the new
+    /// journal lacks it; its submitter gets `failure` once that journal is on disk under its name. When the
+    /// rewrite fails, every submission still waiting is withdrawn too, and each submitter gets the error
+    /// then; the withdrawals are written into the file the journal's name leads to (a frame cut off when it
+    /// is the last, else resolved by a record) but cannot be known to be on disk, which the error says.
+    /// Until a new file replaces one whose sync failed, appends first try this again, and throw when it
+    /// fails.
+    ///
+    /// - Throws: the rewrite's failure, naming the journal, when it fails.
+    private func rewriteJournal(after failure: JobStoreError?, _ progress: inout SyncProgress) throws {
+        let (withdrawn, written, rewriteFailure) = state.withLock {
+            state -> ([AwaitingSync], UInt64?, JobStoreError?) in
+            var withdrawn: [AwaitingSync] = []
+            if let failure {
+                state.failedSync = failure
+                state.lastBackgroundError = failure
+                withdrawn = takeAwaitingSubmissions(&state)
             }
-            guard !state.isClosed, !covered.isEmpty else { return }
-            // Last first, so that frames at the end are cut off.
-            for submission in covered.reversed() { withdraw(submission, &state, &progress) }
-            _ = try? POSIXFile.syncData(state.fd, path: journalPath)
+            guard let doubt = state.failedSync ?? state.rewriteNeeded else { return ([], nil, nil) }
+            let failedFile = state.fd
+            do {
+                return (withdrawn, try rewriteLocked(&state, &progress), nil)
+            } catch {
+                let rewriteFailure = JobStoreError(
+                    .ioFailure, path: journalPath,
+                    cause: "a sync failed (\(doubt.cause)), and writing the journal afresh failed too: \(error)")
+                let rest = takeAwaitingSubmissions(&state)
+                // Withdrawn before the rewrite: not in a new file, only in the one they were written in.
+                let unwritten = state.fd == failedFile ? withdrawn + rest : rest
+                // Last first, so that frames at the end are cut off.
+                for submission in unwritten.reversed() { withdrawFromFile(submission, &state, &progress) }
+                return (withdrawn + rest, nil, rewriteFailure)
+            }
         }
+        // Published only now: once the journal without the withdrawn submissions is on disk, or failed to be.
+        let submitterFailure = rewriteFailure.map(Self.withdrawalInDoubt) ?? failure
+        commits.withLock { commits in
+            if let submitterFailure {
+                for submission in withdrawn { commits.failed[submission.write] = submitterFailure }
+            }
+            if let written { commits.syncedWrites = max(commits.syncedWrites, written) }
+        }
+        if let rewriteFailure { throw rewriteFailure }
     }
 
-    private func withdraw(_ submission: AwaitingSync, _ state: inout State, _ progress: inout SyncProgress) {
+    /// Takes the synchronous submissions waiting for a sync out of the journal's state (their jobs resolve
+    /// as discarded), for a withdrawal.
+    private func takeAwaitingSubmissions(_ state: inout State) -> [AwaitingSync] {
+        let taken = state.awaitingSync
+        state.awaitingSync.removeAll()
+        for submission in taken {
+            state.replay.apply(.resolved(sequence: submission.sequence, resolution: .discarded))
+        }
+        return taken
+    }
+
+    /// The error a withdrawn submission's submitter gets when the journal could not be written afresh
+    /// without it: `failure`, and that the withdrawal is not known to be on disk.
+    private static func withdrawalInDoubt(_ failure: JobStoreError) -> JobStoreError {
+        var error = failure
+        error.cause += "; the submission's withdrawal is not known to be on disk, so the next opening may restore it"
+        return error
+    }
+
+    /// Writes the withdrawal of `submission` into the file: its frame is cut off when it is the last one
+    /// and where it was written, else a record resolves it. Not synced: the file is in doubt.
+    private func withdrawFromFile(_ submission: AwaitingSync, _ state: inout State, _ progress: inout SyncProgress) {
         let sequence = submission.sequence
-        state.replay.apply(.resolved(sequence: sequence, resolution: .discarded))
         if let start = submission.start, state.length == start + submission.length,
             (try? POSIXFile.truncate(state.fd, to: start, path: journalPath)) != nil
         {
@@ -694,7 +769,10 @@ public final class FileJobStore: JobStore {
     /// Makes every record appended so far durable.
     ///
     /// When the sync fails, the synchronous submissions it covered are withdrawn and their `append` calls
-    /// throw the same error.
+    /// throw the same error, and the journal is written afresh from memory without them.
+    ///
+    /// - Throws: when the journal could not be written afresh either; the error names the journal, the
+    ///   failed sync and the rewrite's failure.
     public func sync() throws {
         try syncState.withLock { try syncLocked(&$0) }
     }
@@ -741,6 +819,8 @@ public final class FileJobStore: JobStore {
         let fd = try POSIXFile.replaceFile(journalPath, with: bytes)
         POSIXFile.closeDescriptor(state.fd)
         state.fd = fd
+        // Written from memory: it holds what a failed sync of the replaced file may have lost.
+        state.failedSync = nil
         state.frames = jobs.count
         state.length = bytes.count
         state.fileLength = bytes.count
@@ -806,7 +886,8 @@ public final class FileJobStore: JobStore {
         state.withLock { $0.backgroundSync }
     }
 
-    /// The last error of a background sync or of a compaction, if any.
+    /// The last error of a background sync, of a compaction, or of a sync made up for by writing the
+    /// journal afresh, if any.
     public var lastBackgroundError: JobStoreError? {
         state.withLock { $0.lastBackgroundError }
     }
