@@ -105,6 +105,21 @@ struct RunLogTests {
         }
     }
 
+    /// A job's record that cannot be written (a full disk cut it short) refuses the submission, which
+    /// must leave nothing behind: the job's directory stayed, with an empty record, and `logs` of the id
+    /// answered as if the job existed.
+    @Test func aRecordThatCannotBeWrittenLeavesNoDirectory() throws {
+        try withLog { log in
+            // A directory where the record goes: the write fails, as it does on a full disk.
+            try FileManager.default.createDirectory(
+                atPath: log.directory + "/w#1/job.json", withIntermediateDirectories: true)
+            #expect(throws: (any Error).self) {
+                try log.recordJob(id: "w#1", ShellJob(command: ["true"], workingDirectory: "/", name: "w"))
+            }
+            #expect(!FileManager.default.fileExists(atPath: log.directory + "/w#1"))
+        }
+    }
+
     @Test func theStreamCarriesEveryByteInBase64Chunks() throws {
         try withLog { log in
             try log.recordJob(id: "s#1", ShellJob(command: ["true"], workingDirectory: "/", name: "s"))

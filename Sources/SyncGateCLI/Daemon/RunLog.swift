@@ -69,7 +69,13 @@ package struct RunLog: Sendable {
         guard Self.isSafe(id) else { return }
         try FileManager.default.createDirectory(
             atPath: jobDirectory(id), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
-        try JSONEncoder().encode(job).write(to: URL(fileURLWithPath: jobDirectory(id) + "/job.json"))
+        do {
+            try JSONEncoder().encode(job).write(to: URL(fileURLWithPath: jobDirectory(id) + "/job.json"))
+        } catch {
+            // A refused submission leaves nothing behind (a full disk may have cut the file short).
+            try? FileManager.default.removeItem(atPath: jobDirectory(id))
+            throw error
+        }
     }
 
     /// The job's payload as recorded at submission.

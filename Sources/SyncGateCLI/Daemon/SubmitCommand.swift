@@ -33,7 +33,8 @@ package struct SubmitCommand: Subcommand {
         CommandLineOption(
             "--unique", .text("KEY"), help: ["at most one unfinished job per KEY, with --on-duplicate:"]),
         CommandLineOption(
-            "--on-duplicate", .text("POLICY"), help: ["keep (default: the existing job stays), replace, append"]),
+            "--on-duplicate", .text("POLICY"),
+            help: ["keep (default: the existing job stays), replace, append (after it succeeds)"]),
         CommandLineOption("--delay", .duration, help: ["do not start before DUR has passed; 0s is no delay"]),
         CommandLineOption(
             "--deadline", .duration, help: ["expire if not started within DUR; 0s expires unless it starts now"]),
