@@ -4,7 +4,7 @@ import SyncGateTesting
 import Testing
 
 /// Durable periodic jobs across "restarts" (a store closed and a new scheduler and store opened on its
-/// directory): the schedule goes on from the last run's start, missed windows are skipped and counted,
+/// directory): the schedule goes on from the end of the last run's period, missed windows are skipped and counted,
 /// and cancelling ends the series for good. ManualClock and a manual wall clock moved together.
 @Suite("Durable periodic jobs", .timeLimit(.minutes(1)))
 struct DurablePeriodTests {

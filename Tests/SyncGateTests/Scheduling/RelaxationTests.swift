@@ -127,10 +127,12 @@ struct RelaxationTests {
         #expect(harness.phase("daily") == .waiting)
         #expect(harness.advance(hour - .seconds(1)).started.isEmpty)
         #expect(harness.advance(.seconds(1)).started == ["daily"])
-        // The next period begins a day after the run started (at 13 h); its window opens at 25 h, unrelaxed.
+        // The next period begins where the first ended (at 24 h); its window opens at 36 h, unrelaxed.
         #expect(harness.finish("daily").started.isEmpty)
         #expect(harness.phase("daily") == .delayed)
-        #expect(harness.advance(hour * 12).started.isEmpty)
+        #expect(harness.advance(hour * 23 - .seconds(1)).started.isEmpty)
+        #expect(harness.phase("daily") == .delayed)
+        #expect(harness.advance(.seconds(1)).started.isEmpty)
         #expect(harness.phase("daily") == .waiting)
         let job = harness.keys["daily"].flatMap { harness.machine.jobs[$0] }
         #expect(job?.requirements == [.network, .unmetered])

@@ -142,8 +142,8 @@ struct SyncSchedulerJobFeatureTests {
         operation.finish()
         for await state in handle.states where state == .delayed(attempt: 1) { break }
         #expect(scheduler.job(id: "tick")?.periods == .init(succeeded: 1, failed: 0, skipped: 0))
-        // The next period began at the run's start (50 s): its window is 100–110 s.
-        clock.advance(by: .seconds(50))
+        // The next period began where the run's period ended (60 s): its window is 110–120 s.
+        clock.advance(by: .seconds(60))
         await operation.waitForStarts(2)
         handle.cancel()
         #expect(try await handle.outcome() == .cancelled)
