@@ -19,6 +19,9 @@ import SyncGateCore
 final class CappedOutput: Sendable {
     /// The descriptor to hand to the command as stdout or stderr.
     let writeEnd: Int32
+    /// Whether ``closeWriteEnd()`` has closed ``writeEnd``: a descriptor number is closed once, never
+    /// again after another thread may have reused it.
+    private let writeEndClosed = LockedState(false)
     private let copying = LockedState(Copying())
     /// The longest a reader waits in one `poll` before it looks at the deadline again, in milliseconds.
     static let abandonLatency: Int32 = 1000
@@ -98,9 +101,14 @@ final class CappedOutput: Sendable {
         }
     }
 
-    /// Closes the daemon's copy of the writing end, once the command has it.
+    /// Closes the daemon's copy of the writing end, once the command has it; does nothing when called
+    /// again.
     func closeWriteEnd() {
-        close(writeEnd)
+        let first = writeEndClosed.withLock { closed in
+            defer { closed = true }
+            return !closed
+        }
+        if first { close(writeEnd) }
     }
 
     /// Waits until the command and every process it left holding the pipe have closed it, or until

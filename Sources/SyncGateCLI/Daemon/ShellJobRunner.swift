@@ -174,9 +174,7 @@ struct ShellJobRunner: Sendable {
             // Held at the gate, the command has not run: closed, the gate ends the launcher (125).
             gate.close()
             _ = await child.groupEnded()
-            let drained = DispatchTime.now() + .seconds(1)
-            await stdout.finish(before: drained)
-            await stderr.finish(before: drained)
+            await abandon([stdout, stderr])
             throw cannotStart("the run could not be recorded: \(failure)")
         }
         gate?.open()

@@ -38,6 +38,13 @@ struct DurableSchedulerStateMachine: Sendable {
         let jobID: SyncJob.ID
         /// Whether the records before it must be durable before it is written (``JobStore/sync()``).
         var syncsFirst = false
+
+        /// `record` of job `jobID`, written after `told` (the records telling a job's dependents how it
+        /// ended): once those are durable, so that no crash keeps it without them (a dependent would wait
+        /// on a job gone from the store).
+        static func after(_ told: [Write], _ record: JobRecord, jobID: SyncJob.ID) -> Write {
+            Write(record: record, jobID: jobID, syncsFirst: !told.isEmpty)
+        }
     }
 
     /// A stored job that a restore pass activated, to be submitted if the pass's plan says so.
@@ -195,11 +202,8 @@ struct DurableSchedulerStateMachine: Sendable {
                 unkeep(stored.sequence)
                 let told = dependencyWrites(of: stored.id, event: .expired(id: stored.id), .expired, nil)
                 start.writes += told
-                // As in `event`: the resolution is written once what the dependents were told is durable.
                 start.writes.append(
-                    Write(
-                        record: .resolved(sequence: stored.sequence, resolution: .expired), jobID: stored.id,
-                        syncsFirst: !told.isEmpty))
+                    .after(told, .resolved(sequence: stored.sequence, resolution: .expired), jobID: stored.id))
             case .candidate:
                 let late = lateResults[stored.sequence] ?? []
                 let dependencies = DurableRestorePlan.dependencies(
@@ -265,9 +269,7 @@ struct DurableSchedulerStateMachine: Sendable {
             edges[sequence] = nil
             outputs[sequence] = nil
         }
-        // A resolution that follows what its dependents were told is written once that is durable: a
-        // crash then never keeps the resolution without it (a dependent would wait on a job gone).
-        if let record { writes.append(Write(record: record, jobID: job.id, syncsFirst: !writes.isEmpty)) }
+        if let record { writes.append(.after(writes, record, jobID: job.id)) }
         return writes
     }
 
@@ -326,13 +328,11 @@ struct DurableSchedulerStateMachine: Sendable {
             guard var series = job.series else { return nil }
             series.anchor = series.nextAnchor(counts: counts)
             series.counts = counts
-            series.runStartedAt = nil
             job.series = series
             active[sequence] = job
             return .periodEnded(sequence: sequence, anchor: series.anchor, periods: counts)
         case .started(_, let attempt):
             job.attempt = attempt
-            if job.series != nil && job.series?.runStartedAt == nil { job.series?.runStartedAt = now }
             if job.trigger != nil && job.trigger?.runStartedAt == nil { job.trigger?.runStartedAt = now }
             active[sequence] = job
             return .attemptStarted(sequence: sequence, attempt: attempt)

@@ -11,8 +11,6 @@ struct DurableSeries: Sendable, Equatable {
     /// skips are counted in ``counts``).
     var anchor: Date
     var counts: SyncJobInfo.Periods
-    /// When the current period's first attempt started; `nil` before it has.
-    var runStartedAt: Date?
 
     /// The series of a stored periodic job (`nil` for a job without a period): it goes on from its last
     /// `periodEnded` record, or begins when the job became eligible; with `now`, every period whose window
