@@ -79,7 +79,8 @@ public final class FileJobStore: JobStore {
         public var durability: Durability
         /// The fewest dead records that trigger compaction (when they also outnumber the live ones).
         public var compactionMinimumDeadRecords: Int
-        /// Whether a missing directory (and its parents) is created.
+        /// Whether a missing directory (and its parents) is created; each created level is synced in its
+        /// parent before the journal is created in it.
         public var createDirectory: Bool
 
         /// Creates a configuration.

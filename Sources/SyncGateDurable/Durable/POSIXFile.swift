@@ -25,16 +25,36 @@ enum POSIXFile {
         return (info.st_mode & S_IFMT) == S_IFDIR
     }
 
-    /// Creates a directory and its missing parents; returns the `errno` of the first failure.
+    /// Creates a directory and its missing parents, each made durable in its parent (the parent's
+    /// `fsync` after the `mkdir`, so a power loss cannot drop a directory a journal was then created in);
+    /// returns the `errno` of the first failure.
     static func makeDirectories(_ path: String) -> Int32? {
-        if mkdir(path, 0o755) == 0 { return nil }
+        if mkdir(path, 0o755) == 0 { return syncParent(of: path) }
         let code = errno
         if code == EEXIST { return (try? isDirectory(path)) == true ? nil : ENOTDIR }
         guard code == ENOENT else { return code }
-        let parent = String(path[..<(path.lastIndex(of: "/") ?? path.startIndex)])
+        let parent = parentPath(of: path)
         guard !parent.isEmpty, parent != path else { return code }
         if let failure = makeDirectories(parent) { return failure }
-        return mkdir(path, 0o755) == 0 ? nil : errno
+        return mkdir(path, 0o755) == 0 ? syncParent(of: path) : errno
+    }
+
+    /// The directory that holds `path`: everything before its last `/`, trailing slashes aside (`/` for a
+    /// path directly under the root, `.` for a name without one).
+    static func parentPath(of path: String) -> String {
+        var name = Substring(path)
+        while name.count > 1, name.hasSuffix("/") { name = name.dropLast() }
+        guard let slash = name.lastIndex(of: "/") else { return "." }
+        return slash == name.startIndex ? "/" : String(name[..<slash])
+    }
+
+    /// Makes the entry of `path` in its parent durable (the parent directory's `fsync`); returns the
+    /// `errno` of a failure.
+    static func syncParent(of path: String) -> Int32? {
+        let fd = openDescriptor(parentPath(of: path), O_RDONLY | O_DIRECTORY)
+        guard fd >= 0 else { return errno }
+        defer { _ = close(fd) }
+        return fsync(fd) == 0 ? nil : errno
     }
 
     /// Whether something exists at the path.
@@ -56,15 +76,24 @@ enum POSIXFile {
         _ = close(fd)
     }
 
+    /// Opens `path` (close-on-exec), retrying an interrupted call; throws naming the path.
     static func open(_ path: String, _ flags: Int32, mode: mode_t = 0o644) throws -> Int32 {
+        let fd = openDescriptor(path, flags, mode: mode)
+        if fd < 0 { throw failure(path, "cannot open") }
+        return fd
+    }
+
+    /// Opens `path` (close-on-exec), retrying an interrupted call; -1 with `errno` set on failure.
+    static func openDescriptor(_ path: String, _ flags: Int32, mode: mode_t = 0o644) -> Int32 {
         while true {
             #if canImport(Darwin)
                 let fd = Darwin.open(path, flags | O_CLOEXEC, mode)
+            #elseif canImport(Musl)
+                let fd = Musl.open(path, flags | O_CLOEXEC, mode)
             #else
                 let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
             #endif
-            if fd >= 0 { return fd }
-            if errno != EINTR { throw failure(path, "cannot open") }
+            if fd >= 0 || errno != EINTR { return fd }
         }
     }
 
@@ -145,9 +174,12 @@ enum POSIXFile {
         }
     }
 
+    /// Makes the file's written data durable: `fdatasync` on Linux; on Apple platforms `F_FULLFSYNC`,
+    /// since `fsync` there leaves the data in the drive's cache, with `fsync` where the file system does
+    /// not support it.
     static func syncData(_ fd: Int32, path: String) throws {
         #if canImport(Darwin)
-            let result = fsync(fd)
+            let result = fcntl(fd, F_FULLFSYNC) == 0 ? 0 : fsync(fd)
         #else
             let result = fdatasync(fd)
         #endif
@@ -157,7 +189,12 @@ enum POSIXFile {
     /// Makes a rename or creation inside the directory open at `fd` durable; `path` names the directory in
     /// the error.
     static func syncDirectory(_ fd: Int32, path: String) throws {
-        if fsync(fd) != 0 { throw failure(path, "directory sync failed") }
+        #if canImport(Darwin)
+            let result = fcntl(fd, F_FULLFSYNC) == 0 ? 0 : fsync(fd)
+        #else
+            let result = fsync(fd)
+        #endif
+        if result != 0 { throw failure(path, "directory sync failed") }
     }
 
     /// Removes a file if it exists; a failure is ignored.
