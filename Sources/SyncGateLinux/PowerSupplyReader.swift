@@ -84,20 +84,7 @@ import SyncGateCore
 
         /// The names in `directory`, without `.` and `..`; empty when it cannot be listed.
         static func entryNames(of directory: String) -> [String] {
-            guard let stream = opendir(directory) else { return [] }
-            defer { closedir(stream) }
-            var names: [String] = []
-            while let entry = readdir(stream) {
-                let name = withUnsafePointer(to: entry.pointee.d_name) { pointer in
-                    pointer.withMemoryRebound(to: CChar.self, capacity: MemoryLayout.size(ofValue: pointer.pointee)) {
-                        String(cString: $0)
-                    }
-                }
-                if name != "." && name != ".." {
-                    names.append(name)
-                }
-            }
-            return names
+            DirectoryListing.entries(of: directory)?.map(\.name) ?? []
         }
     }
 #endif

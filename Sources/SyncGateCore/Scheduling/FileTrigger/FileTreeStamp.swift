@@ -41,14 +41,9 @@ package enum FileTreeStamp {
                 continue  // removed while the tree was read: its directory's time shows it
             }
             latest = max(latest, changeTime(of: information))
-            guard information.st_mode & S_IFMT == S_IFDIR, let stream = opendir(path) else { continue }
-            defer { closedir(stream) }
-            while let entry = readdir(stream) {
-                let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                    String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                }
-                if name == "." || name == ".." { continue }
-                pending.append(path == "/" ? "/" + name : path + "/" + name)
+            guard information.st_mode & S_IFMT == S_IFDIR else { continue }
+            DirectoryListing.forEach(in: path) { entry in
+                pending.append(path == "/" ? "/" + entry.name : path + "/" + entry.name)
             }
         }
         return latest

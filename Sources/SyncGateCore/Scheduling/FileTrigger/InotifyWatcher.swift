@@ -451,19 +451,12 @@
 
             /// The subdirectories of `path` (not following symbolic links); none when it cannot be read.
             static func subdirectories(of path: String) -> [String] {
-                guard let stream = opendir(path) else { return [] }
-                defer { closedir(stream) }
                 var found: [String] = []
-                while let entry = readdir(stream) {
-                    let name = withUnsafeBytes(of: entry.pointee.d_name) { raw in
-                        String(decoding: raw.prefix { $0 != 0 }, as: UTF8.self)
-                    }
-                    if name == "." || name == ".." { continue }
-                    let child = Self.path(of: name, in: path)
-                    let type = entry.pointee.d_type
-                    if type == UInt8(DT_DIR) {
+                DirectoryListing.forEach(in: path) { entry in
+                    let child = Self.path(of: entry.name, in: path)
+                    if entry.isDirectory {
                         found.append(child)
-                    } else if type == UInt8(DT_UNKNOWN) {
+                    } else if entry.isTypeUnknown {
                         var information = stat()
                         if lstat(child, &information) == 0 && information.st_mode & S_IFMT == S_IFDIR {
                             found.append(child)
