@@ -42,9 +42,9 @@ package enum RelaxationParser {
             SyncRequirements.members.contains(where: { $0.requirement == requirement })
         {
             guard requirements.contains(requirement) else {
+                let required = requirements.isEmpty ? "nothing" : requirements.names.joined(separator: ",")
                 throw UsageError(
-                    "invalid value '\(text)' for \(option): the job does not require \(name) "
-                        + "(it requires \(requirements.names.joined(separator: ",")))")
+                    "invalid value '\(text)' for \(option): the job does not require \(name) (it requires \(required))")
             }
             relaxed = .requirement(requirement)
         } else if conditions.contains(SyncCondition(name)) {

@@ -2,6 +2,7 @@ import Foundation
 import SyncGate
 import SyncGateCLI
 import SyncGateTestSupport
+import SyncGateTesting
 import Testing
 
 /// The command lines of `syncgate daemon` and its clients: what they parse to, and usage errors that
@@ -188,6 +189,30 @@ struct DaemonCommandLineTests {
     }
 
     /// A client with no daemon behind its socket says so and exits 1.
+    #if os(Linux)
+        /// `submit` run from a directory that was removed: the command would run there, so it is refused as a
+        /// usage error naming the cause, before any daemon is asked (it said the daemon's field
+        /// `submission.workingDirectory` was not absolute, got '.').
+        @Test(.timeLimit(.minutes(1))) func submitFromARemovedDirectoryNamesIt() throws {
+            let tool = try #require(ToolProcess.path, "the syncgate executable was not found")
+            let directory = NSTemporaryDirectory() + "syncgate-removed-cwd-\(getpid())"
+            let socket = NSTemporaryDirectory() + "syncgate-no-daemon-\(getpid())/socket"
+            let run = try SpawnedProcess(
+                "/bin/sh",
+                ["-c", "mkdir \"$1\" && cd \"$1\" && rmdir \"$1\" && exec \"$0\" submit -- true", tool, directory],
+                environment: ["SYNCGATE_SOCKET": socket])
+            defer { run.stop() }
+            run.closeInput()
+            try run.waitForStderr(
+                containing: "syncgate: cannot read the current directory, where 'submit' runs the command: "
+                    + "No such file or directory (errno 2); run it from a directory that exists",
+                within: .seconds(20))
+            let (stdout, status) = try run.finish(before: .now + .seconds(20))
+            #expect(status == 2)
+            #expect(stdout.isEmpty)
+        }
+    #endif
+
     @Test(.timeLimit(.minutes(1))) func clientsSayWhenNoDaemonRuns() async throws {
         let socket = NSTemporaryDirectory() + "syncgate-no-daemon-\(getpid())/socket"
         let result = try await ToolProcess.run(["jobs"], environment: ["SYNCGATE_SOCKET": socket])

@@ -75,6 +75,10 @@ struct RelaxOptionTests {
             "invalid value 'unmetered=3h' for --relax: the job does not require unmetered (it requires network)"
         ),
         (
+            ["--require", "none", "--relax", "unmetered=3h"],
+            "invalid value 'unmetered=3h' for --relax: the job does not require unmetered (it requires nothing)"
+        ),
+        (
             ["--relax", "wifi=3h"],
             "invalid value 'wifi=3h' for --relax: 'wifi' is neither a single requirement the job requires "
                 + "nor one of its --condition names"

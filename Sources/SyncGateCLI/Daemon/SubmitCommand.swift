@@ -142,7 +142,7 @@ package struct SubmitCommand: Subcommand {
         let require = arguments.value("--require") ?? "network"
         let requirements = try RequirementListParser.parse(require, option: "--require")
         var submission = DaemonRequest.Submission(
-            command: tail, workingDirectory: SystemBytes.currentDirectory(), require: require)
+            command: tail, workingDirectory: try Self.workingDirectory(), require: require)
         submission.conditions = try arguments.conditions().map(\.name).sorted()
         submission.tags = arguments.values["--tag"] ?? []
         if submission.tags.contains(where: \.isEmpty) { throw UsageError("empty tag for --tag") }
@@ -247,6 +247,18 @@ package struct SubmitCommand: Subcommand {
         self.submission = submission
     }
 
+    /// The current directory, where the command will run; a usage error when it cannot be read (it was
+    /// removed, or a directory above it cannot be searched).
+    static func workingDirectory() throws(UsageError) -> String {
+        switch SystemBytes.readCurrentDirectory() {
+        case .success(let directory): return directory
+        case .failure(let error):
+            throw UsageError(
+                "cannot read the current directory, where 'submit' runs the command: "
+                    + "\(SystemErrorText.described(error.code)); run it from a directory that exists")
+        }
+    }
+
     /// Reads `--on-change` (each path made absolute from the current directory, and required to be an
     /// existing directory or file) and `--quiet`, checked as the daemon checks them.
     static func readFileTrigger(
@@ -254,7 +266,7 @@ package struct SubmitCommand: Subcommand {
     ) throws(UsageError) {
         submission.quiet = arguments.value("--quiet")
         if let paths = arguments.values["--on-change"] {
-            let directory = SystemBytes.currentDirectory()
+            let directory = try workingDirectory()
             submission.onChange = try paths.map { path throws(UsageError) in
                 guard !path.isEmpty else { throw UsageError("empty path for --on-change") }
                 let absolute = path.hasPrefix("/") ? path : directory + "/" + path

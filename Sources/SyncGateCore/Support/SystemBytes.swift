@@ -93,9 +93,21 @@ package enum SystemBytes {
 
     /// The process's working directory in its text form; `"."` when it cannot be read (it was removed).
     package static func currentDirectory() -> String {
-        guard let pointer = getcwd(nil, 0) else { return "." }
+        (try? readCurrentDirectory().get()) ?? "."
+    }
+
+    /// The process's working directory in its text form, or `getcwd`'s `errno` (`ENOENT` when the directory
+    /// was removed).
+    package static func readCurrentDirectory() -> Result<String, SystemError> {
+        guard let pointer = getcwd(nil, 0) else { return .failure(SystemError(code: errno)) }
         defer { free(pointer) }
-        return text(ofCString: pointer)
+        return .success(text(ofCString: pointer))
+    }
+
+    /// An `errno` value as an error.
+    package struct SystemError: Error, Sendable, Equatable {
+        /// The `errno` value.
+        package var code: Int32
     }
 
     /// The process's arguments, `argv[0]` first, in their text form.

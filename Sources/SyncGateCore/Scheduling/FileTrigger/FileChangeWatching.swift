@@ -59,7 +59,7 @@ public struct SyncFileWatchError: Error, Sendable, Hashable, CustomStringConvert
         case .missing: "cannot watch \(path): no such file or directory"
         case .watchLimitReached(let limit):
             "cannot watch \(path): the limit of file watches is reached (raise \(limit))"
-        case .system(let code): "cannot watch \(path): error \(code)"
+        case .system(let code): "cannot watch \(path): \(SystemErrorText.described(code))"
         case .unsupported:
             "cannot watch \(path): SystemFileWatcher has no file watcher on this platform (on Apple platforms, "
                 + "create the scheduler with fileWatcher: AppleFileWatcher())"
