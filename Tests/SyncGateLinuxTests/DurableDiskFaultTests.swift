@@ -140,6 +140,47 @@
         }
 
         @Test(
+            "full disk: a journal of an older format version opens and restores as it is, refuses records until it can be rewritten, then takes them"
+        )
+        func fullDiskOlderVersion() async throws {
+            try DurableAttackSupport.requireAvailable()
+            let disk = try TinyDisk(bytes: 256 << 10)
+            let directory = disk.path + "/jobs"
+            // A journal written by format version 6, checked in beside the durable layer's tests.
+            let golden = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+                .appendingPathComponent("../SyncGateTests/Durable/Golden/v6-records.journal")
+            let bytes = try Data(contentsOf: golden)
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: false)
+            try bytes.write(to: URL(fileURLWithPath: directory + "/journal"))
+            let filler = disk.fill()
+
+            let store = try FileJobStore(directory: directory)
+            #expect(store.lastBackgroundError?.cause.contains("No space left on device") == true)
+            #expect(try store.load().jobs.count == 16)
+            let clock = ManualClock()
+            let scheduler = SyncScheduler(environment: ManualSyncEnvironment(clock: clock).environment, clock: clock)
+            let durable = DurableScheduler(scheduler: scheduler, store: store)
+            try durable.register("note", payload: Note.self) { _, _ in }
+            let report = try durable.restoreJobs()
+            #expect(report.kept.count == 16)
+            do {
+                _ = try durable.submit(note(1))
+                Issue.record("a record of the current format went into a journal of version 6, or onto a full disk")
+            } catch {
+                #expect("\(error)".contains("older format version"), "\(error)")
+            }
+            #expect(try Data(contentsOf: URL(fileURLWithPath: directory + "/journal")) == bytes)
+
+            #expect(unlink(filler) == 0)
+            let handle = try durable.submit(note(2))
+            _ = await durable.shutdown(gracePeriod: .zero)
+            let reopened = try FileJobStore(directory: directory)
+            #expect(Set(try reopened.load().jobs.map(\.id)).isSuperset(of: [handle.id]))
+            #expect(try reopened.load().jobs.count == 17)
+            #expect(reopened.lastBackgroundError == nil)
+        }
+
+        @Test(
             "failing fdatasync: a submit that throws is not restored; every one that returned is (one and 8 submitters)"
         )
         func failingSync() throws {

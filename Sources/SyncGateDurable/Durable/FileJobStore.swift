@@ -37,6 +37,11 @@ import SyncGateCore
 /// the synchronous submissions it covered, so no submission is acknowledged on a name that may not be
 /// durable.
 ///
+/// A journal in an older format version is written afresh in the current one when the store opens. When
+/// that fails (a full disk, say), the store opens anyway and reads the journal as it is (the failure is
+/// kept in ``lastBackgroundError``); ``append(_:)`` first tries that rewrite again, and throws while it
+/// fails, so no record of the current format goes into a file of an older one.
+///
 /// A journal whose header is damaged is refused with ``JobStoreError/Code/notAJournal`` and left as it
 /// is: a header that is not one, or one naming a format version its intact records are not written
 /// in (opening it would drop them); ``salvage(journal:into:)`` copies its intact jobs into a new store.
@@ -211,6 +216,9 @@ public final class FileJobStore: JobStore {
         var lastBackgroundError: JobStoreError?
         /// Whether the file was written in an older format version; it is rewritten when opened.
         var isOlderVersion = false
+        /// Why the file, in an older format version, could not be written afresh in the current one when the
+        /// store opened (a full disk, say): it reads as it is, and appends first try that rewrite again.
+        var upgradeFailure: JobStoreError?
         /// The failed directory sync after the journal's last rename, while no rewrite has made up for it:
         /// the name may not be on disk, so a sync of the file alone makes nothing durable.
         var rewriteNeeded: JobStoreError?
@@ -327,7 +335,17 @@ public final class FileJobStore: JobStore {
             throw error
         }
         if state.withLock({ $0.isOlderVersion }) {
-            try compact()
+            do {
+                try compact()
+            } catch {
+                // Opening never depends on free space: the journal reads as it is, and takes no record
+                // until it is written in the current version.
+                let failure = error as? JobStoreError ?? JobStoreError(.ioFailure, path: journalPath, cause: "\(error)")
+                state.withLock { state in
+                    if state.isOlderVersion { state.upgradeFailure = failure }
+                    state.lastBackgroundError = failure
+                }
+            }
         } else {
             // Opening never depends on free space: the journal reads as it is.
             compactQuietly()
@@ -442,7 +460,7 @@ public final class FileJobStore: JobStore {
                 if state.isClosed || state.isClosing {
                     throw JobStoreError(.closed, path: journalPath, cause: "append after close()")
                 }
-                if state.failedSync != nil { return nil }
+                if state.failedSync != nil || state.upgradeFailure != nil { return nil }
                 let start = state.length
                 try writeFrame(frame, &state)
                 state.replay.apply(record)
@@ -618,8 +636,8 @@ public final class FileJobStore: JobStore {
     }
 
     /// Writes the journal afresh from memory (``rewriteLocked(_:_:)``) because no sync of the file counts:
-    /// `failure`, a sync that just failed, or an earlier failure the state keeps. The caller holds the sync
-    /// lock.
+    /// `failure`, a sync that just failed, or an earlier failure the state keeps; or the journal is in an
+    /// older format version that opening could not rewrite. The caller holds the sync lock.
     ///
     /// After `failure`, every synchronous submission waiting for a sync is withdrawn first, so the new
     /// journal lacks it; its submitter gets `failure` once that journal is on disk under its name. When the
@@ -639,14 +657,16 @@ public final class FileJobStore: JobStore {
                 state.lastBackgroundError = failure
                 withdrawn = takeAwaitingSubmissions(&state)
             }
-            guard let doubt = state.failedSync ?? state.rewriteNeeded else { return ([], nil, nil) }
+            let doubt = state.failedSync ?? state.rewriteNeeded
+            guard doubt != nil || state.upgradeFailure != nil else { return ([], nil, nil) }
             let failedFile = state.fd
             do {
                 return (withdrawn, try rewriteLocked(&state, &progress), nil)
             } catch {
-                let rewriteFailure = JobStoreError(
-                    .ioFailure, path: journalPath,
-                    cause: "a sync failed (\(doubt.cause)), and writing the journal afresh failed too: \(error)")
+                let why =
+                    doubt.map { "a sync failed (\($0.cause)), and writing the journal afresh failed too" }
+                    ?? "the journal is in an older format version, and writing it afresh in the current one failed"
+                let rewriteFailure = JobStoreError(.ioFailure, path: journalPath, cause: "\(why): \(error)")
                 let rest = takeAwaitingSubmissions(&state)
                 // Withdrawn before the rewrite: not in a new file, only in the one they were written in.
                 let unwritten = state.fd == failedFile ? withdrawn + rest : rest
@@ -828,6 +848,7 @@ public final class FileJobStore: JobStore {
         state.noAllocationBefore = 0
         state.compactions += 1
         state.isOlderVersion = false
+        state.upgradeFailure = nil
         // Their frames are not where they were written: a withdrawal resolves them with a record.
         for index in state.awaitingSync.indices { state.awaitingSync[index].start = nil }
         progress.syncedLength = 0

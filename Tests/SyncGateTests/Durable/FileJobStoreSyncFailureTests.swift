@@ -117,6 +117,32 @@ struct FileJobStoreSyncFailureTests {
     }
 
     @Test(
+        "a journal of an older version whose upgrade at opening fails after the rename still opens, reads its jobs, and acknowledges nothing until the directory is synced"
+    )
+    func olderVersionUpgradeFailsAfterTheRename() throws {
+        try directory.write(
+            Array(try Data(contentsOf: URL(fileURLWithPath: GoldenJournal.path("v6-records.journal")))),
+            to: directory.journal)
+        let directorySync = ScriptedDirectorySync(failing: [1, 2])
+        let store = try FileJobStore(
+            directory: directory.path, clock: ManualClock(),
+            syncData: { fd, path in try POSIXFile.syncData(fd, path: path) }, syncDirectory: directorySync.sync)
+        #expect(directorySync.count == 1)
+        #expect(store.lastBackgroundError?.description.contains("Input/output error (scripted)") == true)
+        let before = try store.load().jobs
+        #expect(before.count == 16)
+        #expect(Array(try directory.bytes(of: directory.journal).prefix(8)) == JournalCodec.header)
+        // The new name may not be on disk: the submission waits for a rewrite whose directory sync fails.
+        #expect(throws: JobStoreError.self) { try store.append(.submitted(plainJob(1_000))) }
+        #expect(directorySync.count == 2)
+        try store.append(.submitted(plainJob(1_001)))
+        try store.close()
+        let reopened = try FileJobStore(directory: directory.path)
+        #expect(try reopened.load().jobs.map(\.sequence) == before.map(\.sequence) + [1_001])
+        try reopened.close()
+    }
+
+    @Test(
         "batched: after a sync that failed and dropped what it did not write, every acknowledged submission and resolution is restored"
     )
     func failedBatchedSyncLosesNothingAcknowledged() throws {
