@@ -101,6 +101,23 @@ package struct ParsedArguments: Sendable {
             "comma-separated, any one matching suffices (\\, is a comma in a name)",
         ])
 
+    /// The thresholds of `--pressure-threshold` (``PressureThresholdParser``), or the defaults when it was
+    /// not given.
+    package func pressureThresholds() throws(UsageError) -> PressureThresholds {
+        guard let text = value("--pressure-threshold") else { return .default }
+        return try PressureThresholdParser.parse(text, option: "--pressure-threshold")
+    }
+
+    /// The `--pressure-threshold` option of the subcommands that follow this machine's environment
+    /// (`status`, `watch`, `wait`, `run`, `daemon`).
+    package static let pressureThresholdOption = CommandLineOption(
+        "--pressure-threshold", .text("LIST"),
+        help: [
+            "not-under-pressure's thresholds: RESOURCE=PERCENT items of cpu, io,",
+            "memory (some avg10, above 0 and at most 100), such as cpu=70,io=40;",
+            "a resource left out keeps its default (cpu=50,io=25,memory=10)",
+        ])
+
     /// Checks each of `labels` (the values of `option`) against ``DaemonLimits/labelProblem(_:)``, and
     /// their count.
     package static func checkLabels(_ labels: [String], option: String) throws(UsageError) {

@@ -50,6 +50,7 @@ package struct RunCommand: Subcommand {
         CommandLineOption(
             "--condition", .text("NAME"), repeatable: true,
             help: ["also require an app-defined condition (never set by a lone syncgate)"]),
+        ParsedArguments.pressureThresholdOption,
     ]
     /// The command follows the options.
     package static let operands = CommandLineOperands.command
@@ -58,7 +59,8 @@ package struct RunCommand: Subcommand {
     package static func help(_ sections: HelpText.Sections) -> String {
         """
         USAGE: syncgate run (--require LIST | --network LIST) [--timeout DUR] [--retries N] [--backoff DUR]
-                            [--stop-on-loss] [--grace DUR] [--condition NAME]... -- COMMAND [ARGS...]
+                            [--stop-on-loss] [--grace DUR] [--condition NAME]...
+                            [--pressure-threshold LIST] -- COMMAND [ARGS...]
 
         Runs COMMAND as a SyncScheduler job once the requirements hold, and exits with its status.
 
@@ -102,6 +104,9 @@ package struct RunCommand: Subcommand {
     /// The networks the command may run on (`--network`); `nil` for any. With `--stop-on-loss`, leaving
     /// them stops the command like a loss of the requirements.
     package var allowedNetworks: SyncNetworkAllowlist?
+    /// The thresholds of the machine's environment (`--pressure-threshold`), which decide
+    /// `not-under-pressure`.
+    package var pressureThresholds: PressureThresholds = .default
 
     /// Creates the invocation.
     package init(
@@ -135,6 +140,7 @@ package struct RunCommand: Subcommand {
         gracePeriod = try arguments.duration("--grace") ?? gracePeriod
         stopOnLoss = arguments.flag("--stop-on-loss")
         allowedNetworks = try arguments.allowedNetworks()
+        pressureThresholds = try arguments.pressureThresholds()
     }
 
     /// Runs the command on this machine's environment; see ``execute(_:environment:signals:log:launcher:)``.
@@ -147,8 +153,8 @@ package struct RunCommand: Subcommand {
             let launcher: String? = nil
         #endif
         return await Self.execute(
-            self, environment: SyncGateTool.environment, signals: signals.signals, log: { Output.error($0) },
-            launcher: launcher)
+            self, environment: SyncGateTool.environment(pressureThresholds: pressureThresholds),
+            signals: signals.signals, log: { Output.error($0) }, launcher: launcher)
     }
 
     /// The command exited with a non-zero status.

@@ -5,17 +5,19 @@ package struct StatusCommand: Subcommand {
     /// `status`.
     package static let name = "status"
     /// The row under USAGE.
-    package static let synopsis = "syncgate status [--json]"
+    package static let synopsis = "syncgate status [--json] [--pressure-threshold LIST]"
     /// The summary under USAGE.
     package static let summary = "the environment now"
-    /// `--json`.
+    /// `--json` and `--pressure-threshold`.
     package static let options = [
         CommandLineOption(
             "--json",
             help: [
-                "one JSON object (schemaVersion 1): network, power, account, cloudDrive, syncEvent,",
-                "conditions, requirements [{name, holds, monitored}], presets, met, treatedAsMet",
-            ])
+                "one JSON object (schemaVersion 1): network, power, account,",
+                "cloudDrive, syncEvent, conditions, requirements [{name, holds,",
+                "monitored}], presets, met, treatedAsMet",
+            ]),
+        ParsedArguments.pressureThresholdOption,
     ]
     /// None.
     package static let operands = CommandLineOperands.none
@@ -23,13 +25,14 @@ package struct StatusCommand: Subcommand {
     /// The help of `syncgate status`.
     package static func help(_ sections: HelpText.Sections) -> String {
         """
-        USAGE: syncgate status [--json]
+        USAGE: syncgate status [--json] [--pressure-threshold LIST]
 
         Prints the environment now: connected, interface (kind, and the default route's interface
         name), the network in use (what --network matches: the interface name, NetworkManager's
         connection and Wi-Fi SSID), expensive, constrained, power, battery, account, cloud drive,
         and which requirements and presets hold. A part without a source is shown as "not monitored,
-        treated as met".
+        treated as met". The pressure row (JSON: resources.pressureThresholds) shows the thresholds
+        in effect, those of --pressure-threshold when given.
 
         OPTIONS
         \(sections.options)
@@ -41,20 +44,26 @@ package struct StatusCommand: Subcommand {
 
     /// Whether to print one JSON object instead of lines.
     package var json: Bool
+    /// The thresholds of the machine's environment (`--pressure-threshold`).
+    package var pressureThresholds: PressureThresholds
 
     /// Creates the invocation.
-    package init(json: Bool = false) {
+    package init(json: Bool = false, pressureThresholds: PressureThresholds = .default) {
         self.json = json
+        self.pressureThresholds = pressureThresholds
     }
 
-    /// Reads `--json`.
-    package init(parsing arguments: ParsedArguments) {
-        json = arguments.flag("--json")
+    /// Reads `--json` and `--pressure-threshold`.
+    package init(parsing arguments: ParsedArguments) throws(UsageError) {
+        self.init(json: arguments.flag("--json"), pressureThresholds: try arguments.pressureThresholds())
     }
 
-    /// Prints the status of this machine once; returns 0.
+    /// Prints the status of this machine, its environment created with ``pressureThresholds``, once;
+    /// returns 0.
     package func run() async -> Int32 {
-        Self.status(json: json, machine: MachineEnvironment.process, style: Output.style)
+        Self.status(
+            json: json, machine: MachineEnvironment.process(pressureThresholds: pressureThresholds),
+            style: Output.style)
     }
 
     /// The report for the environment's status now, with the default route's interface name.

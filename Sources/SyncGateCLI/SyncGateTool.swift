@@ -28,8 +28,9 @@ package enum SyncGateTool {
     }
 
     /// The environment of this machine: network and power where the platform has sources; the
-    /// process's one ``MachineEnvironment/process``.
-    static var environment: SyncEnvironment {
-        MachineEnvironment.process.environment
+    /// process's one ``MachineEnvironment/process(pressureThresholds:)``, created with
+    /// `pressureThresholds` by the first call.
+    static func environment(pressureThresholds: PressureThresholds) -> SyncEnvironment {
+        MachineEnvironment.process(pressureThresholds: pressureThresholds).environment
     }
 }

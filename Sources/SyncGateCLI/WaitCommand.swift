@@ -14,7 +14,7 @@ package struct WaitCommand: Subcommand {
     package static let synopsis = "syncgate wait (--require LIST | --network LIST) [--timeout DUR]"
     /// The summary under USAGE.
     package static let summary = "wait until the requirements hold"
-    /// `--require`, `--network`, `--timeout` and `--condition`.
+    /// `--require`, `--network`, `--timeout`, `--condition` and `--pressure-threshold`.
     package static let options = [
         CommandLineOption("--require", .text("LIST"), help: ["the requirements (see below)"]),
         ParsedArguments.networkOption,
@@ -26,6 +26,7 @@ package struct WaitCommand: Subcommand {
                 "also wait for an app-defined condition. A lone syncgate process never",
                 "sets conditions, so this only ends by timeout or signal (for testing).",
             ]),
+        ParsedArguments.pressureThresholdOption,
     ]
     /// None.
     package static let operands = CommandLineOperands.none
@@ -34,6 +35,7 @@ package struct WaitCommand: Subcommand {
     package static func help(_ sections: HelpText.Sections) -> String {
         """
         USAGE: syncgate wait (--require LIST | --network LIST) [--timeout DUR] [--condition NAME]...
+                             [--pressure-threshold LIST]
 
         Exits 0 as soon as the requirements hold (at once when they already do), 124 when --timeout
         runs out first, 130 on SIGINT and 143 on SIGTERM.
@@ -58,24 +60,29 @@ package struct WaitCommand: Subcommand {
     package var timeout: Duration?
     /// The networks to wait for (`--network`); `nil` for any.
     package var allowedNetworks: SyncNetworkAllowlist?
+    /// The thresholds of the machine's environment (`--pressure-threshold`), which decide
+    /// `not-under-pressure`.
+    package var pressureThresholds: PressureThresholds
 
     /// Creates the invocation.
     package init(
         requirements: SyncRequirements, conditions: Set<SyncCondition> = [], timeout: Duration? = nil,
-        allowedNetworks: SyncNetworkAllowlist? = nil
+        allowedNetworks: SyncNetworkAllowlist? = nil, pressureThresholds: PressureThresholds = .default
     ) {
         self.requirements = requirements
         self.conditions = conditions
         self.timeout = timeout
         self.allowedNetworks = allowedNetworks
+        self.pressureThresholds = pressureThresholds
     }
 
-    /// Reads `--require` (needed), `--network`, `--condition` and `--timeout`.
+    /// Reads `--require` (needed), `--network`, `--condition`, `--timeout` and `--pressure-threshold`.
     package init(parsing arguments: ParsedArguments) throws(UsageError) {
         let requirements = try arguments.requiredRequirements()
         self.init(
             requirements: requirements, conditions: try arguments.conditions(),
-            timeout: try arguments.duration("--timeout"), allowedNetworks: try arguments.allowedNetworks())
+            timeout: try arguments.duration("--timeout"), allowedNetworks: try arguments.allowedNetworks(),
+            pressureThresholds: try arguments.pressureThresholds())
     }
 
     /// Waits on this machine's environment; see ``execute(_:environment:signals:log:)``.
@@ -84,7 +91,7 @@ package struct WaitCommand: Subcommand {
     /// change: nothing is printed on success and nothing is held that needs closing, so the answer is not
     /// held up by a hop to the waiting task and then to the main thread.
     package func run() async -> Int32 {
-        let environment = SyncGateTool.environment
+        let environment = SyncGateTool.environment(pressureThresholds: pressureThresholds)
         let options = self
         let exitWhenMet = environment.statusBroadcast.addObserver { status in
             if status.satisfies(

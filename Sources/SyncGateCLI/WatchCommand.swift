@@ -11,13 +11,14 @@ package struct WatchCommand: Subcommand {
     /// `watch`.
     package static let name = "watch"
     /// The row under USAGE.
-    package static let synopsis = "syncgate watch [--json]"
+    package static let synopsis = "syncgate watch [--json] [--pressure-threshold LIST]"
     /// The summary under USAGE.
     package static let summary = "one line per change, until interrupted"
-    /// `--json`.
+    /// `--json` and `--pressure-threshold`.
     package static let options = [
         CommandLineOption(
-            "--json", help: ["one JSON object per line, in the schema of 'status --json', for every change"])
+            "--json", help: ["one JSON object per line, in the schema of 'status --json',", "for every change"]),
+        ParsedArguments.pressureThresholdOption,
     ]
     /// None.
     package static let operands = CommandLineOperands.none
@@ -25,7 +26,7 @@ package struct WatchCommand: Subcommand {
     /// The help of `syncgate watch`.
     package static func help(_ sections: HelpText.Sections) -> String {
         """
-        USAGE: syncgate watch [--json]
+        USAGE: syncgate watch [--json] [--pressure-threshold LIST]
 
         Prints the environment now and then one line per change, each with an ISO 8601 UTC time,
         until SIGINT (exit 130) or SIGTERM (exit 143), or until nothing reads its output any more
@@ -43,15 +44,18 @@ package struct WatchCommand: Subcommand {
 
     /// Whether each change is one JSON object per line instead of text.
     package var json: Bool
+    /// The thresholds of the machine's environment (`--pressure-threshold`).
+    package var pressureThresholds: PressureThresholds
 
     /// Creates the invocation: text lines, or with `json` one JSON object per line.
-    package init(json: Bool = false) {
+    package init(json: Bool = false, pressureThresholds: PressureThresholds = .default) {
         self.json = json
+        self.pressureThresholds = pressureThresholds
     }
 
-    /// Reads `--json`.
-    package init(parsing arguments: ParsedArguments) {
-        self.init(json: arguments.flag("--json"))
+    /// Reads `--json` and `--pressure-threshold`.
+    package init(parsing arguments: ParsedArguments) throws(UsageError) {
+        self.init(json: arguments.flag("--json"), pressureThresholds: try arguments.pressureThresholds())
     }
 
     /// Watches this machine until SIGINT or SIGTERM (returns 128 + the signal's number), or until its
@@ -59,7 +63,8 @@ package struct WatchCommand: Subcommand {
     package func run() async -> Int32 {
         let signals = SignalWatcher.process
         return await Self.watch(
-            json: json, environment: SyncGateTool.environment, style: Output.style, signals: signals.signals)
+            json: json, environment: SyncGateTool.environment(pressureThresholds: pressureThresholds),
+            style: Output.style, signals: signals.signals)
     }
 
     /// Prints the status and then one line per change until a signal arrives (returns 128 + its number)

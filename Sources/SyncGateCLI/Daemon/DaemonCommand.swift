@@ -25,7 +25,7 @@ package struct DaemonCommand: Subcommand {
     package static let synopsis = "syncgate daemon [options]"
     /// The summary under USAGE.
     package static let summary = "the job service (see 'syncgate daemon --help')"
-    /// `--state-dir`, `--socket`, `--grace` and `--kill-grace`.
+    /// `--state-dir`, `--socket`, `--grace`, `--kill-grace` and `--pressure-threshold`.
     package static let options = [
         CommandLineOption(
             "--state-dir", .text("DIR"),
@@ -53,6 +53,7 @@ package struct DaemonCommand: Subcommand {
                 "then the time between their SIGTERM and SIGKILL (default 5s); 0s",
                 "kills at once",
             ]),
+        ParsedArguments.pressureThresholdOption,
     ]
     /// None.
     package static let operands = CommandLineOperands.none
@@ -61,11 +62,13 @@ package struct DaemonCommand: Subcommand {
     package static func help(_ sections: HelpText.Sections) -> String {
         """
         USAGE: syncgate daemon [--state-dir DIR] [--socket PATH] [--grace DUR] [--kill-grace DUR]
+                               [--pressure-threshold LIST]
 
         Runs the job service: a durable scheduler over this machine's network and power, served on
         a Unix socket (mode 0600, in a 0700 directory) that only this user and root may use.
         Pending jobs survive restarts; a command that was running when the daemon stopped runs
-        again when it starts (at least once). Logs to stderr.
+        again when it starts (at least once). Logs to stderr. The thresholds of
+        --pressure-threshold are the daemon's, for every job: a job cannot set its own.
 
         OPTIONS
         \(sections.options)
@@ -89,6 +92,9 @@ package struct DaemonCommand: Subcommand {
     package var gracePeriod: Duration
     /// The time between SIGTERM and SIGKILL for a command the daemon stops.
     package var killGrace: Duration
+    /// The thresholds of the daemon's environment (`--pressure-threshold`), which decide
+    /// `not-under-pressure` for every job.
+    package var pressureThresholds: PressureThresholds = .default
 
     /// Creates the invocation.
     package init(
@@ -102,13 +108,15 @@ package struct DaemonCommand: Subcommand {
         self.killGrace = killGrace
     }
 
-    /// Reads `--state-dir` and `--socket` (absolute paths), `--grace` and `--kill-grace`.
+    /// Reads `--state-dir` and `--socket` (absolute paths), `--grace`, `--kill-grace` and
+    /// `--pressure-threshold`.
     package init(parsing arguments: ParsedArguments) throws(UsageError) {
         self.init()
         stateDirectory = try arguments.path("--state-dir")
         socketPath = try arguments.path("--socket")
         gracePeriod = try arguments.duration("--grace") ?? gracePeriod
         killGrace = try arguments.duration("--kill-grace") ?? killGrace
+        pressureThresholds = try arguments.pressureThresholds()
     }
 
     /// Runs the daemon until SIGTERM or SIGINT; see ``execute(_:signals:)``.
@@ -130,7 +138,7 @@ package struct DaemonCommand: Subcommand {
         }
         let stateDirectory = options.stateDirectory ?? DaemonPaths.stateDirectory()
         let socketPath = options.socketPath ?? DaemonPaths.socketPath()
-        let machine = MachineEnvironment()
+        let machine = MachineEnvironment(pressureThresholds: options.pressureThresholds)
         // Calendar jobs target the wall clock and plan again whenever it is set (NTP, a user, a resume):
         // the default wall clock hears it from the system.
         let scheduler: SyncScheduler
@@ -208,6 +216,7 @@ package struct DaemonCommand: Subcommand {
             try? store.close()
             return fail("cannot restore the jobs: \(error)")
         }
+        if options.pressureThresholds != .default { log("pressure thresholds: high at \(options.pressureThresholds)") }
         server.start()
         log("listening on \(socketPath), state in \(stateDirectory)")
         gate.open()
