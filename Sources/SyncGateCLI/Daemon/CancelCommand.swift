@@ -1,7 +1,8 @@
 /// `syncgate cancel`: cancels a job, every job with a tag, or the unfinished job with a unique key.
 ///
 /// It exits 1 when nothing was cancelled, and when a cancel is not on disk yet (the daemon keeps writing
-/// it; a restart before then runs those jobs again).
+/// it; a restart before then runs those jobs again). `cancel ID` of a job kept in the store without
+/// running (state `kept` in `jobs`) discards it.
 package struct CancelCommand: Subcommand {
     /// `cancel`.
     package static let name = "cancel"
@@ -24,6 +25,8 @@ package struct CancelCommand: Subcommand {
         Cancels a job, every job with TAG, or the unfinished job with KEY. A running command gets
         SIGTERM, then SIGKILL. Exits 1 when nothing was cancelled; an ID that names no job, or a
         job that has ended, is one line on stderr ("no job with id 'ID'") and exit 1, as in 'logs'.
+        An ID in state 'kept' (in the store, but not restored: 'jobs' says why) is discarded:
+        it leaves the store for good ("discarded kept job 'ID'").
         """
     }
 
@@ -54,6 +57,10 @@ package struct CancelCommand: Subcommand {
     package func run() async -> Int32 {
         await DaemonClient.session { client, _ throws(DaemonClient.Failure) in
             let response = try client.checkedRequest(.cancel(selector))
+            if let discarded = response.discarded, discarded > 0 {
+                Output.line("discarded kept job '\(DaemonLimits.escaped(selector.value))' from the store")
+                return ExitCode.success
+            }
             let count = response.cancelled ?? 0
             Output.line("cancelled \(count) job\(count == 1 ? "" : "s")")
             if let unwritten = response.notWritten, unwritten > 0 {

@@ -8,7 +8,8 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
         package var name: String
         /// The command and its arguments.
         package var command: [String]
-        /// `waiting`, `delayed`, `running`, `succeeded`, `failed`, `cancelled` or `expired`.
+        /// `waiting`, `delayed`, `running`, `succeeded`, `failed`, `cancelled`, `expired`, or `kept` for a
+        /// job the store keeps without running (see ``keptReason``).
         package var state: String
         /// What a waiting job waits for: requirement names and `condition NAME`.
         package var waitingFor: [String]
@@ -48,6 +49,10 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
         /// For a file-triggered job, `change` while it waits for a change, `quiet` while it waits for the
         /// changes to stop; absent otherwise (it waits for its requirements, runs, or has no trigger).
         package var fileWait: String? = nil
+        /// For a job in state `kept` (in the store, but the daemon's restore could not submit it), why:
+        /// ``KeptDurableJob/Reason``'s description, such as `rejected by the scheduler: …`; absent for
+        /// other jobs. `cancel ID` discards it.
+        package var keptReason: String? = nil
     }
 
     /// One relaxation of a job as `syncgate jobs` shows it (`SyncJobRelaxation.Status`).
@@ -139,6 +144,9 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
     /// disk, or the job had not ended when the daemon answered); absent when none. The daemon keeps
     /// writing it; a restart before it succeeds brings these jobs back.
     package var notWritten: Int?
+    /// How many jobs kept in the store without running `cancel` discarded (their end is on disk, and
+    /// ``cancelled`` counts them too); absent when none.
+    package var discarded: Int?
     /// With ``notWritten``: the last write error.
     package var writeError: String?
     /// The outcome on the second line of `submit --wait`: `succeeded`, `failed`, `cancelled`, `expired`.
@@ -150,7 +158,7 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
     package init(
         ok: Bool, error: String? = nil, id: String? = nil, jobs: [Job]? = nil, runs: [Run]? = nil,
         cancelled: Int? = nil, notWritten: Int? = nil, writeError: String? = nil, outcome: String? = nil,
-        exitStatus: Int32? = nil
+        exitStatus: Int32? = nil, discarded: Int? = nil
     ) {
         self.version = DaemonProtocol.version
         self.ok = ok
@@ -163,6 +171,7 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
         self.writeError = writeError
         self.outcome = outcome
         self.exitStatus = exitStatus
+        self.discarded = discarded
     }
 
     /// A refusal.

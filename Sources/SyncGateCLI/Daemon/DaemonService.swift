@@ -38,8 +38,9 @@ final class DaemonService: Sendable {
                 let handle = try submit(submission)
                 return (DaemonResponse(ok: true, id: handle.id), submission.wait ? handle : nil)
             case .jobs(let all):
-                return (DaemonResponse(ok: true, jobs: jobs(all: all)), nil)
+                return (DaemonResponse(ok: true, jobs: jobs(all: all) + keptJobs()), nil)
             case .cancel(let selector):
+                if case .id(let id) = selector, let discarded = try discardKept(id: id) { return (discarded, nil) }
                 if case .id(let id) = selector, let problem = unknownJob(id) { throw DaemonProtocolError(problem) }
                 return (cancel(selector), nil)
             case .logs(let id, let stream):

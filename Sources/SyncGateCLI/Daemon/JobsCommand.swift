@@ -23,8 +23,11 @@ package struct JobsCommand: Subcommand {
         long, or what was relaxed), a calendar job's next scheduled time (UTC), what a
         file-triggered job waits for (on change of PATH, when quiet) or when another delayed
         job's delay ends (UTC), the networks it may run on (--network) and what a waiting job
-        waits for (a network not allowed reads "network LIST"). --json also gives a
-        file-triggered job's onChange paths, quietSeconds and fileWait (change or quiet).
+        waits for (a network not allowed reads "network LIST"). A job the store keeps but the
+        daemon could not restore (its --on-change path is gone, say) is in state kept, with
+        "not restored: WHY" under WAITING FOR; 'syncgate cancel ID' discards it. --json also
+        gives a file-triggered job's onChange paths, quietSeconds and fileWait (change or
+        quiet), and a kept job's keptReason.
         """
     }
 
@@ -75,6 +78,13 @@ package struct JobsCommand: Subcommand {
         }
     }
 
+    /// What the WAITING FOR column shows: the requirements, conditions and jobs a job waits for, or why a
+    /// kept job was not restored (`not restored: WHY`); `-` for none.
+    static func waiting(_ job: DaemonResponse.Job) -> String {
+        if let reason = job.keptReason { return "not restored: " + reason }
+        return job.waitingFor.isEmpty ? "-" : job.waitingFor.joined(separator: ",")
+    }
+
     /// The table of `syncgate jobs`.
     static func jobTable(_ jobs: [DaemonResponse.Job]) -> String {
         guard !jobs.isEmpty else { return "no jobs" }
@@ -91,7 +101,7 @@ package struct JobsCommand: Subcommand {
                     job.id, job.name, job.state, String(job.attempts), job.runs.map(String.init) ?? "-",
                     job.lastExitStatus.map(String.init) ?? "-", job.lastStopReason ?? "-",
                     relaxes, job.nextScheduledAt ?? trigger(of: job) ?? job.delayedUntil ?? "-", job.networks ?? "-",
-                    job.waitingFor.isEmpty ? "-" : job.waitingFor.joined(separator: ","),
+                    waiting(job),
                 ].map(DaemonLimits.escaped)
             }
         let widths = (0..<11).map { column in rows.map { $0[column].count }.max() ?? 0 }

@@ -1,6 +1,7 @@
 import SyncGateCore
 
-/// Errors of ``DurableScheduler``: the one error type its `register`, `restoreJobs` and `submit` throw.
+/// Errors of ``DurableScheduler``: the one error type its `register`, `restoreJobs`, `submit` and
+/// `discardKeptJob` throw.
 public enum DurableJobError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Durable jobs are submitted only after ``DurableScheduler/restoreJobs()``, so that restored jobs
     /// keep their place, their unique keys and their serial groups.

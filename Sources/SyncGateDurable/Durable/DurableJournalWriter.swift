@@ -76,6 +76,31 @@ final class DurableJournalWriter: Sendable {
         report(outcome)
     }
 
+    /// Writes `records` in order after the pending ones, now; unlike ``write(_:jobID:syncsFirst:)``, a
+    /// record the store refuses is not kept, nor are those after it: the caller keeps what they are about.
+    ///
+    /// - Returns: how many of `records` the store took, and the store's error when it refused one (or a
+    ///   pending record, which stays pending: then none of `records` was written).
+    func writeNow(_ records: [(record: JobRecord, jobID: SyncJob.ID, syncsFirst: Bool)]) -> (
+        written: Int, error: (any Error)?
+    ) {
+        let (drained, written, error) = state.withLock { state -> (Drained, Int, (any Error)?) in
+            let drained = drain(&state)
+            if let error = drained.error { return (drained, 0, error) }
+            for (index, entry) in records.enumerated() {
+                do {
+                    if entry.syncsFirst { try store.sync() }
+                    try store.append(entry.record)
+                } catch {
+                    return (drained, index, error)
+                }
+            }
+            return (drained, records.count, nil)
+        }
+        report(drained)
+        return (written, error)
+    }
+
     /// Writes the pending records in order.
     ///
     /// - Throws: the store's error when a record still cannot be written; it stays pending.

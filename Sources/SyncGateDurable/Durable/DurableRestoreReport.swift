@@ -11,7 +11,8 @@ public struct DurableRestoreReport: Sendable, CustomStringConvertible {
     /// Jobs that left the store without running: an unfinished job held their unique key (with the
     /// keep-existing policy).
     public var discarded: [SyncJob.ID]
-    /// Jobs kept in the store without being restored (unknown kind, undecodable payload).
+    /// Jobs kept in the store without being restored (unknown kind, undecodable payload); see
+    /// ``DurableScheduler/discardKeptJob(id:)``.
     public var kept: [KeptDurableJob]
     /// Problems met reading the store (skipped records, a cut tail).
     public var storeIssues: [JobStoreIssue]

@@ -140,6 +140,33 @@ public final class DurableScheduler: Sendable {
             discarded: start.plan.discarded, kept: kept, storeIssues: contents.issues)
     }
 
+    /// Discards the kept job `id`: the stored job that a restore kept (see ``DurableRestoreReport/kept``)
+    /// leaves the store as a cancelled job, and lets go of its id and unique key.
+    ///
+    /// For a job that cannot run, such as one whose kind is gone for good. Its dependents learn that it
+    /// was cancelled, as from any dependency that leaves the store: their `dependencyEnded` records are
+    /// written, then its `resolved` record, once they are durable. A kept dependent keeps the result, and
+    /// the next restore fails it, naming this job. When an active job or another kept job has the same id,
+    /// the dependents wait for that one and are told nothing. When several kept jobs have `id`, the one of
+    /// lowest sequence is discarded; call again for the next. Neither ``snapshot()`` nor a later
+    /// ``restoreJobs()``, in this process or after a restart, lists the job again, and a new job may take
+    /// its id and unique key.
+    ///
+    /// The records are written at once, after any pending record (``retryPendingWrites()``), not kept for
+    /// a retry: when the store refuses one, the job stays kept and this throws. The dependents whose
+    /// records were written before the failure keep the result; calling again writes the rest.
+    ///
+    /// - Returns: the job discarded; `nil` when no kept job has `id` (nothing is written).
+    /// - Throws: ``DurableJobError/storeFailed(_:)`` when a record cannot be written; the job stays kept.
+    @discardableResult
+    public func discardKeptJob(id: SyncJob.ID) throws(DurableJobError) -> KeptDurableJob? {
+        guard let discard = state.withLock({ $0.machine.beginDiscardingKept(id: id) }) else { return nil }
+        let (written, error) = writer.writeNow(discard.writes.map { ($0.record, $0.jobID, $0.syncsFirst) })
+        state.withLock { _ = $0.machine.finishDiscardingKept(discard, written: written) }
+        if let error { throw .storeFailed(storeError(error)) }
+        return discard.job
+    }
+
     /// Hands a stored job that a restore pass activated to the scheduler.
     private func submit(
         _ submission: DurableSchedulerStateMachine.Submission, payload: (any Sendable)?,

@@ -113,6 +113,8 @@ struct DurableSchedulerStateMachine: Sendable {
     private var nextSequence: UInt64 = 1
     /// The jobs kept in the store without running; they hold their ids and unique keys.
     private(set) var kept = DurableHolds()
+    /// The kept jobs whose discard has begun and is not finished (``beginDiscardingKept(id:)``).
+    private var discarding = KeySet()
     private(set) var storeIssues: [JobStoreIssue] = []
     /// The jobs whose handles resolved while the scheduler shut down but that stay in the store for the
     /// next launch, in the order they resolved.
@@ -248,6 +250,54 @@ struct DurableSchedulerStateMachine: Sendable {
         nextSequence = max(nextSequence, min(contents.highestSequence, DurableScheduler.maximumSequence) + 1)
         storeIssues = contents.issues
         return writes
+    }
+
+    // MARK: - Kept jobs
+
+    /// A kept job on its way out of the store (``beginDiscardingKept(id:)``).
+    struct KeptDiscard: Sendable {
+        /// The job.
+        let job: KeptDurableJob
+        /// The records that take it out, in order: its dependents' `dependencyEnded` records, then its
+        /// `resolved` record once those are durable.
+        let writes: [Write]
+    }
+
+    /// Begins discarding the kept job `id` (of lowest sequence, when several kept jobs have that id) and
+    /// returns the records that take it out of the store as a cancelled job's: the records telling its
+    /// dependents that it was cancelled, then its `resolved` record after them.
+    ///
+    /// When an active job or another kept job has the same id, the dependents are told nothing: their
+    /// edges name an id, which that job still holds. The job stays kept, holding its id and unique key,
+    /// until ``finishDiscardingKept(_:written:)``; a second discard of it meanwhile finds nothing. `nil`
+    /// when no kept job has that id (or every one is being discarded).
+    mutating func beginDiscardingKept(id: SyncJob.ID) -> KeptDiscard? {
+        let discarding = discarding
+        guard
+            let sequence = kept.bySequence.filter({ $0.value.job.id == id && !discarding.contains($0.key) }).keys.min(),
+            let hold = kept[sequence]
+        else { return nil }
+        self.discarding.insert(sequence)
+        let sharesID =
+            active.containsJob(id: id) || kept.bySequence.contains { $0.key != sequence && $0.value.job.id == id }
+        let told = sharesID ? [] : dependencyWrites(telling: .init(id: id, resolution: .cancelled))
+        let resolved = Write.after(told, .resolved(sequence: sequence, resolution: .cancelled), jobID: id)
+        return KeptDiscard(job: hold.job, writes: told + [resolved])
+    }
+
+    /// Ends the discard begun as `discard`, of whose records the store took the first `written`; returns
+    /// whether the job left.
+    ///
+    /// With every record written, the job leaves: its id and unique key are free, its edges and late
+    /// results gone. With fewer, it stays kept (a later discard writes its records again). Either way the
+    /// dependents whose records were written keep the result for restore, as the store does.
+    mutating func finishDiscardingKept(_ discard: KeptDiscard, written: Int) -> Bool {
+        let sequence = discard.job.sequence
+        discarding.remove(sequence)
+        for write in discard.writes.prefix(written) { noteLateResult(of: write) }
+        guard written == discard.writes.count else { return false }
+        unkeep(sequence)
+        return true
     }
 
     // MARK: - Events
@@ -425,16 +475,31 @@ struct DurableSchedulerStateMachine: Sendable {
                 if case .failed(let cause) = outcome { result.detail = "\(cause)" } else { result.detail = "" }
             }
         }
+        let writes = dependencyWrites(telling: result)
+        for write in writes { noteLateResult(of: write) }
+        return writes
+    }
+
+    /// The `dependencyEnded` records telling the active and kept dependents of the job `result` is about
+    /// how it ended, in their submission order; those whose edge does not pass a failure on learn only a
+    /// success.
+    private func dependencyWrites(telling result: StoredJob.DependencyResult) -> [Write] {
         var writes: [Write] = []
         for (dependent, edges) in edges.sorted(by: { $0.key < $1.key }) {
-            guard let edge = edges.first(where: { $0.id == id }) else { continue }
-            if resolution != .succeeded && !edge.propagatesFailure { continue }
-            let dependentID = active[dependent]?.id ?? kept[dependent]?.job.id ?? id
+            guard let edge = edges.first(where: { $0.id == result.id }) else { continue }
+            if result.resolution != .succeeded && !edge.propagatesFailure { continue }
+            let dependentID = active[dependent]?.id ?? kept[dependent]?.job.id ?? result.id
             writes.append(Write(record: .dependencyEnded(sequence: dependent, result: result), jobID: dependentID))
-            if active[dependent] == nil || restoring.contains(dependent) {
-                lateResults[dependent, default: []].append(result)
-            }
         }
         return writes
+    }
+
+    /// Keeps the result a `dependencyEnded` record carries for restore, when its dependent is not active
+    /// (or a restore pass has not settled it).
+    private mutating func noteLateResult(of write: Write) {
+        guard case .dependencyEnded(let dependent, let result) = write.record else { return }
+        if active[dependent] == nil || restoring.contains(dependent) {
+            lateResults[dependent, default: []].append(result)
+        }
     }
 }

@@ -1,15 +1,25 @@
 import SyncGateCore
 
-/// A stored job that was not restored: it stays in the store, untouched, until it can be.
+/// A stored job that was not restored: it stays in the store, untouched, until it can be, or until
+/// ``DurableScheduler/discardKeptJob(id:)`` removes it.
 public struct KeptDurableJob: Sendable, Hashable, CustomStringConvertible {
     /// Why the job was not restored.
-    public enum Reason: Sendable, Hashable {
+    public enum Reason: Sendable, Hashable, CustomStringConvertible {
         /// No handler is registered for its kind.
         case unknownKind
         /// Its payload does not decode as the registered type; the message says why.
         case undecodablePayload(String)
         /// The scheduler rejected it (its id is used by an unfinished job, say).
         case rejected(String)
+
+        /// A phrase such as `payload does not decode: …` or `rejected by the scheduler: …`.
+        public var description: String {
+            switch self {
+            case .unknownKind: "no handler is registered for this kind"
+            case .undecodablePayload(let message): "payload does not decode: \(message)"
+            case .rejected(let message): "rejected by the scheduler: \(message)"
+            }
+        }
     }
 
     /// The job's identifier.
@@ -23,12 +33,6 @@ public struct KeptDurableJob: Sendable, Hashable, CustomStringConvertible {
 
     /// A line such as `upload-7 (kind "upload"): payload does not decode: …`.
     public var description: String {
-        let what: String
-        switch reason {
-        case .unknownKind: what = "no handler is registered for this kind"
-        case .undecodablePayload(let message): what = "payload does not decode: \(message)"
-        case .rejected(let message): what = "rejected by the scheduler: \(message)"
-        }
-        return "\(id) (kind \"\(kind)\"): \(what)"
+        "\(id) (kind \"\(kind)\"): \(reason)"
     }
 }
