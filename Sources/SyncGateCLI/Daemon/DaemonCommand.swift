@@ -207,8 +207,10 @@ package struct DaemonCommand: Subcommand {
             if pruned > 0 { log("removed the run logs of \(pruned) job(s) that ended over 30 days ago") }
             for issue in report.storeIssues { log("store: \(issue)") }
             // A job the store keeps but cannot run now (its file trigger's path is gone, say) is said, or
-            // it would be invisible until a later start restores it.
-            for kept in report.kept { log("kept in the store, not restored: job \(kept)") }
+            // it would be invisible until a later start restores it; `jobs` lists it, `cancel ID` discards it.
+            for kept in report.kept {
+                log("kept in the store, not restored: job \(kept) ('syncgate cancel \(kept.id)' discards it)")
+            }
         } catch {
             server.stop()
             gate.open()
