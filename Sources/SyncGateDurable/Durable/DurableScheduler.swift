@@ -50,6 +50,9 @@ public final class DurableScheduler: Sendable {
     public let store: any JobStore
     private let wallClock: @Sendable () -> Date
     private let state = LockedState(State())
+    /// Held for a whole restore pass and a whole discard of a kept job, so that neither sees the other
+    /// half done: a pass that loaded the store before a discard's records would restore the discarded job.
+    private let passes = LockedState(())
     private let writer: DurableJournalWriter
 
     /// Creates the durable layer of `scheduler`, keeping jobs in `store`.
@@ -102,11 +105,17 @@ public final class DurableScheduler: Sendable {
     /// Call it after every ``register(_:payload:handler:)``, before submitting. A job whose kind is not
     /// registered, or whose payload does not decode, stays in the store and is listed in
     /// ``DurableRestoreReport/kept``; calling this again after registering its kind restores it. A job
-    /// whose start deadline passed while the app was not running resolves as expired.
+    /// whose start deadline passed while the app was not running resolves as expired. Passes, and
+    /// ``discardKeptJob(id:)`` calls, run one at a time: each waits for the one under way.
     ///
     /// - Throws: ``DurableJobError/storeFailed(_:)`` when the store cannot be read.
     @discardableResult
     public func restoreJobs() throws(DurableJobError) -> DurableRestoreReport {
+        try passes.withLock { _ in Result { () throws(DurableJobError) in try restorePass() } }.get()
+    }
+
+    /// One restore pass; the caller holds ``passes``.
+    private func restorePass() throws(DurableJobError) -> DurableRestoreReport {
         var contents: JobStoreContents
         do {
             contents = try store.load()
@@ -160,6 +169,11 @@ public final class DurableScheduler: Sendable {
     /// - Throws: ``DurableJobError/storeFailed(_:)`` when a record cannot be written; the job stays kept.
     @discardableResult
     public func discardKeptJob(id: SyncJob.ID) throws(DurableJobError) -> KeptDurableJob? {
+        try passes.withLock { _ in Result { () throws(DurableJobError) in try discardKept(id: id) } }.get()
+    }
+
+    /// Discards the kept job `id`; the caller holds ``passes``.
+    private func discardKept(id: SyncJob.ID) throws(DurableJobError) -> KeptDurableJob? {
         guard let discard = state.withLock({ $0.machine.beginDiscardingKept(id: id) }) else { return nil }
         let (written, error) = writer.writeNow(discard.writes.map { ($0.record, $0.jobID, $0.syncsFirst) })
         state.withLock { _ = $0.machine.finishDiscardingKept(discard, written: written) }
