@@ -5,7 +5,7 @@ package struct StatusCommand: Subcommand {
     /// `status`.
     package static let name = "status"
     /// The row under USAGE.
-    package static let synopsis = "syncgate status [--json] [--pressure-threshold LIST]"
+    package static let synopsis = "syncgate status [--json] [options]"
     /// The summary under USAGE.
     package static let summary = "the environment now"
     /// `--json` and `--pressure-threshold`.

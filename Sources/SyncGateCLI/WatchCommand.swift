@@ -11,7 +11,7 @@ package struct WatchCommand: Subcommand {
     /// `watch`.
     package static let name = "watch"
     /// The row under USAGE.
-    package static let synopsis = "syncgate watch [--json] [--pressure-threshold LIST]"
+    package static let synopsis = "syncgate watch [--json] [options]"
     /// The summary under USAGE.
     package static let summary = "one line per change, until interrupted"
     /// `--json` and `--pressure-threshold`.
