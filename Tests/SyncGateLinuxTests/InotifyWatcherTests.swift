@@ -146,6 +146,40 @@
             #expect(await reports.next())
         }
 
+        @Test("subdirectories whose names are not UTF-8, present at the start or made later, are watched")
+        func namesThatAreNotUnicode() async throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let root = volume.path + "/watched"
+            try Self.makeDirectory(root)
+            // "caf\xE9" (Latin-1) and "x\xFF": no UTF-8 decoder takes them as they are.
+            func make(_ bytes: [UInt8], in directory: String) throws -> [CChar] {
+                let path = Array(directory.utf8CString.dropLast()) + [CChar(bitPattern: 0x2F)]
+                    + bytes.map { CChar(bitPattern: $0) } + [0]
+                guard mkdir(path, 0o700) == 0 else { throw DBusTestError("mkdir failed: errno \(errno)") }
+                return path
+            }
+            func touch(_ directory: [CChar]) throws {
+                let file = Array(directory.dropLast()) + Array("/f".utf8CString)
+                let fd = open(file, O_WRONLY | O_CREAT | O_CLOEXEC, 0o600)
+                guard fd >= 0 else { throw DBusTestError("open failed: errno \(errno)") }
+                close(fd)
+            }
+            let present = try make([0x63, 0x61, 0x66, 0xE9], in: root)
+            let watcher = try InotifyWatcher(startsReading: false)
+            let reports = Reports()
+            let watch = try watcher.watch(paths: [root], onChange: reports.onChange)
+            defer { watch.cancel() }
+            #expect(watcher.watchedDirectoryCount == 2)
+            watcher.startReading()
+            try touch(present)
+            #expect(await reports.next())
+            let later = try make([0x78, 0xFF], in: root)
+            #expect(await reports.next())
+            await Self.reports(reports) { watcher.watchedDirectoryCount == 3 }
+            try touch(later)
+            #expect(await reports.next())
+        }
+
         /// Waits for reports until `condition` holds; each state change the condition looks at is followed
         /// by a report. The suite's time limit bounds the wait: it ends the stream's wait, and the condition
         /// not holding is then recorded as an issue.

@@ -15,7 +15,8 @@
 package enum DirectoryListing {
     /// One entry of a directory.
     package struct Entry: Sendable, Hashable {
-        /// The entry's name (invalid UTF-8 repaired).
+        /// The entry's name in its lossless text form (``SystemBytes/text(of:)``: bytes that are not UTF-8
+        /// kept as escapes, so ``SystemBytes/withCString(_:_:)`` gives the name back to the system).
         package var name: String
         /// Its `d_type`: `DT_DIR`, `DT_REG`, … or `DT_UNKNOWN` where the file system does not say.
         package var type: UInt8
@@ -32,11 +33,11 @@ package enum DirectoryListing {
         package var isTypeUnknown: Bool { type == UInt8(DT_UNKNOWN) }
     }
 
-    /// Calls `body` with each entry of the directory at `path` except `.` and `..`, in `readdir`'s order;
-    /// returns `false` (without calling it) when the directory cannot be opened.
+    /// Calls `body` with each entry of the directory at `path` (in its lossless text form) except `.` and
+    /// `..`, in `readdir`'s order; returns `false` (without calling it) when the directory cannot be opened.
     @discardableResult
     package static func forEach(in path: String, _ body: (Entry) -> Void) -> Bool {
-        guard let stream = opendir(path) else { return false }
+        guard let stream = SystemBytes.withCString(path, { opendir($0) }) else { return false }
         defer { closedir(stream) }
         while let record = readdir(stream) {
             let entry = self.entry(at: UnsafeRawPointer(record))
@@ -55,7 +56,7 @@ package enum DirectoryListing {
     /// The name and type of the `dirent` record at `record`, reading no byte past its name's terminating
     /// zero.
     package static func entry(at record: UnsafeRawPointer) -> Entry {
-        let name = String(cString: (record + nameOffset).assumingMemoryBound(to: CChar.self))
+        let name = SystemBytes.text(ofCString: (record + nameOffset).assumingMemoryBound(to: CChar.self))
         return Entry(name: name, type: (record + typeOffset).load(as: UInt8.self))
     }
 

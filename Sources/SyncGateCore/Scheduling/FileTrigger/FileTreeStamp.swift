@@ -36,7 +36,7 @@ package enum FileTreeStamp {
             examined += 1
             guard examined <= entryLimit else { return nil }
             var information = stat()
-            guard lstat(path, &information) == 0 else {
+            guard SystemBytes.withCString(path, { lstat($0, &information) }) == 0 else {
                 if paths.contains(path) { return nil }
                 continue  // removed while the tree was read: its directory's time shows it
             }

@@ -119,7 +119,7 @@
                 /// root's); `nil` when it cannot be read.
                 init?(of path: String) {
                     var information = stat()
-                    guard stat(path, &information) == 0 else { return nil }
+                    guard SystemBytes.withCString(path, { stat($0, &information) }) == 0 else { return nil }
                     device = UInt64(information.st_dev)
                     inode = UInt64(information.st_ino)
                 }
@@ -201,7 +201,7 @@
 
             func kind(ofRoot path: String) throws(SyncFileWatchError) -> FileObjectKind {
                 var information = stat()
-                guard stat(path, &information) == 0 else {
+                guard SystemBytes.withCString(path, { stat($0, &information) }) == 0 else {
                     let code = errno
                     throw SyncFileWatchError(path: path, reason: code == ENOENT ? .missing : .system(errno: code))
                 }
@@ -218,7 +218,7 @@
                 let outcome = state.withLock { (state: inout State) -> Result<Int32, SyncFileWatchError>? in
                     guard state.watches[id] != nil, !state.isStopped else { return nil }
                     let mask = InotifyWatcher.directoryMask | (isRoot ? 0 : UInt32(IN_DONT_FOLLOW))
-                    let wd = inotify_add_watch(descriptor, path, mask)
+                    let wd = SystemBytes.withCString(path) { inotify_add_watch(descriptor, $0, mask) }
                     guard wd >= 0 else {
                         let code = errno
                         if code == ENOSPC {
@@ -299,7 +299,7 @@
                             )
                         }
                         let nameBytes = bytes[(offset + 16)..<min(offset + 16 + length, bytes.endIndex)]
-                        let name = String(decoding: nameBytes.prefix { $0 != 0 }, as: UTF8.self)
+                        let name = SystemBytes.text(of: nameBytes.prefix { $0 != 0 })
                         offset += 16 + length
                         if mask & UInt32(IN_Q_OVERFLOW) != 0 {
                             overflowed = true
@@ -446,7 +446,8 @@
 
             static func isDirectory(_ path: String) -> Bool {
                 var information = stat()
-                return stat(path, &information) == 0 && information.st_mode & S_IFMT == S_IFDIR
+                return SystemBytes.withCString(path, { stat($0, &information) }) == 0
+                    && information.st_mode & S_IFMT == S_IFDIR
             }
 
             /// The subdirectories of `path` (not following symbolic links); none when it cannot be read.
@@ -458,7 +459,9 @@
                         found.append(child)
                     } else if entry.isTypeUnknown {
                         var information = stat()
-                        if lstat(child, &information) == 0 && information.st_mode & S_IFMT == S_IFDIR {
+                        if SystemBytes.withCString(child, { lstat($0, &information) }) == 0
+                            && information.st_mode & S_IFMT == S_IFDIR
+                        {
                             found.append(child)
                         }
                     }
