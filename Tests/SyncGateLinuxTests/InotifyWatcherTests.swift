@@ -153,7 +153,8 @@
             try Self.makeDirectory(root)
             // "caf\xE9" (Latin-1) and "x\xFF": no UTF-8 decoder takes them as they are.
             func make(_ bytes: [UInt8], in directory: String) throws -> [CChar] {
-                let path = Array(directory.utf8CString.dropLast()) + [CChar(bitPattern: 0x2F)]
+                let path =
+                    Array(directory.utf8CString.dropLast()) + [CChar(bitPattern: 0x2F)]
                     + bytes.map { CChar(bitPattern: $0) } + [0]
                 guard mkdir(path, 0o700) == 0 else { throw DBusTestError("mkdir failed: errno \(errno)") }
                 return path
