@@ -92,6 +92,24 @@
         /// Another user who creates `/tmp/syncgate-UID` first and listens there (the fallback location of a
         /// user without XDG_RUNTIME_DIR) gets nothing from that user's client: the client checks who
         /// listens before it sends a byte, and says so. The user's own daemon refuses that directory too.
+        /// Clients that connect and send nothing hold every connection slot for the daemon's request
+        /// deadline (5 s). A client that comes meanwhile is answered busy, and tries again until a slot is
+        /// free, instead of failing at once with "too many connections".
+        @Test func aClientWaitsForASlotWhileIdleConnectionsHoldThemAll() throws {
+            try withDaemon { topology, harness in
+                try topology.configureIPv4(defaultRoute: false)
+                _ = try harness.startDaemon()
+                var idle: [Int32] = []
+                defer { for descriptor in idle { close(descriptor) } }
+                for _ in 0..<64 { idle.append(try harness.connect()) }
+                let busy = try harness.exchange(Array("{\"version\":1,\"type\":\"jobs\"}\n".utf8))
+                #expect(busy.contains("\"busy\":true") && busy.contains("too many connections"), "\(busy)")
+                let client = try harness.client(["jobs"], within: .seconds(20))
+                #expect(client.status == 0, "\(client)")
+                #expect(client.stdout == "no jobs\n", "\(client)")
+            }
+        }
+
         @Test func aListenerOfAnotherUserGetsNothingFromTheClient() throws {
             let perl = "/usr/bin/perl"
             try #require(FileManager.default.isExecutableFile(atPath: perl), "perl is needed for the listener")

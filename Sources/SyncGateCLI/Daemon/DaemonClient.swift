@@ -31,7 +31,30 @@ package struct DaemonClient: Sendable {
 
     /// Connects, sends `request` and returns the connection (-1 when the daemon refused and closed it) and
     /// the first response.
+    ///
+    /// A daemon with no room for the client (every connection slot taken, no descriptor free) answers
+    /// busy without reading the request (``DaemonResponse/busy``): the request is sent again after a pause
+    /// (10 ms, doubling up to 250 ms) until ``answerDeadline`` has passed, and the last busy answer is
+    /// returned then.
     func send(_ request: DaemonRequest) throws(Failure) -> (connection: Int32, response: DaemonResponse) {
+        let deadline = ContinuousClock.now + Self.answerDeadline
+        var pause = 10
+        while true {
+            let (connection, response) = try send(request, until: deadline)
+            guard response.busy == true, ContinuousClock.now + .milliseconds(pause) < deadline else {
+                return (connection, response)
+            }
+            if connection >= 0 { close(connection) }
+            var none = pollfd(fd: -1, events: 0, revents: 0)
+            _ = poll(&none, 0, Int32(pause))
+            pause = min(pause * 2, 250)
+        }
+    }
+
+    /// One try of ``send(_:)``: the answer must come before `deadline`.
+    private func send(
+        _ request: DaemonRequest, until deadline: ContinuousClock.Instant
+    ) throws(Failure) -> (connection: Int32, response: DaemonResponse) {
         // A path no socket can have says so, rather than that no daemon runs there.
         if let problem = DaemonSocket.pathProblem(socketPath) { throw Failure(description: problem) }
         let connection: Int32
@@ -54,7 +77,6 @@ package struct DaemonClient: Sendable {
                     "refusing to talk to the process listening on \(socketPath): it runs as \(shown), not as uid "
                     + "\(own) or root, so it is not your daemon (nothing was sent)")
         }
-        let deadline = ContinuousClock.now + Self.answerDeadline
         guard DaemonSocket.writeAll(connection, DaemonProtocol.encodeLine(request), until: deadline) else {
             // A daemon that refuses the client answers and closes before reading: read the refusal.
             defer { close(connection) }

@@ -153,6 +153,9 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
     package var outcome: String?
     /// The last run's exit status on that line.
     package var exitStatus: Int32?
+    /// `true` on a refusal for want of room (every connection slot taken, no file descriptor free): the
+    /// request was not read, and the same request may be sent again shortly; absent otherwise.
+    package var busy: Bool?
 
     /// Creates a response of the current version.
     package init(
@@ -177,5 +180,12 @@ package struct DaemonResponse: Codable, Sendable, Equatable {
     /// A refusal.
     package static func failure(_ message: String) -> DaemonResponse {
         DaemonResponse(ok: false, error: message)
+    }
+
+    /// A refusal for want of room (``busy``): the request was not read.
+    package static func busy(_ message: String) -> DaemonResponse {
+        var response = DaemonResponse(ok: false, error: message)
+        response.busy = true
+        return response
     }
 }

@@ -13,7 +13,8 @@ import SyncGateCore
 ///
 /// The socket is created with mode 0600 in a directory of mode 0700 owned by the daemon's user; a
 /// connection whose peer (`SO_PEERCRED`) is neither that user nor root is refused with an error line.
-/// At most ``maximumConnections`` connections are served at once; more are refused the same way. A
+/// At most ``maximumConnections`` connections are served at once; more are refused with a busy answer
+/// (``DaemonResponse/busy``), which ``DaemonClient`` retries until its deadline. A
 /// `submit --wait` client gives its slot back once its job is queued and waits in ``DaemonWaiters``
 /// (without a thread), so waiting clients never keep control requests out.
 ///
@@ -135,7 +136,7 @@ final class DaemonServer: Sendable {
                     close(spare)
                     let pending = accept(listener, nil, nil)
                     if pending >= 0 {
-                        refuse(
+                        refuseForWantOfRoom(
                             pending,
                             "the daemon has no file descriptor free (\(SystemErrorText.message(code))); try again")
                     }
@@ -159,7 +160,7 @@ final class DaemonServer: Sendable {
                 return true
             }
             guard admitted else {
-                refuse(connection, "too many connections; try again")
+                refuseForWantOfRoom(connection, "too many connections; try again")
                 continue
             }
             Thread.detachNewThread { [self] in
@@ -182,9 +183,11 @@ final class DaemonServer: Sendable {
         return limit.rlim_cur == rlim_t.max ? "unlimited" : String(limit.rlim_cur)
     }
 
-    private func refuse(_ connection: Int32, _ message: String) {
+    /// Answers a client the daemon has no room for (``DaemonResponse/busy(_:)``, which the client retries)
+    /// without reading its request, and closes the connection.
+    private func refuseForWantOfRoom(_ connection: Int32, _ message: String) {
         DaemonSocket.writeAll(
-            connection, DaemonProtocol.encodeLine(DaemonResponse.failure(message)), until: .now + .milliseconds(200))
+            connection, DaemonProtocol.encodeLine(DaemonResponse.busy(message)), until: .now + .milliseconds(200))
         close(connection)
     }
 
