@@ -4,7 +4,8 @@ import Foundation
 /// syntax (systemd.time(7), "Calendar Events").
 ///
 /// An expression is `[WEEKDAYS] [*-*-*] HOURS:MINUTES[:SECONDS] [TIME-ZONE]`, or one of the shorthands
-/// `hourly` (`*-*-* *:00:00`), `daily` (`*-*-* 00:00:00`) and `weekly` (`Mon *-*-* 00:00:00`):
+/// `hourly` (`*-*-* *:00:00`), `daily` (`*-*-* 00:00:00`) and `weekly` (`Mon *-*-* 00:00:00`), each
+/// optionally followed by a TIME-ZONE (`daily Europe/Berlin`):
 ///
 /// * WEEKDAYS: English day names, three letters or in full, any case, separated by commas, with ranges
 ///   `Mon..Fri`; absent for every day;
@@ -61,8 +62,16 @@ package enum OnCalendarParser {
         let shorthand: [String: String] = [
             "hourly": "*-*-* *:00:00", "daily": "*-*-* 00:00:00", "weekly": "Mon *-*-* 00:00:00",
         ]
-        let expanded = shorthand[text.lowercased()] ?? text
-        var tokens = expanded.split(separator: " ", omittingEmptySubsequences: true)
+        var tokens = text.split(separator: " ", omittingEmptySubsequences: true)
+        if let first = tokens.first, let long = shorthand[first.lowercased()] {
+            guard tokens.count <= 2 else {
+                throw fail("expression", Substring(text), "expected \(first) [TIME-ZONE]")
+            }
+            if tokens.count == 2 && !isKnownTimeZone(String(tokens[1])) {
+                throw fail("time zone", tokens[1], "expected an IANA time zone after \(first)")
+            }
+            tokens = long.split(separator: " ") + tokens.dropFirst()
+        }
         guard !tokens.isEmpty else { throw UsageError("empty expression for \(option)") }
         guard tokens.count <= 4 else {
             throw fail("expression", Substring(text), "expected [WEEKDAYS] [*-*-*] HH:MM[:SS] [TIME-ZONE]")

@@ -25,6 +25,8 @@ struct OnCalendarTests {
         ("hourly", Spec(hours: Set(0...23), minutes: [0])),
         ("daily", Spec(hours: [0], minutes: [0])),
         ("weekly", Spec(weekdays: [1], hours: [0], minutes: [0])),
+        ("hourly UTC", Spec(hours: Set(0...23), minutes: [0], timeZone: "UTC")),
+        ("Daily Europe/Berlin", Spec(hours: [0], minutes: [0], timeZone: "Europe/Berlin")),
         ("*-*-* 02:00 Europe/Berlin", Spec(hours: [2], minutes: [0], timeZone: "Europe/Berlin")),
         ("Sun 01:30 UTC", Spec(weekdays: [7], hours: [1], minutes: [30], timeZone: "UTC")),
     ]
@@ -49,6 +51,9 @@ struct OnCalendarTests {
         refusal("*-*-* *:0/0", "minute step", "0", "expected a step from 1 to 59"),
         refusal("02:00 Mars/Olympus", "time zone", "Mars/Olympus", "not a known IANA time zone"),
         refusal("monthly", "time", "monthly", "expected HH:MM or HH:MM:SS"),
+        refusal("daily Mars/Olympus", "time zone", "Mars/Olympus", "expected an IANA time zone after daily"),
+        refusal("daily 02:00", "time zone", "02:00", "expected an IANA time zone after daily"),
+        refusal("weekly UTC 02:00", "expression", "weekly UTC 02:00", "expected weekly [TIME-ZONE]"),
         refusal("Mon Tue 02:00", "field", "Tue", "expected [WEEKDAYS] [*-*-*] HH:MM[:SS]"),
         ("", "empty expression for --on-calendar"),
     ]
