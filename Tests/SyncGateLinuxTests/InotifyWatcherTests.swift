@@ -309,6 +309,26 @@
             await Self.reports(reports) { count(root + "/old/again") == 1 }
         }
 
+        @Test("a directory bound over the watched root, then unbound: each counts as a change")
+        func boundOverAndUnbound() async throws {
+            let (volume, root, watcher, reports, watch) = try Self.watchedTree()
+            defer { withExtendedLifetime(volume) {} }
+            defer { watch.cancel() }
+            let source = volume.path + "/source"
+            try Self.makeDirectory(source)
+            try #require(mount(source, root, nil, UInt(MS_BIND), nil) == 0, "errno \(errno)")
+            defer { umount2(root, Int32(MNT_DETACH)) }
+            // The mount's one report comes after the new directory's watch is added.
+            #expect(await reports.next())
+            #expect(watcher.watchedDirectoryPaths.filter { $0 == root }.count == 2)
+            // The bind mount's source is not unmounted (no inotify event says anything): only the mount
+            // table's change shows the covered directory again.
+            #expect(umount2(root, 0) == 0, "errno \(errno)")
+            #expect(await reports.next())
+            try Self.makeDirectory(root + "/old/again")
+            await Self.reports(reports) { watcher.watchedDirectoryPaths.contains(root + "/old/again") }
+        }
+
         @Test("an overflow of the kernel's queue counts as a change, and directories made meanwhile are watched")
         func overflow() async throws {
             let volume = try TmpfsVolume(size: 4 << 20)

@@ -136,6 +136,9 @@
                 var watches: [UInt64: Watch] = [:]
                 var nextID: UInt64 = 0
                 var overflows = 0
+                /// What each watched path showed when it was last watched or the mount table last changed:
+                /// tells an unmount that shows a covered directory again from no change at all.
+                var shownIdentities: [String: FileIdentity] = [:]
                 var isReading = false
                 var isStopped = false
             }
@@ -235,6 +238,7 @@
                     directory.path = path
                     directory.users[id] = .some(Self.joined(directory.users[id], names))
                     state.directories[wd] = directory
+                    if let identity { state.shownIdentities[path] = identity }
                     state.watches[id]?.directories.insert(wd)
                     return .success(wd)
                 }
@@ -368,25 +372,34 @@
                 return state.withLock { state in changed.sorted().compactMap { state.watches[$0]?.onChange } }
             }
 
-            /// Watches again, after the mount table changed, every watched path that now shows another
-            /// directory (a file system mounted over it); returns the callbacks of the watches that use such
-            /// a path.
+            /// Watches again, after the mount table changed, every watched path that now shows a directory it
+            /// did not watch (a file system mounted over it); returns the callbacks of the watches that use a
+            /// path showing another directory than before, watched or not (an unmount that shows a covered
+            /// directory again is a change too).
             private func mountsChanged() -> [@Sendable () -> Void] {
                 // Every watched path, the identities watched there (a covered directory and what covers it
                 // have the same path) and the watches that use it.
                 var byPath: [String: (identities: Set<FileIdentity>, users: [UInt64: Set<String>?])] = [:]
-                let roots = state.withLock { state in
+                let (roots, shown) = state.withLock { state in
                     for directory in state.directories.values {
                         var entry = byPath[directory.path] ?? ([], [:])
                         if let identity = directory.identity { entry.identities.insert(identity) }
                         for (id, names) in directory.users { entry.users[id] = Self.joined(entry.users[id], names) }
                         byPath[directory.path] = entry
                     }
-                    return state.watches.mapValues { Set($0.roots) }
+                    state.shownIdentities = state.shownIdentities.filter { byPath[$0.key] != nil }
+                    return (state.watches.mapValues { Set($0.roots) }, state.shownIdentities)
                 }
                 var changed: Set<UInt64> = []
                 for (path, entry) in byPath.sorted(by: { $0.key < $1.key }) {
-                    guard let now = FileIdentity(of: path), !entry.identities.contains(now) else { continue }
+                    guard let now = FileIdentity(of: path) else { continue }
+                    if entry.identities.contains(now) {
+                        // Watched already: a change only when the path showed another directory before.
+                        guard let before = shown[path], before != now else { continue }
+                        state.withLock { $0.shownIdentities[path] = now }
+                        changed.formUnion(entry.users.keys)
+                        continue
+                    }
                     for (id, names) in entry.users {
                         let isRoot = roots[id]?.contains(path) == true
                         do {
