@@ -56,5 +56,30 @@
                 #expect(poll(&entry, 1, 0) == 1 && entry.revents & Int16(POLLERR) != 0)
             }
         }
+
+        /// A file that cannot be written (`/dev/full`: every write fails with ENOSPC, as on a full disk)
+        /// ends the writing, not the copying: the command's output, more than the pipe holds, is still
+        /// read (the command never blocks), and ``CappedOutput/writeFailure`` names the error. It was
+        /// ignored: the failure was nowhere to be seen.
+        @Test func aFileThatCannotBeWrittenIsReportedAndThePipeStillDrains() async throws {
+            let output = try CappedOutput(path: "/dev/full", limit: 1 << 20)
+            let command = dup(output.writeEnd)
+            output.closeWriteEnd()
+            // Four pipes' worth, written in full only if the copy keeps reading.
+            let bytes = [UInt8](repeating: 0x61, count: 256 << 10)
+            #expect(RunLog.writeAll(command, bytes) == nil)
+            close(command)
+            await output.finish(before: .distantFuture)
+            let failure = try #require(output.writeFailure)
+            #expect(failure.contains("No space left on device (errno \(ENOSPC))"), "\(failure)")
+        }
+
+        /// `writeAll` reports the error that stops it, as `SystemErrorText.described` spells it.
+        @Test func writeAllReportsTheErrorThatStopsIt() throws {
+            let full = open("/dev/full", O_WRONLY | O_CLOEXEC)
+            try #require(full >= 0)
+            defer { close(full) }
+            #expect(RunLog.writeAll(full, [UInt8]([1, 2, 3])) == "No space left on device (errno \(ENOSPC))")
+        }
     }
 #endif

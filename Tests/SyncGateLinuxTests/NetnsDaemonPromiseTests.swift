@@ -207,5 +207,45 @@
                 #expect(try harness.stopDaemon() == 0)
             }
         }
+
+        /// A command that fails while the disk is full: the run log cannot write its run, yet
+        /// `submit --wait` exits with the command's status (it exited 1, the status read back from the
+        /// run log that had none), `jobs` and `logs` show the run from the daemon's memory, and the daemon
+        /// logs why it is not on disk. The records of running commands are on a disk of their own: one
+        /// that cannot be written keeps the command from starting at all (`JobLauncher`).
+        @Test func aRunOnAFullDiskStillGivesItsExitStatus() throws {
+            let disk = try TinyDisk(bytes: 4 << 20)
+            let state = disk.path + "/state"
+            let running = state + "/running"
+            try FileManager.default.createDirectory(atPath: running, withIntermediateDirectories: true)
+            try #require(mount("tmpfs", running, "tmpfs", 0, "size=1m,mode=0700") == 0, "mount: errno \(errno)")
+            defer { umount2(running, Int32(MNT_DETACH)) }
+            try withDaemon(stateDirectory: state) { topology, harness in
+                try topology.configureIPv4(defaultRoute: false)
+                try harness.startDaemon()
+                let waiter = try harness.startClient([
+                    "submit", "--require", "network", "--retries", "0", "--wait", "--", "sh", "-c", "exit 3",
+                ])
+                let id = try waiter.nextLine(within: .seconds(10))
+                let filler = disk.fill()
+                try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                let (_, status) = try waiter.finish(before: .now + Self.perChange)
+                #expect(status == 3, "stderr: \(waiter.stderrText); log: \(harness.logText)")
+                #expect(waiter.stderrText.contains("job \(id) failed: the command exited with status 3"))
+                let job = try harness.job(id)
+                #expect(job["state"] as? String == "failed")
+                #expect(job["lastExitStatus"] as? Int == 3, "\(job)")
+                #expect(job["runs"] as? Int == 1, "\(job)")
+                let runs = try harness.runs(id)
+                #expect(runs.count == 1 && runs.first?["exitStatus"] as? Int == 3, "\(runs)")
+                let log = harness.logText
+                for line in ["its start: cannot write ", "its end: cannot write "] {
+                    #expect(log.contains("job \(id) (sh) run 1: the run log cannot record \(line)"), "\(log)")
+                }
+                #expect(log.contains("No space left on device"), "\(log)")
+                unlink(filler)
+                #expect(try harness.stopDaemon() == 0)
+            }
+        }
     }
 #endif

@@ -11,7 +11,10 @@ import SyncGateCore
 /// A pipe whose reading end is copied to a file, up to a byte limit, on a thread of its own.
 ///
 /// The command writes to ``writeEnd``; once the limit is reached, the rest is read and dropped (so the
-/// command never blocks on a full pipe) and a note is written at the end of the file. The copying ends
+/// command never blocks on a full pipe) and a note is written at the end of the file. A write to the
+/// file that fails (a full disk, an I/O error) ends the writing the same way: the rest is read and
+/// dropped, a note naming the error is tried at the end of the file (`[syncgate: output cut: cannot
+/// write: ERROR]`, lost too when the disk is full), and ``writeFailure`` says why. The copying ends
 /// at the end of file, or, when a process that escaped the job still holds the writing end, at the
 /// deadline given to ``finish(before:)`` (within ``abandonLatency`` of it); either way the thread ends
 /// and both descriptors are closed. Waiting for that end suspends the waiting task: no thread of the
@@ -33,6 +36,8 @@ final class CappedOutput: Sendable {
         /// When the copying stops even though the writing end is still held; `nil` until a wait sets it.
         var deadline: DispatchTime?
         var ended = false
+        /// Why a write to the file failed, which ended the writing; `nil` while every write succeeded.
+        var writeFailure: String?
         var waiters: [CheckedContinuation<Void, Never>] = []
     }
 
@@ -81,13 +86,19 @@ final class CappedOutput: Sendable {
                 if count < 0 && errno == EINTR { continue }
                 if count <= 0 { break }
                 let keep = min(count, limit - kept)
-                if keep > 0 {
-                    _ = buffer.withUnsafeBytes { write(file, $0.baseAddress, keep) }
-                    kept += keep
-                    if kept == limit {
-                        let note = Array("\n[syncgate: output cut at \(limit) bytes]\n".utf8)
-                        _ = note.withUnsafeBytes { write(file, $0.baseAddress, $0.count) }
-                    }
+                guard keep > 0 else { continue }
+                if let failure = RunLog.writeAll(file, buffer[..<keep]) {
+                    // The writing ends; the rest is read and dropped. Best effort: on a full disk the note
+                    // is lost too, and `writeFailure` tells.
+                    kept = limit
+                    copying.withLock { $0.writeFailure = failure }
+                    _ = RunLog.writeAll(file, Array("\n[syncgate: output cut: cannot write: \(failure)]\n".utf8))
+                    continue
+                }
+                kept += keep
+                if kept == limit {
+                    let note = Array("\n[syncgate: output cut at \(limit) bytes]\n".utf8)
+                    if let failure = RunLog.writeAll(file, note) { copying.withLock { $0.writeFailure = failure } }
                 }
             }
             close(readEnd)
@@ -99,6 +110,12 @@ final class CappedOutput: Sendable {
             }
             for waiter in waiters { waiter.resume() }
         }
+    }
+
+    /// Why a write to the file failed (the output kept stops there), or why the note of the limit could
+    /// not be written; `nil` when every write succeeded. Final once ``finish(before:)`` has returned.
+    var writeFailure: String? {
+        copying.withLock { $0.writeFailure }
     }
 
     /// Closes the daemon's copy of the writing end, once the command has it; does nothing when called

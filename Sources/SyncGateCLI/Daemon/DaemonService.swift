@@ -81,25 +81,43 @@ final class DaemonService: Sendable {
         return "job '\(id)' is not queued (it ended before this daemon started); nothing to cancel"
     }
 
-    /// The second line of `submit --wait`: the outcome and the last run's exit status.
+    /// The second line of `submit --wait`: the outcome and an exit status.
+    ///
+    /// A failed job's status is its command's, carried by the error (``exitStatus(of:)``), else the
+    /// run log's last (a run stopped by `--timeout`), else ``ExitCode/failure`` (a dependency that did
+    /// not succeed). A cancelled job's is the run log's last, which holds the runs it could not write
+    /// (``RunLog``): the stopped run's, or `nil` when the job never ran.
     func outcome(of handle: SyncJobHandle) async -> DaemonResponse {
         let outcome = (try? await handle.outcome()) ?? .cancelled
-        let status = runLog.lastExitStatus(id: handle.id)
         switch outcome {
         case .succeeded:
             return DaemonResponse(ok: true, id: handle.id, outcome: "succeeded", exitStatus: 0)
         case .failed(let error):
-            return DaemonResponse(
-                ok: true, error: "\(error)", id: handle.id, outcome: "failed", exitStatus: status ?? ExitCode.failure)
+            let status = Self.exitStatus(of: error) ?? runLog.lastExitStatus(id: handle.id) ?? ExitCode.failure
+            return DaemonResponse(ok: true, error: "\(error)", id: handle.id, outcome: "failed", exitStatus: status)
         case .cancelled where stopping.withLock({ $0 }):
             return DaemonResponse(
                 ok: false,
                 error: "the daemon stopped before job \(handle.id) ended; it runs again when the daemon starts",
                 id: handle.id)
         case .cancelled:
-            return DaemonResponse(ok: true, id: handle.id, outcome: "cancelled", exitStatus: status)
+            return DaemonResponse(
+                ok: true, id: handle.id, outcome: "cancelled", exitStatus: runLog.lastExitStatus(id: handle.id))
         case .expired:
             return DaemonResponse(ok: true, id: handle.id, outcome: "expired", exitStatus: ExitCode.timedOut)
+        }
+    }
+
+    /// The exit status a failed job's error carries: the command's status (``ShellJobRunner/CommandFailed``),
+    /// or the status of a command that could not be spawned (127 when it does not exist), also inside
+    /// `SyncJobError.doNotRetry`; `nil` for any other error, a dependency's failure included (its status
+    /// is another job's).
+    static func exitStatus(of error: any Error) -> Int32? {
+        switch error {
+        case let failed as ShellJobRunner.CommandFailed: failed.status
+        case let spawn as ChildProcess.SpawnError: spawn.exitCode
+        case SyncJobError.doNotRetry(let underlying): exitStatus(of: underlying)
+        default: nil
         }
     }
 

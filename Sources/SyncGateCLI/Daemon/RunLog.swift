@@ -1,4 +1,5 @@
 import Foundation
+import SyncGateCore
 
 #if canImport(Glibc)
     import Glibc
@@ -19,6 +20,11 @@ import Foundation
 /// ``keptRunOutputs`` runs are deleted, and older ones too while the job's output files exceed
 /// ``jobOutputLimit`` (the newest run's output always stays); `runs.jsonl` keeps the records of the newest
 /// ``keptRunRecords`` runs. Runs are numbered from 1 for the job's whole life, dropped or not.
+///
+/// A line of `runs.jsonl` that cannot be written whole (a full disk, an I/O error) leaves nothing of
+/// itself in the file (what was written of it is cut off again); the line is kept in memory, read with
+/// the file's lines by every query, and written before the job's next line. Copies of a run log share
+/// those lines; a daemon that stops before they are written loses them.
 package struct RunLog: Sendable {
     /// The most bytes kept of one run's stdout, and of its stderr: 1 MiB.
     package static let outputLimit = 1 << 20
@@ -47,8 +53,13 @@ package struct RunLog: Sendable {
     /// How long the record of a job that is no longer in the store is kept: 30 days.
     package static let retention = Duration.seconds(30 * 86_400)
 
+    /// The most lines kept in memory per job while they cannot be written: the newest 64.
+    static let keptUnwrittenLines = 64
+
     /// The `runs` directory.
     package let directory: String
+    /// Per job, the lines of `runs.jsonl` not written yet, oldest first (at most ``keptUnwrittenLines``).
+    private let unwritten = LockedState<[String: [Entry]]>([:])
 
     /// Uses `directory`, created with mode 0700 if missing.
     package init(directory: String) throws {
@@ -90,8 +101,13 @@ package struct RunLog: Sendable {
     /// and skipped like one that does not decode (the numbers are added to and subtracted from).
     static let maximumRun = 1 << 50
 
-    /// The job's records that decode, in the order written.
+    /// The job's records: those of the file that decode, in the order written, then those not written yet.
     private func entries(id: String) -> [Entry] {
+        fileEntries(id: id) + unwritten.withLock { $0[id] ?? [] }
+    }
+
+    /// The job's records in `runs.jsonl` that decode, in the order written.
+    private func fileEntries(id: String) -> [Entry] {
         guard Self.isSafe(id), let data = FileManager.default.contents(atPath: jobDirectory(id) + "/runs.jsonl") else {
             return []
         }
@@ -103,37 +119,99 @@ package struct RunLog: Sendable {
         }
     }
 
-    /// Appends one line. A file whose last line was cut short (a crash during a write) first gets the
-    /// newline it lacks, so the cut line stays alone, skipped as damaged, and this one reads whole.
-    private func append(_ entry: Entry, id: String) {
-        let path = jobDirectory(id) + "/runs.jsonl"
-        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
-        guard descriptor >= 0 else { return }
-        defer { close(descriptor) }
-        var line = DaemonProtocol.encodeLine(entry)
-        let size = lseek(descriptor, 0, SEEK_END)
-        var last: UInt8 = 0
-        if size > 0, pread(descriptor, &last, 1, size - 1) == 1, last != UInt8(ascii: "\n") {
-            line.insert(UInt8(ascii: "\n"), at: line.startIndex)
+    /// Appends the job's lines not written yet, then `entry`, each whole or not at all; returns why a
+    /// line could not be written (it is then kept in memory with those after it, for the next append).
+    ///
+    /// A file whose last line was cut short (a crash during a write) first gets the newline it lacks, so
+    /// the cut line stays alone, skipped as damaged, and this one reads whole.
+    private func append(_ entry: Entry, id: String) -> String? {
+        guard Self.isSafe(id) else { return nil }
+        let waiting = unwritten.withLock { unwritten in
+            unwritten[id, default: []].append(entry)
+            if unwritten[id, default: []].count > Self.keptUnwrittenLines {
+                unwritten[id]?.removeFirst()
+            }
+            return unwritten[id] ?? []
         }
-        _ = line.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        fsync(descriptor)
+        let path = jobDirectory(id) + "/runs.jsonl"
+        var written = 0
+        let failure = Self.appendLines(waiting.map { DaemonProtocol.encodeLine($0) }, to: path, written: &written)
+        // Only this job's runs append to its file, one at a time: the first `written` lines are the
+        // oldest kept, still first in memory.
+        unwritten.withLock { unwritten in
+            let left = Array((unwritten[id] ?? []).dropFirst(written))
+            unwritten[id] = left.isEmpty ? nil : left
+        }
+        return failure
     }
 
-    /// Records the start of a run and returns its number.
-    package func startRun(id: String, attempt: Int) -> Int {
+    /// Appends each of `lines` (each ending with a newline) to the file at `path`, whole or not at all,
+    /// and syncs it; counts in `written` those written and synced; returns why the next one was not.
+    private static func appendLines(_ lines: [[UInt8]], to path: String, written: inout Int) -> String? {
+        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        guard descriptor >= 0 else { return "cannot open \(path): \(SystemErrorText.described(errno))" }
+        defer { close(descriptor) }
+        var size = lseek(descriptor, 0, SEEK_END)
+        var last: UInt8 = 0
+        var separator: [UInt8] = []
+        if size > 0, pread(descriptor, &last, 1, size - 1) == 1, last != UInt8(ascii: "\n") {
+            separator = [UInt8(ascii: "\n")]
+        }
+        for line in lines {
+            let bytes = separator + line
+            if let failure = writeAll(descriptor, bytes) {
+                // What was written of the line is cut off again: no torn line for a later one to follow.
+                _ = ftruncate(descriptor, size)
+                return "cannot write \(path): \(failure)"
+            }
+            guard fsync(descriptor) == 0 else {
+                let failure = SystemErrorText.described(errno)
+                _ = ftruncate(descriptor, size)
+                return "cannot write \(path): \(failure)"
+            }
+            size += off_t(bytes.count)
+            separator = []
+            written += 1
+        }
+        return nil
+    }
+
+    /// Writes all of `bytes` to `descriptor`, again after an interruption or a short write; `nil` once
+    /// written, else the error that stopped it (described, as ``SystemErrorText/described(_:)`` does).
+    static func writeAll(_ descriptor: Int32, _ bytes: some ContiguousBytes) -> String? {
+        bytes.withUnsafeBytes { bytes in
+            var offset = 0
+            while offset < bytes.count {
+                let count = write(descriptor, bytes.baseAddress! + offset, bytes.count - offset)
+                if count < 0 && errno == EINTR { continue }
+                guard count > 0 else { return SystemErrorText.described(count < 0 ? errno : EIO) }
+                offset += count
+            }
+            return nil
+        }
+    }
+
+    /// Records the start of a run and returns its number; calls `unrecorded` with why when the line
+    /// cannot be written (it is kept in memory meanwhile, so the number is not given again).
+    package func startRun(id: String, attempt: Int, unrecorded: (String) -> Void = { _ in }) -> Int {
         let run = (entries(id: id).map(\.run).max() ?? 0) + 1
-        append(Entry(event: "started", run: run, attempt: attempt, at: Output.timestamp()), id: id)
+        if let failure = append(Entry(event: "started", run: run, attempt: attempt, at: Output.timestamp()), id: id) {
+            unrecorded(failure)
+        }
         return run
     }
 
     /// Records the end of a run, with why the daemon stopped it if it did, removes the run's stop-reason
-    /// file, then drops what is over the job's bounds (``trim(id:)``).
-    package func endRun(id: String, run: Int, exitStatus: Int32?, interrupted: Bool, stopReason: String? = nil) {
-        append(
-            Entry(
-                event: "ended", run: run, at: Output.timestamp(), exitStatus: exitStatus,
-                interrupted: interrupted, stopReason: stopReason), id: id)
+    /// file, then drops what is over the job's bounds (``trim(id:)``); calls `unrecorded` with why when
+    /// the line cannot be written (it is kept in memory meanwhile).
+    package func endRun(
+        id: String, run: Int, exitStatus: Int32?, interrupted: Bool, stopReason: String? = nil,
+        unrecorded: (String) -> Void = { _ in }
+    ) {
+        let entry = Entry(
+            event: "ended", run: run, at: Output.timestamp(), exitStatus: exitStatus, interrupted: interrupted,
+            stopReason: stopReason)
+        if let failure = append(entry, id: id) { unrecorded(failure) }
         if Self.isSafe(id) { unlink(stopReasonPath(id: id, run: run)) }
         trim(id: id)
     }
@@ -179,7 +257,7 @@ package struct RunLog: Sendable {
                 unlink(paths.stderr)
             }
         }
-        let entries = entries(id: id)
+        let entries = fileEntries(id: id)
         guard let newest = entries.map(\.run).max(), Set(entries.map(\.run)).count > 2 * Self.keptRunRecords else {
             return
         }
@@ -188,10 +266,10 @@ package struct RunLog: Sendable {
         let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return }
         let bytes = kept.flatMap { DaemonProtocol.encodeLine($0) }
-        let written = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
-        let synced = fsync(descriptor) == 0
+        let written = Self.writeAll(descriptor, bytes) == nil
+        let synced = written && fsync(descriptor) == 0
         close(descriptor)
-        if written == bytes.count && synced {
+        if synced {
             rename(temporary, directory + "/runs.jsonl")
         } else {
             unlink(temporary)
@@ -233,6 +311,7 @@ package struct RunLog: Sendable {
                 (try? FileManager.default.attributesOfItem(atPath: $0))?[.modificationDate] as? Date
             }.max()
             if let changed, changed < limit, (try? FileManager.default.removeItem(atPath: path)) != nil {
+                unwritten.withLock { $0[id] = nil }
                 removed += 1
             }
         }

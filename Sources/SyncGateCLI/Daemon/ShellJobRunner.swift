@@ -22,6 +22,12 @@ import SyncGateCore
 /// at most ``outputDrain`` after the group has ended; a process that left the group and still holds a
 /// pipe loses what it writes later, and the daemon's descriptors for the run are closed regardless.
 ///
+/// What the run log cannot write (a full disk) does not change the run: a start or end line that
+/// cannot be written is logged (`job ID (NAME) run N: the run log cannot record its start: …`) and kept
+/// in memory by ``RunLog``; output that cannot be written is dropped from there on and logged
+/// (`job ID (NAME) run N: its stdout was cut: cannot write: …`). The attempt's result is thrown all the
+/// same: ``CommandFailed`` carries the command's status whether or not the run log holds it.
+///
 /// With a ``launcher``, the command is started through ``JobLauncher`` so that it gets SIGKILL when the
 /// daemon dies, and while it runs its identity is in ``running``, for the next daemon to find. The
 /// launcher waits at its gate until the run is recorded there; a run that cannot be recorded (the record
@@ -100,10 +106,18 @@ struct ShellJobRunner: Sendable {
             log("job \(id) (\(job.name)): \(invalid.description)")
             throw SyncJobError.doNotRetry(invalid)
         }
-        let run = runLog.startRun(id: id, attempt: context.attempt)
+        var unrecordedStart: String? = nil
+        let run = runLog.startRun(id: id, attempt: context.attempt) { unrecordedStart = $0 }
+        if let unrecordedStart {
+            log("job \(id) (\(job.name)) run \(run): the run log cannot record its start: \(unrecordedStart)")
+        }
+        /// Logs why the run log cannot record the run's end.
+        let unrecordedEnd = { (failure: String) in
+            log("job \(id) (\(job.name)) run \(run): the run log cannot record its end: \(failure)")
+        }
         let paths = runLog.outputPaths(id: id, run: run)
         let cannotStart = { (reason: String) -> StartFailed in
-            runLog.endRun(id: id, run: run, exitStatus: nil, interrupted: false)
+            runLog.endRun(id: id, run: run, exitStatus: nil, interrupted: false, unrecorded: unrecordedEnd)
             Self.note("syncgate: the command could not start: \(reason)\n", to: paths.stderr)
             log("job \(id) (\(job.name)) run \(run): the command could not start: \(reason)")
             return StartFailed(reason: reason)
@@ -161,7 +175,7 @@ struct ShellJobRunner: Sendable {
             await abandon([stdout, stderr])
             let reason = "\(job.command[0]): \(SystemErrorText.message(error.code))"
             if [EAGAIN, EMFILE, ENFILE, ENOMEM].contains(error.code) { throw cannotStart(reason) }
-            runLog.endRun(id: id, run: run, exitStatus: error.exitCode, interrupted: false)
+            runLog.endRun(id: id, run: run, exitStatus: error.exitCode, interrupted: false, unrecorded: unrecordedEnd)
             Self.note("syncgate: \(error.description)\n", to: paths.stderr)
             log("job \(id) (\(job.name)) run \(run): \(error.description)")
             throw SyncJobError.doNotRetry(error)
@@ -199,6 +213,11 @@ struct ShellJobRunner: Sendable {
             DispatchTime.now() + .nanoseconds(Int(seconds) * 1_000_000_000 + Int(attoseconds / 1_000_000_000))
         await stdout.finish(before: deadline)
         await stderr.finish(before: deadline)
+        for (name, output) in [("stdout", stdout), ("stderr", stderr)] {
+            if let failure = output.writeFailure {
+                log("job \(id) (\(job.name)) run \(run): its \(name) was cut: cannot write: \(failure)")
+            }
+        }
         let stopped = Task.isCancelled
         let reason = stopped ? Self.reasonText(context.stopReason) : nil
         if let reason {
@@ -206,7 +225,9 @@ struct ShellJobRunner: Sendable {
                 "syncgate: stopped (\(reason)): SIGTERM, then SIGKILL after \(DurationParser.format(killGrace))\n",
                 to: paths.stderr)
         }
-        runLog.endRun(id: id, run: run, exitStatus: exit.exitCode, interrupted: stopped, stopReason: reason)
+        runLog.endRun(
+            id: id, run: run, exitStatus: exit.exitCode, interrupted: stopped, stopReason: reason,
+            unrecorded: unrecordedEnd)
         log("job \(id) (\(job.name)) run \(run) \(exit)\(reason.map { " (stopped by the daemon: \($0))" } ?? "")")
         if stopped { throw CancellationError() }
         if !exit.isSuccess { throw CommandFailed(status: exit.exitCode) }
@@ -241,7 +262,6 @@ struct ShellJobRunner: Sendable {
         let descriptor = open(path, O_WRONLY | O_CREAT | (truncating ? O_TRUNC : O_APPEND) | O_CLOEXEC, 0o600)
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
-        let bytes = Array(text.utf8)
-        _ = bytes.withUnsafeBytes { write(descriptor, $0.baseAddress, $0.count) }
+        _ = RunLog.writeAll(descriptor, Array(text.utf8))
     }
 }
