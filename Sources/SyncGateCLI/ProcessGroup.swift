@@ -31,14 +31,23 @@ package struct ProcessGroup: Sendable, Hashable {
         package var isLiving: Bool { state != "Z" && state != "X" && state != "x" }
 
         /// Parses the text of `/proc/PID/stat`; `nil` when it is not one.
-        ///
-        /// The command name (field 2) may hold spaces and parentheses, so fields are counted from the
-        /// last `)`.
         package init?(_ text: String) {
-            guard let open = text.firstIndex(of: "("), let close = text.lastIndex(of: ")"),
-                let pid = pid_t(text[..<open].trimmingCharacters(in: .whitespaces))
+            self.init(bytes: Array(text.utf8))
+        }
+
+        /// Parses the bytes of `/proc/PID/stat`; `nil` when they are not one.
+        ///
+        /// The command name (field 2) may hold spaces, parentheses and any other bytes, so the fields are
+        /// counted from the last `)` byte. (Searched as characters, a `)` after a character that joins
+        /// what follows it, such as U+0600, is not found, and such a process would read as none.)
+        package init?(bytes: [UInt8]) {
+            let closing = UInt8(ascii: ")")
+            let space = UInt8(ascii: " ")
+            guard let open = bytes.firstIndex(of: UInt8(ascii: "(")), let close = bytes.lastIndex(of: closing),
+                open < close,
+                let pid = pid_t(String(decoding: bytes[..<open], as: UTF8.self).trimmingCharacters(in: .whitespaces))
             else { return nil }
-            let fields = text[text.index(after: close)...].split(separator: " ")
+            let fields = bytes[(close + 1)...].split(separator: space).map { String(decoding: $0, as: UTF8.self) }
             // Fields 3… of proc(5): state, ppid, pgrp, …, starttime (22).
             guard fields.count >= 20, let state = fields[0].first, let parent = pid_t(fields[1]),
                 let group = pid_t(fields[2]), let startTime = UInt64(fields[19])
@@ -53,7 +62,7 @@ package struct ProcessGroup: Sendable, Hashable {
         /// The stat of process `pid`, or `nil` when there is none.
         package static func read(_ pid: pid_t) -> Stat? {
             guard let data = FileManager.default.contents(atPath: "/proc/\(pid)/stat") else { return nil }
-            return Stat(String(decoding: data, as: UTF8.self))
+            return Stat(bytes: Array(data))
         }
     }
 

@@ -18,7 +18,7 @@
         /// The command name may hold spaces and parentheses: fields are counted from the last `)`.
         @Test(arguments: [
             ("cat", "R", true), ("sh", "S", true), ("a b", "D", true), ("x) S 1 2 (y", "Z", false),
-            (")", "X", false), ("sleep", "T", true),
+            (")", "X", false), ("sleep", "T", true), ("zz\u{0600}", "S", true), ("a\u{0301})\u{0600}", "R", true),
         ])
         func fieldsAreReadAfterTheCommandName(name: String, state: String, living: Bool) throws {
             let stat = try #require(
@@ -30,6 +30,15 @@
             #expect(stat.group == 4240)
             #expect(stat.startTime == 403_519)
             #expect(stat.isLiving == living)
+        }
+
+        /// A command name that is not UTF-8 (the kernel copies the executable's name as bytes).
+        @Test func aNameThatIsNotUnicode() throws {
+            let line = Self.line(pid: 4242, name: "n", state: "S", parent: 7, group: 4240, start: 9)
+            var bytes = Array(line.utf8)
+            bytes.insert(contentsOf: [0xFF, 0x29, 0xE9], at: 7)
+            let stat = try #require(ProcessGroup.Stat(bytes: bytes))
+            #expect(stat.group == 4240 && stat.startTime == 9 && stat.isLiving)
         }
 
         /// Text that is not a stat line is refused, not misread.

@@ -200,11 +200,13 @@ final class DaemonServer: Sendable {
     static func peerUID(_ connection: Int32) -> uid_t? {
         #if canImport(Glibc)
             // struct ucred of <sys/socket.h> (not exported to Swift without _GNU_SOURCE).
-            var credentials: (pid: pid_t, uid: uid_t, gid: gid_t) = (0, 0, 0)
-            var length = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
-            guard getsockopt(connection, SOL_SOCKET, peerCredentialsOption, &credentials, &length) == 0 else {
-                return nil
-            }
+            // Starts as no user at all: a short answer must not read as root's uid 0.
+            var credentials: (pid: pid_t, uid: uid_t, gid: gid_t) = (0, uid_t.max, gid_t.max)
+            let size = socklen_t(MemoryLayout<(pid_t, uid_t, gid_t)>.size)
+            var length = size
+            guard getsockopt(connection, SOL_SOCKET, peerCredentialsOption, &credentials, &length) == 0,
+                length == size, credentials.uid != uid_t.max
+            else { return nil }
             return credentials.uid
         #else
             var uid: uid_t = 0

@@ -150,7 +150,7 @@ public final class StorageObserver: StorageObserving, BroadcastBacked, DemandFol
     package func read() {
         let path = self.path
         var info = statvfs()
-        let result = statvfs(path, &info)
+        let result = SystemBytes.withCString(path) { statvfs($0, &info) }
         let error = result == 0 ? nil : errno
         let status: StorageStatus
         if error == nil {
@@ -169,8 +169,6 @@ public final class StorageObserver: StorageObserving, BroadcastBacked, DemandFol
     }
 
     private static func workingDirectory() -> String {
-        guard let pointer = getcwd(nil, 0) else { return "." }
-        defer { free(pointer) }
-        return String(cString: pointer)
+        SystemBytes.currentDirectory()
     }
 }
