@@ -41,7 +41,7 @@
             let lines = LockedState<[String]>([])
             let service = DaemonService(
                 durable: durable, environment: manual.environment, runLog: try RunLog(directory: directory + "/runs"),
-                log: { line in lines.withLock { $0.append(line) } })
+                stateDirectory: directory, log: { line in lines.withLock { $0.append(line) } })
             return (Daemon(service: service, durable: durable, store: store, lines: lines), report)
         }
 

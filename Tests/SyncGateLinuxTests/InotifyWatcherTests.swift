@@ -146,6 +146,47 @@
             #expect(await reports.next())
         }
 
+        @Test("an ignored subtree is not watched: at the start, when it is made later, nor what is made in it")
+        func ignoredSubtrees() async throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let root = volume.path + "/watched"
+            let state = root + "/state"
+            let later = root + "/later"
+            try Self.makeDirectory(root)
+            try Self.makeDirectory(root + "/docs")
+            try Self.makeDirectory(state)
+            try Self.makeDirectory(state + "/runs")
+            let watcher = try InotifyWatcher(startsReading: false)
+            let reports = Reports()
+            let watch = try watcher.watch(paths: [root], ignoring: [state, later + "/"], onChange: reports.onChange)
+            defer { watch.cancel() }
+            #expect(watcher.watchedDirectoryPaths == [root, root + "/docs"])
+            // Before anything reads the queue: `later`'s creation is queued (an entry of the root changed),
+            // and handling it does not watch it, nor `inner`, made in it meanwhile.
+            try Self.makeDirectory(later)
+            try Self.makeDirectory(later + "/inner")
+            watcher.startReading()
+            #expect(await reports.next())
+            #expect(watcher.watchedDirectoryPaths == [root, root + "/docs"])
+            // A directory made inside an ignored one is not watched; one made elsewhere in the tree is.
+            try Self.makeDirectory(state + "/runs/new")
+            try Self.makeDirectory(root + "/docs/new")
+            await Self.reports(reports) { watcher.watchedDirectoryPaths.contains(root + "/docs/new") }
+            #expect(watcher.watchedDirectoryPaths == [root, root + "/docs", root + "/docs/new"])
+        }
+
+        @Test("a watched path that is, or lies inside, an ignored path is watched with its whole tree")
+        func rootInsideAnIgnoredPath() throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let state = volume.path + "/state"
+            try Self.makeDirectory(state)
+            try Self.makeDirectory(state + "/runs")
+            let watcher = try InotifyWatcher(startsReading: false)
+            let watch = try watcher.watch(paths: [state], ignoring: [volume.path], onChange: {})
+            defer { watch.cancel() }
+            #expect(watcher.watchedDirectoryPaths == [state, state + "/runs"])
+        }
+
         @Test("subdirectories whose names are not UTF-8, present at the start or made later, are watched")
         func namesThatAreNotUnicode() async throws {
             let volume = try TmpfsVolume(size: 1 << 20)

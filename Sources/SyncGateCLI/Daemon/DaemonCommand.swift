@@ -139,13 +139,28 @@ package struct DaemonCommand: Subcommand {
         let stateDirectory = options.stateDirectory ?? DaemonPaths.stateDirectory()
         let socketPath = options.socketPath ?? DaemonPaths.socketPath()
         let machine = MachineEnvironment(pressureThresholds: options.pressureThresholds)
+        let cannotOpen = { (error: any Error) in
+            fail(
+                "cannot open the state directory \(stateDirectory): "
+                    + FileErrorText.describe(error, path: stateDirectory))
+        }
+        do {
+            try prepareStateDirectory(stateDirectory)
+        } catch {
+            return cannotOpen(error)
+        }
+        // The daemon's own writes (run logs, the job store) are no changes: no file watch covers the state
+        // directory, also when a watched tree holds it (`--on-change ~`), else every run would start the next.
+        let ignored = DaemonPaths.ignoredByWatches(
+            stateDirectory: stateDirectory, workingDirectory: FileManager.default.currentDirectoryPath)
         // Calendar jobs target the wall clock and plan again whenever it is set (NTP, a user, a resume):
         // the default wall clock hears it from the system.
         let scheduler: SyncScheduler
         do {
             scheduler = try SyncScheduler(
                 environment: machine.environment,
-                configuration: .init(history: SyncJobHistoryRetention(maxCount: Self.finishedJobsKept)))
+                configuration: .init(history: SyncJobHistoryRetention(maxCount: Self.finishedJobsKept)),
+                fileWatcher: SystemFileWatcher(ignoring: ignored))
         } catch {
             return fail("\(error)")
         }
@@ -154,19 +169,18 @@ package struct DaemonCommand: Subcommand {
         let runLog: RunLog
         let running: RunningCommands
         do {
-            try prepareStateDirectory(stateDirectory)
             store = try FileJobStore(directory: stateDirectory + "/jobs")
             durable = DurableScheduler(scheduler: scheduler, store: store)
             runLog = try RunLog(directory: stateDirectory + "/runs")
             running = try RunningCommands(directory: stateDirectory + "/running")
             for directory in ["/jobs", "/runs", "/running"] { chmod(stateDirectory + directory, 0o700) }
         } catch {
-            return fail(
-                "cannot open the state directory \(stateDirectory): "
-                    + FileErrorText.describe(error, path: stateDirectory))
+            return cannotOpen(error)
         }
         // The socket first: a daemon that cannot listen restores and starts nothing.
-        let service = DaemonService(durable: durable, environment: machine.environment, runLog: runLog, log: log)
+        let service = DaemonService(
+            durable: durable, environment: machine.environment, runLog: runLog,
+            stateDirectory: DaemonPaths.resolved(ignored[0]), log: log)
         let server: DaemonServer
         do {
             try DaemonSocketLocation.prepare(socketPath: socketPath)

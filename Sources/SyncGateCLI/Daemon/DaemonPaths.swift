@@ -29,4 +29,32 @@ package enum DaemonPaths {
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/syncgate/socket" }
         return "/tmp/syncgate-\(getuid())/socket"
     }
+
+    /// `path` with its symbolic links, `.` and `..` resolved (`realpath(3)`); `path` itself when that
+    /// fails (it is missing, say).
+    package static func resolved(_ path: String) -> String {
+        guard let resolved = realpath(path, nil) else { return path }
+        defer { free(resolved) }
+        return String(cString: resolved)
+    }
+
+    /// The paths of the state directory `directory` that the daemon's file watcher leaves out of every
+    /// watch: as given, made absolute from the working directory `workingDirectory`, and resolved
+    /// (``resolved(_:)``), since a watched tree spells the directory as its own path does.
+    package static func ignoredByWatches(stateDirectory directory: String, workingDirectory: String) -> [String] {
+        let absolute = directory.hasPrefix("/") ? directory : workingDirectory + "/" + directory
+        let resolved = resolved(absolute)
+        return resolved == absolute ? [absolute] : [absolute, resolved]
+    }
+
+    /// Why `path`, an `--on-change` path, cannot be watched by the daemon whose state directory resolves
+    /// to `stateDirectory`: it is that directory or lies inside it (its changes are the daemon's own
+    /// writes, which no watch sees); `nil` when it can be. The path is compared as given and resolved.
+    package static func watchProblem(_ path: String, stateDirectory: String) -> String? {
+        func isInside(_ path: String) -> Bool {
+            path == stateDirectory || path.hasPrefix(stateDirectory == "/" ? "/" : stateDirectory + "/")
+        }
+        guard isInside(path) || isInside(resolved(path)) else { return nil }
+        return "the daemon's state directory \(stateDirectory) is never watched (its changes are the daemon's own)"
+    }
 }

@@ -7,6 +7,8 @@ final class DaemonService: Sendable {
     let durable: DurableScheduler
     let environment: SyncEnvironment
     let runLog: RunLog
+    /// The daemon's state directory, absolute and resolved: an `--on-change` path inside it is refused.
+    let stateDirectory: String
     let log: @Sendable (String) -> Void
     /// The handles of the unfinished jobs, for `cancel` to wait on.
     let handles = JobHandles()
@@ -21,12 +23,13 @@ final class DaemonService: Sendable {
     }
 
     init(
-        durable: DurableScheduler, environment: SyncEnvironment, runLog: RunLog,
+        durable: DurableScheduler, environment: SyncEnvironment, runLog: RunLog, stateDirectory: String,
         log: @escaping @Sendable (String) -> Void
     ) {
         self.durable = durable
         self.environment = environment
         self.runLog = runLog
+        self.stateDirectory = stateDirectory
         self.log = log
     }
 
@@ -121,13 +124,20 @@ final class DaemonService: Sendable {
         }
     }
 
-    /// Turns a submission into a durable job and submits it.
+    /// Turns a submission into a durable job and submits it. An `--on-change` path that is the state
+    /// directory or lies inside it is refused, naming the path and the directory.
     func submit(_ submission: DaemonRequest.Submission) throws(DaemonProtocolError) -> SyncJobHandle {
         let options: SyncJobOptions
         do {
             options = try submission.jobOptions()
         } catch {
             throw DaemonProtocolError(error.message)
+        }
+        for path in options.fileTrigger?.paths ?? [] {
+            if let problem = DaemonPaths.watchProblem(path, stateDirectory: stateDirectory) {
+                throw DaemonProtocolError(
+                    "invalid value '\(DaemonLimits.shown(path))' for --on-change: \(problem)")
+            }
         }
         let id = SyncJob.makeID()
         let job = ShellJob(

@@ -149,8 +149,9 @@ package final class SchedulerShell: Sendable {
     private let observer = LockedState<UInt64?>(nil)
     /// The wall clock calendar jobs are planned on.
     let wallClock: any SyncWallClock
-    /// Watches the files of file-triggered jobs (``SyncJobOptions/fileTrigger``).
-    let fileWatcher: any FileChangeWatching
+    /// Watches the files of file-triggered jobs (``SyncJobOptions/fileTrigger``); the durable layer asks it
+    /// too whether a restored job's files changed while no process watched them.
+    package let fileWatcher: any FileChangeWatching
     /// The task that follows the wall clock's changes.
     private let wallFollower = LockedState<Task<Void, Never>?>(nil)
     private let hooks = LockedState(Hooks())

@@ -203,10 +203,17 @@ struct DurableRestorePlan: Sendable {
         return series.counts.skipped > (stored.periods?.skipped ?? 0) ? 0 : stored.failures
     }
 
+    /// Whether anything under the paths changed after the instant (the scheduler's file watcher's
+    /// ``FileChangeWatching/changed(under:since:)``).
+    typealias FilesChanged = (_ paths: [String], _ since: Date) -> Bool
+
     /// The options that continue `stored` at `now`: its instants turned into what is left of them, a
     /// periodic job's series resumed at the period open at `now`, the wait of a one-off job's relaxations
-    /// counted from its submission, and its dependencies as `dependencies`.
-    static func options(continuing stored: StoredJob, dependencies: Dependencies, now: Date) -> SyncJobOptions {
+    /// counted from its submission, and its dependencies as `dependencies`. A file-triggered job asks
+    /// `filesChanged` whether its files changed since its last run started (or its submission).
+    static func options(
+        continuing stored: StoredJob, dependencies: Dependencies, now: Date, filesChanged: FilesChanged
+    ) -> SyncJobOptions {
         func remaining(_ instant: Date?) -> Duration? {
             guard let instant else { return nil }
             let seconds = instant.timeIntervalSince(now)
@@ -245,7 +252,7 @@ struct DurableRestorePlan: Sendable {
             let since = stored.periodAnchor ?? stored.submittedAt
             let changed =
                 stored.isRunning || stored.retryAt != nil
-                || FileTreeStamp.changed(under: trigger.paths, since: since)
+                || filesChanged(trigger.paths, since)
             options.seriesResume = .fileTrigger(
                 SyncFileTrigger.Resume(
                     counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0),

@@ -131,8 +131,12 @@ public final class DurableScheduler: Sendable {
         for write in start.writes { writer.write(write.record, jobID: write.jobID, syncsFirst: write.syncsFirst) }
         var restored: [SyncJobHandle] = []
         var interrupted: [SyncJob.ID] = []
+        // What changed while no process watched is read as the scheduler's watcher would watch it.
+        let watcher = scheduler.schedulerCore.fileWatcher
         while let step = start.plan.next() {
-            guard case .submit = step.action, let submission = start.submission(at: step.index) else { continue }
+            guard case .submit = step.action,
+                let submission = start.submission(at: step.index, filesChanged: watcher.changed(under:since:))
+            else { continue }
             let (outcome, handle) = submit(submission, payload: payloads[step.index], registry: registry)
             start.plan.settle(outcome)
             if let handle {

@@ -76,12 +76,13 @@ struct DurableSchedulerStateMachine: Sendable {
         /// The instant the pass plans at.
         let now: Date
 
-        /// The submission of the job at `index`, or `nil` when the pass did not activate it.
-        func submission(at index: Int) -> Submission? {
+        /// The submission of the job at `index`, or `nil` when the pass did not activate it; a
+        /// file-triggered job asks `filesChanged` whether its files changed while no process watched them.
+        func submission(at index: Int, filesChanged: DurableRestorePlan.FilesChanged) -> Submission? {
             guard let activation = activations[index] else { return nil }
             let stored = Self.merging(activation.lateResults, into: plan.jobs[index])
             let options = DurableRestorePlan.options(
-                continuing: stored, dependencies: activation.dependencies, now: now)
+                continuing: stored, dependencies: activation.dependencies, now: now, filesChanged: filesChanged)
             return Submission(
                 stored: stored, dependencies: activation.dependencies, options: options,
                 initialFailures: DurableRestorePlan.initialFailures(continuing: stored, now: now))

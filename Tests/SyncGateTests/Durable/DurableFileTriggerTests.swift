@@ -31,11 +31,16 @@ struct DurableFileTriggerTests {
         wall.advance(by: Date().timeIntervalSince(wall.now) + 60)
     }
 
-    func start(failing: String? = nil) throws -> (Run, DurableRestoreReport) {
+    /// A "process": a scheduler watching through `fileWatcher` (the manual watcher, ``Run/files``, when
+    /// `nil`) on the store, restored.
+    func start(
+        failing: String? = nil, fileWatcher: (any FileChangeWatching)? = nil
+    ) throws -> (Run, DurableRestoreReport) {
         let files = ManualFileWatcher()
         if let failing { files.fail(failing, with: .missing) }
         let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi), clock: clock)
-        let scheduler = SyncScheduler(environment: manual.environment, clock: clock, fileWatcher: files)
+        let scheduler = SyncScheduler(
+            environment: manual.environment, clock: clock, fileWatcher: fileWatcher ?? files)
         let store = try FileJobStore(directory: directory.path)
         let durable = DurableScheduler(scheduler: scheduler, store: store, wallClock: wall.function)
         let run = Run(files: files, scheduler: scheduler, durable: durable, store: store)
@@ -91,6 +96,47 @@ struct DurableFileTriggerTests {
         #expect(await nextPeriodEnd(thirdEvents) == .init(succeeded: 2, failed: 0, skipped: 0))
         try await third.stop()
     }
+
+    #if os(Linux)
+        /// `SystemFileWatcher` watches with inotify on Linux only; its restore-time check is what is tested.
+        @Test("a change while down only inside the watcher's ignored subtree is no change at restore")
+        func changeWhileDownInsideAnIgnoredSubtree() async throws {
+            let state = watched.path + "/state"
+            try FileManager.default.createDirectory(atPath: state + "/runs", withIntermediateDirectories: true)
+            let (first, _) = try start()
+            let events = first.scheduler.events
+            var job = DurableJob(id: "docs", kind: "sync", payload: [String: Int]())
+            job.fileTrigger = SyncFileTrigger(paths: [watched.path], quietPeriod: .seconds(5))
+            _ = try first.durable.submit(job)
+            first.files.change(watched.path)
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(5))
+            await first.operation.waitForStarts(1)
+            first.operation.finish()
+            #expect(await nextPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 0))
+            try await first.stop()
+
+            // While it was down, only the ignored subtree changed (times after the last run's start).
+            try Data("run".utf8).write(to: URL(fileURLWithPath: state + "/runs/log"))
+            let later = wall.now.addingTimeInterval(3_600).timeIntervalSince1970
+            for path in [state + "/runs/log", state + "/runs", state] {
+                var times = [timespec(tv_sec: Int(later), tv_nsec: 0), timespec(tv_sec: Int(later), tv_nsec: 0)]
+                #expect(utimensat(AT_FDCWD, path, &times, 0) == 0)
+            }
+            let (second, report) = try start(fileWatcher: SystemFileWatcher(ignoring: [state]))
+            #expect(report.restored.map(\.id) == ["docs"])
+            #expect(second.scheduler.job(id: "docs")?.fileWait == .change)
+            try await second.stop()
+
+            // A watcher that ignores nothing sees that change: the series begins with a quiet period.
+            let (third, _) = try start(fileWatcher: SystemFileWatcher())
+            guard case .quiet? = third.scheduler.job(id: "docs")?.fileWait else {
+                Issue.record("not waiting for quiet: \(String(describing: third.scheduler.job(id: "docs")))")
+                return
+            }
+            try await third.stop()
+        }
+    #endif
 
     @Test("a restored job whose path cannot be watched any more stays in the store, kept with the reason")
     func unwatchablePathKeepsTheJob() async throws {

@@ -171,8 +171,8 @@ struct DurableSchedulerStateMachineTests {
             start.writes.map(\.record) == [
                 .dependencyEnded(sequence: 2, result: failure), .resolved(sequence: 1, resolution: .expired),
             ])
-        #expect(start.submission(at: 1)?.dependencies.failure?.id == "x")
-        #expect(start.submission(at: 0) == nil)
+        #expect(start.submission(at: 1, filesChanged: { _, _ in false })?.dependencies.failure?.id == "x")
+        #expect(start.submission(at: 0, filesChanged: { _, _ in false }) == nil)
         #expect(machine.active[2]?.id == "y")
         while let step = start.plan.next() {
             if step.action == .submit { start.plan.settle(.rejected("no")) }

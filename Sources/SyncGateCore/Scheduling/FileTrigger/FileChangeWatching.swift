@@ -1,3 +1,5 @@
+import Foundation
+
 /// Watches files for a scheduler's file-triggered jobs (``SyncFileTrigger``): the seam between the
 /// pure scheduler and the operating system's file notifications.
 ///
@@ -16,6 +18,22 @@ public protocol FileChangeWatching: Sendable {
     func watch(
         paths: [String], onChange: @escaping @Sendable () -> Void
     ) throws(SyncFileWatchError) -> any FileWatchCancelling
+
+    /// Whether anything this watcher would watch under `paths` changed after `instant`, from the files'
+    /// change times: what a restored file-triggered job (SyncGateDurable) checks for the changes made
+    /// while no process watched. A path that is missing or cannot be read counts as changed.
+    ///
+    /// The default reads the whole trees of `paths` (symbolic links not followed); a watcher that leaves
+    /// some directories out of its watches leaves them out here too (``SystemFileWatcher/init(ignoring:)``).
+    func changed(under paths: [String], since instant: Date) -> Bool
+}
+
+extension FileChangeWatching {
+    /// Whether anything under `paths` (the whole trees, symbolic links not followed) changed after
+    /// `instant`; see ``FileChangeWatching/changed(under:since:)``.
+    public func changed(under paths: [String], since instant: Date) -> Bool {
+        FileTreeStamp.changed(under: paths, since: instant)
+    }
 }
 
 /// A running watch of ``FileChangeWatching``: cancel it to stop the notifications.
@@ -72,9 +90,26 @@ public struct SyncFileWatchError: Error, Sendable, Hashable, CustomStringConvert
 /// message says what to pass instead. On Apple platforms, create the scheduler with
 /// `fileWatcher: AppleFileWatcher()` (SyncGateApple, re-exported by SyncGate), which SyncGateCore cannot
 /// reach to make it this default.
+///
+/// A watcher may leave directories out of every watch it starts (``init(ignoring:)``), such as the
+/// directory where a program keeps its own state, so that its own writes there never count as changes.
 public struct SystemFileWatcher: FileChangeWatching {
+    /// The absolute directory paths whose subtrees no watch of this watcher covers.
+    public let ignoredPaths: [String]
+
     /// Creates the platform's watcher.
-    public init() {}
+    ///
+    /// - Parameter ignoring: absolute directory paths whose subtrees no watch covers: a directory found
+    ///   under a watched path that is, or lies under, one of them is not watched, nor is anything under
+    ///   it (also when it appears later), so changes there never call `onChange`, and
+    ///   ``changed(under:since:)`` does not read it. The entry of such a directory in its parent is
+    ///   watched as any other entry (its creation, deletion or rename counts). A watch's paths themselves
+    ///   are always watched as given, with their whole trees when they are, or lie under, an ignored
+    ///   path. Paths are compared as text, component by component, without resolving symbolic links:
+    ///   give them as the watched paths spell them.
+    public init(ignoring: [String] = []) {
+        self.ignoredPaths = ignoring
+    }
 
     /// Starts a watch; see ``FileChangeWatching/watch(paths:onChange:)``.
     public func watch(
@@ -84,9 +119,15 @@ public struct SystemFileWatcher: FileChangeWatching {
             guard let shared = InotifyWatcher.shared else {
                 throw SyncFileWatchError(path: paths.first ?? "", reason: .system(errno: InotifyWatcher.initError))
             }
-            return try shared.watch(paths: paths, onChange: onChange)
+            return try shared.watch(paths: paths, ignoring: ignoredPaths, onChange: onChange)
         #else
             throw SyncFileWatchError(path: paths.first ?? "", reason: .unsupported)
         #endif
+    }
+
+    /// Whether anything under `paths` changed after `instant`, leaving out the ignored directories as the
+    /// watches do; see ``FileChangeWatching/changed(under:since:)``.
+    public func changed(under paths: [String], since instant: Date) -> Bool {
+        FileTreeStamp.changed(under: paths, since: instant, ignoring: ignoredPaths)
     }
 }

@@ -20,15 +20,20 @@ package enum FileTreeStamp {
     /// The most entries examined; a larger tree counts as changed.
     package static let entryLimit = 1_000_000
 
-    /// Whether anything under `paths` changed after `instant`.
-    package static func changed(under paths: [String], since instant: Date) -> Bool {
-        guard let latest = latestChange(under: paths) else { return true }
+    /// Whether anything under `paths` changed after `instant`, leaving out the directories under them
+    /// that are, or lie under, a path of `ignoring` (``FileTreeExclusion``: never a path of `paths`),
+    /// with everything under them. The entry of a left-out directory in its parent still counts (its
+    /// creation, deletion or rename changes the parent), but not the directory's own times.
+    package static func changed(under paths: [String], since instant: Date, ignoring: [String] = []) -> Bool {
+        guard let latest = latestChange(under: paths, ignoring: ignoring) else { return true }
         return latest > instant
     }
 
-    /// The latest change time over the trees of `paths`; `nil` when a path is missing or the tree is
-    /// larger than ``entryLimit``.
-    package static func latestChange(under paths: [String]) -> Date? {
+    /// The latest change time over the trees of `paths`, without the directories left out by `ignoring`
+    /// (see ``changed(under:since:ignoring:)``); `nil` when a path is missing or the tree is larger than
+    /// ``entryLimit``.
+    package static func latestChange(under paths: [String], ignoring: [String] = []) -> Date? {
+        let exclusion = FileTreeExclusion(roots: paths, ignored: ignoring)
         var latest = Date.distantPast
         var pending = paths
         var examined = 0
@@ -40,6 +45,7 @@ package enum FileTreeStamp {
                 if paths.contains(path) { return nil }
                 continue  // removed while the tree was read: its directory's time shows it
             }
+            if information.st_mode & S_IFMT == S_IFDIR && exclusion.excludes(path) { continue }
             latest = max(latest, changeTime(of: information))
             guard information.st_mode & S_IFMT == S_IFDIR else { continue }
             DirectoryListing.forEach(in: path) { entry in

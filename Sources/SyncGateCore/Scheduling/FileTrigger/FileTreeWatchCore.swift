@@ -2,8 +2,12 @@
 /// alike — a watch is all or nothing, a directory is watched as a tree, a file through its parent by name
 /// — on top of what they do differently, which is how one path is read and one directory watched.
 package protocol FileTreeWatchCore: AnyObject, Sendable {
-    /// Records a new watch of `paths` and returns its identifier.
-    func register(paths: [String], onChange: @escaping @Sendable () -> Void) -> UInt64
+    /// Records a new watch of `paths`, leaving out of its trees the directories `exclusion` excludes, and
+    /// returns its identifier.
+    func register(paths: [String], exclusion: FileTreeExclusion, onChange: @escaping @Sendable () -> Void) -> UInt64
+    /// Whether watch `id` leaves the directory at `path` (and everything under it) unwatched: its
+    /// ``FileTreeExclusion`` excludes it. `false` once the watch has ended.
+    func isExcluded(_ path: String, from id: UInt64) -> Bool
     /// What the root `path` of a watch is.
     ///
     /// - Throws: an error naming `path` when it is missing or cannot be read.
@@ -25,11 +29,14 @@ package protocol FileTreeWatchCore: AnyObject, Sendable {
 
 extension FileTreeWatchCore {
     /// Starts a watch, all or nothing: every root is added, or, on the first failure, the watch is removed
-    /// and the error (which names the path) is thrown. Cancelling the result removes the watch.
+    /// and the error (which names the path) is thrown. Cancelling the result removes the watch. The
+    /// directories under the roots that are, or lie under, a path of `ignoring` are not watched, nor is
+    /// anything under them, then or later (``FileTreeExclusion``); the roots always are.
     package func startWatch(
-        paths: [String], onChange: @escaping @Sendable () -> Void
+        paths: [String], ignoring: [String] = [], onChange: @escaping @Sendable () -> Void
     ) throws(SyncFileWatchError) -> any FileWatchCancelling {
-        let id = register(paths: paths, onChange: onChange)
+        let id = register(
+            paths: paths, exclusion: FileTreeExclusion(roots: paths, ignored: ignoring), onChange: onChange)
         do {
             for path in paths { try add(path, id: id) }
         } catch {
@@ -49,11 +56,14 @@ extension FileTreeWatchCore {
         }
     }
 
-    /// Watches `root` and every directory under it for watch `id`. Directories that vanish while they
-    /// are scanned are skipped (nothing under them is walked); only a root must exist.
+    /// Watches `root` and every directory under it for watch `id`, except those the watch excludes
+    /// (``isExcluded(_:from:)``: `root` itself too, unless it is a root of the watch) and everything under
+    /// them. Directories that vanish while they are scanned are skipped (nothing under them is walked);
+    /// only a root must exist.
     func addTree(_ root: String, id: UInt64, isRoot: Bool) throws(SyncFileWatchError) {
         var pending = [(root, isRoot)]
         while let (path, mustExist) = pending.popLast() {
+            guard !isExcluded(path, from: id) else { continue }
             guard try addDirectory(path, id: id, names: nil, isRoot: mustExist) else { continue }
             for child in subdirectories(of: path) { pending.append((child, false)) }
         }
@@ -100,7 +110,7 @@ extension FileTreeWatchCore {
 
     /// Whether `path` is `root` or lies under it.
     static func isInTree(_ path: String, at root: String) -> Bool {
-        path == root || path.hasPrefix(root == "/" ? "/" : root + "/")
+        FileTreeExclusion.isInTree(path, at: root)
     }
 
     /// The path of the entry `name` in `directory`: the inverse of ``split(_:)``.
@@ -116,7 +126,7 @@ extension FileTreeWatchCore {
     }
 }
 
-/// A watch started by ``FileTreeWatchCore/startWatch(paths:onChange:)``: cancelling it removes the watch.
+/// A watch started by ``FileTreeWatchCore/startWatch(paths:ignoring:onChange:)``: cancelling it removes the watch.
 private struct FileTreeWatchCancellation: FileWatchCancelling {
     let remove: @Sendable () -> Void
 

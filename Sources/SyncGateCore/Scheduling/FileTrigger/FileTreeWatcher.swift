@@ -25,6 +25,8 @@ package final class FileTreeWatcher: FileChangeWatching, FileTreeWatchCore {
         var onChange: @Sendable () -> Void
         /// The paths the watch was started with.
         var roots: Set<String> = []
+        /// The directories left out of its trees.
+        var exclusion = FileTreeExclusion(roots: [], ignored: [])
         var paths: Set<String> = []
     }
 
@@ -52,12 +54,27 @@ package final class FileTreeWatcher: FileChangeWatching, FileTreeWatchCore {
         try startWatch(paths: paths, onChange: onChange)
     }
 
-    package func register(paths: [String], onChange: @escaping @Sendable () -> Void) -> UInt64 {
+    /// Starts a watch that leaves out the directories under `paths` that are, or lie under, a path of
+    /// `ignoring`, and everything under them, including those that appear later (``FileTreeExclusion``);
+    /// the roots are always watched.
+    package func watch(
+        paths: [String], ignoring: [String], onChange: @escaping @Sendable () -> Void
+    ) throws(SyncFileWatchError) -> any FileWatchCancelling {
+        try startWatch(paths: paths, ignoring: ignoring, onChange: onChange)
+    }
+
+    package func register(
+        paths: [String], exclusion: FileTreeExclusion, onChange: @escaping @Sendable () -> Void
+    ) -> UInt64 {
         state.withLock { state in
             state.nextID += 1
-            state.watches[state.nextID] = Watch(onChange: onChange, roots: Set(paths))
+            state.watches[state.nextID] = Watch(onChange: onChange, roots: Set(paths), exclusion: exclusion)
             return state.nextID
         }
+    }
+
+    package func isExcluded(_ path: String, from id: UInt64) -> Bool {
+        state.withLock { state in state.watches[id]?.exclusion.excludes(path) ?? false }
     }
 
     package func kind(ofRoot path: String) throws(SyncFileWatchError) -> FileObjectKind {

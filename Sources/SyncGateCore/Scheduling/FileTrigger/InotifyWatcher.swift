@@ -82,11 +82,13 @@
             core.startReading()
         }
 
-        /// Starts watching `paths`; see ``FileChangeWatching/watch(paths:onChange:)``.
+        /// Starts watching `paths`; see ``FileChangeWatching/watch(paths:onChange:)``. The directories
+        /// under them that are, or lie under, a path of `ignoring` are not watched, nor is anything under
+        /// them, including those that appear later (``FileTreeExclusion``); the roots always are.
         package func watch(
-            paths: [String], onChange: @escaping @Sendable () -> Void
+            paths: [String], ignoring: [String] = [], onChange: @escaping @Sendable () -> Void
         ) throws(SyncFileWatchError) -> any FileWatchCancelling {
-            try core.startWatch(paths: paths, onChange: onChange)
+            try core.startWatch(paths: paths, ignoring: ignoring, onChange: onChange)
         }
 
         /// How many notifications were lost to an overflow of the kernel's queue so far.
@@ -127,6 +129,8 @@
 
             struct Watch {
                 var roots: [String]
+                /// The directories left out of its trees.
+                var exclusion: FileTreeExclusion
                 var onChange: @Sendable () -> Void
                 var directories: Set<Int32> = []
             }
@@ -194,12 +198,18 @@
                 if mounts >= 0 { close(mounts) }
             }
 
-            func register(paths: [String], onChange: @escaping @Sendable () -> Void) -> UInt64 {
+            func register(
+                paths: [String], exclusion: FileTreeExclusion, onChange: @escaping @Sendable () -> Void
+            ) -> UInt64 {
                 state.withLock { state in
                     state.nextID += 1
-                    state.watches[state.nextID] = Watch(roots: paths, onChange: onChange)
+                    state.watches[state.nextID] = Watch(roots: paths, exclusion: exclusion, onChange: onChange)
                     return state.nextID
                 }
+            }
+
+            func isExcluded(_ path: String, from id: UInt64) -> Bool {
+                state.withLock { state in state.watches[id]?.exclusion.excludes(path) ?? false }
             }
 
             func kind(ofRoot path: String) throws(SyncFileWatchError) -> FileObjectKind {
