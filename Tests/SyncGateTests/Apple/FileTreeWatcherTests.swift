@@ -132,6 +132,25 @@ struct FileTreeWatcherTests {
         watch.cancel()
     }
 
+    @Test("an ignored subtree is not watched: at the start, nor when it appears later; a root always is")
+    func ignoredSubtrees() throws {
+        let source = FakeFileEventSource(directories: Self.tree, files: Self.files)
+        let watcher = FileTreeWatcher(source: source)
+        let changes = ChangeCounter()
+        let watch = try watcher.watch(paths: ["/r"], ignoring: ["/r/a", "/r/n"], onChange: changes.onChange)
+        #expect(watcher.watchedPaths == ["/r", "/r/c"])
+        source.tree.withLock { $0.directories.formUnion(["/r/n", "/r/n/m", "/r/c/d"]) }
+        source.notify("/r")
+        source.notify("/r/c")
+        #expect(watcher.watchedPaths == ["/r", "/r/c", "/r/c/d"])
+        #expect(changes.count.withLock { $0 } == 2)
+        watch.cancel()
+
+        let inside = try watcher.watch(paths: ["/r/a"], ignoring: ["/r"], onChange: {})
+        #expect(watcher.watchedPaths == ["/r/a", "/r/a/b"])
+        inside.cancel()
+    }
+
     @Test("a root deleted is watched for in its parent, by name, and watched as a tree again when it returns")
     func returningRoot() throws {
         let source = FakeFileEventSource(directories: ["/p", "/p/r", "/p/r/a"])
