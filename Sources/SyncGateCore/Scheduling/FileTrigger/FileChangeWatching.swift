@@ -97,6 +97,11 @@ public struct SystemFileWatcher: FileChangeWatching {
     /// The absolute directory paths whose subtrees no watch of this watcher covers.
     public let ignoredPaths: [String]
 
+    /// Creates the platform's watcher, leaving nothing out.
+    public init() {
+        self.init(ignoring: [])
+    }
+
     /// Creates the platform's watcher.
     ///
     /// - Parameter ignoring: absolute directory paths whose subtrees no watch covers: a directory found
@@ -107,7 +112,7 @@ public struct SystemFileWatcher: FileChangeWatching {
     ///   are always watched as given, with their whole trees when they are, or lie under, an ignored
     ///   path. Paths are compared as text, component by component, without resolving symbolic links:
     ///   give them as the watched paths spell them.
-    public init(ignoring: [String] = []) {
+    public init(ignoring: [String]) {
         self.ignoredPaths = ignoring
     }
 
