@@ -30,9 +30,14 @@ package struct FileTreeExclusion: Sendable, Hashable {
         }
     }
 
-    /// Whether `path` is `root` or lies under it.
+    /// Whether `path` is `root` or lies under it, compared byte for byte (file names are bytes: text
+    /// comparison would take canonically equivalent names, or a `/` followed by a combining mark, as
+    /// something else).
     package static func isInTree(_ path: String, at root: String) -> Bool {
-        path == root || path.hasPrefix(root == "/" ? "/" : root + "/")
+        let (path, root) = (path.utf8, root.utf8)
+        guard path.starts(with: root) else { return false }
+        if path.count == root.count || root.elementsEqual("/".utf8) { return true }
+        return path[path.index(path.startIndex, offsetBy: root.count)] == UInt8(ascii: "/")
     }
 
     /// `path` without trailing slashes (`/` stays `/`).

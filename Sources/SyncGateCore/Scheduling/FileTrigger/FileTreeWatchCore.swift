@@ -118,11 +118,13 @@ extension FileTreeWatchCore {
         directory == "/" ? "/" + name : directory + "/" + name
     }
 
-    /// The parent directory and the last component of `path` (`.` for a path without a slash).
+    /// The parent directory and the last component of `path` (`.` for a path without a slash), split at
+    /// the last `/` byte (as characters, a `/` followed by a combining mark is not a `/`).
     static func split(_ path: String) -> (parent: String, name: String) {
-        guard let slash = path.lastIndex(of: "/") else { return (".", path) }
-        let parent = String(path[..<slash])
-        return (parent.isEmpty ? "/" : parent, String(path[path.index(after: slash)...]))
+        let bytes = path.utf8
+        guard let slash = bytes.lastIndex(of: UInt8(ascii: "/")) else { return (".", path) }
+        let parent = String(decoding: bytes[..<slash], as: UTF8.self)
+        return (parent.isEmpty ? "/" : parent, String(decoding: bytes[bytes.index(after: slash)...], as: UTF8.self))
     }
 }
 
