@@ -187,6 +187,27 @@
             #expect(watcher.watchedDirectoryPaths == [state, state + "/runs"])
         }
 
+        @Test("files watched by name are told apart byte for byte: canonically equivalent names are different files")
+        func equivalentNamesAreDifferentFiles() async throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let composed = volume.path + "/caf\u{E9}"
+            let decomposed = volume.path + "/cafe\u{301}"
+            try Self.write(composed)
+            try Self.write(decomposed)
+            let watcher = try InotifyWatcher()
+            // The composed name's watch is made first: its callback would run before the other's, for a
+            // change the same read reports to both.
+            let composedChanges = LockedState(0)
+            let first = try watcher.watch(paths: [composed]) { composedChanges.withLock { $0 += 1 } }
+            defer { first.cancel() }
+            let reports = Reports()
+            let second = try watcher.watch(paths: [decomposed], onChange: reports.onChange)
+            defer { second.cancel() }
+            try Self.write(decomposed, "changed")
+            #expect(await reports.next())
+            #expect(composedChanges.withLock { $0 } == 0)
+        }
+
         @Test("subdirectories whose names are not UTF-8, present at the start or made later, are watched")
         func namesThatAreNotUnicode() async throws {
             let volume = try TmpfsVolume(size: 1 << 20)

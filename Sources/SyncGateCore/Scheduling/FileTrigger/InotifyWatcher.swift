@@ -349,7 +349,8 @@
                             mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_MOVED_FROM) != 0 && !name.isEmpty
                         for (id, names) in directory.users {
                             if let names {
-                                guard names.contains(name) else { continue }
+                                // Byte for byte: canonically equivalent names are different files.
+                                guard names.contains(where: { $0.utf8.elementsEqual(name.utf8) }) else { continue }
                                 changed.insert(id)
                                 if isNewDirectory, state.watches[id]?.roots.contains(entry) == true {
                                     returnedRoots.append((entry, id))
