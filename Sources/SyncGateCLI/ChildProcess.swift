@@ -82,7 +82,8 @@ package final class ChildProcess: Sendable {
 
     /// Where a command started by the daemon reads and writes, and what it sees.
     package struct Redirection: Sendable {
-        /// The environment, replacing the tool's own.
+        /// The environment, replacing the tool's own: names and values in ``SystemBytes``' text form,
+        /// each passed as the bytes it stands for.
         package var environment: [String: String]
         /// The working directory.
         package var workingDirectory: String
@@ -166,7 +167,7 @@ package final class ChildProcess: Sendable {
     /// The path `posix_spawnp` would start for `command` from the tool's `PATH`, or the error it would
     /// report: `ENOENT` when no directory has it, the error of `access` for a path.
     private static func resolveInToolPath(_ command: String) throws(SpawnError) -> String {
-        let searchPath = ProcessInfo.processInfo.environment["PATH"] ?? "/bin:/usr/bin"
+        let searchPath = SystemBytes.environment("PATH") ?? "/bin:/usr/bin"
         guard let path = resolve(command, searchPath: searchPath) else {
             throw SpawnError(command: command, code: ENOENT)
         }
@@ -226,7 +227,8 @@ package final class ChildProcess: Sendable {
         defer { for pointer in argv { free(pointer) } }
         var spawned: pid_t = 0
         let environment: [UnsafeMutablePointer<CChar>?]? = redirection.map { redirection in
-            redirection.environment.sorted { $0.key < $1.key }.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            redirection.environment.sorted { $0.key < $1.key }.map { SystemBytes.cString("\($0.key)=\($0.value)") }
+                + [nil]
         }
         defer { for pointer in environment ?? [] { free(pointer) } }
         var path = arguments[0]

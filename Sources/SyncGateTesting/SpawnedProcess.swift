@@ -107,7 +107,8 @@
             var variables = Self.inheritedEnvironment
             variables.merge(environment) { $1 }
             let argv: [UnsafeMutablePointer<CChar>?] = ([path] + arguments).map { SystemBytes.cString($0) } + [nil]
-            let envp: [UnsafeMutablePointer<CChar>?] = variables.map { strdup("\($0.key)=\($0.value)") } + [nil]
+            let envp: [UnsafeMutablePointer<CChar>?] =
+                variables.map { SystemBytes.cString("\($0.key)=\($0.value)") } + [nil]
             defer { for pointer in argv + envp { free(pointer) } }
             var spawned: pid_t = 0
             let result = Self.spawning.withLock { spawns in

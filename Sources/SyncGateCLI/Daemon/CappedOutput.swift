@@ -43,7 +43,7 @@ final class CappedOutput: Sendable {
 
     /// Opens the file (mode 0600, truncated) and the pipe, and starts copying.
     init(path: String, limit: Int) throws {
-        let file = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let file = SystemBytes.withCString(path) { open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600) }
         guard file >= 0 else {
             throw DaemonProtocolError("cannot open \(path): \(SystemErrorText.described(errno))")
         }

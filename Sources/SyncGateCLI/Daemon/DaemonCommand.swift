@@ -173,7 +173,9 @@ package struct DaemonCommand: Subcommand {
             durable = DurableScheduler(scheduler: scheduler, store: store)
             runLog = try RunLog(directory: stateDirectory + "/runs")
             running = try RunningCommands(directory: stateDirectory + "/running")
-            for directory in ["/jobs", "/runs", "/running"] { chmod(stateDirectory + directory, 0o700) }
+            for directory in ["/jobs", "/runs", "/running"] {
+                SystemBytes.withCString(stateDirectory + directory) { _ = chmod($0, 0o700) }
+            }
         } catch {
             return cannotOpen(error)
         }

@@ -1,4 +1,4 @@
-import Foundation
+import SyncGateCore
 
 #if canImport(Glibc)
     import Glibc
@@ -13,17 +13,20 @@ import Foundation
 ///   `XDG_RUNTIME_DIR`, `/tmp/syncgate-UID/socket`.
 ///
 /// `SYNCGATE_SOCKET` overrides the socket's path for the daemon and its clients alike.
+///
+/// The environment's values and the paths returned are in ``SystemBytes``' text form, so a variable
+/// holding bytes that are not UTF-8 names exactly the directory it holds.
 package enum DaemonPaths {
     /// The state directory for this user.
-    package static func stateDirectory(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func stateDirectory(environment: [String: String] = SystemBytes.environmentVariables()) -> String {
         if getuid() == 0 { return "/var/lib/syncgate" }
         if let state = environment["XDG_STATE_HOME"], state.hasPrefix("/") { return state + "/syncgate" }
-        let home = environment["HOME"] ?? NSHomeDirectory()
+        let home = environment["HOME"] ?? SystemBytes.userHomeDirectory() ?? "/"
         return home + "/.local/state/syncgate"
     }
 
     /// The socket's path for this user.
-    package static func socketPath(environment: [String: String] = ProcessInfo.processInfo.environment) -> String {
+    package static func socketPath(environment: [String: String] = SystemBytes.environmentVariables()) -> String {
         if let path = environment["SYNCGATE_SOCKET"], !path.isEmpty { return path }
         if getuid() == 0 { return "/run/syncgate/socket" }
         if let runtime = environment["XDG_RUNTIME_DIR"], runtime.hasPrefix("/") { return runtime + "/syncgate/socket" }

@@ -49,7 +49,7 @@ final class DaemonServer: Sendable {
             close(existing)
             throw DaemonSocket.Failure(description: "another daemon is listening on \(path)")
         }
-        unlink(path)
+        SystemBytes.withCString(path) { _ = unlink($0) }
         guard var address = DaemonSocket.address(path) else {
             throw DaemonSocket.Failure(description: DaemonSocket.pathProblem(path) ?? "invalid socket path \(path)")
         }
@@ -61,7 +61,7 @@ final class DaemonServer: Sendable {
             }
         }
         umask(previous)
-        guard bound == 0, chmod(path, 0o600) == 0, listen(descriptor, 64) == 0 else {
+        guard bound == 0, SystemBytes.withCString(path, { chmod($0, 0o600) }) == 0, listen(descriptor, 64) == 0 else {
             let reason = SystemErrorText.message(errno)
             close(descriptor)
             throw DaemonSocket.Failure(description: "cannot listen on \(path): \(reason)")
@@ -80,14 +80,14 @@ final class DaemonServer: Sendable {
             throw DaemonSocket.Failure(description: "cannot create \(directory): \(SystemErrorText.message(code))")
         }
         var info = stat()
-        guard stat(directory, &info) == 0 else {
+        guard SystemBytes.withCString(directory, { stat($0, &info) }) == 0 else {
             throw DaemonSocket.Failure(description: "cannot read \(directory): \(SystemErrorText.message(errno))")
         }
         guard info.st_uid == getuid() else {
             throw DaemonSocket.Failure(description: "\(directory) belongs to uid \(info.st_uid), not \(getuid())")
         }
         if info.st_mode & 0o077 != 0 && DaemonSocketLocation.holdsOnly(ownEntries, directory) {
-            chmod(directory, 0o700)
+            SystemBytes.withCString(directory) { _ = chmod($0, 0o700) }
         }
     }
 
@@ -102,7 +102,7 @@ final class DaemonServer: Sendable {
     /// Stops accepting and removes the socket; connections being served finish on their own.
     func stop() {
         stopped.withLock { $0 = true }
-        unlink(path)
+        SystemBytes.withCString(path) { _ = unlink($0) }
         shutdown(listener, Int32(SHUT_RDWR))
     }
 

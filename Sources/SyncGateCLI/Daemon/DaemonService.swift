@@ -156,11 +156,11 @@ final class DaemonService: Sendable {
             if handle.id == id {
                 log("job \(id) (\(job.name)) queued")
             } else {
-                try? FileManager.default.removeItem(atPath: runLog.directory + "/" + id)
+                SystemFiles.removeTree(runLog.directory + "/" + id)
             }
             return handle
         } catch {
-            try? FileManager.default.removeItem(atPath: runLog.directory + "/" + id)
+            SystemFiles.removeTree(runLog.directory + "/" + id)
             throw DaemonProtocolError("\(error)")
         }
     }

@@ -7,30 +7,33 @@ import SyncGateCore
     import Darwin
 #endif
 
-/// Unix-socket plumbing shared by the daemon and its clients: addresses, deadlines, whole lines.
+/// Unix-socket plumbing shared by the daemon and its clients: addresses, deadlines, whole lines. Paths
+/// are in ``SystemBytes``' text form.
 enum DaemonSocket {
     /// Why a socket operation failed, naming the path.
     struct Failure: Error, CustomStringConvertible {
         var description: String
     }
 
-    /// Fills a `sockaddr_un` for `path`; `nil` when the path is too long for one.
     /// Why `path` cannot be a Unix socket's address (empty, or longer than `sun_path` holds), naming its
     /// length and the limit, or `nil` when it can.
     static func pathProblem(_ path: String) -> String? {
         let capacity = MemoryLayout.size(ofValue: sockaddr_un().sun_path)
         if path.isEmpty { return "the socket path is empty" }
-        guard path.utf8.count < capacity else {
-            return "the socket path is too long for a Unix socket (\(path.utf8.count) bytes, at most "
+        let length = SystemBytes.bytes(of: path).count
+        guard length < capacity else {
+            return "the socket path is too long for a Unix socket (\(length) bytes, at most "
                 + "\(capacity - 1)): \(path); set SYNCGATE_SOCKET to a shorter one"
         }
         return nil
     }
 
+    /// Fills a `sockaddr_un` for `path` (in ``SystemBytes``' text form: the bytes it stands for); `nil`
+    /// when the path is empty or too long for one.
     static func address(_ path: String) -> sockaddr_un? {
         var address = sockaddr_un()
         address.sun_family = sa_family_t(AF_UNIX)
-        let bytes = Array(path.utf8)
+        let bytes = SystemBytes.bytes(of: path)
         let capacity = MemoryLayout.size(ofValue: address.sun_path)
         guard !bytes.isEmpty, bytes.count < capacity else { return nil }
         withUnsafeMutableBytes(of: &address.sun_path) { buffer in

@@ -29,7 +29,7 @@ enum DaemonSocketLocation {
         try prepareDirectory(
             directory.isEmpty ? "." : directory, ownEntries: [(socketPath as NSString).lastPathComponent])
         var info = stat()
-        guard lstat(socketPath, &info) == 0 else {
+        guard SystemBytes.withCString(socketPath, { lstat($0, &info) }) == 0 else {
             guard errno == ENOENT else {
                 throw DaemonSocket.Failure(
                     description: "cannot read \(socketPath): \(SystemErrorText.message(errno))")
@@ -47,14 +47,14 @@ enum DaemonSocketLocation {
             throw DaemonSocket.Failure(description: "another daemon is listening on \(socketPath)")
         }
         // Nobody answers: the socket of a daemon that ended without removing it.
-        unlink(socketPath)
+        SystemBytes.withCString(socketPath) { _ = unlink($0) }
     }
 
     /// Creates `directory` (mode 0700) or checks an existing one; see ``DaemonSocketLocation``.
     static func prepareDirectory(_ directory: String, ownEntries: Set<String>) throws(DaemonSocket.Failure) {
         _ = try makeDirectory(directory)
         var info = stat()
-        guard lstat(directory, &info) == 0 else {
+        guard SystemBytes.withCString(directory, { lstat($0, &info) }) == 0 else {
             throw DaemonSocket.Failure(description: "cannot read \(directory): \(SystemErrorText.message(errno))")
         }
         let type = info.st_mode & S_IFMT
@@ -75,7 +75,9 @@ enum DaemonSocketLocation {
                     "the socket directory \(directory) is writable by other users (mode \(String(mode, radix: 8))): "
                     + "refusing it (chmod 700 it, or remove it)")
         }
-        if mode & 0o077 != 0 && holdsOnly(ownEntries, directory) { chmod(directory, 0o700) }
+        if mode & 0o077 != 0 && holdsOnly(ownEntries, directory) {
+            SystemBytes.withCString(directory) { _ = chmod($0, 0o700) }
+        }
     }
 
     /// Creates `directory` with mode 0700, and its missing parents.
@@ -85,12 +87,11 @@ enum DaemonSocketLocation {
     /// - Throws: ``DaemonSocket/Failure`` naming the path and the reason when a missing parent cannot be
     ///   created.
     static func makeDirectory(_ directory: String) throws(DaemonSocket.Failure) -> Int32 {
-        guard mkdir(directory, 0o700) != 0 else { return 0 }
+        guard SystemBytes.withCString(directory, { mkdir($0, 0o700) }) != 0 else { return 0 }
         let code = errno
         guard code == ENOENT else { return code }
         do {
-            try FileManager.default.createDirectory(
-                atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+            try SystemFiles.makeDirectories(directory, mode: 0o700)
         } catch {
             throw DaemonSocket.Failure(description: FileErrorText.describe(error, path: directory))
         }
@@ -100,7 +101,7 @@ enum DaemonSocketLocation {
     /// Whether `directory` holds nothing but entries named in `names` (SyncGate's own), so that its mode
     /// may be changed: a directory shared with anything else keeps its mode.
     static func holdsOnly(_ names: Set<String>, _ directory: String) -> Bool {
-        guard let entries = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return false }
+        guard let entries = SystemFiles.entries(directory) else { return false }
         return entries.allSatisfy(names.contains)
     }
 

@@ -64,8 +64,7 @@ package struct RunLog: Sendable {
     /// Uses `directory`, created with mode 0700 if missing.
     package init(directory: String) throws {
         self.directory = directory
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try SystemFiles.makeDirectories(directory, mode: 0o700)
     }
 
     private func jobDirectory(_ id: String) -> String { directory + "/" + id }
@@ -78,20 +77,19 @@ package struct RunLog: Sendable {
     /// Records a newly submitted job.
     package func recordJob(id: String, _ job: ShellJob) throws {
         guard Self.isSafe(id) else { return }
-        try FileManager.default.createDirectory(
-            atPath: jobDirectory(id), withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try SystemFiles.makeDirectories(jobDirectory(id), mode: 0o700)
         do {
-            try JSONEncoder().encode(job).write(to: URL(fileURLWithPath: jobDirectory(id) + "/job.json"))
+            try SystemFiles.writeFile(JSONEncoder().encode(job), to: jobDirectory(id) + "/job.json")
         } catch {
             // A refused submission leaves nothing behind (a full disk may have cut the file short).
-            try? FileManager.default.removeItem(atPath: jobDirectory(id))
+            SystemFiles.removeTree(jobDirectory(id))
             throw error
         }
     }
 
     /// The job's payload as recorded at submission.
     package func job(id: String) -> ShellJob? {
-        guard Self.isSafe(id), let data = FileManager.default.contents(atPath: jobDirectory(id) + "/job.json") else {
+        guard Self.isSafe(id), let data = SystemFiles.contents(jobDirectory(id) + "/job.json") else {
             return nil
         }
         return try? JSONDecoder().decode(ShellJob.self, from: data)
@@ -108,7 +106,7 @@ package struct RunLog: Sendable {
 
     /// The job's records in `runs.jsonl` that decode, in the order written.
     private func fileEntries(id: String) -> [Entry] {
-        guard Self.isSafe(id), let data = FileManager.default.contents(atPath: jobDirectory(id) + "/runs.jsonl") else {
+        guard Self.isSafe(id), let data = SystemFiles.contents(jobDirectory(id) + "/runs.jsonl") else {
             return []
         }
         return data.split(separator: UInt8(ascii: "\n")).compactMap { line in
@@ -148,7 +146,7 @@ package struct RunLog: Sendable {
     /// Appends each of `lines` (each ending with a newline) to the file at `path`, whole or not at all,
     /// and syncs it; counts in `written` those written and synced; returns why the next one was not.
     private static func appendLines(_ lines: [[UInt8]], to path: String, written: inout Int) -> String? {
-        let descriptor = open(path, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600)
+        let descriptor = SystemBytes.withCString(path) { open($0, O_RDWR | O_CREAT | O_APPEND | O_CLOEXEC, 0o600) }
         guard descriptor >= 0 else { return "cannot open \(path): \(SystemErrorText.described(errno))" }
         defer { close(descriptor) }
         var size = lseek(descriptor, 0, SEEK_END)
@@ -212,7 +210,7 @@ package struct RunLog: Sendable {
             event: "ended", run: run, at: Output.timestamp(), exitStatus: exitStatus, interrupted: interrupted,
             stopReason: stopReason)
         if let failure = append(entry, id: id) { unrecorded(failure) }
-        if Self.isSafe(id) { unlink(stopReasonPath(id: id, run: run)) }
+        if Self.isSafe(id) { SystemBytes.withCString(stopReasonPath(id: id, run: run)) { _ = unlink($0) } }
         trim(id: id)
     }
 
@@ -238,13 +236,13 @@ package struct RunLog: Sendable {
     package func trim(id: String) {
         guard Self.isSafe(id) else { return }
         let directory = jobDirectory(id)
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = SystemFiles.entries(directory) ?? []
         var sizes: [Int: Int] = [:]
         for name in names {
             let parts = name.split(separator: ".")
             guard parts.count == 2, parts[1] == "out" || parts[1] == "err", let run = Int(parts[0]) else { continue }
             var info = stat()
-            let size = stat(directory + "/" + name, &info) == 0 ? Int(info.st_size) : 0
+            let size = SystemBytes.withCString(directory + "/" + name) { stat($0, &info) } == 0 ? Int(info.st_size) : 0
             sizes[run, default: 0] += size
         }
         var total = 0
@@ -253,8 +251,8 @@ package struct RunLog: Sendable {
             if index == 0 { continue }
             if index >= Self.keptRunOutputs || total > Self.jobOutputLimit {
                 let paths = outputPaths(id: id, run: run)
-                unlink(paths.stdout)
-                unlink(paths.stderr)
+                SystemBytes.withCString(paths.stdout) { _ = unlink($0) }
+                SystemBytes.withCString(paths.stderr) { _ = unlink($0) }
             }
         }
         let entries = fileEntries(id: id)
@@ -263,16 +261,20 @@ package struct RunLog: Sendable {
         }
         let kept = entries.filter { $0.run > newest - Self.keptRunRecords }
         let temporary = directory + "/runs.jsonl.new"
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let descriptor = SystemBytes.withCString(temporary) {
+            open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        }
         guard descriptor >= 0 else { return }
         let bytes = kept.flatMap { DaemonProtocol.encodeLine($0) }
         let written = Self.writeAll(descriptor, bytes) == nil
         let synced = written && fsync(descriptor) == 0
         close(descriptor)
-        if synced {
-            rename(temporary, directory + "/runs.jsonl")
-        } else {
-            unlink(temporary)
+        SystemBytes.withCString(temporary) { temporary in
+            if synced {
+                _ = SystemBytes.withCString(directory + "/runs.jsonl") { rename(temporary, $0) }
+            } else {
+                _ = unlink(temporary)
+            }
         }
     }
 
@@ -284,7 +286,7 @@ package struct RunLog: Sendable {
     /// Records as interrupted every run that has no end line; returns how many.
     @discardableResult
     package func closeInterruptedRuns() -> Int {
-        let ids = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let ids = SystemFiles.entries(directory) ?? []
         var count = 0
         for id in ids where Self.isSafe(id) {
             let entries = entries(id: id)
@@ -302,15 +304,13 @@ package struct RunLog: Sendable {
     /// many.
     @discardableResult
     package func prune(keeping pending: Set<String>, now: Date = Date()) -> Int {
-        let ids = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let ids = SystemFiles.entries(directory) ?? []
         let limit = now.addingTimeInterval(-Double(Self.retention.components.seconds))
         var removed = 0
         for id in ids where Self.isSafe(id) && !pending.contains(id) {
             let path = jobDirectory(id)
-            let changed = [path, path + "/runs.jsonl"].compactMap {
-                (try? FileManager.default.attributesOfItem(atPath: $0))?[.modificationDate] as? Date
-            }.max()
-            if let changed, changed < limit, (try? FileManager.default.removeItem(atPath: path)) != nil {
+            let changed = [path, path + "/runs.jsonl"].compactMap(SystemFiles.modificationDate).max()
+            if let changed, changed < limit, SystemFiles.removeTree(path) {
                 unwritten.withLock { $0[id] = nil }
                 removed += 1
             }
@@ -340,12 +340,12 @@ package struct RunLog: Sendable {
     /// The kept runs' records, without output (``DaemonResponse/Run/stdout`` and `stderr` empty); `nil`
     /// when the daemon has no record of the job.
     func runRecords(id: String) -> [DaemonResponse.Run]? {
-        guard Self.isSafe(id), FileManager.default.fileExists(atPath: jobDirectory(id)) else { return nil }
+        guard Self.isSafe(id), SystemFiles.exists(jobDirectory(id)) else { return nil }
         var runs: [Int: DaemonResponse.Run] = [:]
         for entry in entries(id: id) {
             if entry.event == "started" {
                 let paths = outputPaths(id: id, run: entry.run)
-                let dropped = access(paths.stdout, F_OK) != 0 && access(paths.stderr, F_OK) != 0
+                let dropped = !SystemFiles.exists(paths.stdout) && !SystemFiles.exists(paths.stderr)
                 runs[entry.run] = DaemonResponse.Run(
                     run: entry.run, attempt: entry.attempt ?? 0, startedAt: entry.at, endedAt: nil, exitStatus: nil,
                     interrupted: false, stdout: "", stderr: "", outputDropped: dropped ? true : nil)
@@ -370,7 +370,7 @@ package struct RunLog: Sendable {
             guard write(DaemonProtocol.encodeLine(LogStreamLine(run: run))) else { return false }
             let paths = outputPaths(id: id, run: run.run)
             for (stream, path) in [("stdout", paths.stdout), ("stderr", paths.stderr)] {
-                let file = open(path, O_RDONLY | O_CLOEXEC)
+                let file = SystemBytes.withCString(path) { open($0, O_RDONLY | O_CLOEXEC) }
                 guard file >= 0 else { continue }
                 defer { close(file) }
                 var buffer = [UInt8](repeating: 0, count: Self.chunkSize)
@@ -390,7 +390,7 @@ package struct RunLog: Sendable {
     }
 
     private static func contents(_ path: String) -> String {
-        guard let data = FileManager.default.contents(atPath: path) else { return "" }
+        guard let data = SystemFiles.contents(path) else { return "" }
         return String(decoding: data.prefix(outputLimit + 200), as: UTF8.self)
     }
 }

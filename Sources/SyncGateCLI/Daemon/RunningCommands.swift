@@ -36,8 +36,7 @@ struct RunningCommands: Sendable {
     /// Uses `directory`, created with mode 0700 if missing.
     init(directory: String) throws {
         self.directory = directory
-        try FileManager.default.createDirectory(
-            atPath: directory, withIntermediateDirectories: true, attributes: [.posixPermissions: 0o700])
+        try SystemFiles.makeDirectories(directory, mode: 0o700)
     }
 
     private func path(_ job: String) -> String { directory + "/" + job + ".json" }
@@ -68,7 +67,9 @@ struct RunningCommands: Sendable {
             let code = errno
             return RecordFailed(description: "cannot \(action) \(path): \(SystemErrorText.message(code))")
         }
-        let descriptor = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        let descriptor = SystemBytes.withCString(temporary) {
+            open($0, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o600)
+        }
         guard descriptor >= 0 else { throw failed("create", temporary) }
         var failure: RecordFailed? = nil
         data.withUnsafeBytes { bytes in
@@ -84,9 +85,14 @@ struct RunningCommands: Sendable {
         }
         if failure == nil, fsync(descriptor) != 0 { failure = failed("sync", temporary) }
         close(descriptor)
-        if failure == nil, rename(temporary, final) != 0 { failure = failed("rename \(temporary) to", final) }
+        if failure == nil {
+            let renamed = SystemBytes.withCString(temporary) { from in
+                SystemBytes.withCString(final) { rename(from, $0) }
+            }
+            if renamed != 0 { failure = failed("rename \(temporary) to", final) }
+        }
         if let failure {
-            unlink(temporary)
+            SystemBytes.withCString(temporary) { _ = unlink($0) }
             throw failure
         }
     }
@@ -94,14 +100,14 @@ struct RunningCommands: Sendable {
     /// Forgets the job's command once its group has ended.
     func remove(job: String) {
         guard RunLog.isSafe(job) else { return }
-        unlink(path(job))
+        SystemBytes.withCString(path(job)) { _ = unlink($0) }
     }
 
     /// Every record on disk.
     func records() -> [Record] {
-        let names = (try? FileManager.default.contentsOfDirectory(atPath: directory)) ?? []
+        let names = SystemFiles.entries(directory) ?? []
         return names.filter { $0.hasSuffix(".json") }.sorted().compactMap { name in
-            guard let data = FileManager.default.contents(atPath: directory + "/" + name) else { return nil }
+            guard let data = SystemFiles.contents(directory + "/" + name) else { return nil }
             return try? JSONDecoder().decode(Record.self, from: data)
         }
     }

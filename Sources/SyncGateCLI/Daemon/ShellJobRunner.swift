@@ -67,12 +67,12 @@ struct ShellJobRunner: Sendable {
     /// Where running commands are recorded; `nil` to record nothing.
     var running: RunningCommands? = nil
 
-    /// The environment every command gets: nothing of the daemon's but these.
+    /// The environment every command gets: nothing of the daemon's but these, in ``SystemBytes``' text
+    /// form (the daemon's values byte for byte).
     ///
     /// `stopReasonFile` is the path of ``RunLog/stopReasonPath(id:run:)``, given as
     /// `SYNCGATE_STOP_REASON_FILE`; the file exists only once the run is being stopped.
     static func cleanEnvironment(jobID: String, attempt: Int, stopReasonFile: String? = nil) -> [String: String] {
-        let own = ProcessInfo.processInfo.environment
         var environment = [
             "PATH": "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin",
             "LANG": "C.UTF-8",
@@ -80,7 +80,7 @@ struct ShellJobRunner: Sendable {
             "SYNCGATE_ATTEMPT": String(attempt),
         ]
         environment["SYNCGATE_STOP_REASON_FILE"] = stopReasonFile
-        for name in ["HOME", "USER", "LOGNAME", "XDG_RUNTIME_DIR"] { environment[name] = own[name] }
+        for name in ["HOME", "USER", "LOGNAME", "XDG_RUNTIME_DIR"] { environment[name] = SystemBytes.environment(name) }
         return environment
     }
 
@@ -259,7 +259,9 @@ struct ShellJobRunner: Sendable {
 
     /// Writes `text` to the file at `path`, creating it (mode 0600), appending or replacing; best effort.
     private static func writeFile(_ text: String, to path: String, truncating: Bool) {
-        let descriptor = open(path, O_WRONLY | O_CREAT | (truncating ? O_TRUNC : O_APPEND) | O_CLOEXEC, 0o600)
+        let descriptor = SystemBytes.withCString(path) {
+            open($0, O_WRONLY | O_CREAT | (truncating ? O_TRUNC : O_APPEND) | O_CLOEXEC, 0o600)
+        }
         guard descriptor >= 0 else { return }
         defer { close(descriptor) }
         _ = RunLog.writeAll(descriptor, Array(text.utf8))

@@ -255,7 +255,9 @@ public final class FileJobStore: JobStore {
     ///   be created), not a directory, read-only or full, locked by another store, or the journal is not
     ///   a SyncGate journal.
     /// - Parameters:
-    ///   - directory: the directory of the journal and its lock.
+    ///   - directory: the directory of the journal and its lock. A code point of U+10FF80...U+10FFFF
+    ///     (the last 128 of Supplementary Private Use Area-B) stands for the single byte 0x80...0xFF, so a
+    ///     directory whose name is not UTF-8 can be given; every other character is its UTF-8 encoding.
     ///   - configuration: how the store writes.
     ///   - clock: the clock that times a batched sync's window (``Configuration/Durability/batched(window:)``).
     public convenience init(

@@ -9,7 +9,8 @@ import SyncGateCore
 #endif
 
 /// Thin wrappers over the POSIX calls the file store makes; each failure becomes a ``JobStoreError``
-/// naming the path and the system's message.
+/// naming the path and the system's message. Paths are in ``SystemBytes``' text form: each reaches the
+/// system as the bytes it stands for.
 enum POSIXFile {
     static func failure(_ path: String, _ what: String, code: Int32 = errno) -> JobStoreError {
         JobStoreError(.ioFailure, path: path, cause: "\(what): \(SystemErrorText.described(code))")
@@ -18,7 +19,7 @@ enum POSIXFile {
     /// Whether the path is a directory: `nil` when it does not exist.
     static func isDirectory(_ path: String) throws -> Bool? {
         var info = stat()
-        if stat(path, &info) != 0 {
+        if SystemBytes.withCString(path, { stat($0, &info) }) != 0 {
             if errno == ENOENT || errno == ENOTDIR { return nil }
             throw failure(path, "stat failed")
         }
@@ -29,14 +30,14 @@ enum POSIXFile {
     /// `fsync` after the `mkdir`, so a power loss cannot drop a directory a journal was then created in);
     /// returns the `errno` of the first failure.
     static func makeDirectories(_ path: String) -> Int32? {
-        if mkdir(path, 0o755) == 0 { return syncParent(of: path) }
+        if SystemBytes.withCString(path, { mkdir($0, 0o755) }) == 0 { return syncParent(of: path) }
         let code = errno
         if code == EEXIST { return (try? isDirectory(path)) == true ? nil : ENOTDIR }
         guard code == ENOENT else { return code }
         let parent = parentPath(of: path)
         guard !parent.isEmpty, parent != path else { return code }
         if let failure = makeDirectories(parent) { return failure }
-        return mkdir(path, 0o755) == 0 ? syncParent(of: path) : errno
+        return SystemBytes.withCString(path) { mkdir($0, 0o755) } == 0 ? syncParent(of: path) : errno
     }
 
     /// The directory that holds `path`: everything before its last `/`, trailing slashes aside (`/` for a
@@ -60,7 +61,7 @@ enum POSIXFile {
     /// Whether something exists at the path.
     static func exists(_ path: String) -> Bool {
         var info = stat()
-        return lstat(path, &info) == 0
+        return SystemBytes.withCString(path) { lstat($0, &info) } == 0
     }
 
     static func closeDescriptor(_ fd: Int32) {
@@ -87,11 +88,11 @@ enum POSIXFile {
     static func openDescriptor(_ path: String, _ flags: Int32, mode: mode_t = 0o644) -> Int32 {
         while true {
             #if canImport(Darwin)
-                let fd = Darwin.open(path, flags | O_CLOEXEC, mode)
+                let fd = SystemBytes.withCString(path) { Darwin.open($0, flags | O_CLOEXEC, mode) }
             #elseif canImport(Musl)
-                let fd = Musl.open(path, flags | O_CLOEXEC, mode)
+                let fd = SystemBytes.withCString(path) { Musl.open($0, flags | O_CLOEXEC, mode) }
             #else
-                let fd = Glibc.open(path, flags | O_CLOEXEC, mode)
+                let fd = SystemBytes.withCString(path) { Glibc.open($0, flags | O_CLOEXEC, mode) }
             #endif
             if fd >= 0 || errno != EINTR { return fd }
         }
@@ -199,7 +200,7 @@ enum POSIXFile {
 
     /// Removes a file if it exists; a failure is ignored.
     static func remove(_ path: String) {
-        _ = unlink(path)
+        _ = SystemBytes.withCString(path) { unlink($0) }
     }
 
     static func truncate(_ fd: Int32, to length: Int, path: String) throws {
@@ -208,9 +209,13 @@ enum POSIXFile {
 
     static func rename(_ from: String, _ to: String) throws {
         #if canImport(Darwin)
-            let result = Darwin.rename(from, to)
+            let result = SystemBytes.withCString(from) { from in
+                SystemBytes.withCString(to) { Darwin.rename(from, $0) }
+            }
         #else
-            let result = Glibc.rename(from, to)
+            let result = SystemBytes.withCString(from) { from in
+                SystemBytes.withCString(to) { Glibc.rename(from, $0) }
+            }
         #endif
         if result != 0 { throw failure(to, "rename from \(from) failed") }
     }
