@@ -104,6 +104,30 @@
             #expect(status == 0)
         }
 
+        /// With ASCII state and socket paths, a job still gets the daemon's `HOME` byte for byte (it got
+        /// `h\xEF\xBF\xBD`: the daemon read its environment through Foundation, which replaced the byte).
+        @Test(.timeLimit(.minutes(1))) func aJobGetsTheDaemonsHOMEByteForByte() async throws {
+            let tool = try #require(ToolProcess.path, "the syncgate executable was not found")
+            let base = try Self.makeBase()
+            defer { Self.remove(base) }
+            let homeBytes = Array(base.utf8) + Array("/h".utf8) + [0xE9]
+            let socket = base + "/run/socket"
+            let daemon = try SpawnedProcess(
+                tool, ["daemon", "--state-dir", base + "/state", "--socket", socket, "--kill-grace", "1s"],
+                environment: ["HOME": SystemBytes.text(of: homeBytes)])
+            defer { daemon.stop() }
+            daemon.closeInput()
+            try daemon.waitForStderr(containing: "listening on", within: .seconds(20))
+            let output = base + "/home.out"
+            let submitted = try await ToolProcess.run(
+                ["submit", "--wait", "--", "/bin/sh", "-c", #"printf %s "$HOME" > "$0""#, output],
+                environment: ["SYNCGATE_SOCKET": socket])
+            #expect(submitted.status == 0, "\(submitted.stderr)")
+            #expect(Self.contents(at: Array(output.utf8)) == homeBytes)
+            daemon.signal(SIGTERM)
+            _ = try daemon.finish(before: .now + .seconds(20))
+        }
+
         /// `run` finds a command in a `PATH` directory whose name is not UTF-8 (it exited 127, "command not
         /// found", looking in `bin\u{FFFD}`).
         @Test(.timeLimit(.minutes(1))) func runFindsACommandInAPathDirectoryThatIsNotUTF8() async throws {
