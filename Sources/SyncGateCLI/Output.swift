@@ -1,4 +1,6 @@
 import Foundation
+import SyncGateCore
+import Synchronization
 
 #if canImport(Glibc)
     import Glibc
@@ -7,7 +9,30 @@ import Foundation
 #endif
 
 /// Writing to stdout and stderr, flushed at once so lines reach pipes as they happen.
+///
+/// A write to stdout that fails (a full disk, a closed descriptor) is remembered
+/// (``stdoutFailure``): the command's status then says so (``checked(_:)``).
 package enum Output {
+    /// The `errno` of the first write to stdout that failed; 0 while none has.
+    private static let failure = Atomic<Int32>(0)
+
+    /// The `errno` of the first write to stdout that failed, or `nil` while every write succeeded.
+    package static var stdoutFailure: Int32? {
+        let code = failure.load(ordering: .acquiring)
+        return code == 0 ? nil : code
+    }
+
+    /// The exit status of a command that returned `status`, given what its writes to stdout did: `status`
+    /// while every write succeeded; 128 + `SIGPIPE` when the reader went away (`EPIPE`, as the signal's
+    /// default action would have ended it); else ``ExitCode/failure``, after a line on stderr naming the
+    /// error. A status that already says the command failed is kept.
+    package static func checked(_ status: Int32) -> Int32 {
+        guard status == ExitCode.success, let code = stdoutFailure else { return status }
+        if code == EPIPE { return ExitCode.signaled(SIGPIPE) }
+        error("cannot write the output: \(SystemErrorText.described(code))")
+        return ExitCode.failure
+    }
+
     /// Writes `line` and a newline to stdout.
     package static func line(_ line: String) {
         write(line + "\n")
@@ -47,7 +72,11 @@ package enum Output {
                 systemWrite(descriptor, buffer.baseAddress! + offset, buffer.count - offset)
             }
             if written < 0 {
-                if errno == EINTR { continue }
+                let code = errno
+                if code == EINTR { continue }
+                if descriptor == STDOUT_FILENO {
+                    _ = failure.compareExchange(expected: 0, desired: code, ordering: .acquiringAndReleasing)
+                }
                 return
             }
             offset += written

@@ -4,6 +4,11 @@ import SyncGate
 package enum SyncGateTool {
     /// Runs `syncgate` with the arguments that follow the program name and returns the exit status.
     package static func main(arguments: [String]) async -> Int32 {
+        Output.checked(await run(arguments: arguments))
+    }
+
+    /// Parses the arguments and runs the subcommand; its status before stdout's writes are checked.
+    private static func run(arguments: [String]) async -> Int32 {
         let command: Command
         do {
             let invocation = try CommandLineParser.parseInvocation(arguments)

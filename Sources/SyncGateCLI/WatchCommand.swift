@@ -67,8 +67,9 @@ package struct WatchCommand: Subcommand {
             style: Output.style, signals: signals.signals)
     }
 
-    /// Prints the status and then one line per change until a signal arrives (returns 128 + its number)
-    /// or nothing reads the output any more (returns 128 + `SIGPIPE`, as a failed write would have).
+    /// Prints the status and then one line per change until a signal arrives (returns 128 + its number),
+    /// nothing reads the output any more (returns 128 + `SIGPIPE`, as a failed write would have), or a
+    /// write fails otherwise (returns ``ExitCode/failure`` after a line on stderr: ``Output/checked(_:)``).
     ///
     /// In text, a change that would print the same line but for the time (free space moving by bytes) prints
     /// nothing; JSON prints every change (see ``WatchLineFilter``).
@@ -89,6 +90,8 @@ package struct WatchCommand: Subcommand {
                     var filter = WatchLineFilter(json: json, style: style)
                     for await status in environment.statusStream {
                         if let line = filter.line(for: StatusCommand.report(status)) { Output.line(line) }
+                        // A write that failed ends the watch, with the status that says why.
+                        if Output.stdoutFailure != nil { return Output.checked(ExitCode.success) }
                     }
                     return nil
                 },
