@@ -83,13 +83,22 @@ package struct ParsedArguments: Sendable {
         return try Self.allowedNetworks(text, option: "--network")
     }
 
-    /// Reads an allowlist's text form; a bad one is a usage error naming `option` and the value.
+    /// Reads an allowlist's text form; a bad one, or one longer than
+    /// ``DaemonLimits/maximumNetworkListBytes``, is a usage error naming `option` and the value.
     package static func allowedNetworks(_ text: String, option: String) throws(UsageError) -> SyncNetworkAllowlist {
+        let allowlist: SyncNetworkAllowlist
         do {
-            return try SyncNetworkAllowlist(parsing: text)
+            allowlist = try SyncNetworkAllowlist(parsing: text)
         } catch {
-            throw UsageError("invalid value '\(DaemonLimits.shown(text))' for \(option): \(error.reason)")
+            // The library names its field (`allowedNetworks: …`); here the option is named instead.
+            let field = "allowedNetworks: "
+            let reason = error.reason.hasPrefix(field) ? String(error.reason.dropFirst(field.count)) : error.reason
+            throw UsageError("invalid value '\(DaemonLimits.shown(text))' for \(option): \(reason)")
         }
+        if let problem = DaemonLimits.networkListProblem(text) {
+            throw UsageError("invalid value '\(DaemonLimits.shown(text))' for \(option): \(problem)")
+        }
+        return allowlist
     }
 
     /// The `--network` option of `wait`, `run` and `submit`.

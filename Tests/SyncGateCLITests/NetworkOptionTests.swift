@@ -88,7 +88,20 @@ struct NetworkOptionTests {
         ),
         (["--network", "ssid:"], "invalid value 'ssid:' for --network: \"ssid:\" names no network"),
         (["--network", "eth0\\"], "invalid value 'eth0\\' for --network: \"eth0\\\" ends in a lone \\"),
+        (
+            ["--network", long],
+            "invalid value '\(DaemonLimits.shown(long))' for --network: longer than 2048 bytes (\(long.utf8.count))"
+        ),
+        (
+            ["--network", many],
+            "invalid value '\(DaemonLimits.shown(many))' for --network: at most 64 networks, got 65"
+        ),
     ]
+
+    /// 60 names of 40 bytes: each within its limit, the list over 2048 bytes.
+    static let long = (0..<60).map { "n\($0)" + String(repeating: "x", count: 37) }.joined(separator: ",")
+    /// 65 short names.
+    static let many = (0..<65).map { "n\($0)" }.joined(separator: ",")
 
     @Test(
         "a bad list is refused on the command line of wait, run and submit, naming --network and the value",

@@ -203,9 +203,6 @@ package struct SubmitCommand: Subcommand {
         }
         if let network = arguments.value("--network") {
             _ = try ParsedArguments.allowedNetworks(network, option: "--network")
-            if let problem = DaemonLimits.networkListProblem(network) {
-                throw UsageError("invalid value '\(DaemonLimits.shown(network))' for --network: \(problem)")
-            }
             submission.network = network
         }
         submission.stopOnLoss = arguments.flag("--stop-on-loss")
