@@ -9,6 +9,9 @@ import SyncGateCLI
 // Each byte kept: an argument that is not UTF-8 reaches a command of `run` or the daemon as given.
 let processArguments = SystemBytes.arguments()
 JobLauncher.runIfRequested(processArguments)
+// Ctrl-\ quits, as it does any program (128 + SIGQUIT, a core where the system keeps them): the Swift
+// runtime's crash reporter would otherwise take SIGQUIT, print a crash report, and go on.
+signal(SIGQUIT, SIG_DFL)
 // Before any other thread starts, so every thread inherits the mask (see SignalWatcher).
 SignalWatcher.blockWatchedSignals()
 let arguments = Array(processArguments.dropFirst())

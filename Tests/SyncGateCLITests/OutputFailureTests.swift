@@ -21,3 +21,23 @@
         }
     }
 #endif
+
+#if os(Linux)
+    /// Ctrl-\ (SIGQUIT) quits the tool as it does any program, without a crash report.
+    @Suite(.startsProcesses, .timeLimit(.minutes(1)))
+    struct QuitSignalTests {
+        @Test func sigquitQuitsWithoutACrashReport() throws {
+            let tool = try #require(ToolProcess.path, "the syncgate executable was not found")
+            // No core file left behind by the test.
+            let watch = try SpawnedProcess(
+                "/bin/sh", ["-c", #"ulimit -c 0; exec "$@""#, "sh", tool, "watch", "--json"])
+            defer { watch.stop() }
+            watch.closeInput()
+            _ = try watch.nextLine(within: .seconds(20))
+            watch.signal(SIGQUIT)
+            let (_, status) = try watch.finish(before: .now + .seconds(20))
+            #expect(status == 128 + SIGQUIT)
+            #expect(!watch.stderrText.contains("crashed"), "\(watch.stderrText)")
+        }
+    }
+#endif
