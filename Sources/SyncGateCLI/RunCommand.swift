@@ -5,7 +5,7 @@ import SyncGate
 /// * The command starts once the requirements hold (at once when they already do); with `--timeout`, the
 ///   run ends with ``ExitCode/timedOut`` if they do not hold in time. A timeout of zero answers from the
 ///   current state: the command runs if they hold now, else the run times out at once.
-/// * SIGINT and SIGTERM are forwarded to a running command, which then ends the run with its own status
+/// * SIGINT, SIGTERM and SIGHUP are forwarded to a running command, which then ends the run with its own status
 ///   (no retry); while no command runs, they end the run with 128 + the signal number.
 /// * A non-zero exit is retried `--retries` times with exponential backoff (`--backoff`, doubling, up to
 ///   32 times the first delay; a backoff of zero retries at once); the run exits with the last attempt's
@@ -67,7 +67,7 @@ package struct RunCommand: Subcommand {
         OPTIONS
         \(sections.options)
         \(sections.durations)
-        SIGINT and SIGTERM are forwarded to the running command; the run then ends with its status.
+        SIGINT, SIGTERM and SIGHUP are forwarded to the running command; the run then ends with its status.
         While no command runs, they end the run with 130 or 143.
 
         \(sections.requirementList)

@@ -21,8 +21,9 @@ import SyncGate
 /// ``blockWatchedSignals(_:)`` on the main thread before any other thread exists, and every thread
 /// inherits the mask.
 package final class SignalWatcher: Sendable {
-    /// The signals the tool watches.
-    package static let watched: [Int32] = [SIGINT, SIGTERM]
+    /// The signals the tool watches: SIGINT, SIGTERM, and SIGHUP (a terminal or session that closed),
+    /// each handled as a request to stop (``RunCommand`` forwards them to its command).
+    package static let watched: [Int32] = [SIGINT, SIGTERM, SIGHUP]
 
     /// Blocks `numbers` in the calling thread, and so in every thread it creates later.
     package static func blockWatchedSignals(_ numbers: [Int32] = watched) {

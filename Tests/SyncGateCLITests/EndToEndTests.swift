@@ -167,6 +167,19 @@ struct EndToEndTests {
         #expect(result.elapsed < .seconds(20))
     }
 
+    /// SIGHUP (a terminal or session that closed) reaches the command, which ends the run with its own
+    /// status; `run` died of it before, and its command with it.
+    @Test func runForwardsSIGHUPToTheCommand() async throws {
+        let result = try await ToolProcess.run(
+            [
+                "run", "--require", "none", "--", "sh", "-c",
+                #"trap "exit 7" HUP; echo ready; while :; do sleep 0.05; done"#,
+            ],
+            signalAfterFirstLine: SIGHUP)
+        #expect(result.status == 7)
+        #expect(result.stdout == "ready\n")
+    }
+
     @Test func watchPrintsUntilInterrupted() async throws {
         let result = try await ToolProcess.run(["watch", "--json"], signalAfterFirstLine: SIGINT)
         #expect(result.status == ExitCode.interrupted)
