@@ -136,6 +136,13 @@ package struct DaemonCommand: Subcommand {
             Output.errorLine((journal ? "<3>" : "syncgate daemon: ") + DaemonLimits.escaped(message))
             return ExitCode.failure
         }
+        // SyncGate's own errors reach the daemon's log (with --verbose, everything already goes to stderr).
+        if SyncGateLog.logger == nil {
+            SyncGateLog.install(
+                DaemonLibraryLogger { message in
+                    Output.errorLine((journal ? "<3>" : "syncgate daemon: ") + DaemonLimits.escaped(message))
+                })
+        }
         let stateDirectory = options.stateDirectory ?? DaemonPaths.stateDirectory()
         let socketPath = options.socketPath ?? DaemonPaths.socketPath()
         let machine = MachineEnvironment(pressureThresholds: options.pressureThresholds)
