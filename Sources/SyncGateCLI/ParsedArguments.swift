@@ -90,10 +90,7 @@ package struct ParsedArguments: Sendable {
         do {
             allowlist = try SyncNetworkAllowlist(parsing: text)
         } catch {
-            // The library names its field (`allowedNetworks: …`); here the option is named instead.
-            let field = "allowedNetworks: "
-            let reason = error.reason.hasPrefix(field) ? String(error.reason.dropFirst(field.count)) : error.reason
-            throw UsageError("invalid value '\(DaemonLimits.shown(text))' for \(option): \(reason)")
+            throw UsageError("invalid value '\(DaemonLimits.shown(text))' for \(option): \(error.reason)")
         }
         if let problem = DaemonLimits.networkListProblem(text) {
             throw UsageError("invalid value '\(DaemonLimits.shown(text))' for \(option): \(problem)")

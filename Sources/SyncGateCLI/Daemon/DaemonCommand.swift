@@ -132,17 +132,15 @@ package struct DaemonCommand: Subcommand {
         let log: @Sendable (String) -> Void = { message in
             Output.errorLine((journal ? "<6>" : "syncgate daemon: ") + DaemonLimits.escaped(message))
         }
-        let fail: @Sendable (String) -> Int32 = { message in
+        let logError: @Sendable (String) -> Void = { message in
             Output.errorLine((journal ? "<3>" : "syncgate daemon: ") + DaemonLimits.escaped(message))
+        }
+        let fail: @Sendable (String) -> Int32 = { message in
+            logError(message)
             return ExitCode.failure
         }
         // SyncGate's own errors reach the daemon's log (with --verbose, everything already goes to stderr).
-        if SyncGateLog.logger == nil {
-            SyncGateLog.install(
-                DaemonLibraryLogger { message in
-                    Output.errorLine((journal ? "<3>" : "syncgate daemon: ") + DaemonLimits.escaped(message))
-                })
-        }
+        if SyncGateLog.logger == nil { SyncGateLog.install(DaemonLibraryLogger(write: logError)) }
         let stateDirectory = options.stateDirectory ?? DaemonPaths.stateDirectory()
         let socketPath = options.socketPath ?? DaemonPaths.socketPath()
         let machine = MachineEnvironment(pressureThresholds: options.pressureThresholds)

@@ -52,7 +52,13 @@ extension SyncNetworkAllowlist {
             matchers.append(try Self.matcher(item))
         }
         self.init(matchers)
-        if let refusal = validationError { throw ParseError(value: text, reason: refusal.reason) }
+        if let refusal = validationError {
+            // The text's own problem: without the job option's name, which the refusal leads with.
+            let field = refusal.field + ": "
+            let reason = refusal.reason
+            let problem = reason.hasPrefix(field) ? String(reason.dropFirst(field.count)) : reason
+            throw ParseError(value: text, reason: problem)
+        }
     }
 
     private static func matcher(_ item: String) throws(ParseError) -> Matcher {

@@ -180,7 +180,7 @@ enum POSIXFile {
     /// not support it.
     static func syncData(_ fd: Int32, path: String) throws {
         #if canImport(Darwin)
-            let result = fcntl(fd, F_FULLFSYNC) == 0 ? 0 : fsync(fd)
+            let result = fullSync(fd)
         #else
             let result = fdatasync(fd)
         #endif
@@ -191,12 +191,20 @@ enum POSIXFile {
     /// the error.
     static func syncDirectory(_ fd: Int32, path: String) throws {
         #if canImport(Darwin)
-            let result = fcntl(fd, F_FULLFSYNC) == 0 ? 0 : fsync(fd)
+            let result = fullSync(fd)
         #else
             let result = fsync(fd)
         #endif
         if result != 0 { throw failure(path, "directory sync failed") }
     }
+
+    #if canImport(Darwin)
+        /// `F_FULLFSYNC` (the drive's cache flushed too), or `fsync` where the file system does not
+        /// support it; 0 on success.
+        private static func fullSync(_ fd: Int32) -> Int32 {
+            fcntl(fd, F_FULLFSYNC) == 0 ? 0 : fsync(fd)
+        }
+    #endif
 
     /// Removes a file if it exists; a failure is ignored.
     static func remove(_ path: String) {
