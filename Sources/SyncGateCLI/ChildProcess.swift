@@ -47,8 +47,9 @@ package final class ChildProcess: Sendable {
             if let directory {
                 return "cannot enter the directory \(directory) (\(command)): \(SystemErrorText.message(code))"
             }
-            return code == ENOENT
-                ? "\(command): command not found" : "\(command): \(SystemErrorText.message(code))"
+            // An empty name is shown quoted, as the one word it is.
+            let shown = command.isEmpty ? "''" : command
+            return code == ENOENT ? "\(shown): command not found" : "\(shown): \(SystemErrorText.message(code))"
         }
     }
 
@@ -123,6 +124,8 @@ package final class ChildProcess: Sendable {
 
     private init(arguments: [String], redirection: Redirection?, launcher: String?) throws(SpawnError) {
         precondition(!arguments.isEmpty, "ChildProcess needs a command")
+        // An empty name is no command; `posix_spawnp` would report a directory of the search path.
+        if arguments[0].isEmpty { throw SpawnError(command: "", code: ENOENT) }
         let state = LockedState(State())
         self.state = state
         ownsGroup = redirection != nil
@@ -179,10 +182,17 @@ package final class ChildProcess: Sendable {
 
     /// The path `command` runs from: itself when it holds a `/`, else the first executable file of that
     /// name in the directories of `searchPath`; `nil` when there is none.
+    ///
+    /// An empty name is no command (a shell says it is not found); a directory of the name is passed
+    /// over, as a shell passes it over.
     static func resolve(_ command: String, searchPath: String) -> String? {
+        if command.isEmpty { return nil }
         if command.contains("/") { return command }
         return searchPath.split(separator: ":").map { "\($0)/\(command)" }.first { candidate in
-            SystemBytes.withCString(candidate) { access($0, X_OK) } == 0
+            SystemBytes.withCString(candidate) { path in
+                var info = stat()
+                return access(path, X_OK) == 0 && stat(path, &info) == 0 && info.st_mode & S_IFMT != S_IFDIR
+            }
         }
     }
 

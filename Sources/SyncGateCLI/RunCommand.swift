@@ -263,7 +263,7 @@ package struct RunCommand: Subcommand {
         {
             var names = unmet.names + conditions.map { "condition \($0.name)" }.sorted()
             if handle.isWaitingForNetwork, let allowed = options.allowedNetworks {
-                names.append("network \(allowed) (in use: \(environment.status.connectivity.network))")
+                names.append("network \(allowed) (in use: \(StatusReport.networkText(of: environment.status)))")
             }
             log("waiting for \(names.joined(separator: ", ")) before running \(name)")
         }

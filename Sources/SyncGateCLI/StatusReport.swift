@@ -110,10 +110,16 @@ package struct StatusReport: Sendable {
     /// The network in use, for allowed networks (`--network`): `wlan0, connection "Home", ssid "Home"`,
     /// or `unknown`; `none` while disconnected.
     package var networkText: String {
+        Self.networkText(of: status, interfaceName: interfaceName)
+    }
+
+    /// The network in use in `status` as ``networkText`` shows it, named `interfaceName` when the status
+    /// names no interface; what `wait` and `run` say an allowed network is not.
+    package static func networkText(of status: SyncEnvironmentStatus, interfaceName: String? = nil) -> String {
         let connectivity = status.connectivity
         guard connectivity.isConnected else { return "none" }
         var network = connectivity.network
-        network.interfaceName = interfaceName
+        network.interfaceName = network.interfaceName ?? interfaceName
         return DaemonLimits.escaped(network.description)
     }
 

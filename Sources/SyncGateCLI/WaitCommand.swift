@@ -149,7 +149,9 @@ package struct WaitCommand: Subcommand {
         let network =
             status.allows(options.allowedNetworks)
             ? []
-            : ["network \(options.allowedNetworks.map(\.description) ?? "") (in use: \(status.connectivity.network))"]
+            : [
+                "network \(options.allowedNetworks.map(\.description) ?? "") (in use: \(StatusReport.networkText(of: status)))"
+            ]
         let all = requirements + conditions + network
         return all.isEmpty ? "nothing (they hold now)" : all.joined(separator: ", ")
     }

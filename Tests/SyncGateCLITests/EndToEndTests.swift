@@ -142,10 +142,18 @@ struct EndToEndTests {
         }
     #endif
 
-    @Test func runReportsAMissingCommand() async throws {
-        let result = try await ToolProcess.run(["run", "--require", "none", "--", "no-such-command-syncgate"])
+    /// A name no directory of `PATH` has as a file is not found (127), as a shell says: an empty name,
+    /// and a name that is only a directory's (`share` is `/usr/share`, with `/usr` on `PATH`).
+    @Test(arguments: [
+        ("no-such-command-syncgate", "no-such-command-syncgate: command not found"),
+        ("", "'': command not found"),
+        ("share", "share: command not found"),
+    ])
+    func runReportsAMissingCommand(command: String, message: String) async throws {
+        let result = try await ToolProcess.run(
+            ["run", "--require", "none", "--", command], environment: ["PATH": "/usr:/usr/bin:/bin"])
         #expect(result.status == ExitCode.commandNotFound)
-        #expect(result.stderr == "syncgate: no-such-command-syncgate: command not found\n")
+        #expect(result.stderr == "syncgate: \(message)\n")
     }
 
     @Test func runTimesOutBeforeStarting() async throws {

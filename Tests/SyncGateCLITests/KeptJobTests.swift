@@ -52,6 +52,8 @@
             try first.service.runLog.recordJob(id: "docs", shellJob)
             var job = DurableJob(id: "docs", kind: ShellJob.kind, payload: shellJob, requires: [])
             job.fileTrigger = SyncFileTrigger(paths: [watched], quietPeriod: .seconds(5))
+            job.uniqueKey = "docs-key"
+            job.tags = ["sync", "docs"]
             try first.durable.submit(job)
             try await first.stop()
 
@@ -70,6 +72,8 @@
             let job = try #require(jobs.first)
             #expect(job.state == "kept")
             #expect(job.name == "docs-sync")
+            #expect(job.uniqueKey == "docs-key")
+            #expect(job.tags == ["docs", "sync"])
             let reason = try #require(job.keptReason)
             #expect(reason.hasPrefix("rejected by the scheduler: ") && reason.contains(watched), "\(reason)")
 
@@ -92,8 +96,10 @@
             #expect(daemon.service.handle(.jobs(all: true)).0.jobs == [])
             #expect(daemon.durable.snapshot().kept.isEmpty)
             #expect(daemon.lines.withLock { $0 }.contains { $0.hasPrefix("discarded the kept job docs") })
-            // A second cancel finds no job to cancel.
-            #expect(daemon.service.handle(.cancel(.id("docs"))).0.ok == false)
+            // A second cancel finds no job to cancel, and says why.
+            let second = daemon.service.handle(.cancel(.id("docs"))).0
+            #expect(second.ok == false)
+            #expect(second.error == "job 'docs' was discarded from the store; nothing to cancel")
             try await daemon.stop()
 
             // The path is back, and still nothing returns.
@@ -101,6 +107,23 @@
             #expect(report.restored.isEmpty)
             #expect(report.kept.isEmpty)
             try await third.stop()
+        }
+
+        /// `cancel --tag` and `--unique` reach kept jobs: each matching one is discarded and counted among
+        /// the cancelled; one that does not match stays kept.
+        @Test(arguments: [
+            (DaemonRequest.CancelSelector.tag("docs"), 1), (.uniqueKey("docs-key"), 1), (.tag("other"), 0),
+            (.uniqueKey("other"), 0),
+        ])
+        func cancelOfATagOrKeyDiscardsItsKeptJobs(selector: DaemonRequest.CancelSelector, discarded: Int) async throws {
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            let daemon = try await keptDocs()
+            let (response, _) = daemon.service.handle(.cancel(selector))
+            #expect(response.ok, "\(response.error ?? "")")
+            #expect(response.cancelled == discarded)
+            #expect(response.discarded == (discarded == 0 ? nil : discarded))
+            #expect(daemon.durable.snapshot().kept.map(\.id) == (discarded == 0 ? ["docs"] : []))
+            try await daemon.stop()
         }
     }
 #endif

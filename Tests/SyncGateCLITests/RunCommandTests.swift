@@ -117,6 +117,19 @@ struct RunCommandTests {
                     ]))
     }
 
+    /// While disconnected, the network in use that an allowed network is not is `none`, as `status`
+    /// shows it, not the unknown network of a disconnected status.
+    @Test func anAllowedNetworkUnmetWhileDisconnectedNamesNone() async throws {
+        let manual = ManualSyncEnvironment(connectivity: .disconnected, monitoring: [.network])
+        let (signals, _) = AsyncStream.makeStream(of: Int32.self)
+        let logged = LockedLines()
+        let wait = await WaitCommand.execute(
+            .init(requirements: .network, timeout: .zero, allowedNetworks: SyncNetworkAllowlist([.ssid("Home")])),
+            environment: manual.environment, signals: signals, log: logged.append)
+        #expect(wait == ExitCode.timedOut)
+        #expect(logged.lines == ["timed out after 0s; still unmet: network, network ssid:Home (in use: none)"])
+    }
+
     @Test func aZeroBackoffRetriesAtOnce() async throws {
         let manual = ManualSyncEnvironment(connectivity: .connected(via: .wifi), monitoring: [.network])
         let (signals, _) = AsyncStream.makeStream(of: Int32.self)

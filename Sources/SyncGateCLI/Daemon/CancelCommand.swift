@@ -2,7 +2,7 @@
 ///
 /// It exits 1 when nothing was cancelled, and when a cancel is not on disk yet (the daemon keeps writing
 /// it; a restart before then runs those jobs again). `cancel ID` of a job kept in the store without
-/// running (state `kept` in `jobs`) discards it.
+/// running (state `kept` in `jobs`) discards it; `--tag` and `--unique` discard the kept jobs they match.
 package struct CancelCommand: Subcommand {
     /// `cancel`.
     package static let name = "cancel"
@@ -26,7 +26,8 @@ package struct CancelCommand: Subcommand {
         SIGTERM, then SIGKILL. Exits 1 when nothing was cancelled; an ID that names no job, or a
         job that has ended, is one line on stderr ("no job with id 'ID'") and exit 1, as in 'logs'.
         An ID in state 'kept' (in the store, but not restored: 'jobs' says why) is discarded:
-        it leaves the store for good ("discarded kept job 'ID'").
+        it leaves the store for good ("discarded kept job 'ID'"); so are the kept jobs of TAG
+        or KEY, counted among the cancelled.
         """
     }
 
@@ -57,12 +58,16 @@ package struct CancelCommand: Subcommand {
     package func run() async -> Int32 {
         await DaemonClient.session { client, _ throws(DaemonClient.Failure) in
             let response = try client.checkedRequest(.cancel(selector))
-            if let discarded = response.discarded, discarded > 0 {
+            let discarded = response.discarded ?? 0
+            if case .id = selector, discarded > 0 {
                 Output.line("discarded kept job '\(DaemonLimits.escaped(selector.value))' from the store")
                 return ExitCode.success
             }
             let count = response.cancelled ?? 0
-            Output.line("cancelled \(count) job\(count == 1 ? "" : "s")")
+            let kept =
+                discarded == 0
+                ? "" : " (\(discarded) of them kept in the store without running, discarded from it)"
+            Output.line("cancelled \(count) job\(count == 1 ? "" : "s")\(kept)")
             if let unwritten = response.notWritten, unwritten > 0 {
                 Output.error(
                     "the cancel of \(unwritten) more job\(unwritten == 1 ? " is" : "s is") not on disk yet "

@@ -11,7 +11,7 @@ extension DaemonService {
             return DaemonResponse.Job(
                 id: kept.id, name: job?.name ?? "?", command: job?.command ?? [], state: "kept", waitingFor: [],
                 attempts: runLog.runRecords(id: kept.id)?.last?.attempt ?? 0, runs: runLog.runCount(id: kept.id),
-                lastExitStatus: runLog.lastExitStatus(id: kept.id), uniqueKey: nil, tags: [],
+                lastExitStatus: runLog.lastExitStatus(id: kept.id), uniqueKey: kept.uniqueKey, tags: kept.tags.sorted(),
                 lastStopReason: runLog.lastStopReason(id: kept.id), keptReason: kept.reason.description)
         }
     }
@@ -30,8 +30,34 @@ extension DaemonService {
             throw DaemonProtocolError("cannot discard the kept job '\(id)': \(error); it stays in the store")
         }
         guard let discarded else { return nil }
+        discardedKeptIDs.withLock { _ = $0.insert(id) }
         log("discarded the kept job \(discarded)")
         // Its end is on disk as a cancel's: `cancelled` counts it for clients that do not know `discarded`.
         return DaemonResponse(ok: true, cancelled: 1, discarded: 1)
+    }
+
+    /// Discards every kept job of the tag or unique key of `selector` (none for an id: ``discardKept(id:)``
+    /// does that one); returns how many.
+    ///
+    /// - Throws: ``DaemonProtocolError`` naming the first job whose end cannot be written; it and the kept
+    ///   jobs after it stay in the store, and the error says how many were discarded before it.
+    func discardKept(matching selector: DaemonRequest.CancelSelector) throws(DaemonProtocolError) -> Int {
+        let matching: [KeptDurableJob] = durable.snapshot().kept.filter { kept in
+            switch selector {
+            case .id: false
+            case .tag(let tag): kept.tags.contains(tag)
+            case .uniqueKey(let key): kept.uniqueKey == key
+            }
+        }
+        var count = 0
+        for kept in matching {
+            do {
+                if try discardKept(id: kept.id) != nil { count += 1 }
+            } catch {
+                let before = count == 0 ? "" : " (\(count) kept job\(count == 1 ? "" : "s") discarded before it)"
+                throw DaemonProtocolError("\(error.message)\(before)")
+            }
+        }
+        return count
     }
 }

@@ -13,6 +13,8 @@ final class DaemonService: Sendable {
     /// The handles of the unfinished jobs, for `cancel` to wait on.
     let handles = JobHandles()
     private let stopping = LockedState(false)
+    /// The ids of the kept jobs this daemon discarded, so that a later `cancel` of one says so.
+    let discardedKeptIDs = LockedState<Set<String>>([])
     /// How long a `cancel` waits for the jobs it cancelled to end (a running command gets SIGTERM, then
     /// SIGKILL after the kill grace) before it answers; it stays under the client's answer deadline.
     static let cancelWait = Duration.seconds(8)
@@ -45,7 +47,14 @@ final class DaemonService: Sendable {
             case .cancel(let selector):
                 if case .id(let id) = selector, let discarded = try discardKept(id: id) { return (discarded, nil) }
                 if case .id(let id) = selector, let problem = unknownJob(id) { throw DaemonProtocolError(problem) }
-                return (cancel(selector), nil)
+                // The kept jobs of a tag or key leave the store first; a failed discard cancels nothing more.
+                let discarded = try discardKept(matching: selector)
+                var response = cancel(selector)
+                if discarded > 0 {
+                    response.cancelled = (response.cancelled ?? 0) + discarded
+                    response.discarded = discarded
+                }
+                return (response, nil)
             case .logs(let id, let stream):
                 if stream {
                     // The runs follow, streamed by the server (``RunLog/stream(id:write:)``).
@@ -81,6 +90,9 @@ final class DaemonService: Sendable {
             return info.state.isTerminal ? "job '\(id)' has already ended; nothing to cancel" : nil
         }
         guard runLog.job(id: id) != nil else { return "no job with id '\(id)'" }
+        if discardedKeptIDs.withLock({ $0.contains(id) }) {
+            return "job '\(id)' was discarded from the store; nothing to cancel"
+        }
         return "job '\(id)' is not queued (it ended before this daemon started); nothing to cancel"
     }
 

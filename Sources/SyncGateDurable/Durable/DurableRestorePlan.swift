@@ -147,7 +147,9 @@ struct DurableRestorePlan: Sendable {
         if case .keep(let reason) = action {
             if case .candidate = classifications[index] { settlements[index] = .kept(reason) }
             holds[stored.sequence] = Hold(
-                job: KeptDurableJob(id: stored.id, kind: stored.kind, sequence: stored.sequence, reason: reason),
+                job: KeptDurableJob(
+                    id: stored.id, kind: stored.kind, sequence: stored.sequence, reason: reason,
+                    uniqueKey: stored.options.uniqueKey, tags: stored.options.tags),
                 uniqueKey: stored.options.uniqueKey)
         }
         return Step(index: index, action: action)
@@ -169,7 +171,8 @@ struct DurableRestorePlan: Sendable {
             settlements[index] = .kept(.rejected(reason))
             holds[stored.sequence] = Hold(
                 job: KeptDurableJob(
-                    id: stored.id, kind: stored.kind, sequence: stored.sequence, reason: .rejected(reason)),
+                    id: stored.id, kind: stored.kind, sequence: stored.sequence, reason: .rejected(reason),
+                    uniqueKey: stored.options.uniqueKey, tags: stored.options.tags),
                 uniqueKey: stored.options.uniqueKey)
         }
     }

@@ -438,7 +438,9 @@ struct DurableSchedulerStateMachine: Sendable {
 
     private mutating func keep(_ stored: StoredJob, reason: KeptDurableJob.Reason) {
         kept[stored.sequence] = DurableRestorePlan.Hold(
-            job: KeptDurableJob(id: stored.id, kind: stored.kind, sequence: stored.sequence, reason: reason),
+            job: KeptDurableJob(
+                id: stored.id, kind: stored.kind, sequence: stored.sequence, reason: reason,
+                uniqueKey: stored.options.uniqueKey, tags: stored.options.tags),
             uniqueKey: stored.options.uniqueKey)
         registerEdges(of: stored)
     }

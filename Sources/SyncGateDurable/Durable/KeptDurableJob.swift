@@ -30,6 +30,10 @@ public struct KeptDurableJob: Sendable, Hashable, CustomStringConvertible {
     public var sequence: UInt64
     /// Why the job was not restored.
     public var reason: Reason
+    /// The job's unique key (``SyncGate/SyncJobOptions/uniqueKey``), as stored.
+    public var uniqueKey: String? = nil
+    /// The job's tags (``SyncGate/SyncJobOptions/tags``), as stored.
+    public var tags: Set<String> = []
 
     /// A line such as `upload-7 (kind "upload"): payload does not decode: …`.
     public var description: String {
