@@ -70,7 +70,7 @@ package struct DemoCommand: Subcommand {
 
     /// Runs the demo on this terminal; see ``execute(_:style:width:signals:)``.
     package func run() async -> Int32 {
-        let signals = SignalWatcher()
+        guard let signals = SignalWatcher.reporting(SignalWatcher.make()) else { return ExitCode.failure }
         return await Self.execute(self, style: Output.style, width: Output.terminalWidth, signals: signals.signals)
     }
 

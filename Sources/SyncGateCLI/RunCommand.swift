@@ -145,7 +145,7 @@ package struct RunCommand: Subcommand {
 
     /// Runs the command on this machine's environment; see ``execute(_:environment:signals:log:launcher:)``.
     package func run() async -> Int32 {
-        let signals = SignalWatcher.process
+        guard let signals = SignalWatcher.reporting(SignalWatcher.process) else { return ExitCode.failure }
         #if os(Linux)
             // This executable, as the command's launcher: the command ends with the tool (see JobLauncher).
             let launcher: String? = "/proc/self/exe"

@@ -33,9 +33,39 @@ package final class SignalWatcher: Sendable {
         pthread_sigmask(SIG_BLOCK, &set, nil)
     }
 
+    /// Why signals cannot be watched: what could not be made (`socketpair`, `signalfd`, the thread) and
+    /// the system's error, such as too many open files.
+    package struct StartError: Error, Sendable, Hashable, CustomStringConvertible {
+        /// What could not be made.
+        package var what: String
+        /// The `errno` (or `pthread_create`'s result).
+        package var code: Int32
+
+        /// `cannot watch signals: signalfd failed: Too many open files (errno 24)`.
+        package var description: String {
+            "cannot watch signals: \(what) failed: \(SystemErrorText.message(code))"
+        }
+    }
+
     /// The process's watcher of ``watched``, created on first use and never stopped: the one command
     /// of a `syncgate` process reads it, and ends by exiting the process, which ends its thread.
-    package static let process = SignalWatcher()
+    package static let process = make()
+
+    /// A new watcher of `numbers`, or why none could be started.
+    package static func make(_ numbers: [Int32] = watched) -> Result<SignalWatcher, StartError> {
+        Result { () throws(StartError) in try SignalWatcher(numbers) }
+    }
+
+    /// The watcher of `result`; when it could not be started, `nil` after its one-line error on stderr
+    /// (the command then exits 1).
+    package static func reporting(_ result: Result<SignalWatcher, StartError>) -> SignalWatcher? {
+        switch result {
+        case .success(let watcher): return watcher
+        case .failure(let error):
+            Output.error(error.description)
+            return nil
+        }
+    }
 
     /// The signals received, in order; one consumer.
     package let signals: AsyncStream<Int32>
@@ -50,7 +80,10 @@ package final class SignalWatcher: Sendable {
         /// A thread of its own reads them from a `signalfd` and sleeps in `poll` between them, so the
         /// watcher makes no wake-up while no signal comes (a dispatch source would start libdispatch's
         /// thread pool, whose monitor timer wakes once a second).
-        package init(_ numbers: [Int32] = watched) {
+        ///
+        /// - Throws: ``StartError`` when the `signalfd`, the socket pair or the thread cannot be made (out
+        ///   of descriptors, say); the signals are then back to their default actions.
+        package init(_ numbers: [Int32] = watched) throws(StartError) {
             let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
             signals = stream
             var mask = sigset_t()
@@ -59,10 +92,18 @@ package final class SignalWatcher: Sendable {
                 signal(number, SIG_IGN)
                 sigaddset(&mask, number)
             }
-            let signalDescriptor = Self.openSignalDescriptor(&mask)
+            func fail(_ what: String, _ code: Int32, closing descriptors: [Int32]) -> StartError {
+                for descriptor in descriptors { close(descriptor) }
+                for number in numbers { signal(number, SIG_DFL) }
+                return StartError(what: what, code: code)
+            }
+            let signalDescriptor = try Self.openSignalDescriptor(&mask)
+            guard signalDescriptor >= 0 else { throw fail("signalfd", errno, closing: []) }
             var pair: [Int32] = [-1, -1]
             let type = Int32(SOCK_STREAM.rawValue) | Int32(SOCK_CLOEXEC.rawValue)
-            precondition(socketpair(AF_UNIX, type, 0, &pair) == 0, "SignalWatcher: socketpair failed (errno \(errno))")
+            guard socketpair(AF_UNIX, type, 0, &pair) == 0 else {
+                throw fail("socketpair", errno, closing: [signalDescriptor])
+            }
             stopDescriptor = pair[1]
             let stopRead = pair[0]
             let started = DedicatedThread.start(name: "sg-signals") {
@@ -71,10 +112,11 @@ package final class SignalWatcher: Sendable {
                 close(stopRead)
                 continuation.finish()
             }
-            guard case .success(let thread) = started else {
-                fatalError("SignalWatcher: pthread_create failed")
+            switch started {
+            case .success(let thread): self.thread = thread
+            case .failure(let error):
+                throw fail("pthread_create", error.code, closing: [signalDescriptor, stopRead, stopDescriptor])
             }
-            self.thread = thread
         }
 
         deinit {
@@ -115,22 +157,21 @@ package final class SignalWatcher: Sendable {
             }
         }
 
-        /// `signalfd(-1, mask, SFD_CLOEXEC)`, looked up at run time: Glibc's Swift module does not export it.
-        private static func openSignalDescriptor(_ mask: inout sigset_t) -> Int32 {
+        /// `signalfd(-1, mask, SFD_CLOEXEC)`, looked up at run time: Glibc's Swift module does not export it;
+        /// -1 with `errno` set when it fails.
+        private static func openSignalDescriptor(_ mask: inout sigset_t) throws(StartError) -> Int32 {
             typealias SignalFD = @convention(c) (Int32, UnsafePointer<sigset_t>, Int32) -> Int32
             guard let function = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "signalfd") else {
-                fatalError("SignalWatcher: this C library has no signalfd")
+                throw StartError(what: "signalfd (not in this C library)", code: ENOSYS)
             }
             let signalFD = unsafeBitCast(function, to: SignalFD.self)
-            let descriptor = signalFD(-1, &mask, Int32(O_CLOEXEC))
-            precondition(descriptor >= 0, "SignalWatcher: signalfd failed (errno \(errno))")
-            return descriptor
+            return signalFD(-1, &mask, Int32(O_CLOEXEC))
         }
     #else
         private let sources: LockedState<[any DispatchSourceSignal]>
 
-        /// Starts watching the given signals.
-        package init(_ numbers: [Int32] = watched) {
+        /// Starts watching the given signals; dispatch signal sources cannot fail to start.
+        package init(_ numbers: [Int32] = watched) throws(StartError) {
             let (stream, continuation) = AsyncStream.makeStream(of: Int32.self)
             signals = stream
             var sources: [any DispatchSourceSignal] = []

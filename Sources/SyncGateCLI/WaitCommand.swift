@@ -101,7 +101,7 @@ package struct WaitCommand: Subcommand {
             }
         }
         defer { environment.statusBroadcast.removeObserver(exitWhenMet) }
-        let signals = SignalWatcher.process
+        guard let signals = SignalWatcher.reporting(SignalWatcher.process) else { return ExitCode.failure }
         return await Self.execute(self, environment: environment, signals: signals.signals, log: { Output.error($0) })
     }
 

@@ -61,7 +61,7 @@ package struct WatchCommand: Subcommand {
     /// Watches this machine until SIGINT or SIGTERM (returns 128 + the signal's number), or until its
     /// output's reader goes away (141).
     package func run() async -> Int32 {
-        let signals = SignalWatcher.process
+        guard let signals = SignalWatcher.reporting(SignalWatcher.process) else { return ExitCode.failure }
         return await Self.watch(
             json: json, environment: SyncGateTool.environment(pressureThresholds: pressureThresholds),
             style: Output.style, signals: signals.signals)

@@ -61,6 +61,10 @@ package struct DaemonClient: Sendable {
         do {
             connection = try DaemonSocket.connect(to: socketPath)
         } catch {
+            // Anything else (no descriptor left, no permission) is not the daemon's absence.
+            guard error.meansNoDaemon else {
+                throw Failure(description: "cannot connect to the daemon on \(socketPath): \(error)")
+            }
             throw Failure(
                 description:
                     "no daemon is running on \(socketPath) (\(error)); start one with 'syncgate daemon' "
@@ -122,7 +126,7 @@ extension DaemonClient {
     static func session(
         _ body: (DaemonClient, AsyncStream<Int32>) async throws(Failure) -> Int32
     ) async -> Int32 {
-        let signals = SignalWatcher()
+        guard let signals = SignalWatcher.reporting(SignalWatcher.make()) else { return ExitCode.failure }
         do {
             return try await body(DaemonClient(), signals.signals)
         } catch {

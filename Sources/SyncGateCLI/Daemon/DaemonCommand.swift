@@ -121,7 +121,7 @@ package struct DaemonCommand: Subcommand {
 
     /// Runs the daemon until SIGTERM or SIGINT; see ``execute(_:signals:)``.
     package func run() async -> Int32 {
-        let signals = SignalWatcher()
+        guard let signals = SignalWatcher.reporting(SignalWatcher.make()) else { return ExitCode.failure }
         return await Self.execute(self, signals: signals.signals)
     }
 

@@ -13,6 +13,14 @@ enum DaemonSocket {
     /// Why a socket operation failed, naming the path.
     struct Failure: Error, CustomStringConvertible {
         var description: String
+        /// The `errno` of the call that failed, when one did.
+        var code: Int32? = nil
+
+        /// Whether the failure says that no daemon listens on the path: nothing is there
+        /// (`ENOENT`), or nothing accepts (`ECONNREFUSED`, a socket left by a daemon that ended).
+        var meansNoDaemon: Bool {
+            code == ENOENT || code == ECONNREFUSED
+        }
     }
 
     /// Why `path` cannot be a Unix socket's address (empty, or longer than `sun_path` holds), naming its
@@ -50,7 +58,10 @@ enum DaemonSocket {
         #else
             let descriptor = socket(AF_UNIX, SOCK_STREAM, 0)
         #endif
-        guard descriptor >= 0 else { throw Failure(description: "socket: \(SystemErrorText.message(errno))") }
+        guard descriptor >= 0 else {
+            let code = errno
+            throw Failure(description: "socket: \(SystemErrorText.message(code))", code: code)
+        }
         return descriptor
     }
 
@@ -66,7 +77,7 @@ enum DaemonSocket {
         guard result == 0 else {
             let code = errno
             close(descriptor)
-            throw Failure(description: "\(path): \(SystemErrorText.message(code))")
+            throw Failure(description: "\(path): \(SystemErrorText.message(code))", code: code)
         }
         return descriptor
     }
