@@ -1,5 +1,9 @@
 import SyncGateCore
 
+#if canImport(Glibc)
+    import Glibc
+#endif
+
 /// One read of every resource's PSI file, `<directory>/{cpu,io,memory}`: the `some` line's `avg10`
 /// and `total` of each.
 ///
@@ -18,7 +22,8 @@ package struct PressureStallReading: Sendable, Hashable {
 
     /// Why a reading gave no levels: the first file that could not be read, or held no valid `avg10`.
     package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
-        /// `cannot read /proc/pressure/cpu (a kernel without PSI?)` or `no \`some avg10=\` in …`.
+        /// `cannot read /proc/pressure/cpu (a kernel without PSI?)`, `cannot read /proc/pressure/cpu (Too many
+        /// open files (errno 24))` or `no \`some avg10=\` in …`.
         package let description: String
     }
 
@@ -31,7 +36,15 @@ package struct PressureStallReading: Sendable, Hashable {
         for resource in PressureResource.allCases {
             let path = directory + "/" + resource.rawValue
             guard let text = PowerSupplyReader.readAttribute(path) else {
-                throw Failure(description: "cannot read \(path) (a kernel without PSI?)")
+                // A missing file is a kernel without PSI; any other failure (no descriptor left, say) says so.
+                let code = errno
+                let why =
+                    switch code {
+                    case ENOENT: "a kernel without PSI?"
+                    case 0: "empty"
+                    default: SystemErrorText.message(code)
+                    }
+                throw Failure(description: "cannot read \(path) (\(why))")
             }
             averages[resource] = PressureStallParser.someAverage10(text)
             totals[resource] = PressureStallParser.someTotal(text)

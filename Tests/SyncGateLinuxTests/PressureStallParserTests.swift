@@ -1,4 +1,5 @@
 #if os(Linux)
+    import Foundation
     import SyncGateCore
     import SyncGateLinux
     import Testing
@@ -86,6 +87,24 @@
             ] as [(Double, String)])
         func trigger(percent: Double, expected: String) {
             #expect(PressureStallParser.trigger(percent: percent) == expected)
+        }
+
+        /// A missing file is put down to a kernel without PSI; any other failure names the system's error.
+        @Test func aFileThatCannotBeReadIsNamedWithWhy() throws {
+            let directory = NSTemporaryDirectory() + "syncgate-psi-\(getpid())-\(UInt64.random(in: 0...UInt64.max))"
+            defer { try? FileManager.default.removeItem(atPath: directory) }
+            try FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
+            func failure() -> String? {
+                do {
+                    _ = try PressureStallReading.read(directory: directory)
+                    return nil
+                } catch {
+                    return error.description
+                }
+            }
+            #expect(failure() == "cannot read \(directory)/cpu (a kernel without PSI?)")
+            try FileManager.default.createDirectory(atPath: directory + "/cpu", withIntermediateDirectories: true)
+            #expect(failure() == "cannot read \(directory)/cpu (\(SystemErrorText.message(EISDIR)))")
         }
     }
 #endif
