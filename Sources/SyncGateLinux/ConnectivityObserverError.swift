@@ -1,3 +1,5 @@
+import SyncGateCore
+
 /// The reason a ``ConnectivityObserver`` could not start watching the network.
 ///
 /// On Linux this means the kernel refused the rtnetlink sockets (a sandbox without `NETLINK_ROUTE`,
@@ -14,8 +16,8 @@ public struct ConnectivityObserverError: Error, Sendable, Hashable, CustomString
         self.code = code
     }
 
-    /// A one-line explanation, such as `socket failed (errno 97)`.
+    /// A one-line explanation, such as `socket failed: Address family not supported by protocol (errno 97)`.
     public var description: String {
-        code == 0 ? "\(operation) failed" : "\(operation) failed (errno \(code))"
+        code == 0 ? "\(operation) failed" : "\(operation) failed: \(SystemErrorText.described(code))"
     }
 }

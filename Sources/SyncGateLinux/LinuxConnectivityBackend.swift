@@ -8,6 +8,8 @@ import SyncGateCore
         /// The broadcast that holds the merged status (the merger's).
         let broadcast: StatusBroadcast<ConnectivityStatus>
         private let reader: LinuxConnectivityReader?
+        /// Why rtnetlink is not watched, when its reader could not start.
+        private let readerFailure: ConnectivityObserverError?
         private let merger: LinuxConnectivityMerger
         private let link: StatusBroadcast<ConnectivityStatus>
         private let linkObserver: UInt64
@@ -24,6 +26,20 @@ import SyncGateCore
                 networkManager: networkManager, modemManager: modemManager)
         }
 
+        /// Creates a backend on the reader `reader` made, or, when it could not start, on a link status
+        /// that stays disconnected, with the failure among the notes of ``provenance``.
+        convenience init(
+            reader: Result<LinuxConnectivityReader, ConnectivityObserverError>,
+            networkManager: DBusFollowerConfiguration?, modemManager: DBusFollowerConfiguration?
+        ) {
+            let started = try? reader.get()
+            var failure: ConnectivityObserverError?
+            if case .failure(let error) = reader { failure = error }
+            self.init(
+                reader: started, link: started?.broadcast ?? StatusBroadcast(.disconnected),
+                networkManager: networkManager, modemManager: modemManager, readerFailure: failure)
+        }
+
         /// Creates a backend whose link status comes from `link`, merged with NetworkManager's facts when
         /// `networkManager` is given and with ModemManager's when `modemManager` is; waits up to each
         /// configuration's `initialWait` for that service's first answer.
@@ -31,9 +47,11 @@ import SyncGateCore
             reader: LinuxConnectivityReader?,
             link: StatusBroadcast<ConnectivityStatus>,
             networkManager configuration: DBusFollowerConfiguration?,
-            modemManager modemConfiguration: DBusFollowerConfiguration?
+            modemManager modemConfiguration: DBusFollowerConfiguration?,
+            readerFailure: ConnectivityObserverError? = nil
         ) {
             self.reader = reader
+            self.readerFailure = readerFailure
             self.link = link
             let merger = LinuxConnectivityMerger(link: link.value)
             self.merger = merger
@@ -77,6 +95,12 @@ import SyncGateCore
             var provenance =
                 reader == nil && networkManager == nil && modemManager == nil
                 ? ConnectivityProvenance.none : merger.provenance
+            if let readerFailure {
+                // Nothing of the kernel's was read: what rtnetlink or sysfs would have decided is the default.
+                provenance.replace([.rtnetlink, .sysfsHeuristic], with: .defaultValue)
+                provenance.notes.append(
+                    "rtnetlink: cannot watch the network (\(readerFailure)); it is reported disconnected")
+            }
             provenance.notes += networkManager?.notes ?? ["NetworkManager: not consulted"]
             provenance.notes += modemManager?.notes ?? ["ModemManager: not consulted"]
             return provenance
@@ -95,13 +119,16 @@ import SyncGateCore
         /// Creates an observer on the platform backend; on Linux, losses are coalesced for 200 ms and gains
         /// reported at once (see ``init(debounce:sysfsRoot:clock:)``).
         ///
-        /// If the kernel refuses the netlink sockets (some sandboxes do), the observer reports
-        /// ``ConnectivityStatus/disconnected`` and never changes; use ``init(debounce:sysfsRoot:clock:)`` to
-        /// learn why instead.
+        /// If the kernel refuses the netlink sockets (some sandboxes do, and so does a process out of
+        /// descriptors), the observer reports ``ConnectivityStatus/disconnected`` and never changes; its
+        /// ``provenance`` then says why in a note and attributes no field to rtnetlink. Use
+        /// ``init(debounce:sysfsRoot:clock:)`` to get the error thrown instead.
         public convenience init() {
             self.init(
                 backend: LinuxConnectivityBackend(
-                    reader: try? LinuxConnectivityReader(configuration: ConnectivityReaderConfiguration()),
+                    reader: Result { () throws(ConnectivityObserverError) in
+                        try LinuxConnectivityReader(configuration: ConnectivityReaderConfiguration())
+                    },
                     networkManager: DBusFollowerConfiguration(), modemManager: DBusFollowerConfiguration()))
         }
 

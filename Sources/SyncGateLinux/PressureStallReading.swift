@@ -23,7 +23,7 @@ package struct PressureStallReading: Sendable, Hashable {
     /// Why a reading gave no levels: the first file that could not be read, or held no valid `avg10`.
     package struct Failure: Error, Sendable, Hashable, CustomStringConvertible {
         /// `cannot read /proc/pressure/cpu (a kernel without PSI?)`, `cannot read /proc/pressure/cpu (Too many
-        /// open files (errno 24))` or `no \`some avg10=\` in …`.
+        /// open files)` or `no \`some avg10=\` in …`.
         package let description: String
     }
 

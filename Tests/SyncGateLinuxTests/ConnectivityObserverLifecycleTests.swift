@@ -1,5 +1,6 @@
 #if os(Linux)
     import Foundation
+    import SyncGateTesting
     import Testing
 
     @testable import SyncGateCore
@@ -13,6 +14,33 @@
         /// What `/proc/self/fd/N` points at (`socket:[inode]`, `pipe:[inode]`), or `nil` when N is closed.
         static func identity(of descriptor: Int32) -> String? {
             try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
+        }
+
+        /// A reader that could not start (the kernel refused its sockets, or no descriptor was left): the
+        /// observer reports disconnected, attributes nothing to rtnetlink or sysfs, and says why in a note,
+        /// with NetworkManager absent as with it not consulted.
+        @Test(arguments: [false, true])
+        func aReaderThatCouldNotStartIsNamedInTheProvenance(withNetworkManager: Bool) throws {
+            let networkManager =
+                withNetworkManager
+                ? DBusFollowerConfiguration(
+                    address: "unix:path=/nonexistent-syncgate-\(getpid())/bus", clock: ManualClock(), initialWait: .zero
+                )
+                : nil
+            let observer = ConnectivityObserver(
+                backend: LinuxConnectivityBackend(
+                    reader: .failure(ConnectivityObserverError(operation: "socket", code: EMFILE)),
+                    networkManager: networkManager, modemManager: nil))
+            #expect(observer.status == .disconnected)
+            let provenance = observer.provenance
+            #expect(provenance.isConnected == .defaultValue)
+            #expect(provenance.interface == .defaultValue)
+            #expect(provenance.networkInterface == .defaultValue)
+            #expect(
+                provenance.notes.contains(
+                    "rtnetlink: cannot watch the network (socket failed: \(SystemErrorText.described(EMFILE))); it is reported disconnected"
+                ),
+                "\(provenance.notes)")
         }
 
         @Test func descriptorsAreClosedWhenReleased() throws {

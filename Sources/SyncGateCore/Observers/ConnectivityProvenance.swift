@@ -54,6 +54,16 @@ public struct ConnectivityProvenance: Sendable, Hashable, CustomStringConvertibl
         isConnected: .defaultValue, interface: .defaultValue, isExpensive: .defaultValue,
         isConstrained: .defaultValue, reachability: .defaultValue)
 
+    /// Sets every field whose origin is one of `origins` to `replacement`.
+    package mutating func replace(_ origins: Set<StatusOrigin>, with replacement: StatusOrigin) {
+        for field in [
+            \Self.isConnected, \.interface, \.isExpensive, \.isConstrained, \.reachability, \.isRoaming,
+            \.networkInterface, \.networkConnection,
+        ] as [WritableKeyPath<Self, StatusOrigin>] where origins.contains(self[keyPath: field]) {
+            self[keyPath: field] = replacement
+        }
+    }
+
     /// One line per field, then the notes: `connected: rtnetlink; interface: NetworkManager; …`.
     public var description: String {
         let fields = [
