@@ -3,8 +3,12 @@
 /// States compare with `==`; a failed state carries the error, compared by the rule of
 /// ``SyncJobOutcome/==(_:_:)``. To ask whether a job failed with any error, use ``isFailed``.
 public enum SyncJobState: Sendable, Hashable, CustomStringConvertible {
-    /// Waiting to start; `unmet` and `conditions` are what blocks it now (both empty when it waits
-    /// only for a free slot).
+    /// Waiting to start; `unmet` and `conditions` are the requirements and conditions that block it now.
+    ///
+    /// Both are empty when neither blocks it: it waits for a free slot, or for an allowed network (its
+    /// handle's ``SyncJobHandle/isWaitingForNetwork`` says which, and its description names the list).
+    /// The allowed networks are not requirements: the state is the same whether the network in use is
+    /// allowed or not, so ``SyncJobHandle/states`` yields nothing when only that changes.
     case waiting(unmet: SyncRequirements, conditions: Set<SyncCondition>)
     /// Waiting for other jobs to end before it may wait for its requirements: `jobs` are the ids of its
     /// unfinished dependencies (`dependsOn`, and the job it was appended to under its unique key), the
