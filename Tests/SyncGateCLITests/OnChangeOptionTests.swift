@@ -1,8 +1,15 @@
 import Foundation
 import SyncGate
 import SyncGateCLI
+import SyncGateCore
 import SyncGateTestSupport
 import Testing
+
+#if canImport(Glibc)
+    import Glibc
+#elseif canImport(Darwin)
+    import Darwin
+#endif
 
 /// `--on-change` and `--quiet` of `syncgate submit`: what reaches the daemon, and the one-line usage
 /// error (exit status 2) naming the option and the value for each refused input; the daemon's decoder
@@ -28,6 +35,49 @@ struct OnChangeOptionTests {
         var plain = DaemonRequest.Submission(command: ["true"], workingDirectory: Self.here)
         plain.onChange = ["/tmp"]
         #expect(try plain.fileTriggerFields()?.quiet == .seconds(5))
+    }
+
+    /// A directory and a file whose names hold bytes that are not UTF-8 (`\xE9`, `\xFF`), and a relative
+    /// path to the file, are accepted: the submission carries their bytes (SystemBytes' text form), through
+    /// the JSON request, and the daemon's state-directory check resolves those bytes. They were refused
+    /// ("the path is not UTF-8") though the watcher handles such paths.
+    @Test("paths that are not UTF-8 are accepted byte for byte, through the JSON request")
+    func pathsThatAreNotUTF8() throws {
+        var template = Array((NSTemporaryDirectory() + "syncgate-on-change-XXXXXX").utf8CString)
+        let base = String(
+            cString: try #require(template.withUnsafeMutableBufferPointer { mkdtemp($0.baseAddress!) }))
+        defer { try? FileManager.default.removeItem(atPath: base) }
+        let directory = base + "/" + SystemBytes.text(of: Array("caf".utf8) + [0xE9])
+        let file = directory + "/" + SystemBytes.text(of: [0x66, 0xFF])
+        #expect(SystemBytes.withCString(directory) { mkdir($0, 0o755) } == 0)
+        let descriptor = SystemBytes.withCString(file) { open($0, O_CREAT | O_WRONLY, 0o644) }
+        try #require(descriptor >= 0)
+        close(descriptor)
+        let parsed = try CommandLineParser.parse([
+            "submit", "--on-change", directory, "--on-change", file, "--", "true",
+        ])
+        guard case .invoke(let command as SubmitCommand) = parsed else {
+            Issue.record("not a submit command: \(parsed)")
+            return
+        }
+        #expect(command.submission.onChange == [directory, file])
+        #expect(command.submission.onChange?.contains(where: { !SystemBytes.isUnicode($0) }) == true)
+        let line = DaemonProtocol.encodeLine(DaemonRequest.submit(command.submission))
+        let decoded = try DaemonProtocol.decodeRequest(Array(line.dropLast()))
+        guard case .submit(let received) = decoded else {
+            Issue.record("not a submission: \(decoded)")
+            return
+        }
+        #expect(received.onChange == [directory, file])
+        #expect(
+            received.onChange.map { $0.map(SystemBytes.bytes(of:)) } == [directory, file].map(SystemBytes.bytes(of:)))
+        // The state-directory check resolves the path's own bytes (realpath of other bytes fails, and the
+        // path inside the state directory, named through a link, went unnoticed).
+        let link = base + "/" + SystemBytes.text(of: Array("link".utf8) + [0xFF])
+        #expect(
+            SystemBytes.withCString(directory) { target in SystemBytes.withCString(link) { symlink(target, $0) } } == 0)
+        #expect(DaemonPaths.resolved(link + "/" + SystemBytes.text(of: [0x66, 0xFF])) == DaemonPaths.resolved(file))
+        #expect(DaemonPaths.watchProblem(link, stateDirectory: DaemonPaths.resolved(directory)) != nil)
     }
 
     static let invalidOptions: [([String], String)] = [

@@ -34,11 +34,12 @@ package enum DaemonPaths {
     }
 
     /// `path` with its symbolic links, `.` and `..` resolved (`realpath(3)`); `path` itself when that
-    /// fails (it is missing, say).
+    /// fails (it is missing, say). Both are in SystemBytes' text form: the bytes resolved are those `path`
+    /// stands for, UTF-8 or not.
     package static func resolved(_ path: String) -> String {
-        guard let resolved = realpath(path, nil) else { return path }
+        guard let resolved = SystemBytes.withCString(path, { realpath($0, nil) }) else { return path }
         defer { free(resolved) }
-        return String(cString: resolved)
+        return SystemBytes.text(ofCString: resolved)
     }
 
     /// The paths of the state directory `directory` that the daemon's file watcher leaves out of every

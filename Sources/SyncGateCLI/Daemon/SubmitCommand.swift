@@ -257,7 +257,8 @@ package struct SubmitCommand: Subcommand {
     }
 
     /// Reads `--on-change` (each path made absolute from the current directory, and required to be an
-    /// existing directory or file) and `--quiet`, checked as the daemon checks them.
+    /// existing directory or file; its bytes kept as given, UTF-8 or not, in SystemBytes' text form) and
+    /// `--quiet`, checked as the daemon checks them.
     static func readFileTrigger(
         _ arguments: ParsedArguments, into submission: inout DaemonRequest.Submission
     ) throws(UsageError) {
@@ -266,14 +267,11 @@ package struct SubmitCommand: Subcommand {
             let directory = try workingDirectory()
             submission.onChange = try paths.map { path throws(UsageError) in
                 guard !path.isEmpty else { throw UsageError("empty path for --on-change") }
+                // Kept byte for byte (SystemBytes' text form): the watcher and the daemon's checks turn it
+                // back into the argument's bytes.
                 let absolute = path.hasPrefix("/") ? path : directory + "/" + path
-                // The watches name their paths as Unicode text.
-                guard SystemBytes.isUnicode(absolute) else {
-                    throw UsageError(
-                        "invalid value '\(DaemonLimits.shown(path))' for --on-change: the path is not UTF-8")
-                }
                 var information = stat()
-                guard stat(absolute, &information) == 0 else {
+                guard SystemBytes.withCString(absolute, { stat($0, &information) }) == 0 else {
                     throw UsageError(
                         "invalid value '\(DaemonLimits.shown(path))' for --on-change: no such file or directory")
                 }
