@@ -243,6 +243,101 @@
             #expect(await reports.next())
         }
 
+        /// Makes directory `index` in `barrier`, watched by `reports`' watch, and waits for its report: the
+        /// reports of the changes made before it, to watches made before that watch, have then been
+        /// delivered (a read's reports go out in the order the watches were made, reads in order).
+        static func fence(_ barrier: String, _ index: Int, _ reports: Reports) async throws {
+            try makeDirectory(barrier + "/\(index)")
+            #expect(await reports.next())
+        }
+
+        /// A watched path that is a symbolic link to a directory is watched at its target; pointing the link
+        /// elsewhere (`ln -sfn`: a new link renamed over it; or removed and made again) counts as a change,
+        /// and from then on the new target is watched and the old one is not. The old target stayed watched
+        /// and the new one never was.
+        @Test(
+            "a watched symbolic link made to point elsewhere counts, and its new target is watched instead of the old",
+            arguments: [true, false])
+        func retargetedLink(byRename: Bool) async throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let (old, new, barrier, link) = (
+                volume.path + "/old", volume.path + "/new", volume.path + "/barrier", volume.path + "/link"
+            )
+            for directory in [old, new, barrier] { try Self.makeDirectory(directory) }
+            #expect(symlink("old", link) == 0)
+            let watcher = try InotifyWatcher()
+            let changes = LockedState(0)
+            let watch = try watcher.watch(paths: [link]) { changes.withLock { $0 += 1 } }
+            defer { watch.cancel() }
+            let reports = Reports()
+            let fence = try watcher.watch(paths: [barrier], onChange: reports.onChange)
+            defer { fence.cancel() }
+
+            try Self.makeDirectory(old + "/a")
+            try await Self.fence(barrier, 1, reports)
+            #expect(changes.withLock { $0 } == 1)
+
+            if byRename {
+                #expect(symlink(new, link + ".tmp") == 0)
+                #expect(rename(link + ".tmp", link) == 0)
+            } else {
+                #expect(unlink(link) == 0)
+                #expect(symlink(new, link) == 0)
+            }
+            try await Self.fence(barrier, 2, reports)
+            let retargeted = changes.withLock { $0 }
+            #expect(retargeted > 1)
+
+            try Self.makeDirectory(old + "/b")
+            try await Self.fence(barrier, 3, reports)
+            #expect(changes.withLock { $0 } == retargeted)
+            try Self.makeDirectory(new + "/c")
+            try await Self.fence(barrier, 4, reports)
+            #expect(changes.withLock { $0 } == retargeted + 1)
+            // Directories made in the new target are followed.
+            try Self.makeDirectory(new + "/c/d")
+            try await Self.fence(barrier, 5, reports)
+            #expect(changes.withLock { $0 } == retargeted + 2)
+        }
+
+        /// A symbolic link to a file: the file is watched in its own directory (a change of it counts),
+        /// and pointing the link to another file counts and moves the watch there.
+        @Test("a watched symbolic link to a file follows the file, and the file it is made to point to")
+        func linkToAFile() async throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let (files, barrier, link) = (volume.path + "/files", volume.path + "/barrier", volume.path + "/link")
+            for directory in [files, barrier] { try Self.makeDirectory(directory) }
+            try Self.write(files + "/one")
+            try Self.write(files + "/two")
+            #expect(symlink(files + "/one", link) == 0)
+            let watcher = try InotifyWatcher()
+            let changes = LockedState(0)
+            let watch = try watcher.watch(paths: [link]) { changes.withLock { $0 += 1 } }
+            defer { watch.cancel() }
+            let reports = Reports()
+            let fence = try watcher.watch(paths: [barrier], onChange: reports.onChange)
+            defer { fence.cancel() }
+
+            #expect(rename(files + "/one", files + "/one.old") == 0)
+            try await Self.fence(barrier, 1, reports)
+            #expect(changes.withLock { $0 } == 1)
+            #expect(rename(files + "/one.old", files + "/one") == 0)
+            try await Self.fence(barrier, 2, reports)
+            #expect(changes.withLock { $0 } == 2)
+
+            #expect(unlink(link) == 0)
+            #expect(symlink(files + "/two", link) == 0)
+            try await Self.fence(barrier, 3, reports)
+            let retargeted = changes.withLock { $0 }
+            #expect(retargeted > 2)
+            #expect(rename(files + "/one", files + "/one.old") == 0)
+            try await Self.fence(barrier, 4, reports)
+            #expect(changes.withLock { $0 } == retargeted)
+            #expect(rename(files + "/two", files + "/two.old") == 0)
+            try await Self.fence(barrier, 5, reports)
+            #expect(changes.withLock { $0 } == retargeted + 1)
+        }
+
         /// Waits for reports until `condition` holds; each state change the condition looks at is followed
         /// by a report. The suite's time limit bounds the wait: it ends the stream's wait, and the condition
         /// not holding is then recorded as an issue.

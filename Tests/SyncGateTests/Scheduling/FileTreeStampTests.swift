@@ -51,6 +51,18 @@ struct FileTreeStampTests {
         #expect(SystemFileWatcher(ignoring: [state]).changed(under: [root], since: instant))
     }
 
+    /// A watched path that is a symbolic link is read at its target, as the watchers watch it: a change
+    /// there while no process watched counts (only the link's own times were read, so it was missed).
+    @Test("a path that is a symbolic link is read at its target, and the link's own times count")
+    func linkIsReadAtItsTarget() {
+        let link = root + "/link"
+        #expect(symlink(root + "/docs", link) == 0)
+        #expect(!FileTreeStamp.changed(under: [link], since: instant))
+        changeLater(root + "/docs/a.txt")
+        #expect(FileTreeStamp.changed(under: [link], since: instant))
+        #expect(FileTreeStamp.latestChange(under: [link]) == FileTreeStamp.latestChange(under: [root + "/docs"]))
+    }
+
     @Test("a path that is, or lies inside, an ignored path is read with its whole tree")
     func rootInsideAnIgnoredPath() {
         changeLater(state + "/runs/log")

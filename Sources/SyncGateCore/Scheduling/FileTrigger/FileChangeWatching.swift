@@ -23,14 +23,15 @@ public protocol FileChangeWatching: Sendable {
     /// change times: what a restored file-triggered job (SyncGateDurable) checks for the changes made
     /// while no process watched. A path that is missing or cannot be read counts as changed.
     ///
-    /// The default reads the whole trees of `paths` (symbolic links not followed); a watcher that leaves
+    /// The default reads the whole trees of `paths` (symbolic links not followed, but for a path that is
+    /// one: it is read at its target, and its own times count too); a watcher that leaves
     /// some directories out of its watches leaves them out here too (``SystemFileWatcher/init(ignoring:)``).
     func changed(under paths: [String], since instant: Date) -> Bool
 }
 
 extension FileChangeWatching {
-    /// Whether anything under `paths` (the whole trees, symbolic links not followed) changed after
-    /// `instant`; see ``FileChangeWatching/changed(under:since:)``.
+    /// Whether anything under `paths` (the whole trees, symbolic links under them not followed) changed
+    /// after `instant`; see ``FileChangeWatching/changed(under:since:)``.
     public func changed(under paths: [String], since instant: Date) -> Bool {
         FileTreeStamp.changed(under: paths, since: instant)
     }

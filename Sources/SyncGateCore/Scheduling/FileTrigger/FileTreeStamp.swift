@@ -15,7 +15,9 @@ import Foundation
 /// in a directory moves the directory's; so the latest of them over the tree (the paths, every directory
 /// under them and their entries, symbolic links not followed) is later than the instant exactly when
 /// something changed since (up to the file system's time resolution and a wall clock set backwards). A
-/// path that is missing or cannot be read counts as changed, so a doubt runs the job.
+/// path that is missing or cannot be read counts as changed, so a doubt runs the job. A path that is
+/// itself a symbolic link is read at its target, as the watchers watch it, and the link's own times
+/// count too (a link made to point elsewhere is a new link).
 package enum FileTreeStamp {
     /// The most entries examined; a larger tree counts as changed.
     package static let entryLimit = 1_000_000
@@ -44,6 +46,10 @@ package enum FileTreeStamp {
             guard SystemBytes.withCString(path, { lstat($0, &information) }) == 0 else {
                 if paths.contains(path) { return nil }
                 continue  // removed while the tree was read: its directory's time shows it
+            }
+            if information.st_mode & S_IFMT == S_IFLNK && paths.contains(path) {
+                latest = max(latest, changeTime(of: information))
+                guard SystemBytes.withCString(path, { stat($0, &information) }) == 0 else { return nil }
             }
             if information.st_mode & S_IFMT == S_IFDIR && exclusion.excludes(path) { continue }
             latest = max(latest, changeTime(of: information))

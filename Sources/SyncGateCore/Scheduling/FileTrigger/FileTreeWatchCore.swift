@@ -25,6 +25,17 @@ package protocol FileTreeWatchCore: AnyObject, Sendable {
     /// Ends watch `id`, removing what it added (and what it had started to add); calling it again does
     /// nothing.
     func remove(_ id: UInt64)
+    /// Watches, for watch `id`, the entries of the symbolic links that its root `path` goes through (the
+    /// link `path` names, and the links that link leads to), each in its directory by name, so that a
+    /// link made to point elsewhere counts as a change and the root can be watched again at its new
+    /// target; returns the path of the object the links lead to (`path` itself when it is no link). A
+    /// link whose directory cannot be watched is skipped. The default follows nothing and returns `path`.
+    func watchLinks(ofRoot path: String, id: UInt64) -> String
+}
+
+extension FileTreeWatchCore {
+    /// Follows nothing: `path`; see ``FileTreeWatchCore/watchLinks(ofRoot:id:)``.
+    package func watchLinks(ofRoot path: String, id: UInt64) -> String { path }
 }
 
 extension FileTreeWatchCore {
@@ -46,12 +57,15 @@ extension FileTreeWatchCore {
         return FileTreeWatchCancellation { [self] in remove(id) }
     }
 
-    /// Watches one root of watch `id`: a directory as a tree, anything else through its parent, by name.
+    /// Watches one root of watch `id`: the symbolic links it goes through (``watchLinks(ofRoot:id:)``),
+    /// then a directory as a tree (spelled as the root), anything else through the parent of what the
+    /// links lead to, by name.
     func add(_ path: String, id: UInt64) throws(SyncFileWatchError) {
+        let target = watchLinks(ofRoot: path, id: id)
         if try kind(ofRoot: path) == .directory {
             try addTree(path, id: id, isRoot: true)
         } else {
-            let (parent, name) = Self.split(path)
+            let (parent, name) = Self.split(target)
             try addDirectory(parent, id: id, names: [name], isRoot: true)
         }
     }

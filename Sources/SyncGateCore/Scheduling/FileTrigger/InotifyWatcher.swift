@@ -19,6 +19,13 @@
     /// (`IN_Q_OVERFLOW`) counts as a change of every watch, and every tree is scanned again, since
     /// directories created meanwhile were not seen.
     ///
+    /// A root that is a symbolic link is watched at its target (a directory as a tree spelled under the
+    /// root's path, a file through the target's directory by name), and each link it goes through is
+    /// watched in its directory by name: when one is replaced, removed or made, that counts as a change,
+    /// what was watched through the old target is dropped, and the root is watched again at the new one
+    /// (a link left pointing nowhere leaves the root unwatched until it points somewhere again). Only the
+    /// links of the root's last component are followed so, not those of the directories above it.
+    ///
     /// inotify watches inodes, so a file system mounted over a watched path, or over a directory in a
     /// watched tree, would hide what the watch sees there. The thread follows the mount table too
     /// (`/proc/self/mountinfo`, which the kernel marks on every mount and unmount): on a change, it reads
@@ -133,7 +140,30 @@
                 var exclusion: FileTreeExclusion
                 var onChange: @Sendable () -> Void
                 var directories: Set<Int32> = []
+                /// The symbolic links its roots go through, by the bytes of the link's path, and the root
+                /// each belongs to (``watchLinks(ofRoot:id:)``).
+                var links: [[UInt8]: String] = [:]
+                /// For a root that goes through symbolic links, the entries it watches by name: the links',
+                /// and, for a file, the file's.
+                var entries: [String: Set<Entry>] = [:]
             }
+
+            /// An entry watched by name: the directory's path and the name, compared byte for byte.
+            struct Entry: Hashable {
+                var directory: [UInt8]
+                var name: [UInt8]
+
+                init(_ path: String) {
+                    let (directory, name) = Core.split(path)
+                    self.directory = Array(directory.utf8)
+                    self.name = Array(name.utf8)
+                }
+            }
+
+            /// The most symbolic links followed from one root (the kernel's own limit, `MAXSYMLINKS`).
+            static let maximumLinks = 40
+            /// The events of a directory that show one of its entries replaced: a link made elsewhere.
+            static let relinkMask = UInt32(IN_CREATE | IN_DELETE | IN_MOVED_FROM | IN_MOVED_TO)
 
             struct State {
                 var directories: [Int32: Directory] = [:]
@@ -257,6 +287,89 @@
                 throw error
             }
 
+            /// Watches the entries of the symbolic links `root` goes through for watch `id` (see
+            /// ``FileTreeWatchCore/watchLinks(ofRoot:id:)``) and records them, and, when the links lead to
+            /// something other than a directory, its entry, so that ``relink(_:id:)`` can forget them.
+            func watchLinks(ofRoot root: String, id: UInt64) -> String {
+                var path = root
+                var links: [String] = []
+                while links.count < Self.maximumLinks, let target = Self.linkTarget(of: path) {
+                    links.append(path)
+                    path = target.hasPrefix("/") ? target : Self.path(of: target, in: Self.split(path).parent)
+                }
+                guard !links.isEmpty else { return root }
+                var entries: Set<Entry> = []
+                for link in links {
+                    do {
+                        guard
+                            try addDirectory(
+                                Self.split(link).parent, id: id, names: [Self.split(link).name], isRoot: false)
+                        else { continue }
+                    } catch {
+                        SyncGateLog.log(.error, "file trigger: \(error); a new target of the link \(link) is not seen")
+                        continue
+                    }
+                    entries.insert(Entry(link))
+                    state.withLock { $0.watches[id]?.links[Array(link.utf8)] = root }
+                }
+                if !Self.isDirectory(path) { entries.insert(Entry(path)) }
+                state.withLock { $0.watches[id]?.entries[root, default: []].formUnion(entries) }
+                return path
+            }
+
+            /// Watches root `root` of watch `id` again after one of its symbolic links changed: what it
+            /// watched through the old target (the tree, or the file's entry) is forgotten, and the root is
+            /// added as new, at its new target. A root whose links now lead nowhere stays unwatched, its
+            /// links' entries watched, until a link leads somewhere again; another failure is logged.
+            private func relink(_ root: String, id: UInt64) {
+                let before = state.withLock { (state: inout State) -> (Set<Entry>, [[UInt8]: String])? in
+                    guard var watch = state.watches[id] else { return nil }
+                    let entries = watch.entries.removeValue(forKey: root) ?? []
+                    let links = watch.links.filter { $0.value == root }
+                    watch.links = watch.links.filter { $0.value != root }
+                    state.watches[id] = watch
+                    forgetTree(root, of: id, in: &state)
+                    return (entries, links)
+                }
+                guard let (entries, links) = before else { return }
+                do {
+                    try add(root, id: id)
+                } catch {
+                    if case .missing = error.reason {
+                    } else {
+                        SyncGateLog.log(.error, "file trigger: \(error); changes under it are not seen")
+                    }
+                    // Nothing is there now: the old links' entries stay watched, to see one come back.
+                    state.withLock { state in
+                        state.watches[id]?.entries[root, default: []].formUnion(entries)
+                        state.watches[id]?.links.merge(links) { new, _ in new }
+                    }
+                    return
+                }
+                state.withLock { state in
+                    guard let watch = state.watches[id] else { return }
+                    let kept = Set(watch.entries.values.joined())
+                    for entry in entries.subtracting(kept) { forgetEntry(entry, of: id, in: &state) }
+                }
+            }
+
+            /// Ends watch `id`'s use of one entry watched by name; a directory left with no use by the watch
+            /// is released (a directory it watches as part of a tree stays).
+            private func forgetEntry(_ entry: Entry, of id: UInt64, in state: inout State) {
+                for wd in state.watches[id]?.directories ?? [] {
+                    guard let directory = state.directories[wd], directory.path.utf8.elementsEqual(entry.directory),
+                        case .some(.some(var names)) = directory.users[id]
+                    else { continue }
+                    names = names.filter { !$0.utf8.elementsEqual(entry.name) }
+                    if names.isEmpty {
+                        state.watches[id]?.directories.remove(wd)
+                        release(wd, of: id, in: &state)
+                    } else {
+                        state.directories[wd]?.users[id] = .some(names)
+                    }
+                }
+            }
+
             /// Ends watch `id`: its directories no other watch uses are no longer watched.
             func remove(_ id: UInt64) {
                 state.withLock { state in
@@ -300,6 +413,8 @@
                 /// Roots of watches that are gone, and roots that appeared again in their parent.
                 var lostRoots: [(path: String, id: UInt64)] = []
                 var returnedRoots: [(path: String, id: UInt64)] = []
+                /// Roots one of whose symbolic links was replaced or removed.
+                var relinkedRoots: [(path: String, id: UInt64)] = []
                 var overflowed = false
                 state.withLock { state in
                     var offset = bytes.startIndex
@@ -347,7 +462,14 @@
                             mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_CREATE | IN_MOVED_TO) != 0
                         let isMovedAway =
                             mask & UInt32(IN_ISDIR) != 0 && mask & UInt32(IN_MOVED_FROM) != 0 && !name.isEmpty
+                        let isRelink = mask & Self.relinkMask != 0 && !name.isEmpty
                         for (id, names) in directory.users {
+                            if isRelink, let root = state.watches[id]?.links[Array(entry.utf8)] {
+                                changed.insert(id)
+                                if !relinkedRoots.contains(where: { $0.id == id && $0.path == root }) {
+                                    relinkedRoots.append((root, id))
+                                }
+                            }
                             if let names {
                                 // Byte for byte: canonically equivalent names are different files.
                                 guard names.contains(where: { $0.utf8.elementsEqual(name.utf8) }) else { continue }
@@ -374,7 +496,13 @@
                 }
                 for (path, id) in lostRoots { watchForReturn(of: path, id: id) }
                 for (path, id) in returnedRoots { addReturned(path, id: id) }
+                for (path, id) in relinkedRoots { relink(path, id: id) }
                 if overflowed {
+                    // A lost event may have been a link's: every root that goes through links is added again.
+                    let linked = state.withLock { state in
+                        state.watches.flatMap { id, watch in Set(watch.links.values).sorted().map { ($0, id) } }
+                    }
+                    for (path, id) in linked { relink(path, id: id) }
                     let roots = state.withLock { state in state.watches.map { ($0.key, $0.value.roots) } }
                     for (id, paths) in roots {
                         for path in paths where Self.isDirectory(path) { addLater(path, id: id) }
@@ -466,6 +594,19 @@
                 } catch {
                     SyncGateLog.log(.error, "file trigger: \(error); changes under it are not seen")
                 }
+            }
+
+            /// The target of the symbolic link at `path` (as the link holds it: relative to the link's
+            /// directory unless it begins with `/`); `nil` when `path` is no symbolic link.
+            static func linkTarget(of path: String) -> String? {
+                var buffer = [UInt8](repeating: 0, count: Int(PATH_MAX))
+                let count = SystemBytes.withCString(path) { link in
+                    buffer.withUnsafeMutableBytes {
+                        readlink(link, $0.baseAddress!.assumingMemoryBound(to: CChar.self), $0.count)
+                    }
+                }
+                guard count > 0 else { return nil }
+                return SystemBytes.text(of: buffer[..<count])
             }
 
             static func isDirectory(_ path: String) -> Bool {

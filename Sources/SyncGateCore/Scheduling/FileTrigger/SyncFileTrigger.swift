@@ -20,7 +20,10 @@
 /// file. A directory path that is deleted or moved away is watched for in its parent (a moved directory
 /// is not followed to its new place), and watched again as soon as a directory of its name appears
 /// there; the going and the return each count as a change. A subdirectory moved out of the directory
-/// is no longer watched, and one moved within it is watched at its new place. On Linux, a file system
+/// is no longer watched, and one moved within it is watched at its new place. On Linux, a path that is
+/// a symbolic link (or a chain of them) is watched at its target; making a link of the path point
+/// elsewhere (replacing it, or removing it and making it again) counts as a change, and from then on the
+/// new target is watched and the old one is not. On Linux, a file system
 /// mounted over a watched directory (the path itself, or one under it) is watched from then on, and
 /// mounting and unmounting it each count as a change. The
 /// scheduler's ``FileChangeWatching`` watches them from the moment the job is submitted; when it cannot
