@@ -143,9 +143,9 @@
                 /// The symbolic links its roots go through, by the bytes of the link's path, and the root
                 /// each belongs to (``watchLinks(ofRoot:id:)``).
                 var links: [[UInt8]: String] = [:]
-                /// For a root that goes through symbolic links, the entries it watches by name: the links',
-                /// and, for a file, the file's.
-                var entries: [String: Set<Entry>] = [:]
+                /// For a root that goes through symbolic links (by the bytes of its path), the entries it
+                /// watches by name: the links', and, for a file, the file's.
+                var entries: [[UInt8]: Set<Entry>] = [:]
             }
 
             /// An entry watched by name: the directory's path and the name, compared byte for byte.
@@ -313,7 +313,7 @@
                     state.withLock { $0.watches[id]?.links[Array(link.utf8)] = root }
                 }
                 if !Self.isDirectory(path) { entries.insert(Entry(path)) }
-                state.withLock { $0.watches[id]?.entries[root, default: []].formUnion(entries) }
+                state.withLock { $0.watches[id]?.entries[Array(root.utf8), default: []].formUnion(entries) }
                 return path
             }
 
@@ -324,9 +324,9 @@
             private func relink(_ root: String, id: UInt64) {
                 let before = state.withLock { (state: inout State) -> (Set<Entry>, [[UInt8]: String])? in
                     guard var watch = state.watches[id] else { return nil }
-                    let entries = watch.entries.removeValue(forKey: root) ?? []
-                    let links = watch.links.filter { $0.value == root }
-                    watch.links = watch.links.filter { $0.value != root }
+                    let entries = watch.entries.removeValue(forKey: Array(root.utf8)) ?? []
+                    let links = watch.links.filter { $0.value.utf8.elementsEqual(root.utf8) }
+                    watch.links = watch.links.filter { !$0.value.utf8.elementsEqual(root.utf8) }
                     state.watches[id] = watch
                     forgetTree(root, of: id, in: &state)
                     return (entries, links)
@@ -341,7 +341,7 @@
                     }
                     // Nothing is there now: the old links' entries stay watched, to see one come back.
                     state.withLock { state in
-                        state.watches[id]?.entries[root, default: []].formUnion(entries)
+                        state.watches[id]?.entries[Array(root.utf8), default: []].formUnion(entries)
                         state.watches[id]?.links.merge(links) { new, _ in new }
                     }
                     return
@@ -466,7 +466,9 @@
                         for (id, names) in directory.users {
                             if isRelink, let root = state.watches[id]?.links[Array(entry.utf8)] {
                                 changed.insert(id)
-                                if !relinkedRoots.contains(where: { $0.id == id && $0.path == root }) {
+                                if !relinkedRoots.contains(where: {
+                                    $0.id == id && $0.path.utf8.elementsEqual(root.utf8)
+                                }) {
                                     relinkedRoots.append((root, id))
                                 }
                             }
@@ -500,7 +502,10 @@
                 if overflowed {
                     // A lost event may have been a link's: every root that goes through links is added again.
                     let linked = state.withLock { state in
-                        state.watches.flatMap { id, watch in Set(watch.links.values).sorted().map { ($0, id) } }
+                        state.watches.flatMap { id, watch in
+                            Dictionary(watch.links.values.map { (Array($0.utf8), $0) }) { first, _ in first }.values
+                                .map { ($0, id) }
+                        }
                     }
                     for (path, id) in linked { relink(path, id: id) }
                     let roots = state.withLock { state in state.watches.map { ($0.key, $0.value.roots) } }
