@@ -60,6 +60,32 @@ struct ConnectivityEvaluatorTests {
                     : .disconnected))
     }
 
+    @Test func multipathRouteIsInUseThroughEveryUsableNextHop() {
+        let links: [Int32: NetlinkLink] = [
+            3: NetlinkLink(index: 3, flags: Self.upRunning, name: "eth0"),
+            4: NetlinkLink(index: 4, flags: 0, name: "eth1"),
+            5: NetlinkLink(index: 5, flags: Self.upRunning, name: "wwan0"),
+            6: NetlinkLink(index: 6, flags: Self.upRunning, name: "wlan0"),
+        ]
+        let hops = ([3, 4, 5, 3, 6] as [Int32]).map {
+            NetlinkRoute.NextHop(flags: $0 == 6 ? Netlink.RouteFlag.dead : 0, interfaceIndex: $0)
+        }
+        let route = NetlinkRoute(family: Netlink.familyIPv4, nextHops: hops)
+        let kinds: [Int32: LinuxInterfaceKind] = [3: .wiredEthernet, 5: .cellular, 6: .wifi]
+        let status = ConnectivityEvaluator.status(ipv4: .route(route), ipv6: .failed(errno: 101), links: links) {
+            kinds[$0.index] ?? .other
+        }
+        #expect(status.interface == .wiredEthernet)
+        #expect(!status.isExpensive, "the first next hop's kind decides")
+        #expect(status.network.interfaceName == "eth0")
+        #expect(status.network.otherNextHops == [SyncNetwork.NextHop(interfaceName: "wwan0", interface: .cellular)])
+        #expect(SyncNetworkAllowlist([.interface("wwan*")]).matches(status))
+        #expect(SyncNetworkAllowlist([.interfaceType(.cellular)]).matches(status))
+        #expect(
+            !SyncNetworkAllowlist([.interface("eth1"), .interface("wlan0"), .interfaceType(.wifi)]).matches(status))
+        #expect(status.network.description == "eth0 (also wwan0)")
+    }
+
     @Test func ipv4IsPreferredOverIPv6() {
         let links: [Int32: NetlinkLink] = [
             2: NetlinkLink(index: 2, flags: Self.upRunning, name: "wlan0"),

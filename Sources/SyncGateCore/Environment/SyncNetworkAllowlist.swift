@@ -1,7 +1,10 @@
 /// The networks a job may run on: "only on my home Wi-Fi or the office Ethernet".
 ///
 /// It holds when the device is connected and the network in use (``ConnectivityStatus/network`` and
-/// ``ConnectivityStatus/interface``) matches any of its matchers. A job takes one as
+/// ``ConnectivityStatus/interface``) matches any of its matchers. A multipath default route is in use
+/// through each of its next hops: an interface name or type matches when any next hop's interface does
+/// (the first one's, ``SyncNetwork/interfaceName`` and ``ConnectivityStatus/interface``, or one of
+/// ``SyncNetwork/otherNextHops``). A job takes one as
 /// ``SyncJobOptions/allowedNetworks``; ``SyncEnvironment/waitUntil(_:allowedNetworks:conditions:timeout:)``
 /// waits for one.
 ///
@@ -19,9 +22,10 @@ public struct SyncNetworkAllowlist: Sendable, Hashable, CustomStringConvertible 
     public enum Matcher: Sendable, Hashable, CustomStringConvertible {
         /// The default route's interface name matches the pattern: `*` stands for any run of characters
         /// and `?` for one character; every other character stands for itself (`wlan0`, `wl*`, `eth?`).
+        /// For a multipath route, any next hop's name may match (``SyncNetwork/otherNextHops``).
         case interface(String)
         /// The interface is of the kind (``ConnectivityStatus/interface``): the one matcher Apple
-        /// platforms can decide.
+        /// platforms can decide. For a multipath route, any next hop's kind may match.
         case interfaceType(ConnectionInterface)
         /// The connection manager's connection name is exactly this (NetworkManager's connection `Id`).
         case connection(String)
@@ -33,9 +37,13 @@ public struct SyncNetworkAllowlist: Sendable, Hashable, CustomStringConvertible 
         public func matches(_ status: ConnectivityStatus) -> Bool {
             switch self {
             case .interface(let pattern):
-                guard let name = status.network.interfaceName else { return false }
-                return Self.glob(Array(pattern.unicodeScalars), Array(name.unicodeScalars))
-            case .interfaceType(let type): return status.interface == type
+                let names =
+                    [status.network.interfaceName].compactMap { $0 }
+                    + status.network.otherNextHops.map(\.interfaceName)
+                let scalars = Array(pattern.unicodeScalars)
+                return names.contains { Self.glob(scalars, Array($0.unicodeScalars)) }
+            case .interfaceType(let type):
+                return status.interface == type || status.network.otherNextHops.contains { $0.interface == type }
             case .connection(let id): return status.network.connectionID == id
             case .ssid(let ssid): return status.network.ssid == ssid
             }

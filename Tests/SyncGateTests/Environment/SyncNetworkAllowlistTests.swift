@@ -55,6 +55,13 @@ struct SyncNetworkAllowlistTests {
 
     static let home = SyncNetwork(interfaceName: "wlan0", connectionID: "Home Wi-Fi", ssid: "Home")
     static let office = SyncNetwork(interfaceName: "enp3s0", connectionID: "Office", ssid: nil)
+    /// A multipath default route through `enp3s0` first, then `wwan0` and `wlan0`.
+    static let multipath = SyncNetwork(
+        interfaceName: "enp3s0",
+        otherNextHops: [
+            SyncNetwork.NextHop(interfaceName: "wwan0", interface: .cellular),
+            SyncNetwork.NextHop(interfaceName: "wlan0", interface: .wifi),
+        ])
 
     static let matches: [(Matcher, ConnectivityStatus, Bool)] = [
         (.interface("wlan0"), .connected(via: .wifi).with(network: home), true),
@@ -72,6 +79,14 @@ struct SyncNetworkAllowlistTests {
         (.ssid("Home"), .connected(via: .wifi).with(network: home), true),
         (.ssid("Home"), .connected(via: .wiredEthernet).with(network: office), false),
         (.ssid("Home"), ConnectivityStatus.disconnected.with(network: home), false),
+        (.interface("enp3s0"), .connected(via: .wiredEthernet).with(network: multipath), true),
+        (.interface("wwan0"), .connected(via: .wiredEthernet).with(network: multipath), true),
+        (.interface("wl*"), .connected(via: .wiredEthernet).with(network: multipath), true),
+        (.interface("eth*"), .connected(via: .wiredEthernet).with(network: multipath), false),
+        (.interfaceType(.cellular), .connected(via: .wiredEthernet).with(network: multipath), true),
+        (.interfaceType(.wiredEthernet), .connected(via: .wiredEthernet).with(network: multipath), true),
+        (.interfaceType(.other), .connected(via: .wiredEthernet).with(network: multipath), false),
+        (.interface("wwan0"), ConnectivityStatus.disconnected.with(network: multipath), false),
     ]
 
     @Test("each matcher matches the network in use it names, and never a disconnected status", arguments: matches)
@@ -86,6 +101,13 @@ struct SyncNetworkAllowlistTests {
         #expect(list.matches(.connected(via: .wiredEthernet).with(network: Self.office)))
         #expect(!list.matches(.connected(via: .wifi).with(network: SyncNetwork(interfaceName: "wlan0", ssid: "Cafe"))))
         #expect(ConnectivityStatus.disconnected.with(network: Self.home).network == .unknown)
+    }
+
+    @Test("a multipath route's network names its other next hops after the first interface")
+    func multipathDescription() {
+        #expect(Self.multipath.description == "enp3s0 (also wwan0, wlan0)")
+        #expect(SyncNetwork(otherNextHops: Self.multipath.otherNextHops).description == "also wwan0, wlan0")
+        #expect(!Self.multipath.isUnknown)
     }
 
     @Test("the environment status allows any network without a list, and every network while not monitored")
