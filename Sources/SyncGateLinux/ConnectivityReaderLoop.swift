@@ -416,7 +416,7 @@ import SyncGateCore
         private func kind(of link: NetlinkLink) -> LinuxInterfaceKind {
             if let kind = kinds[link.index] { return kind }
             let facts = SysfsInterfaceFacts.read(
-                interface: link.name ?? "",
+                interface: link.nameBytes ?? [],
                 sysfsRoot: configuration.sysfsRoot,
                 linkKind: link.kind,
                 hardwareType: Int(link.hardwareType)

@@ -168,6 +168,19 @@
             }
         }
 
+        @Test func aNameThatIsNotUTF8IsLookedUpByItsBytes() throws {
+            let name: [UInt8] = [0xFF, UInt8(ascii: "z")]
+            let fixture = try SysfsFixture(interfaces: [(name, "wlan"), (Array("\u{FFFD}z".utf8), nil)])
+            defer { fixture.remove() }
+            let facts = SysfsInterfaceFacts.read(interface: name, sysfsRoot: fixture.root, linkKind: "veth")
+            #expect(facts.devType == "wlan")
+            #expect(LinuxInterfaceKind.classify(facts) == .wifi)
+            for hostile: [UInt8] in [[0x2E, 0x2E], [0xFF, 0x2F, 0x7A], [0xFF, 0, 0x7A]] {
+                let none = SysfsInterfaceFacts.read(interface: hostile, sysfsRoot: fixture.root, hardwareType: 1)
+                #expect(none == SysfsInterfaceFacts(hardwareType: 1))
+            }
+        }
+
         @Test func realLoopbackIsVirtual() {
             let facts = SysfsInterfaceFacts.read(interface: "lo", sysfsRoot: "/sys")
             #expect(facts.hardwareType == 772)

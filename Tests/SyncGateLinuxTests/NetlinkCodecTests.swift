@@ -150,6 +150,17 @@ struct NetlinkCodecTests {
         #expect(route.table == 1000)
     }
 
+    @Test func linkNameKeepsItsBytesAndIsShownEscaped() throws {
+        var payload = [UInt8](repeating: 0, count: Netlink.linkHeaderSize)
+        payload += NetlinkAttribute(type: Netlink.LinkAttribute.name, payload: [0xFF, 0x7A, 0xC3, 0xA9, 0x0A, 0]).bytes
+        let link = try #require(NetlinkLink.decode(NetlinkMessage(type: Netlink.MessageType.newLink, payload: payload)))
+        #expect(link.nameBytes == [0xFF, 0x7A, 0xC3, 0xA9, 0x0A])
+        #expect(link.name == "\\xffz\u{E9}\n")
+        #expect(NetlinkBytes.displayName([0x65, 0xC3, 0x28, 0xE2, 0x82]) == #"e\xc3(\xe2\x82"#)
+        #expect(NetlinkBytes.displayName(Array("wlan0".utf8)) == "wlan0")
+        #expect(NetlinkLink(index: 1, flags: 0, name: "eth0").nameBytes == Array("eth0".utf8))
+    }
+
     @Test func linkMessagesOfOtherFamiliesAreIgnored() {
         var payload = [UInt8](repeating: 0, count: Netlink.linkHeaderSize)
         payload[0] = 7  // AF_BRIDGE

@@ -26,7 +26,8 @@ public struct SyncNetwork: Sendable, Hashable, CustomStringConvertible {
     }
 
     /// The default route's interface, such as `wlan0` (for a multipath route, its first usable next
-    /// hop's); `nil` when not known.
+    /// hop's); `nil` when not known. On Linux a name whose bytes are not UTF-8 is shown with each such
+    /// byte written `\xHH`.
     public var interfaceName: String?
     /// The usable next hops of a multipath default route after the one ``interfaceName`` names, in the
     /// route's order, each interface once; empty for a single-path route and where no source reports

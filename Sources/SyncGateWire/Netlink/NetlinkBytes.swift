@@ -26,7 +26,36 @@ package enum NetlinkBytes {
 
     /// Decodes a NUL-terminated (or unterminated) UTF-8 string; invalid bytes become U+FFFD.
     package static func string(_ bytes: [UInt8]) -> String {
-        let end = bytes.firstIndex(of: 0) ?? bytes.endIndex
-        return String(decoding: bytes[..<end], as: UTF8.self)
+        String(decoding: terminated(bytes), as: UTF8.self)
+    }
+
+    /// The bytes of a NUL-terminated (or unterminated) string, without the NUL and what follows it.
+    package static func terminated(_ bytes: [UInt8]) -> [UInt8] {
+        Array(bytes[..<(bytes.firstIndex(of: 0) ?? bytes.endIndex)])
+    }
+
+    /// Bytes that name something (an interface) as text to show: valid UTF-8 as it is, and each byte
+    /// that is not part of a valid UTF-8 sequence as `\xHH` (two lowercase hex digits), so no byte is
+    /// lost or merged into U+FFFD. Valid UTF-8 is left unescaped, backslashes included: the text is for
+    /// reading, not for going back to the bytes.
+    package static func displayName(_ bytes: [UInt8]) -> String {
+        var text = ""
+        var parser = Unicode.UTF8.ForwardParser()
+        var iterator = bytes.makeIterator()
+        var offset = 0
+        while true {
+            switch parser.parseScalar(from: &iterator) {
+            case .valid(let encoded):
+                text.unicodeScalars.append(Unicode.UTF8.decode(encoded))
+                offset += encoded.count
+            case .error(let length):
+                for byte in bytes[offset..<(offset + length)] {
+                    text += "\\x" + (byte < 0x10 ? "0" : "") + String(byte, radix: 16)
+                }
+                offset += length
+            case .emptyInput:
+                return text
+            }
+        }
     }
 }

@@ -8,8 +8,17 @@ package struct NetlinkLink: Sendable, Hashable {
     package var flags: UInt32
     /// `ifi_change`: the flag bits this message changed.
     package var change: UInt32
-    /// `IFLA_IFNAME`, when present.
-    package var name: String?
+    /// `IFLA_IFNAME`'s bytes (up to its NUL), exactly as the kernel gave them, when present: the name to
+    /// look the interface up by (sysfs, `if_nametoindex`). Linux allows any bytes in a name but `/`, NUL
+    /// and whitespace, so they need not be UTF-8.
+    package var nameBytes: [UInt8]?
+    /// The name to show: ``nameBytes`` as UTF-8, each byte that is not part of a valid UTF-8 sequence
+    /// written `\xHH` (``NetlinkBytes/displayName(_:)``); setting it sets ``nameBytes`` to its UTF-8.
+    /// Never look the interface up by it: use ``nameBytes``.
+    package var name: String? {
+        get { nameBytes.map(NetlinkBytes.displayName) }
+        set { nameBytes = newValue.map { Array($0.utf8) } }
+    }
     /// `IFLA_OPERSTATE`, when present.
     package var operationalState: UInt8?
     /// `IFLA_INFO_KIND` inside `IFLA_LINKINFO`: set for virtual devices (`veth`, `bridge`, `tun`, …).
@@ -17,13 +26,14 @@ package struct NetlinkLink: Sendable, Hashable {
     /// Whether the message carried `IFLA_WIRELESS` (wireless-extension chatter).
     package var carriesWirelessEvent: Bool
 
-    /// Creates a link record from its parts.
+    /// Creates a link record from its parts; `nameBytes`, when given, wins over `name`.
     package init(
         index: Int32,
         hardwareType: UInt16 = 1,
         flags: UInt32,
         change: UInt32 = 0,
         name: String? = nil,
+        nameBytes: [UInt8]? = nil,
         operationalState: UInt8? = nil,
         kind: String? = nil,
         carriesWirelessEvent: Bool = false
@@ -32,7 +42,7 @@ package struct NetlinkLink: Sendable, Hashable {
         self.hardwareType = hardwareType
         self.flags = flags
         self.change = change
-        self.name = name
+        self.nameBytes = nameBytes ?? name.map { Array($0.utf8) }
         self.operationalState = operationalState
         self.kind = kind
         self.carriesWirelessEvent = carriesWirelessEvent
@@ -70,7 +80,7 @@ package struct NetlinkLink: Sendable, Hashable {
         for attribute in NetlinkAttribute.parse(payload, from: Netlink.linkHeaderSize) {
             switch attribute.type {
             case Netlink.LinkAttribute.name:
-                link.name = attribute.string
+                link.nameBytes = NetlinkBytes.terminated(attribute.payload)
             case Netlink.LinkAttribute.operationalState:
                 link.operationalState = attribute.uint8
             case Netlink.LinkAttribute.wireless:
