@@ -56,8 +56,11 @@ package enum OnCalendarParser {
 
     /// Parses `text`, naming `option` in errors.
     package static func parse(_ text: String, option: String = "--on-calendar") throws(UsageError) -> Spec {
+        // Both the value and the expression are shown escaped and cut short, so the message is one line.
         func fail(_ field: String, _ value: Substring, _ expected: String) -> UsageError {
-            UsageError("invalid \(field) '\(value)' in \(option) '\(text)': \(expected)")
+            let expression = DaemonLimits.shown(text)
+            return UsageError(
+                "invalid \(field) '\(DaemonLimits.shown(String(value)))' in \(option) '\(expression)': \(expected)")
         }
         let shorthand: [String: String] = [
             "hourly": "*-*-* *:00:00", "daily": "*-*-* 00:00:00", "weekly": "Mon *-*-* 00:00:00",
@@ -77,14 +80,15 @@ package enum OnCalendarParser {
             throw fail("expression", Substring(text), "expected [WEEKDAYS] [*-*-*] HH:MM[:SS] [TIME-ZONE]")
         }
         var spec = Spec()
-        if let last = tokens.last, !last.contains(":") {
-            if last.contains("/") || last.uppercased() == "UTC" {
-                guard isKnownTimeZone(String(last)) else {
-                    throw fail("time zone", last, "not a known IANA time zone")
-                }
-                spec.timeZone = String(last)
-                tokens.removeLast()
+        // A last word without `:` after a time is the time zone: `02:00 Europe/Berlin`, `02:00 Japan`, `02:00 GMT`.
+        if let last = tokens.last, !last.contains(":"),
+            last.contains("/") || last.uppercased() == "UTC" || tokens.dropLast().last?.contains(":") == true
+        {
+            guard isKnownTimeZone(String(last)) else {
+                throw fail("time zone", last, "not a known IANA time zone")
             }
+            spec.timeZone = String(last)
+            tokens.removeLast()
         }
         guard let time = tokens.last, time.contains(":") else {
             throw fail("time", tokens.last ?? Substring(text), "expected HH:MM or HH:MM:SS")

@@ -17,7 +17,7 @@ package enum SyncGateTool {
         } catch {
             let subcommand = arguments.first { $0 != "--verbose" }
             let topic = subcommand.flatMap(Subcommands.named).map { " \($0.name)" } ?? ""
-            Output.error("\(error.message) (see 'syncgate\(topic) --help')")
+            Output.error("\(error.line) (see 'syncgate\(topic) --help')")
             return ExitCode.usage
         }
         switch command {

@@ -10,4 +10,15 @@ package struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
 
     /// The message.
     package var description: String { message }
+
+    /// The longest ``line`` in characters; a message past it is cut (a value echoed whole could be any size).
+    package static let maximumLineLength = 1024
+
+    /// The message as the tool prints it: one line (control characters escaped, as
+    /// `DaemonLimits.escaped` does) of at most ``maximumLineLength`` characters, cut with `…`.
+    package var line: String {
+        let escaped = DaemonLimits.escaped(message)
+        guard escaped.count > Self.maximumLineLength else { return escaped }
+        return String(escaped.prefix(Self.maximumLineLength)) + "…"
+    }
 }

@@ -29,6 +29,10 @@ struct OnCalendarTests {
         ("Daily Europe/Berlin", Spec(hours: [0], minutes: [0], timeZone: "Europe/Berlin")),
         ("*-*-* 02:00 Europe/Berlin", Spec(hours: [2], minutes: [0], timeZone: "Europe/Berlin")),
         ("Sun 01:30 UTC", Spec(weekdays: [7], hours: [1], minutes: [30], timeZone: "UTC")),
+        // A zone's name need not hold a `/`: any last word after the time is read as one.
+        ("daily Japan", Spec(hours: [0], minutes: [0], timeZone: "Japan")),
+        ("02:00 GMT", Spec(hours: [2], minutes: [0], timeZone: "GMT")),
+        ("Mon *-*-* 02:00 Japan", Spec(weekdays: [1], hours: [2], minutes: [0], timeZone: "Japan")),
     ]
 
     @Test("a supported expression parses to its weekdays, times and zone", arguments: valid)
@@ -50,6 +54,7 @@ struct OnCalendarTests {
         refusal("02:00:00:00", "time", "02:00:00:00", "expected HH:MM or HH:MM:SS"),
         refusal("*-*-* *:0/0", "minute step", "0", "expected a step from 1 to 59"),
         refusal("02:00 Mars/Olympus", "time zone", "Mars/Olympus", "not a known IANA time zone"),
+        refusal("02:00 Olympus", "time zone", "Olympus", "not a known IANA time zone"),
         refusal("monthly", "time", "monthly", "expected HH:MM or HH:MM:SS"),
         refusal("daily Mars/Olympus", "time zone", "Mars/Olympus", "expected an IANA time zone after daily"),
         refusal("daily 02:00", "time zone", "02:00", "expected an IANA time zone after daily"),
@@ -137,5 +142,23 @@ struct OnCalendarTests {
         #expect(result.status == 2)
         #expect(result.stderr.hasPrefix("syncgate: \(message)"))
         #expect(result.stdout.isEmpty)
+    }
+
+    /// A usage error is one line of bounded length whatever the value: control characters are escaped and
+    /// a huge value is cut (the calendar expression is echoed twice).
+    @Test(
+        .timeLimit(.minutes(1)),
+        arguments: [
+            ["submit", "--on-calendar", "02:00\nx", "--", "true"],
+            ["submit", "--every", "1\nm", "--", "true"],
+            ["submit", "--on-calendar", String(repeating: "x", count: 100_000), "--", "true"],
+            ["submit", "--on-calendar", "02:00", "--time-zone", "Foo\nBar", "--", "true"],
+        ])
+    func aUsageErrorIsOneBoundedLine(arguments: [String]) async throws {
+        let result = try await ToolProcess.run(arguments)
+        #expect(result.status == 2)
+        #expect(result.stderr.hasPrefix("syncgate: invalid "), "\(result.stderr.prefix(200))")
+        #expect(result.stderr.split(separator: "\n").count == 1, "\(result.stderr.prefix(200))")
+        #expect(result.stderr.count < UsageError.maximumLineLength + 100)
     }
 }

@@ -310,11 +310,14 @@ extension DaemonRequest.Submission {
         if let timeZone {
             guard spec.timeZone == nil else {
                 throw UsageError(
-                    "invalid value '\(timeZone)' for \(name("timeZone")): \(name("onCalendar")) names a time zone already"
+                    "invalid value '\(DaemonLimits.shown(timeZone))' for \(name("timeZone")): \(name("onCalendar")) "
+                        + "names a time zone already"
                 )
             }
             guard OnCalendarParser.isKnownTimeZone(timeZone) else {
-                throw UsageError("invalid value '\(timeZone)' for \(name("timeZone")): not a known IANA time zone")
+                throw UsageError(
+                    "invalid value '\(DaemonLimits.shown(timeZone))' for \(name("timeZone")): not a known IANA time zone"
+                )
             }
             spec.timeZone = timeZone
         }
