@@ -287,10 +287,13 @@ final class DaemonService: Sendable {
             remainingSeconds: seconds(status.remaining), summary: status.description)
     }
 
-    /// The wall-clock time `remaining` from now, rounded up to the second (ISO 8601 shows whole seconds,
-    /// and a delay does not end before the time shown).
-    static func wallTime(after remaining: Duration) -> Date {
-        Date(timeIntervalSince1970: (Date().timeIntervalSince1970 + seconds(remaining)).rounded(.up))
+    /// The wall-clock time `remaining` after `now`, rounded up to the second (ISO 8601 shows whole
+    /// seconds, and a delay does not end before the time shown); a time less than a millisecond past a
+    /// whole second is that second, so a delay that ends on a calendar job's time shows that time, not
+    /// the next second (the two clocks' readings drift apart by microseconds).
+    static func wallTime(after remaining: Duration, now: Date = Date()) -> Date {
+        let end = now.timeIntervalSince1970 + seconds(remaining)
+        return Date(timeIntervalSince1970: (end - 0.001).rounded(.up))
     }
 
     private static func seconds(_ duration: Duration) -> Double {
