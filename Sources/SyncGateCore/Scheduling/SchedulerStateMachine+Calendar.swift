@@ -22,11 +22,11 @@ import Foundation
 ///   catch-up run, under either policy;
 /// * when a series begins with occurrences in the past (a restore after downtime), those whose windows
 ///   closed count as missed: the latest runs once as a catch-up, or all are skipped, by the policy;
-///   an occurrence whose window is still open runs in it.
+///   an occurrence whose window is still open runs in it;
+/// * finding the occurrences that passed costs a few dozen occurrences' arithmetic however long the gap
+///   (`SyncCalendarSchedule.passedOccurrences`), so a plan after years reaches now in one step and
+///   there is one catch-up run.
 extension SchedulerStateMachine {
-    /// The most occurrences counted between two plans (a year of one per minute is fewer).
-    static var occurrenceCountLimit: Int { 1_000_000 }
-
     /// Starts a calendar series: from its last occurrence when it was restored, else from now.
     ///
     /// A restored series whose next occurrence is the one it was at (its attempts consumed are the job's
@@ -54,17 +54,9 @@ extension SchedulerStateMachine {
         let zone = schedule.timeZone ?? wall.zone
         let wallNow = wall.second(at: now)
         let from = series.lastOccurrence ?? wallNow
-        // The occurrences that passed since the last one, and the latest of them.
-        var passed = 0
-        var latest: Int64?
-        var cursor = from
-        while passed < Self.occurrenceCountLimit,
-            let next = schedule.nextOccurrence(afterSecond: cursor, in: zone), next <= wallNow
-        {
-            passed += 1
-            latest = next
-            cursor = next
-        }
+        // The occurrences that passed since the last one, and the latest of them (at most a few dozen
+        // computed, however long the gap).
+        let (passed, latest) = schedule.passedOccurrences(afterSecond: from, through: wallNow, in: zone)
         let windowSeconds = Self.ceilingSeconds(schedule.window)
         let windowOpen = latest.map { $0 + windowSeconds > wallNow } ?? false
         if !(keepingFailures && passed == 1 && (windowOpen || schedule.catchUp == .catchUpOnce)) {
@@ -82,7 +74,9 @@ extension SchedulerStateMachine {
         } else {
             job.series?.counts.skipped += passed
             if let latest { job.series?.lastOccurrence = latest }
-            guard let next = schedule.nextOccurrence(afterSecond: max(cursor, wallNow), in: zone) else { return }
+            guard let next = schedule.nextOccurrence(afterSecond: max(latest ?? from, wallNow), in: zone) else {
+                return
+            }
             schedulePeriod(key, occurrence: next, now: now, startIfPossible: startIfPossible, actions: &actions)
         }
     }
@@ -153,16 +147,9 @@ extension SchedulerStateMachine {
         else { return }
         let zone = schedule.timeZone ?? wall.zone
         let startSecond = wall.second(at: startedAt)
-        var covered = occurrence
-        var count = 0
-        while count < Self.occurrenceCountLimit,
-            let next = schedule.nextOccurrence(afterSecond: covered, in: zone), next <= startSecond
-        {
-            covered = next
-            count += 1
-        }
+        let (count, latest) = schedule.passedOccurrences(afterSecond: occurrence, through: startSecond, in: zone)
         job.series?.counts.skipped += count
-        job.series?.lastOccurrence = covered
+        job.series?.lastOccurrence = latest ?? occurrence
         job.series?.occurrence = nil
     }
 

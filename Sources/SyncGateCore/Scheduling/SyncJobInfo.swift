@@ -18,7 +18,11 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
         public var succeeded: Int
         /// Periods whose run failed after its retries.
         public var failed: Int
-        /// Periods skipped because their window closed before the requirements let a run start.
+        /// Periods skipped because their window closed before the requirements let a run start. For a
+        /// calendar job, also the occurrences merged into a catch-up run or covered by a run that started
+        /// after them; when more than a few dozen passed at once (a long downtime, a large jump of the
+        /// wall clock), they are counted from the local times in between, so each time inside a
+        /// spring-forward gap counts as its own occurrence.
         public var skipped: Int
 
         /// Creates counts.

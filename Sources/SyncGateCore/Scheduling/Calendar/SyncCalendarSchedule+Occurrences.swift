@@ -67,15 +67,95 @@ extension SyncCalendarSchedule {
         return nil
     }
 
-    /// The occurrences strictly after `start` up to and including `end`, counted up to `limit`.
-    func occurrences(afterSecond start: Int64, through end: Int64, in zone: TimeZone, limit: Int = 100_000) -> Int {
+    /// The occurrences strictly after `start` up to and including `end`: how many, and the latest.
+    ///
+    /// Costs about as much whatever the gap: the first ``exactlyCountedOccurrences`` are counted one by
+    /// one; beyond them the latest is found by bisection on ``nextOccurrence(afterSecond:in:)``, and the
+    /// rest are counted from the local times in between (``localTimes(afterLocal:throughLocal:)``), so
+    /// the count is then an estimate that counts each time inside a spring-forward gap as its own
+    /// occurrence (at most the times of an hour too many per gap). The latest is always exact.
+    func passedOccurrences(afterSecond start: Int64, through end: Int64, in zone: TimeZone) -> (
+        count: Int, latest: Int64?
+    ) {
         var count = 0
         var cursor = start
-        while count < limit, let next = nextOccurrence(afterSecond: cursor, in: zone), next <= end {
+        while let next = nextOccurrence(afterSecond: cursor, in: zone), next <= end {
+            if count == Self.exactlyCountedOccurrences {
+                // Many passed: bisect for the latest. `low`'s next occurrence lies at or before `end`,
+                // `high`'s after it (or there is none).
+                var low = cursor
+                var high = end
+                while high - low > 1 {
+                    let middle = low + (high - low) / 2
+                    if let found = nextOccurrence(afterSecond: middle, in: zone), found <= end {
+                        low = middle
+                    } else {
+                        high = middle
+                    }
+                }
+                let latest = nextOccurrence(afterSecond: low, in: zone) ?? next
+                let between = localTimes(
+                    afterLocal: cursor + Int64(Self.offset(zone, at: cursor)),
+                    throughLocal: latest + Int64(Self.offset(zone, at: latest)))
+                return (count + max(between, 1), latest)
+            }
             count += 1
             cursor = next
         }
-        return count
+        return (count, count == 0 ? nil : cursor)
+    }
+
+    /// How many occurrences ``passedOccurrences(afterSecond:through:in:)`` counts one by one before it
+    /// estimates the rest.
+    static var exactlyCountedOccurrences: Int { 64 }
+
+    /// The schedule's local times (weekday, hour, minute and second in the sets) strictly after local
+    /// second `start` up to and including `end`, counted by arithmetic on days; saturates at `Int.max`.
+    func localTimes(afterLocal start: Int64, throughLocal end: Int64) -> Int {
+        guard end > start else { return 0 }
+        return Int(clamping: localTimes(throughLocal: end, fromDay: Self.floorDiv(start, 86_400)))
+            - Int(clamping: localTimes(throughLocal: start, fromDay: Self.floorDiv(start, 86_400)))
+    }
+
+    /// The local times from the start of day `firstDay` up to and including local second `end`.
+    private func localTimes(throughLocal end: Int64, fromDay firstDay: Int64) -> Int64 {
+        let perDay = Int64(hours.count * minutes.count * seconds.count)
+        let day = Self.floorDiv(end, 86_400)
+        let wholeDays = day - firstDay
+        let days: Int64
+        if weekdays.isEmpty || weekdays.count == 7 {
+            days = wholeDays
+        } else {
+            var counted = (wholeDays / 7) * Int64(weekdays.count)
+            var extra = firstDay + (wholeDays / 7) * 7
+            while extra < day {
+                if weekdays.contains(Self.weekday(ofDay: extra)) { counted += 1 }
+                extra += 1
+            }
+            days = counted
+        }
+        var total = days.multipliedReportingOverflow(by: perDay)
+        if total.overflow { total.partialValue = Int64.max }
+        guard weekdays.isEmpty || weekdays.contains(Self.weekday(ofDay: day)) else { return total.partialValue }
+        let timeOfDay = Int(end - day * 86_400)
+        var today = 0
+        for hour in hours {
+            if hour * 3_600 + 3_599 <= timeOfDay {
+                today += minutes.count * seconds.count
+                continue
+            }
+            guard hour * 3_600 <= timeOfDay else { continue }
+            for minute in minutes {
+                let minuteStart = hour * 3_600 + minute * 60
+                if minuteStart + 59 <= timeOfDay {
+                    today += seconds.count
+                } else if minuteStart <= timeOfDay {
+                    today += seconds.filter { minuteStart + $0 <= timeOfDay }.count
+                }
+            }
+        }
+        return total.partialValue.addingReportingOverflow(Int64(today)).overflow
+            ? Int64.max : total.partialValue + Int64(today)
     }
 
     /// The share of ``randomizedDelay`` by which the run of the occurrence at `occurrence` is delayed:
