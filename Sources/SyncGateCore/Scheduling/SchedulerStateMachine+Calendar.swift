@@ -25,7 +25,15 @@ import Foundation
 ///   an occurrence whose window is still open runs in it;
 /// * finding the occurrences that passed costs a few dozen occurrences' arithmetic however long the gap
 ///   (`SyncCalendarSchedule.passedOccurrences`), so a plan after years reaches now in one step and
-///   there is one catch-up run.
+///   there is one catch-up run;
+/// * a series has planned through a span of wall-clock seconds (`coveredFrom` to `lastOccurrence`); a
+///   backward jump into the span keeps what is planned in its place (nothing in it runs again), one to
+///   before the span (the clock was ahead when the job was submitted or ran) holds the span
+///   (`heldSpan`: its occurrences are not planned again) and plans again from the corrected time, so an
+///   occurrence that has not run, planned or waiting to catch up, is never left waiting for the clock
+///   to catch up;
+/// * a wall clock too far from 1970 to compute an occurrence for leaves the job delayed with no timer
+///   and no occurrence until the clock is set.
 extension SchedulerStateMachine {
     /// Starts a calendar series: from its last occurrence when it was restored, else from now.
     ///
@@ -34,11 +42,16 @@ extension SchedulerStateMachine {
     mutating func beginCalendar(_ key: Key, now: Duration, startIfPossible: Bool, actions: inout [Action]) {
         guard let job = jobs[key] else { return }
         let resume = job.spec.seriesResume?.calendar
+        let wallNow = wall.second(at: now)
         if let resume {
             job.series?.counts = resume.counts
             job.series?.lastOccurrence = resume.lastOccurrenceSecond
+            // A clock that reads before the restored occurrence (one without a battery, before it is
+            // set) plans from that occurrence; setting it back later plans again from then.
+            job.series?.coveredFrom = min(resume.lastOccurrenceSecond, wallNow)
         } else {
-            job.series?.lastOccurrence = wall.second(at: now)
+            job.series?.lastOccurrence = wallNow
+            job.series?.coveredFrom = wallNow
         }
         planCalendar(key, now: now, keepingFailures: resume != nil, startIfPossible: startIfPossible, actions: &actions)
     }
@@ -53,10 +66,20 @@ extension SchedulerStateMachine {
         guard let job = jobs[key], let schedule = job.spec.calendar, let series = job.series else { return }
         let zone = schedule.timeZone ?? wall.zone
         let wallNow = wall.second(at: now)
-        let from = series.lastOccurrence ?? wallNow
+        var from = series.lastOccurrence ?? wallNow
+        if let coveredFrom = series.coveredFrom, wallNow < coveredFrom {
+            // The wall clock was set back before everything the series planned through: it was ahead.
+            // What ran or was skipped in that span stays covered; the rest plans from now.
+            job.series?.heldSpan = coveredFrom...max(coveredFrom, from)
+            job.series?.coveredFrom = wallNow
+            job.series?.lastOccurrence = wallNow
+            from = wallNow
+        }
+        if let held = job.series?.heldSpan, from >= held.upperBound { job.series?.heldSpan = nil }
+        let held = job.series?.heldSpan
         // The occurrences that passed since the last one, and the latest of them (at most a few dozen
         // computed, however long the gap).
-        let (passed, latest) = schedule.passedOccurrences(afterSecond: from, through: wallNow, in: zone)
+        let (passed, latest) = Self.uncovered(schedule, after: from, through: wallNow, in: zone, held: held)
         let windowSeconds = Self.ceilingSeconds(schedule.window)
         let windowOpen = latest.map { $0 + windowSeconds > wallNow } ?? false
         if !(keepingFailures && passed == 1 && (windowOpen || schedule.catchUp == .catchUpOnce)) {
@@ -74,11 +97,23 @@ extension SchedulerStateMachine {
         } else {
             job.series?.counts.skipped += passed
             if let latest { job.series?.lastOccurrence = latest }
-            guard let next = schedule.nextOccurrence(afterSecond: max(latest ?? from, wallNow), in: zone) else {
+            guard let next = Self.next(schedule, after: max(latest ?? from, wallNow), in: zone, held: held) else {
+                awaitWallClock(job, actions: &actions)
                 return
             }
             schedulePeriod(key, occurrence: next, now: now, startIfPossible: startIfPossible, actions: &actions)
         }
+    }
+
+    /// No occurrence follows on this reading of the wall clock (it reads more than
+    /// ``SyncCalendarSchedule/supportedSeconds`` from 1970): the job is delayed with no timer and no
+    /// occurrence (its `nextScheduledAt` is `nil`) until the wall clock is set.
+    private mutating func awaitWallClock(_ job: Job, actions: inout [Action]) {
+        job.series?.occurrence = nil
+        job.deadlineTimer = 0
+        job.stage = .delayed(lossSeen: false)
+        job.delayTimer = 0
+        actions.append(.setState(job, .delayed(attempt: job.nextAttempt)))
     }
 
     /// Arms the period of one occurrence: its window opens at the occurrence plus its delay share and
@@ -147,17 +182,21 @@ extension SchedulerStateMachine {
         else { return }
         let zone = schedule.timeZone ?? wall.zone
         let startSecond = wall.second(at: startedAt)
-        let (count, latest) = schedule.passedOccurrences(afterSecond: occurrence, through: startSecond, in: zone)
+        let held = job.series?.heldSpan
+        let (count, latest) = Self.uncovered(schedule, after: occurrence, through: startSecond, in: zone, held: held)
         job.series?.counts.skipped += count
         job.series?.lastOccurrence = latest ?? occurrence
+        if let held, (latest ?? occurrence) >= held.upperBound { job.series?.heldSpan = nil }
         job.series?.occurrence = nil
     }
 
     /// Takes a new reading of the wall clock (it was set, or the time zone changed): every calendar job
     /// that is not running plans its period again. A planned occurrence keeps its place on the wall
     /// clock (so a jump backwards delays it, never repeats a run); one whose window a forward jump
-    /// passed becomes the catch-up run, never a skip. A job on the system's zone plans its occurrence
-    /// anew when the zone changed.
+    /// passed becomes the catch-up run, never a skip. A clock set back before the span the series has
+    /// planned through plans again from the corrected time (the span's occurrences are not planned
+    /// again). A job on the system's zone plans its occurrence anew when the zone changed, and a job
+    /// with no occurrence (its clock read too far from 1970) plans again.
     mutating func wallClockChanged(_ reading: CalendarWall, now: Duration) -> [Action] {
         let zoneChanged = reading.zone != wall.zone
         wall = reading
@@ -165,9 +204,23 @@ extension SchedulerStateMachine {
         let keys = jobs.values.filter { $0.spec.calendar != nil && $0.series != nil }.map(\.key).sorted()
         for key in keys {
             guard let job = jobs[key], let schedule = job.spec.calendar, let series = job.series,
-                job.phase != .running, job.phase != .parked, !series.catchingUp, !isShutDown
+                job.phase != .running, job.phase != .parked, !isShutDown
             else { continue }
-            guard let occurrence = series.occurrence else { continue }
+            if let coveredFrom = series.coveredFrom, wall.second(at: now) < coveredFrom {
+                // Set back before everything the series planned through: an occurrence that has not run
+                // (planned, or waiting to catch up) is planned again from now.
+                stopWaiting(job)
+                job.deadlineTimer = 0
+                planCalendar(key, now: now, startIfPossible: false, actions: &actions)
+                continue
+            }
+            guard !series.catchingUp else { continue }
+            guard let occurrence = series.occurrence else {
+                // No occurrence followed on the old reading: the new one may have one.
+                stopWaiting(job)
+                planCalendar(key, now: now, startIfPossible: false, actions: &actions)
+                continue
+            }
             if zoneChanged && schedule.timeZone == nil && job.failures == 0 {
                 stopWaiting(job)
                 job.deadlineTimer = 0
@@ -200,7 +253,35 @@ extension SchedulerStateMachine {
         return actions
     }
 
-    /// The wall-clock instant of a calendar job's planned occurrence, for display; `nil` while it runs.
+    /// The occurrences after `start` through `end` outside `held` (a span already covered): how many,
+    /// and the latest.
+    private static func uncovered(
+        _ schedule: SyncCalendarSchedule, after start: Int64, through end: Int64, in zone: TimeZone,
+        held: ClosedRange<Int64>?
+    ) -> (count: Int, latest: Int64?) {
+        guard let held, start < held.upperBound, end >= held.lowerBound else {
+            return schedule.passedOccurrences(afterSecond: start, through: end, in: zone)
+        }
+        let none: (count: Int, latest: Int64?) = (0, nil)
+        let before =
+            start < held.lowerBound
+            ? schedule.passedOccurrences(afterSecond: start, through: held.lowerBound - 1, in: zone) : none
+        let after =
+            end > held.upperBound
+            ? schedule.passedOccurrences(afterSecond: held.upperBound, through: end, in: zone) : none
+        return (before.count + after.count, after.latest ?? before.latest)
+    }
+
+    /// The first occurrence after `second` outside `held` (a span already covered).
+    private static func next(
+        _ schedule: SyncCalendarSchedule, after second: Int64, in zone: TimeZone, held: ClosedRange<Int64>?
+    ) -> Int64? {
+        guard let next = schedule.nextOccurrence(afterSecond: second, in: zone) else { return nil }
+        guard let held, held.contains(next) else { return next }
+        return schedule.nextOccurrence(afterSecond: held.upperBound, in: zone)
+    }
+
+    /// The wall-clock instant of a calendar job, for display; `nil` while it runs.
     func nextScheduledDate(of job: Job) -> Date? {
         guard job.phase != .running, let occurrence = job.series?.occurrence else { return nil }
         return CalendarWall.date(ofSecond: occurrence)

@@ -266,8 +266,16 @@ struct SchedulerStateMachine<Payload> {
         /// A calendar job's occurrence this period stands for, in wall-clock seconds since 1970; `nil`
         /// for an interval series (see `SchedulerStateMachine+Calendar.swift`).
         var occurrence: Int64?
-        /// A calendar job's latest occurrence that ran or was skipped; `nil` before the first.
+        /// A calendar job's latest occurrence that ran or was skipped, or the second it plans from (its
+        /// submission, or where the wall clock was set back to); `nil` before the first.
         var lastOccurrence: Int64?
+        /// Where the span of wall-clock seconds a calendar series has planned through begins (up to
+        /// `lastOccurrence`): its submission, its restore, or the latest time the wall clock was set
+        /// back before the span. `nil` for an interval series.
+        var coveredFrom: Int64?
+        /// The span a calendar series had planned through when the wall clock was set back before it:
+        /// its occurrences are not planned again. Dropped once the series plans past it.
+        var heldSpan: ClosedRange<Int64>?
         /// Whether a calendar job's period is the one catch-up run of a missed occurrence: it waits for
         /// its requirements with no window.
         var catchingUp = false

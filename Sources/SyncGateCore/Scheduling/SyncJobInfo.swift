@@ -78,7 +78,10 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     public var stopReason: SyncJobStopReason? = nil
 
     /// For a calendar job, the wall-clock time of the occurrence its next (or current) run is for, a
-    /// missed one while it waits to catch up; `nil` while a run is in progress and for other jobs.
+    /// missed one while it waits to catch up; `nil` while a run is in progress, for other jobs, and
+    /// for a calendar job that is `delayed` because its wall clock reads more than
+    /// ``SyncCalendarSchedule/supportedSeconds`` from 1970 (no occurrence can be computed; it plans
+    /// again when the clock is set).
     public var nextScheduledAt: Date? = nil
     /// Where an unfinished job's relaxations stand, as of the query: when each takes effect and whether it
     /// has (``SyncJobRelaxation/Status``); empty for a finished job and a job without relaxations.

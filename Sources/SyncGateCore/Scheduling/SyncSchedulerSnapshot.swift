@@ -46,7 +46,8 @@ public struct SyncSchedulerSnapshot: Sendable, CustomStringConvertible {
         /// The progress the running attempt last reported.
         public var progress: SyncJobProgress?
         /// For a calendar job, the wall-clock time of the occurrence its next run is for; `nil` while a
-        /// run is in progress and for other jobs.
+        /// run is in progress, for other jobs, and for a calendar job whose wall clock reads beyond the
+        /// occurrences' range (``SyncJobInfo/nextScheduledAt``).
         public var nextScheduledAt: Date? = nil
         /// Where the job's relaxations stand: when each takes effect and whether it has (empty for a job
         /// without relaxations). ``unmetRequirements`` and ``unmetConditions`` already read the job's

@@ -22,10 +22,19 @@ struct CalendarWall: Equatable {
 
     init() {}
 
-    /// The wall-clock second at the scheduler offset `now`.
+    /// The wall-clock second at the scheduler offset `now`, within ±``secondsBound`` (a clock that reads
+    /// further, even at `Int64.max` seconds, reads the bound: never a trap).
     func second(at now: Duration) -> Int64 {
-        Self.floorSeconds(offset + now)
+        let wall = offset + now
+        if wall >= .seconds(Self.secondsBound) { return Self.secondsBound }
+        if wall <= .seconds(-Self.secondsBound) { return -Self.secondsBound }
+        return Self.floorSeconds(wall)
     }
+
+    /// The furthest from 1970 a reading of the wall clock goes, in seconds either way (2^60): beyond the
+    /// occurrences' ``SyncCalendarSchedule/supportedSeconds``, and far enough from `Int64`'s limits that
+    /// adding a window (at most 2^52 seconds) never overflows.
+    static var secondsBound: Int64 { 1 << 60 }
 
     /// The scheduler offset at which the wall clock shows `second`.
     func offset(ofSecond second: Int64) -> Duration {
