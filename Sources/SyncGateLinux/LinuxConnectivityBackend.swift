@@ -16,28 +16,22 @@ import SyncGateCore
         private let networkManager: NetworkManagerFollower?
         private let modemManager: ModemManagerFollower?
 
-        /// Creates a backend on `reader` (or on a link status that stays disconnected without one).
-        convenience init(
-            reader: LinuxConnectivityReader?, networkManager: DBusFollowerConfiguration?,
-            modemManager: DBusFollowerConfiguration?
-        ) {
-            self.init(
-                reader: reader, link: reader?.broadcast ?? StatusBroadcast(.disconnected),
-                networkManager: networkManager, modemManager: modemManager)
-        }
-
         /// Creates a backend on the reader `reader` made, or, when it could not start, on a link status
         /// that stays disconnected, with the failure among the notes of ``provenance``.
         convenience init(
             reader: Result<LinuxConnectivityReader, ConnectivityObserverError>,
             networkManager: DBusFollowerConfiguration?, modemManager: DBusFollowerConfiguration?
         ) {
-            let started = try? reader.get()
-            var failure: ConnectivityObserverError?
-            if case .failure(let error) = reader { failure = error }
-            self.init(
-                reader: started, link: started?.broadcast ?? StatusBroadcast(.disconnected),
-                networkManager: networkManager, modemManager: modemManager, readerFailure: failure)
+            switch reader {
+            case .success(let started):
+                self.init(
+                    reader: started, link: started.broadcast, networkManager: networkManager,
+                    modemManager: modemManager)
+            case .failure(let failure):
+                self.init(
+                    reader: nil, link: StatusBroadcast(.disconnected), networkManager: networkManager,
+                    modemManager: modemManager, readerFailure: failure)
+            }
         }
 
         /// Creates a backend whose link status comes from `link`, merged with NetworkManager's facts when
@@ -169,8 +163,8 @@ import SyncGateCore
         ) throws(ConnectivityObserverError) {
             self.init(
                 backend: LinuxConnectivityBackend(
-                    reader: try LinuxConnectivityReader(configuration: configuration), networkManager: networkManager,
-                    modemManager: modemManager)
+                    reader: .success(try LinuxConnectivityReader(configuration: configuration)),
+                    networkManager: networkManager, modemManager: modemManager)
             )
         }
 
