@@ -7,6 +7,10 @@ enum StressSeeds {
         1, 2, 3, 42, 1_234, 99_991, 0xDEAD_BEEF, 7_777_777, 10_463_509_076_728_137_028,
         // A calendar job's catch-up whose relaxation was already due: its relax timer was armed in the past.
         1_695_943_614_107_747_708,
+        // A calendar job requeued after its window closed, with a failed attempt: the window's close left
+        // its bucket and ended the period, and its catch-up run took the stage still reading "waiting"
+        // for being in a bucket, so it never started.
+        887_289_228_462_752_259,
     ]
 
     static var all: [UInt64] {
