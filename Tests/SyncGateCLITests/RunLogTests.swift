@@ -64,7 +64,8 @@ struct RunLogTests {
             log.trim(id: "j#1")
             let runs = try #require(log.runs(id: "j#1"))
             #expect(runs.map(\.run) == Array(1_002...2_001))
-            #expect(runs.allSatisfy { $0.exitStatus == 1 })
+            let allFailed = runs.allSatisfy { $0.exitStatus == 1 }
+            #expect(allFailed)
             #expect(log.runCount(id: "j#1") == 2_001)
             #expect(log.startRun(id: "j#1", attempt: 1) == 2_002)
         }
@@ -113,9 +114,9 @@ struct RunLogTests {
             // A directory where the record goes: the write fails, as it does on a full disk.
             try FileManager.default.createDirectory(
                 atPath: log.directory + "/w#1/job.json", withIntermediateDirectories: true)
-            #expect(throws: (any Error).self) {
-                try log.recordJob(id: "w#1", ShellJob(command: ["true"], workingDirectory: "/", name: "w"))
-            }
+            let recorded: Void? = try? log.recordJob(
+                id: "w#1", ShellJob(command: ["true"], workingDirectory: "/", name: "w"))
+            #expect(recorded == nil, "recording a job whose record cannot be written succeeded")
             #expect(!FileManager.default.fileExists(atPath: log.directory + "/w#1"))
         }
     }
@@ -136,14 +137,16 @@ struct RunLogTests {
                 return true
             }
             #expect(complete)
-            #expect(raw.allSatisfy { $0.last == 10 && !$0.dropLast().contains(10) })
+            let everyLineEnds = raw.allSatisfy { $0.last == 10 && !$0.dropLast().contains(10) }
+            #expect(everyLineEnds)
             let longest = raw.map(\.count).max() ?? 0
             let lines = try raw.map { try JSONDecoder().decode(LogStreamLine.self, from: Data($0.dropLast())) }
             #expect(longest < 70_000)
             #expect(lines.last == LogStreamLine(end: 2))
             for (index, output) in outputs.enumerated() {
                 let run = index + 1
-                #expect(lines.contains { $0.run?.run == run && $0.run?.stdout == "" })
+                let announced = lines.contains { $0.run?.run == run && $0.run?.stdout == "" }
+                #expect(announced)
                 let chunks = lines.compactMap(\.output).filter { $0.run == run }
                 let stdout = chunks.filter { $0.stream == "stdout" }.flatMap {
                     Data(base64Encoded: $0.base64) ?? Data()
@@ -156,11 +159,11 @@ struct RunLogTests {
             }
             // A reader that goes away stops the stream.
             var taken = 0
-            #expect(
-                !log.stream(id: "s#1") { _ in
-                    taken += 1
-                    return taken < 2
-                })
+            let finished = log.stream(id: "s#1") { _ in
+                taken += 1
+                return taken < 2
+            }
+            #expect(!finished)
             #expect(taken == 2)
         }
     }

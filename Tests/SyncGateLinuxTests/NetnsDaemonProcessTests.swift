@@ -142,7 +142,8 @@
                 let both = try pids(in: marker, count: 4, harness: harness)
                 defer { for pid in both where ProcessCensus.isLiving(pid) { kill(pid, SIGKILL) } }
                 let text = try String(contentsOfFile: marker, encoding: .utf8)
-                #expect(text.split(separator: "\n").filter { $0.hasPrefix("started") }.count == 2, "\(text)")
+                let starts = text.split(separator: "\n").filter { $0.hasPrefix("started") }.count
+                #expect(starts == 2, "\(text)")
                 // The second copy started: nothing of the first lives.
                 for pid in first {
                     #expect(!ProcessCensus.isLiving(pid), "process \(pid) of the first run lives beside the second")

@@ -122,10 +122,12 @@
                 let job = try harness.job(id)
                 #expect(job["attempts"] as? Int == 1)
                 #expect(job["runs"] as? Int == 2)
-                #expect(try harness.runs(id).map { $0["attempt"] as? Int } == [1, 1])
+                let attempts = try harness.runs(id).map { $0["attempt"] as? Int }
+                #expect(attempts == [1, 1])
                 let table = try harness.client(["jobs"]).stdout.split(separator: "\n")
                 #expect(table.first?.contains("ATTEMPT  RUNS") == true, "\(table)")
-                let row = try #require(table.first { $0.hasPrefix(id) }).split(separator: " ")
+                let line = table.first { $0.hasPrefix(id) }
+                let row = try #require(line).split(separator: " ")
                 #expect(Array(row.prefix(5)) == [Substring(id), "sync", "running", "1", "2"], "\(row)")
                 #expect(try harness.client(["cancel", id]).stdout == "cancelled 1 job\n")
 
@@ -138,8 +140,11 @@
                 let failed = retried.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 #expect(try harness.job(failed)["attempts"] as? Int == 2)
                 #expect(try harness.job(failed)["runs"] as? Int == 2)
-                #expect(try harness.runs(failed).map { $0["stdout"] as? String } == ["attempt 1\n", "attempt 2\n"])
-                #expect(try harness.runs(failed).map { $0["attempt"] as? Int } == [1, 2])
+                let failedRuns = try harness.runs(failed)
+                let outputs = failedRuns.map { $0["stdout"] as? String }
+                let failedAttempts = failedRuns.map { $0["attempt"] as? Int }
+                #expect(outputs == ["attempt 1\n", "attempt 2\n"])
+                #expect(failedAttempts == [1, 2])
                 #expect(try harness.stopDaemon() == 0)
             }
         }
@@ -190,7 +195,8 @@
                 try harness.startDaemon()
                 let back = try harness.jobs()
                 #expect(back.count == total - counted, "\(back.keys.sorted())")
-                #expect(back.values.allSatisfy { $0["state"] as? String == "waiting" })
+                let allWaiting = back.values.allSatisfy { $0["state"] as? String == "waiting" }
+                #expect(allWaiting)
                 #expect(Set(back.keys).isSubset(of: Set(ids)))
 
                 unlink(filler)

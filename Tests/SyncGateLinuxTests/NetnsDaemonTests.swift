@@ -44,7 +44,8 @@
 
                 let listing = try harness.client(["jobs"])
                 #expect(listing.status == 0)
-                let row = try #require(listing.stdout.split(separator: "\n").first { $0.hasPrefix(id) })
+                let line = listing.stdout.split(separator: "\n").first { $0.hasPrefix(id) }
+                let row = try #require(line)
                 #expect(row.contains("backup") && row.contains("waiting") && row.hasSuffix("network"), "\(row)")
                 let job = try harness.job(id)
                 #expect(job["state"] as? String == "waiting")
@@ -158,7 +159,8 @@
                 // The rerun repeats attempt 1 (a crash is not a failure), and is the job's second run.
                 #expect(try harness.job(id)["attempts"] as? Int == 1)
                 #expect(try harness.job(id)["runs"] as? Int == 2)
-                #expect(runs.map { $0["attempt"] as? Int } == [1, 1])
+                let attempts = runs.map { $0["attempt"] as? Int }
+                #expect(attempts == [1, 1])
                 #expect(harness.logText.contains("1 run(s) were cut short"))
                 #expect(try harness.stopDaemon() == 0)
                 // Still exactly two runs: the job left the store when it succeeded.

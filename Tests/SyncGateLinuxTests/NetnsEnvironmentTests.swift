@@ -108,10 +108,13 @@
                 try topology.inObserved("route del default")
                 let requeued = try read(probe, until: ["requeued", "body-cancelled"], after: "deleting the route")
                 #expect(Set(requeued.map(\.event)) == ["stopRequested", "requeued", "body-cancelled"])
-                #expect(requeued.first { $0.event == "requeued" }?.lost == ["network"])
+                let requeue = requeued.first { $0.event == "requeued" }
+                let stopRequest = requeued.first { $0.event == "stopRequested" }
+                let bodyCancel = requeued.first { $0.event == "body-cancelled" }
+                #expect(requeue?.lost == ["network"])
                 // The body learns why, from the kernel's route change to its cancellation.
-                #expect(requeued.first { $0.event == "stopRequested" }?.reason == "requirements-lost")
-                #expect(requeued.first { $0.event == "body-cancelled" }?.reason == "requirements-lost")
+                #expect(stopRequest?.reason == "requirements-lost")
+                #expect(bodyCancel?.reason == "requirements-lost")
 
                 try topology.inObserved("route add default via 10.200.0.1 dev v0")
                 let restarted = try read(probe, until: ["started", "body-started"], after: "re-adding the route")
