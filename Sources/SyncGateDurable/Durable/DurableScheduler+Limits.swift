@@ -8,6 +8,15 @@ extension DurableScheduler {
     /// refuses to write a record it could not read back.
     public static let maximumPayloadSize = 64 << 20
 
+    /// The most bytes a durable job's names may take together: 512 KiB.
+    ///
+    /// The names are its id, unique key, serial group, tags, conditions, dependencies, file-trigger paths
+    /// and allowed networks, counted in UTF-8 bytes plus 8 for each entry (what a record spends on its
+    /// length). ``submit(_:)`` refuses a job whose names take more, naming the largest of those fields and
+    /// its size, and stores nothing: the journal keeps room beside the payload for a job's other fields,
+    /// and a record beyond it could not be read back.
+    public static let maximumNamesSize = 512 << 10
+
     /// The longest duration a durable job's option may have: 100 years.
     ///
     /// The journal keeps delays and start deadlines as wall-clock instants and restores them as

@@ -11,6 +11,30 @@ extension DurableSchedulerStateMachine {
             field, "\(value)", "\(field) must be at most \(maximum) (100 years) in a durable job, got \(value)")
     }
 
+    /// The refusal of a job whose names take more than ``DurableScheduler/maximumNamesSize`` together,
+    /// naming the field that takes the most and its size in bytes.
+    static func sizeError(id: SyncJob.ID, options: SyncJobOptions) -> SyncJobRefusal? {
+        func size(_ names: some Sequence<String>) -> Int { names.reduce(0) { $0 + $1.utf8.count + 8 } }
+        let fields: [(field: String, bytes: Int)] = [
+            ("id", size([id])),
+            ("uniqueKey", size(options.uniqueKey.map { [$0] } ?? [])),
+            ("serialGroup", size(options.serialGroup.map { [$0] } ?? [])),
+            ("tags", size(options.tags)),
+            ("conditions", size(options.conditions.map(\.name))),
+            ("dependsOn", size(options.dependsOn)),
+            ("fileTrigger.paths", size(options.fileTrigger?.paths ?? [])),
+            ("allowedNetworks", size(options.allowedNetworks.map { ["\($0)"] } ?? [])),
+        ]
+        let limit = DurableScheduler.maximumNamesSize
+        guard fields.reduce(0, { $0 + $1.bytes }) > limit, let largest = fields.max(by: { $0.bytes < $1.bytes })
+        else { return nil }
+        return .option(
+            largest.field, "\(largest.bytes) bytes",
+            "\(largest.field) takes \(largest.bytes) bytes: a durable job's names (id, uniqueKey, serialGroup, tags, "
+                + "conditions, dependsOn, fileTrigger.paths, allowedNetworks) may take at most \(limit) bytes "
+                + "together, so that its record fits the journal")
+    }
+
     /// Why a new durable job may not have its dependencies, naming the field and the value: each job it
     /// depends on (or, as `appendPredecessor`, is appended to) must be an active durable job, so that a
     /// restart finds it in the store.

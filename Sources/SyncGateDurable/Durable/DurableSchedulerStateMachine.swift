@@ -134,12 +134,15 @@ struct DurableSchedulerStateMachine: Sendable {
         registry.register(name, kind)
     }
 
-    /// Why a new job may not be submitted with these options, naming the field: a duration longer than
+    /// Why a new job may not be submitted with these options, naming the field: names that take more
+    /// than ``DurableScheduler/maximumNamesSize``, a duration longer than
     /// ``DurableScheduler/maximumDuration``, a dependency (or, as `appendPredecessor`, the job of its
     /// unique key it would follow) that is not an active durable job, or an id or unique key a kept job
     /// holds.
     func refusal(for id: SyncJob.ID, options: SyncJobOptions, appendPredecessor: SyncJob.ID?) -> SyncJobRefusal? {
-        if let refusal = Self.rangeError(options) ?? dependencyError(options, appendPredecessor: appendPredecessor) {
+        if let refusal = Self.sizeError(id: id, options: options) ?? Self.rangeError(options)
+            ?? dependencyError(options, appendPredecessor: appendPredecessor)
+        {
             return refusal.refusing(id)
         }
         return kept.holder(of: id, uniqueKey: options.uniqueKey)

@@ -117,3 +117,83 @@ struct DurableDurationLimitTests {
         try reopened.close()
     }
 }
+
+/// A durable job's names (id, unique key, serial group, tags, conditions, dependencies, file-trigger
+/// paths, allowed networks) take at most ``DurableScheduler.maximumNamesSize`` together: more is refused at
+/// submit, naming the field that takes the most and its size, and nothing is stored. Before, a 70 MiB id
+/// was refused by the store with its record-size error, which named no field.
+@Suite("Durable name limits", .timeLimit(.minutes(1)))
+struct DurableNameLimitTests {
+    let directory = TemporaryDirectory()
+
+    /// A job whose `field` alone takes more than the limit: its id and options, and the size the refusal
+    /// names. (Built in the test, so that the test's arguments, which the runner prints, stay short.)
+    static func job(tooLong field: String) -> (id: String, options: SyncJobOptions, bytes: Int) {
+        let long = String(repeating: "x", count: DurableScheduler.maximumNamesSize)
+        var options = SyncJobOptions()
+        switch field {
+        case "id": return (long, options, long.utf8.count + 8)
+        case "uniqueKey": options.uniqueKey = long
+        case "serialGroup": options.serialGroup = long
+        case "tags":
+            options.tags = Set((0..<70_000).map { "tag\($0)" })
+            return ("t", options, options.tags.reduce(0) { $0 + $1.utf8.count + 8 })
+        case "conditions": options.conditions = [SyncCondition(long)]
+        default:
+            options.fileTrigger = SyncFileTrigger(paths: ["/" + long], quietPeriod: .seconds(1))
+            return ("f", options, long.utf8.count + 9)
+        }
+        return ("j", options, long.utf8.count + 8)
+    }
+
+    @Test(
+        "names beyond the limit are refused at submit, naming the largest field and its size",
+        arguments: ["id", "uniqueKey", "serialGroup", "tags", "conditions", "fileTrigger.paths"])
+    func refusedAtSubmit(field: String) async throws {
+        let (id, options, bytes) = Self.job(tooLong: field)
+        let clock = ManualClock()
+        let manual = ManualSyncEnvironment(clock: clock)
+        let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
+        let store = try FileJobStore(directory: directory.path)
+        let durable = DurableScheduler(scheduler: scheduler, store: store)
+        try durable.register("work", payload: [String: Int].self) { _, _ in }
+        try durable.restoreJobs()
+        try durable.submit(DurableJob(id: "kept", kind: "work", payload: [String: Int]()))
+        let job = DurableJob(id: id, kind: "work", payload: [String: Int](), options: options)
+        let error = #expect(throws: DurableJobError.self) { try durable.submit(job) }
+        guard case .rejected(.invalidJob(let refused)) = error else {
+            Issue.record("not refused as an invalid job: \(String(describing: error))")
+            return
+        }
+        #expect(refused.field == field)
+        #expect(refused.value == "\(bytes) bytes")
+        #expect(refused.reason.hasPrefix("\(field) takes \(bytes) bytes: a durable job's names"))
+        #expect(refused.reason.count < 400)
+        #expect(try store.load().jobs.map(\.id) == ["kept"])
+        await scheduler.shutdown(gracePeriod: .zero)
+        try store.close()
+    }
+
+    @Test("names just within the limit are stored and read back")
+    func namesWithinTheLimitAreStored() async throws {
+        let clock = ManualClock()
+        let manual = ManualSyncEnvironment(clock: clock)
+        let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
+        let store = try FileJobStore(directory: directory.path)
+        let durable = DurableScheduler(scheduler: scheduler, store: store)
+        try durable.register("work", payload: [String: Int].self) { _, _ in }
+        try durable.restoreJobs()
+        let id = String(repeating: "i", count: DurableScheduler.maximumNamesSize / 2 - 8)
+        var options = SyncJobOptions()
+        options.uniqueKey = String(repeating: "k", count: DurableScheduler.maximumNamesSize / 2 - 8)
+        try durable.submit(DurableJob(id: id, kind: "work", payload: [String: Int](), options: options))
+        await scheduler.shutdown(gracePeriod: .zero)
+        try store.close()
+        let reopened = try FileJobStore(directory: directory.path)
+        let contents = try reopened.load()
+        #expect(contents.issues.isEmpty)
+        #expect(contents.jobs.map(\.id) == [id])
+        #expect(contents.jobs.first?.options.uniqueKey == options.uniqueKey)
+        try reopened.close()
+    }
+}
