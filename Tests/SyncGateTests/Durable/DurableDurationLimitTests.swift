@@ -63,13 +63,7 @@ struct DurableDurationLimitTests {
     func refusedAtSubmit(
         field: String, set: @Sendable (inout SyncJobOptions, Duration) -> Void, value: Duration
     ) async throws {
-        let clock = ManualClock()
-        let manual = ManualSyncEnvironment(clock: clock)
-        let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
-        let store = try FileJobStore(directory: directory.path)
-        let durable = DurableScheduler(scheduler: scheduler, store: store)
-        try durable.register("work", payload: [String: Int].self) { _, _ in }
-        try durable.restoreJobs()
+        let (scheduler, store, durable) = try restoredWorkScheduler(in: directory.path)
         var options = SyncJobOptions()
         set(&options, value)
         let job = DurableJob(id: "long", kind: "work", payload: [String: Int](), options: options)
@@ -151,13 +145,7 @@ struct DurableNameLimitTests {
         arguments: ["id", "uniqueKey", "serialGroup", "tags", "conditions", "fileTrigger.paths"])
     func refusedAtSubmit(field: String) async throws {
         let (id, options, bytes) = Self.job(tooLong: field)
-        let clock = ManualClock()
-        let manual = ManualSyncEnvironment(clock: clock)
-        let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
-        let store = try FileJobStore(directory: directory.path)
-        let durable = DurableScheduler(scheduler: scheduler, store: store)
-        try durable.register("work", payload: [String: Int].self) { _, _ in }
-        try durable.restoreJobs()
+        let (scheduler, store, durable) = try restoredWorkScheduler(in: directory.path)
         try durable.submit(DurableJob(id: "kept", kind: "work", payload: [String: Int]()))
         let job = DurableJob(id: id, kind: "work", payload: [String: Int](), options: options)
         let error = #expect(throws: DurableJobError.self) { try durable.submit(job) }
@@ -176,13 +164,7 @@ struct DurableNameLimitTests {
 
     @Test("names just within the limit are stored and read back")
     func namesWithinTheLimitAreStored() async throws {
-        let clock = ManualClock()
-        let manual = ManualSyncEnvironment(clock: clock)
-        let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
-        let store = try FileJobStore(directory: directory.path)
-        let durable = DurableScheduler(scheduler: scheduler, store: store)
-        try durable.register("work", payload: [String: Int].self) { _, _ in }
-        try durable.restoreJobs()
+        let (scheduler, store, durable) = try restoredWorkScheduler(in: directory.path)
         let id = String(repeating: "i", count: DurableScheduler.maximumNamesSize / 2 - 8)
         var options = SyncJobOptions()
         options.uniqueKey = String(repeating: "k", count: DurableScheduler.maximumNamesSize / 2 - 8)
@@ -196,4 +178,16 @@ struct DurableNameLimitTests {
         #expect(contents.jobs.first?.options.uniqueKey == options.uniqueKey)
         try reopened.close()
     }
+}
+
+/// A durable scheduler on a new store in `directory` with kind `work` registered and its jobs restored.
+private func restoredWorkScheduler(in directory: String) throws -> (SyncScheduler, FileJobStore, DurableScheduler) {
+    let clock = ManualClock()
+    let manual = ManualSyncEnvironment(clock: clock)
+    let scheduler = SyncScheduler(environment: manual.environment, clock: clock)
+    let store = try FileJobStore(directory: directory)
+    let durable = DurableScheduler(scheduler: scheduler, store: store)
+    try durable.register("work", payload: [String: Int].self) { _, _ in }
+    try durable.restoreJobs()
+    return (scheduler, store, durable)
 }
