@@ -74,6 +74,15 @@ struct StatusLayout: Sendable {
                 .other("interfaceName") { report in
                     report.status.connectivity.isConnected ? report.interfaceName.map { .string($0) } ?? .null : .null
                 },
+                .other("otherNextHops") { report in
+                    .array(
+                        report.status.connectivity.network.otherNextHops.map { hop in
+                            .object([
+                                ("interfaceName", .string(hop.interfaceName)),
+                                ("interface", .string(hop.interface.description)),
+                            ])
+                        })
+                },
                 .other("connection") { $0.status.connectivity.network.connectionID.map { .string($0) } ?? .null },
                 .other("ssid") { $0.status.connectivity.network.ssid.map { .string($0) } ?? .null },
             ],

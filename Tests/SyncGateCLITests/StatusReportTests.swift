@@ -28,7 +28,8 @@ struct StatusReportTests {
             json["network"]
                 == .object([
                     ("monitored", .bool(true)), ("connected", .bool(true)), ("interface", .string("wired-ethernet")),
-                    ("interfaceName", .string("eth0")), ("connection", .null), ("ssid", .null),
+                    ("interfaceName", .string("eth0")), ("otherNextHops", .array([])), ("connection", .null),
+                    ("ssid", .null),
                     ("expensive", .bool(false)),
                     ("metered", .string("guessed-unmetered")), ("constrained", .bool(false)),
                     ("reachability", .string("unknown")), ("roaming", .bool(false)),

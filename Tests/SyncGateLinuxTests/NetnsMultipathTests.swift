@@ -80,5 +80,23 @@
                 #expect(other.stderrText.contains("(in use: v0 (also wan0))"), "\(other.stderrText)")
             }
         }
+
+        @Test("status --json lists the other next hops of a multipath route, each with its name and kind")
+        func statusJSONListsTheOtherNextHops() async throws {
+            try await withTwoLinks { topology in
+                try topology.inObserved(Self.multipathRoute)
+                let tool = try topology.startTool(arguments: ["status", "--json"])
+                let (json, code) = try tool.finish(before: .now + .seconds(10))
+                #expect(code == 0, "stderr: \(tool.stderrText)")
+                let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+                let network = try #require(object["network"] as? [String: Any])
+                #expect(network["interfaceName"] as? String == "v0")
+                let hops = try #require(network["otherNextHops"] as? [[String: Any]], "\(network)")
+                let names = hops.map { $0["interfaceName"] as? String }
+                let kinds = hops.map { $0["interface"] as? String }
+                #expect(names == ["wan0"])
+                #expect(kinds == ["other"], "a veth reads as neither wired nor wireless")
+            }
+        }
     }
 #endif
