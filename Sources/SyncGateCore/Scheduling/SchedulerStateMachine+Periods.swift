@@ -99,8 +99,12 @@ extension SchedulerStateMachine {
 
     /// A period's run ended (succeeded, or failed after its retries): counts it and plans the next
     /// period from the end of the run's period (periods whose windows closed during the run are skipped).
+    ///
+    /// The next period has made no attempt yet: the job's attempt reads 0 until it starts, as it does for
+    /// a series restored between periods.
     mutating func endPeriod(_ key: Key, succeeded: Bool, now: Duration, actions: inout [Action]) {
         guard let job = jobs[key], let series = job.series else { return }
+        job.attempt = 0
         if succeeded {
             job.series?.counts.succeeded += 1
         } else {

@@ -52,7 +52,8 @@ public struct SyncJobInfo: Sendable, Identifiable, CustomStringConvertible {
     public var dependsOn: [SyncJob.ID]
     /// The number of the running or last attempt, 0 before the first: the attempts that counted against
     /// the retry budget so far, including those a restored durable job used before its restart (for a
-    /// periodic job, within the current period: each period starts again at attempt 1).
+    /// periodic job, within the current period: each period starts again at attempt 1, and between
+    /// periods this reads 0).
     public var attempts: Int
     /// The starts of the job's operation in this scheduler (over all periods, for a periodic job): every
     /// attempt's first run, and its runs again after a requeue.

@@ -34,6 +34,29 @@ struct SchedulerPeriodTests {
         #expect(Self.periods(harness) == .init(succeeded: 1, failed: 0, skipped: 0))
     }
 
+    /// Each period counts its attempts from 1, so between periods the job has made none: its attempts read
+    /// 0, as they do for a series restored between periods (they read the last period's before, so the
+    /// daemon's ATTEMPT column of an idle calendar job changed from 1 to 0 across a restart).
+    @Test("between periods a periodic job's attempts read 0; a retried period counts from 1 again")
+    func attemptsStartAgainEachPeriod() {
+        var harness = Harness()
+        harness.submit("tick") {
+            $0.period = Self.period
+            $0.retry = .fixed(delay: .seconds(1), maxAttempts: 3)
+        }
+        func attempts() -> Int? { harness.machine.jobs(matching: .all, now: harness.now).first?.attempts }
+        #expect(attempts() == 0)
+        #expect(harness.advance(.seconds(50)).started == ["tick"])
+        #expect(attempts() == 1)
+        _ = harness.finish("tick", .failure(Failure()))
+        #expect(harness.advance(.seconds(1)).started == ["tick"])
+        #expect(attempts() == 2)
+        _ = harness.finish("tick")
+        #expect(attempts() == 0)
+        #expect(harness.advance(.seconds(59)).started == ["tick"])
+        #expect(attempts() == 1)
+    }
+
     /// A flex close to the interval opens each window just after the one before closed: planned from the
     /// run's start, the next window opened 0.1 s after it, and a job whose requirements held ran back to
     /// back (the daemon ran `--every 1m --flex 59.9s` 25 times in 3 s).
