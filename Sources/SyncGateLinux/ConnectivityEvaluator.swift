@@ -9,10 +9,11 @@ import SyncGateWire
 ///
 /// A multipath route (`RTA_MULTIPATH`) is usable through each of its next hops that is neither dead
 /// nor linkdown and whose link is usable: the first of them in the route's order is the reporting link,
-/// whose kind is the status's ``ConnectivityStatus/interface`` (and metered guess) and whose name is
+/// whose kind is the status's ``ConnectivityStatus/interface`` and whose name is
 /// ``SyncNetwork/interfaceName``; the others follow in ``SyncNetwork/otherNextHops``, each link once, so an
-/// allowlist naming any of them matches. The first next hop wins rather than the most expensive one:
-/// the kernel spreads connections over all of them, and the status reports one path.
+/// allowlist naming any of them matches. The metered guess is the most expensive hop's: the kernel
+/// spreads connections over all of them, so a route with a cellular next hop sends some traffic over
+/// it, and a job that needs ``SyncRequirements/unmetered`` waits.
 package enum ConnectivityEvaluator {
     /// The link that carries traffic, or `nil` when neither family has a usable route.
     package static func reportingLink(
@@ -64,6 +65,10 @@ package enum ConnectivityEvaluator {
         let hops = otherNextHops.map { hop in
             SyncNetwork.NextHop(interfaceName: hop.link.name ?? "", interface: hop.kind.interface)
         }
-        return kind.connectedStatus.with(network: SyncNetwork(interfaceName: link.name, otherNextHops: hops))
+        let anyExpensive = kind.isExpensive || otherNextHops.contains { $0.kind.isExpensive }
+        let status = ConnectivityStatus(
+            isConnected: true, interface: kind.interface, metered: .guessed(isMetered: anyExpensive),
+            isConstrained: false)
+        return status.with(network: SyncNetwork(interfaceName: link.name, otherNextHops: hops))
     }
 }

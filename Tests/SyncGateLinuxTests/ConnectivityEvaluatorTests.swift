@@ -76,7 +76,8 @@ struct ConnectivityEvaluatorTests {
             kinds[$0.index] ?? .other
         }
         #expect(status.interface == .wiredEthernet)
-        #expect(!status.isExpensive, "the first next hop's kind decides")
+        #expect(status.isExpensive, "a cellular next hop carries some of the traffic: metered, guessed")
+        #expect(status.metered == .guessed(isMetered: true))
         #expect(status.network.interfaceName == "eth0")
         #expect(status.network.otherNextHops == [SyncNetwork.NextHop(interfaceName: "wwan0", interface: .cellular)])
         #expect(SyncNetworkAllowlist([.interface("wwan*")]).matches(status))
