@@ -13,7 +13,9 @@
 /// * when the quiet period ends, the run waits for the requirements as any job does (changes then are
 ///   covered by that run);
 /// * changes while a run is in progress cause exactly one more run after it (with its own quiet period,
-///   which starts when the run ends), never one per change;
+///   which starts when the run ends), never one per change. One save is often several changes (making
+///   a file, then closing it): with a zero quiet period the first can start a run and the rest make the
+///   one more run, so a quiet period longer than a save gives one run per save;
 /// * a failed run is retried by the job's ``RetryPolicy``; the series goes on after the last attempt.
 ///
 /// A path is a directory (watched with everything under it, subdirectories created later included) or a
