@@ -66,9 +66,7 @@ package enum ConnectivityEvaluator {
             SyncNetwork.NextHop(interfaceName: hop.link.name ?? "", interface: hop.kind.interface)
         }
         let anyExpensive = kind.isExpensive || otherNextHops.contains { $0.kind.isExpensive }
-        let status = ConnectivityStatus(
-            isConnected: true, interface: kind.interface, metered: .guessed(isMetered: anyExpensive),
-            isConstrained: false)
-        return status.with(network: SyncNetwork(interfaceName: link.name, otherNextHops: hops))
+        return kind.connectedStatus(guessingMetered: anyExpensive).with(
+            network: SyncNetwork(interfaceName: link.name, otherNextHops: hops))
     }
 }

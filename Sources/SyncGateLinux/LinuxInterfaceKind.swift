@@ -34,9 +34,13 @@ package enum LinuxInterfaceKind: Sendable, Hashable, CaseIterable {
 
     /// The connected status for a path through a link of this kind (never constrained on Linux); its
     /// ``ConnectivityStatus/metered`` is a guess from the kind.
-    package var connectedStatus: ConnectivityStatus {
+    package var connectedStatus: ConnectivityStatus { connectedStatus(guessingMetered: isExpensive) }
+
+    /// The connected status for a path through a link of this kind whose metered guess is `isMetered`
+    /// (a multipath route's is any of its next hops').
+    package func connectedStatus(guessingMetered isMetered: Bool) -> ConnectivityStatus {
         ConnectivityStatus(
-            isConnected: true, interface: interface, metered: .guessed(isMetered: isExpensive), isConstrained: false)
+            isConnected: true, interface: interface, metered: .guessed(isMetered: isMetered), isConstrained: false)
     }
 
     /// Classifies an interface from its sysfs facts.

@@ -93,9 +93,7 @@ extension SchedulerStateMachine {
             schedulePeriod(key, occurrence: latest, now: now, startIfPossible: startIfPossible, actions: &actions)
         } else if let latest, schedule.catchUp == .catchUpOnce {
             job.series?.counts.skipped += passed - 1
-            catchUp(
-                key, occurrence: latest, now: now, outOfBucket: true, startIfPossible: startIfPossible,
-                actions: &actions)
+            catchUp(key, occurrence: latest, now: now, startIfPossible: startIfPossible, actions: &actions)
         } else {
             job.series?.counts.skipped += passed
             if let latest { job.series?.lastOccurrence = latest }
@@ -141,20 +139,15 @@ extension SchedulerStateMachine {
     }
 
     /// Makes a missed occurrence the series' one catch-up run: it waits for its requirements, with no
-    /// window.
-    ///
-    /// A job waiting in its bucket stays there; `outOfBucket` says the job is in none whatever its
-    /// stage reads (a plan follows ``stopWaiting(_:)``, which leaves the stage as it was), so it enters
-    /// one.
+    /// window. A job waiting in its bucket stays there; any other enters one.
     private mutating func catchUp(
-        _ key: Key, occurrence: Int64, now: Duration, outOfBucket: Bool = false, startIfPossible: Bool,
-        actions: inout [Action]
+        _ key: Key, occurrence: Int64, now: Duration, startIfPossible: Bool, actions: inout [Action]
     ) {
         guard let job = jobs[key] else { return }
         job.series?.occurrence = occurrence
         job.series?.catchingUp = true
         job.deadlineTimer = 0
-        if outOfBucket || job.phase != .waiting || job.delayTimer != 0 {
+        if job.phase != .waiting || job.delayTimer != 0 {
             job.delayTimer = 0
             resettable.remove(key)
             // Out of its bucket: the relaxations' wait (re)starts at the missed scheduled time, so those

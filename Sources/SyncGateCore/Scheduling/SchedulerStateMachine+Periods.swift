@@ -154,9 +154,14 @@ extension SchedulerStateMachine {
     }
 
     /// Takes a job that is not running out of its bucket or its delay, before its period is planned anew.
+    ///
+    /// A job taken out of its bucket is left delayed with no timer, so its stage never reads `waiting`
+    /// outside a bucket; the plan that follows sets its stage.
     mutating func stopWaiting(_ job: Job) {
         switch job.phase {
-        case .waiting: leaveBucket(job)
+        case .waiting:
+            leaveBucket(job)
+            job.stage = .delayed(lossSeen: false)
         case .delayed:
             job.delayTimer = 0
             resettable.remove(job.key)
