@@ -7,8 +7,11 @@ import Foundation
 package struct SchedulerEventDelivery: Sendable {
     /// The event's place in the scheduler's order, from 1.
     package let sequence: UInt64
-    /// The event.
-    package let event: SyncSchedulerEvent
+    /// The event; `nil` for a calendar series planned again from a wall clock set back before the span
+    /// it had planned through, which is no public event but changes what the durable layer keeps of the
+    /// series (``calendar``, with its ``CalendarProgress/heldSpan``). Such a delivery takes the
+    /// ``sequence`` of the event before it.
+    package let event: SyncSchedulerEvent?
     /// What the submitter attached to the job the event is about, if anything.
     package let attachment: (any AnyObject & Sendable)?
     /// Whether the scheduler had been shut down when the event happened.
@@ -26,12 +29,18 @@ package struct SchedulerEventDelivery: Sendable {
         package var occurrence: Date?
         /// The series' counts so far.
         package var counts: SyncJobInfo.Periods
+        /// The span of wall-clock instants the series had planned through when the wall clock was set
+        /// back before it (its occurrences are not planned again); `nil` when there is none.
+        package var heldSpan: ClosedRange<Date>?
 
         /// Creates a series' position.
-        package init(lastOccurrence: Date?, occurrence: Date?, counts: SyncJobInfo.Periods) {
+        package init(
+            lastOccurrence: Date?, occurrence: Date?, counts: SyncJobInfo.Periods, heldSpan: ClosedRange<Date>? = nil
+        ) {
             self.lastOccurrence = lastOccurrence
             self.occurrence = occurrence
             self.counts = counts
+            self.heldSpan = heldSpan
         }
     }
 }

@@ -809,7 +809,7 @@ package final class SchedulerShell: Sendable {
             switch item {
             case .event(let delivery):
                 for hook in hooks { hook.call(delivery) }
-                events.send(delivery.event)
+                if let event = delivery.event { events.send(event) }
             case .resolution(let handle, let outcome):
                 for waiter in handle.resolve(outcome) { waiter.resume(returning: outcome) }
             case .idle(let waiters):
@@ -903,6 +903,14 @@ package final class SchedulerShell: Sendable {
                 if job.spec.calendar != nil, let series = job.series {
                     delivery.calendar = Machine.calendarProgress(of: series)
                 }
+                state.outbox.append(.event(delivery))
+            case .reportSeries(let job):
+                // For the hooks alone: no public event, no sequence number of its own.
+                guard hookCount.load(ordering: .acquiring) > 0, let series = job.series else { continue }
+                var delivery = SchedulerEventDelivery(
+                    sequence: state.eventCount, event: nil, attachment: job.payload.attachment,
+                    isShutDown: state.machine.isShutDown)
+                delivery.calendar = Machine.calendarProgress(of: series)
                 state.outbox.append(.event(delivery))
             case .disarmTimer:
                 if let previous = state.timer.take() { deferred.cancellations.append(previous) }

@@ -46,6 +46,7 @@ extension SchedulerStateMachine {
         if let resume {
             job.series?.counts = resume.counts
             job.series?.lastOccurrence = resume.lastOccurrenceSecond
+            job.series?.heldSpan = resume.heldSpanSeconds
             // A clock that reads before the restored occurrence (one without a battery, before it is
             // set) plans from that occurrence; setting it back later plans again from then.
             job.series?.coveredFrom = min(resume.lastOccurrenceSecond, wallNow)
@@ -74,6 +75,8 @@ extension SchedulerStateMachine {
             job.series?.coveredFrom = wallNow
             job.series?.lastOccurrence = wallNow
             from = wallNow
+            // The durable layer keeps the held span and the new start, so a restart plans from them too.
+            actions.append(.reportSeries(job))
         }
         if let held = job.series?.heldSpan, from >= held.upperBound { job.series?.heldSpan = nil }
         let held = job.series?.heldSpan
@@ -291,7 +294,10 @@ extension SchedulerStateMachine {
     static func calendarProgress(of series: Series) -> SchedulerEventDelivery.CalendarProgress {
         SchedulerEventDelivery.CalendarProgress(
             lastOccurrence: series.lastOccurrence.map(CalendarWall.date(ofSecond:)),
-            occurrence: series.occurrence.map(CalendarWall.date(ofSecond:)), counts: series.counts)
+            occurrence: series.occurrence.map(CalendarWall.date(ofSecond:)), counts: series.counts,
+            heldSpan: series.heldSpan.map {
+                CalendarWall.date(ofSecond: $0.lowerBound)...CalendarWall.date(ofSecond: $0.upperBound)
+            })
     }
 
     /// The whole seconds of `duration`, rounded up, and at most 2^52: occurrences lie within ±2^50 seconds

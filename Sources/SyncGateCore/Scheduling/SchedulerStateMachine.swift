@@ -35,6 +35,9 @@ struct SchedulerStateMachine<Payload> {
         case resolve(Job, SyncJobOutcome)
         /// Publish an event about the job.
         case emit(SyncSchedulerEvent, Job)
+        /// Tell the event hooks where the calendar job's series stands, with no public event: it was
+        /// planned again from a wall clock set back before the span it had planned through.
+        case reportSeries(Job)
         /// Make the single timer fire at the given offset (replacing any earlier arming).
         case armTimer(at: Duration)
         /// Cancel the armed timer: no timer counts any more.

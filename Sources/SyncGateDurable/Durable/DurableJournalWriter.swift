@@ -191,6 +191,7 @@ final class DurableJournalWriter: Sendable {
         case .periodEnded(_, _, let periods): "period ended (\(periods))"
         case .dependencyEnded(_, let result): "dependency \(result.id) ended (\(result.resolution))"
         case .attemptStopped(_, let reason): "attempt stopped (\(reason))"
+        case .calendarReplanned: "calendar series planned again from a clock set back"
         }
     }
 }

@@ -246,7 +246,8 @@ struct DurableRestorePlan: Sendable {
             options.seriesResume = .calendar(
                 SyncCalendarSchedule.Resume(
                     lastOccurrence: stored.periodAnchor ?? stored.submittedAt,
-                    counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0)))
+                    counts: stored.periods ?? SyncJobInfo.Periods(succeeded: 0, failed: 0, skipped: 0),
+                    heldSpan: stored.calendarHeldSpan))
         }
         if let trigger = options.fileTrigger {
             // The series goes on with its counts; it begins with a quiet period when its files changed

@@ -315,9 +315,9 @@ struct DurableSchedulerStateMachine: Sendable {
         guard var job = active[sequence] else { return [] }
         let record = record(of: delivery, for: &job, sequence: sequence, now: now)
         var writes: [Write] = []
-        if case .resolved(_, let resolution)? = record {
+        if case .resolved(_, let resolution)? = record, let event = delivery.event {
             // The dependents learn how it ended (and its output) before it leaves the store.
-            writes = dependencyWrites(of: job.id, event: delivery.event, resolution, outputs[sequence])
+            writes = dependencyWrites(of: job.id, event: event, resolution, outputs[sequence])
         }
         if active[sequence] == nil {
             edges[sequence] = nil
@@ -357,7 +357,15 @@ struct DurableSchedulerStateMachine: Sendable {
     private mutating func record(
         of delivery: SchedulerEventDelivery, for job: inout Active, sequence: UInt64, now: Date
     ) -> JobRecord? {
-        switch delivery.event {
+        guard let event = delivery.event else {
+            // A calendar series planned again from a wall clock set back before its span.
+            guard let calendar = delivery.calendar, let heldSpan = calendar.heldSpan else { return nil }
+            return .calendarReplanned(
+                JobRecord.CalendarReplan(
+                    sequence: sequence, anchor: calendar.lastOccurrence ?? now, periods: calendar.counts,
+                    heldSpan: heldSpan))
+        }
+        switch event {
         case .submitted, .relaxed:
             // A relaxation is no record: its instant follows from the submission's (or the period's)
             // instant and the job's options, which restore reads.
@@ -398,11 +406,11 @@ struct DurableSchedulerStateMachine: Sendable {
         case .succeeded, .failed, .cancelled, .expired:
             active[sequence] = nil
             if delivery.isShutDown {
-                if case .cancelled = delivery.event {
+                if case .cancelled = event {
                     leftForNextLaunch.append(job.id)
                     return nil
                 }
-                if let calendar = delivery.calendar, case .succeeded = delivery.event {
+                if let calendar = delivery.calendar, case .succeeded = event {
                     // A calendar run that returned while the scheduler shut down: its occurrence ran.
                     var counts = calendar.counts
                     counts.succeeded += 1
@@ -410,14 +418,14 @@ struct DurableSchedulerStateMachine: Sendable {
                     let anchor = calendar.occurrence ?? calendar.lastOccurrence ?? now
                     return .periodEnded(sequence: sequence, anchor: anchor, periods: counts)
                 }
-                if var trigger = job.trigger, case .succeeded = delivery.event {
+                if var trigger = job.trigger, case .succeeded = event {
                     // A file-triggered run that returned while the scheduler shut down: the series goes on.
                     trigger.counts.succeeded += 1
                     leftForNextLaunch.append(job.id)
                     return .periodEnded(
                         sequence: sequence, anchor: trigger.runStartedAt ?? now, periods: trigger.counts)
                 }
-                if var series = job.series, case .succeeded = delivery.event {
+                if var series = job.series, case .succeeded = event {
                     // A period's run that returned while the scheduler shut down: the series goes on.
                     var counts = series.counts
                     counts.succeeded += 1
@@ -427,7 +435,7 @@ struct DurableSchedulerStateMachine: Sendable {
                     return .periodEnded(sequence: sequence, anchor: anchor, periods: series.counts)
                 }
             }
-            return JobLifecycle.resolution(of: delivery.event).map { .resolved(sequence: sequence, resolution: $0) }
+            return JobLifecycle.resolution(of: event).map { .resolved(sequence: sequence, resolution: $0) }
         }
     }
 

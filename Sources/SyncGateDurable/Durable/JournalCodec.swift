@@ -23,8 +23,10 @@ enum JournalCodec {
     /// calendar schedule to its options; a calendar job's `periodEnded` record (and the anchor in its
     /// record) holds the latest occurrence that ran or was skipped. Version 6 appends a job's allowed
     /// networks to its options. Version 7 appends a job's file trigger to its options; a file-triggered
-    /// job's `periodEnded` record holds its run's start.
-    static let currentVersion = 7
+    /// job's `periodEnded` record holds its run's start. Version 8 added the `calendarReplanned` record (a
+    /// calendar series planned again from a wall clock set back before its span) and a calendar job's
+    /// held span in its record.
+    static let currentVersion = 8
     /// The versions this code reads.
     static let readableVersions = 1...currentVersion
     /// The header of a journal this code writes.
@@ -63,6 +65,8 @@ enum JournalCodec {
         case dependencyEnded = 6
         /// From version 4.
         case attemptStopped = 7
+        /// From version 8.
+        case calendarReplanned = 8
     }
 
     /// The record as a complete frame.
@@ -114,6 +118,12 @@ enum JournalCodec {
             writer.byte(RecordType.attemptStopped.rawValue)
             writer.varint(sequence)
             encode(reason, into: &writer)
+        case .calendarReplanned(let replan):
+            writer.byte(RecordType.calendarReplanned.rawValue)
+            writer.varint(replan.sequence)
+            writer.date(replan.anchor)
+            encode(replan.periods, into: &writer)
+            encode(replan.heldSpan, into: &writer)
         }
         return writer.bytes
     }
@@ -121,7 +131,7 @@ enum JournalCodec {
     /// Decodes a record body with the decoder of the file's format version.
     static func decode(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         switch version {
-        case 1, 2, 3, 4, 5, 6, 7: return try decodeRecord(body, version: version)
+        case 1, 2, 3, 4, 5, 6, 7, 8: return try decodeRecord(body, version: version)
         default: throw JournalReader.Malformed(description: "no decoder for journal format version \(version)")
         }
     }
@@ -131,7 +141,9 @@ enum JournalCodec {
     /// to a job's record and adds the `dependencyEnded` record; version 4, which appends the last stop
     /// reason to a job's record and adds the `attemptStopped` record; version 5, which appends the
     /// relaxations and the calendar schedule to a job's options; version 6, which appends the allowed
-    /// networks to a job's options; version 7, which appends the file trigger to a job's options.
+    /// networks to a job's options; version 7, which appends the file trigger to a job's options; version
+    /// 8, which appends a calendar job's held span to a job's record and adds the `calendarReplanned`
+    /// record.
     private static func decodeRecord(_ body: UnsafeRawBufferPointer, version: Int) throws -> JobRecord {
         var reader = JournalReader(body)
         let type = try reader.byte()
@@ -158,7 +170,12 @@ enum JournalCodec {
             record = .dependencyEnded(sequence: try decodeSequence(&reader), result: try decodeResult(&reader))
         case .attemptStopped where version >= 4:
             record = .attemptStopped(sequence: try decodeSequence(&reader), reason: try decodeStopReason(&reader))
-        case .periodEnded, .dependencyEnded, .attemptStopped, nil:
+        case .calendarReplanned where version >= 8:
+            record = .calendarReplanned(
+                JobRecord.CalendarReplan(
+                    sequence: try decodeSequence(&reader), anchor: try reader.date(),
+                    periods: try decodePeriods(&reader), heldSpan: try decodeSpan(&reader)))
+        case .periodEnded, .dependencyEnded, .attemptStopped, .calendarReplanned, nil:
             throw JournalReader.Malformed(description: "unknown record type \(type)")
         }
         guard reader.isAtEnd else { throw JournalReader.Malformed(description: "extra bytes after the record") }
@@ -185,6 +202,26 @@ enum JournalCodec {
         for result in job.dependencyResults { encode(result, into: &writer) }
         writer.bool(job.lastStopReason != nil)
         if let reason = job.lastStopReason { encode(reason, into: &writer) }
+        writer.bool(job.calendarHeldSpan != nil)
+        if let span = job.calendarHeldSpan { encode(span, into: &writer) }
+    }
+
+    /// A span of instants: its two ends.
+    private static func encode(_ span: ClosedRange<Date>, into writer: inout JournalWriter) {
+        writer.date(span.lowerBound)
+        writer.date(span.upperBound)
+    }
+
+    /// A span of instants; ends out of order or not a number are malformed. (The seconds are compared, not
+    /// the dates: `Date`'s `<=` reads `true` for NaN.)
+    private static func decodeSpan(_ reader: inout JournalReader) throws -> ClosedRange<Date> {
+        let lower = try reader.date().timeIntervalSince1970
+        let upper = try reader.date().timeIntervalSince1970
+        guard lower <= upper else {
+            throw JournalReader.Malformed(
+                description: "a span from \(lower) to \(upper) seconds since 1970 is not a span")
+        }
+        return Date(timeIntervalSince1970: lower)...Date(timeIntervalSince1970: upper)
     }
 
     /// A stop reason: a tag byte (1 cancelled, 2 requirements lost, 3 timed out, 4 replaced, 5 shutdown);
@@ -293,6 +330,9 @@ enum JournalCodec {
         }
         if version >= 4 {
             job.lastStopReason = try reader.bool() ? try decodeStopReason(&reader) : nil
+        }
+        if version >= 8 {
+            job.calendarHeldSpan = try reader.bool() ? try decodeSpan(&reader) : nil
         }
         return job
     }

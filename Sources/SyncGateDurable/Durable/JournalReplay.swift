@@ -104,6 +104,13 @@ extension StoredJob {
             failures = 0
             isRunning = false
             retryAt = nil
+        case .calendarReplanned(let replan):
+            // The series planned its period again: it keeps no failures and no retry.
+            periodAnchor = replan.anchor
+            periods = replan.periods
+            calendarHeldSpan = replan.heldSpan
+            failures = 0
+            retryAt = nil
         case .dependencyEnded(_, let result):
             // A dependency that ran again after a restart replaces its earlier result.
             dependencyResults.removeAll { $0.id == result.id }

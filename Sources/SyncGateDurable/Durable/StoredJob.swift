@@ -6,8 +6,8 @@ import SyncGateCore
 /// The options are those the job was submitted with; its `delay` and `startDeadline` count from
 /// ``submittedAt``, a wall-clock instant, so they keep their meaning across a restart (``eligibleAt``,
 /// ``startDeadlineAt``). The progress fields (``failures``, ``lastStartedAttempt``, ``isRunning``,
-/// ``retryAt``, ``periodAnchor``, ``periods``, ``lastStopReason``) are those of the latest record the store
-/// has for the job.
+/// ``retryAt``, ``periodAnchor``, ``periods``, ``lastStopReason``, ``calendarHeldSpan``) are those of the
+/// latest record the store has for the job.
 public struct StoredJob: Sendable, Hashable {
     /// The store-wide submission number; restore runs jobs in this order.
     public var sequence: UInt64
@@ -42,6 +42,11 @@ public struct StoredJob: Sendable, Hashable {
     /// process that ran it); `nil` when it was not, and once a later attempt started. A restored job's
     /// handle and queries show it until its next attempt starts (``SyncJobHandle/stopReason``).
     public var lastStopReason: SyncJobStopReason?
+    /// For a calendar job: the span of wall-clock instants its series had planned through when the wall
+    /// clock was set back before it (the clock was ahead when the job was submitted or ran). Restore does
+    /// not plan the span's occurrences again, and the series goes on from ``periodAnchor``, where the clock
+    /// was set back to. `nil` when there is none.
+    public var calendarHeldSpan: ClosedRange<Date>?
 
     /// Creates a stored job; the progress fields start at "never started".
     public init(

@@ -144,4 +144,42 @@ struct DurableCalendarTests {
         #expect(second.runs.withLock { $0 } == 0)
         try await second.stop()
     }
+
+    /// A clock far ahead when the job was submitted and ran, then set back: the series plans from the
+    /// corrected time, and so does a restart before its next run (the correction is journaled).
+    @Test("a clock set back after a run far ahead: a restart plans from the corrected time, not the far date")
+    func clockSetBackSurvivesRestart() async throws {
+        let ahead = Duration.seconds(6_000 * 86_400)  // about sixteen years
+        followingWall.jump(by: ahead)
+        let (first, _) = try start()
+        let events = first.scheduler.events
+        try submit(first, .catchUpOnce)
+        await clock.waitForSleepers(1)
+        clock.advance(by: .seconds(2_800))  // 23:00, sixteen years ahead
+        await first.operation.waitForStarts(1)
+        first.operation.finish()
+        #expect(await nextPeriodEnd(events) == .init(succeeded: 1, failed: 0, skipped: 0))
+
+        // Set back to 21:00 on the day of the real clock: the next run is at 23:00 that day.
+        followingWall.jump(by: .zero - ahead - .seconds(7_200))
+        await clock.waitForSleeper(until: clock.now.advanced(by: .seconds(7_200)))
+        #expect(first.scheduler.job(id: "backup")?.nextScheduledAt == Self.date("2023-11-14T23:00:00Z"))
+        // A later event comes after the correction's record: once it is out, the journal has the record.
+        try first.scheduler.submit(SyncJob(id: "marker", requires: .none) { _ in })
+        for await event in events where event == .submitted(id: "marker") { break }
+        try await first.stop()
+
+        let (second, report) = try start()
+        #expect(report.restored.map(\.id) == ["backup"])
+        #expect(second.scheduler.job(id: "backup")?.nextScheduledAt == Self.date("2023-11-14T23:00:00Z"))
+        let stored = try #require(try second.store.load().jobs.first)
+        let submittedAhead = Date(timeIntervalSince1970: 1_700_000_000 + 6_000 * 86_400)
+        #expect(stored.calendarHeldSpan == submittedAhead...submittedAhead.addingTimeInterval(2_800))
+        #expect(stored.periodAnchor == Self.date("2023-11-14T21:00:00Z"))
+        await clock.waitForSleeper(until: clock.now.advanced(by: .seconds(7_200)))
+        clock.advance(by: .seconds(7_200))
+        await second.operation.waitForStarts(1)
+        second.operation.finish()
+        try await second.stop()
+    }
 }

@@ -303,6 +303,31 @@ enum GoldenJournal {
                 periods: SyncJobInfo.Periods(succeeded: 3, failed: 1, skipped: 0)),
         ]
 
+    /// Job 23: a calendar job whose wall clock was set back before its span, as compaction writes it: it
+    /// plans from where the clock was set back to and holds the span it had planned through.
+    static let heldCalendar: StoredJob = {
+        var job = StoredJob(
+            sequence: 23, id: "nightly-23", kind: "work", payload: Data("{}".utf8), submittedAt: submittedAt,
+            options: SyncJobOptions(requires: .network).withCalendar(
+                .daily(hour: 23, minute: 0, window: .seconds(1800))))
+        job.periodAnchor = Date(timeIntervalSince1970: 1_700_003_000)
+        job.periods = SyncJobInfo.Periods(succeeded: 1, failed: 0, skipped: 0)
+        job.calendarHeldSpan = Date(timeIntervalSince1970: 2_220_000_000)...Date(timeIntervalSince1970: 2_220_008_400)
+        return job
+    }()
+
+    /// The records of `v8-records.journal`: those of version 7, then what version 8 added: a calendar job
+    /// with a held span in its record, and a `calendarReplanned` record for job 19 (a series set back).
+    static let version8Records: [JobRecord] =
+        version7Records + [
+            .submitted(heldCalendar),
+            .calendarReplanned(
+                JobRecord.CalendarReplan(
+                    sequence: 19, anchor: Date(timeIntervalSince1970: 1_700_004_000.5),
+                    periods: SyncJobInfo.Periods(succeeded: 4, failed: 1, skipped: 2),
+                    heldSpan: Date(timeIntervalSince1970: 2_000_000_000)...Date(timeIntervalSince1970: 2_000_086_400))),
+        ]
+
     /// The records of the golden file of each version, by version.
     static func records(version: Int) -> [JobRecord] {
         switch version {
@@ -312,7 +337,8 @@ enum GoldenJournal {
         case 4: version4Records
         case 5: version5Records
         case 6: version6Records
-        default: version7Records
+        case 7: version7Records
+        default: version8Records
         }
     }
 

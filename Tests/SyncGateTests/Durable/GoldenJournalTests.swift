@@ -84,7 +84,7 @@ struct GoldenJournalTests {
 
     @Test(
         "a journal of a newer format version is refused, naming the version; the file is left alone",
-        arguments: [8, 10, 99])
+        arguments: [9, 10, 99])
     func newerVersionRefused(version: Int) throws {
         let golden = try goldenBytes("v1-records.journal")
         let newer = JournalCodec.header(version: version) + golden.dropFirst(JournalCodec.headerLength)
@@ -100,7 +100,7 @@ struct GoldenJournalTests {
         "a bit flipped anywhere in the header: the file is refused and left alone; salvage recovers every job",
         arguments: [
             "v1-records.journal", "v2-records.journal", "v3-records.journal", "v4-records.journal",
-            "v5-records.journal", "v6-records.journal", "v7-records.journal",
+            "v5-records.journal", "v6-records.journal", "v7-records.journal", "v8-records.journal",
         ])
     func damagedHeader(name: String) throws {
         let golden = try goldenBytes(name)

@@ -202,7 +202,7 @@ struct JournalFormatTests {
 
     @Test("the header written is that of the current version")
     func currentHeader() {
-        #expect(JournalCodec.header == Array("SGJRNL07".utf8))
+        #expect(JournalCodec.header == Array("SGJRNL08".utf8))
         #expect(JournalCodec.header(version: JournalCodec.currentVersion) == JournalCodec.header)
         #expect(JournalCodec.version(ofHeader: JournalCodec.header) == JournalCodec.currentVersion)
     }
@@ -210,10 +210,10 @@ struct JournalFormatTests {
     @Test("a body of a version without a decoder is unreadable, and the issue names the version")
     func unknownVersionBody() throws {
         let bytes = JournalCodec.header + JournalCodec.frame(.submitted(plainJob(1)))
-        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "journal", version: 8) }
+        let scan = bytes.withUnsafeBytes { JournalScan($0, path: "journal", version: 9) }
         #expect(scan.records.isEmpty)
         #expect(scan.issues.map(\.kind) == [.unreadableRecord])
-        #expect(scan.issues.first?.detail.contains("version 8") == true)
+        #expect(scan.issues.first?.detail.contains("version 9") == true)
     }
 
     @Test("CRC-32C matches the standard check value")

@@ -473,6 +473,10 @@ struct SchedulerModelStressTests {
                     case .retryScheduled: periodicRetries += 1
                     default: break
                     }
+                case .reportSeries(let job):
+                    if job.spec.calendar == nil || job.series?.heldSpan == nil {
+                        violations.append("step \(steps): \(job.payload) reported with no held calendar span")
+                    }
                 case .armTimer(let at):
                     if at < now { violations.append("step \(steps): timer armed in the past") }
                     armedAt = at

@@ -160,15 +160,27 @@ extension SyncCalendarSchedule {
         package var lastOccurrence: Date
         /// The counts of the series so far.
         package var counts: SyncJobInfo.Periods
+        /// The span the series had planned through when the wall clock was set back before it: its
+        /// occurrences are not planned again, and the series plans from ``lastOccurrence``, where the
+        /// clock was set back to. `nil` when there is none.
+        package var heldSpan: ClosedRange<Date>?
 
         /// Creates the position of a series whose latest occurrence was `lastOccurrence`.
-        package init(lastOccurrence: Date, counts: SyncJobInfo.Periods) {
+        package init(lastOccurrence: Date, counts: SyncJobInfo.Periods, heldSpan: ClosedRange<Date>? = nil) {
             self.lastOccurrence = lastOccurrence
             self.counts = counts
+            self.heldSpan = heldSpan
         }
 
         /// ``lastOccurrence`` in whole seconds since 1970, within ``SyncCalendarSchedule/supportedSeconds``
         /// of it (a damaged journal may hold any date; NaN reads as 1970).
         var lastOccurrenceSecond: Int64 { SyncCalendarSchedule.clampedSecond(of: lastOccurrence) }
+
+        /// ``heldSpan`` in whole seconds since 1970, each end clamped as ``lastOccurrenceSecond`` is.
+        var heldSpanSeconds: ClosedRange<Int64>? {
+            guard let heldSpan else { return nil }
+            let lower = SyncCalendarSchedule.clampedSecond(of: heldSpan.lowerBound)
+            return lower...max(lower, SyncCalendarSchedule.clampedSecond(of: heldSpan.upperBound))
+        }
     }
 }
