@@ -231,10 +231,13 @@ public final class DurableScheduler: Sendable {
         let predecessor =
             DurableSchedulerStateMachine.appends(job.options)
             ? job.options.uniqueKey.flatMap { core.lastHandle(uniqueKey: $0)?.id } : nil
+        // The size and range checks read only the job, so they run before the lock.
+        let fieldRefusal = DurableSchedulerStateMachine.fieldRefusal(for: job.id, options: job.options)
         let (isRestored, registered, refusal) = state.withLock { state in
             (
                 state.machine.isRestored, state.machine.registry[job.kind],
-                state.machine.refusal(for: job.id, options: job.options, appendPredecessor: predecessor)
+                fieldRefusal
+                    ?? state.machine.refusal(for: job.id, options: job.options, appendPredecessor: predecessor)
             )
         }
         guard isRestored else { throw .notRestored }

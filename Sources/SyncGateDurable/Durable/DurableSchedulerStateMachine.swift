@@ -134,15 +134,19 @@ struct DurableSchedulerStateMachine: Sendable {
         registry.register(name, kind)
     }
 
-    /// Why a new job may not be submitted with these options, naming the field: names that take more
-    /// than ``DurableScheduler/maximumNamesSize``, a duration longer than
-    /// ``DurableScheduler/maximumDuration``, a dependency (or, as `appendPredecessor`, the job of its
-    /// unique key it would follow) that is not an active durable job, or an id or unique key a kept job
-    /// holds.
+    /// Why a new job may not be submitted with these options whatever the layer holds, naming the field:
+    /// names that take more than ``DurableScheduler/maximumNamesSize``, or a duration longer than
+    /// ``DurableScheduler/maximumDuration``. Pure, so callers check it before they take the layer's lock.
+    static func fieldRefusal(for id: SyncJob.ID, options: SyncJobOptions) -> SyncJobRefusal? {
+        (sizeError(id: id, options: options) ?? rangeError(options))?.refusing(id)
+    }
+
+    /// Why a new job may not be submitted with these options given the jobs the layer holds, naming the
+    /// field: a dependency (or, as `appendPredecessor`, the job of its unique key it would follow) that is
+    /// not an active durable job, or an id or unique key a kept job holds. ``fieldRefusal(for:options:)``
+    /// comes first.
     func refusal(for id: SyncJob.ID, options: SyncJobOptions, appendPredecessor: SyncJob.ID?) -> SyncJobRefusal? {
-        if let refusal = Self.sizeError(id: id, options: options) ?? Self.rangeError(options)
-            ?? dependencyError(options, appendPredecessor: appendPredecessor)
-        {
+        if let refusal = dependencyError(options, appendPredecessor: appendPredecessor) {
             return refusal.refusing(id)
         }
         return kept.holder(of: id, uniqueKey: options.uniqueKey)
