@@ -365,9 +365,8 @@ struct DurableSchedulerStateMachine: Sendable {
             // A calendar series planned again from a wall clock set back before its span.
             guard let calendar = delivery.calendar, let heldSpan = calendar.heldSpan else { return nil }
             return .calendarReplanned(
-                JobRecord.CalendarReplan(
-                    sequence: sequence, anchor: calendar.lastOccurrence ?? now, periods: calendar.counts,
-                    heldSpan: heldSpan))
+                sequence: sequence, anchor: calendar.lastOccurrence ?? now, periods: calendar.counts,
+                heldSpan: heldSpan)
         }
         switch event {
         case .submitted, .relaxed:

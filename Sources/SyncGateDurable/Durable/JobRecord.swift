@@ -38,39 +38,19 @@ public enum JobRecord: Sendable, Hashable {
     /// version 4.
     case attemptStopped(sequence: UInt64, reason: SyncJobStopReason)
     /// The wall clock was set back before the span the calendar job's series had planned through: the
-    /// series goes on from the record's anchor (where the clock was set back to), with its counts, and
-    /// does not plan the occurrences of its held span again (``StoredJob/calendarHeldSpan``). Written
-    /// from format version 8.
-    case calendarReplanned(CalendarReplan)
-
-    /// What a ``calendarReplanned(_:)`` record holds.
-    public struct CalendarReplan: Sendable, Hashable {
-        /// The job's sequence number.
-        public var sequence: UInt64
-        /// Where the wall clock was set back to: the series plans from here.
-        public var anchor: Date
-        /// The series' counts so far.
-        public var periods: SyncJobInfo.Periods
-        /// The span the series had planned through, whose occurrences are not planned again.
-        public var heldSpan: ClosedRange<Date>
-
-        /// Creates the record's contents.
-        public init(sequence: UInt64, anchor: Date, periods: SyncJobInfo.Periods, heldSpan: ClosedRange<Date>) {
-            self.sequence = sequence
-            self.anchor = anchor
-            self.periods = periods
-            self.heldSpan = heldSpan
-        }
-    }
+    /// series goes on from `anchor` (where the clock was set back to), with the counts so far, and does not
+    /// plan the occurrences of `heldSpan` again (``StoredJob/calendarHeldSpan``). Written from format
+    /// version 8.
+    case calendarReplanned(sequence: UInt64, anchor: Date, periods: SyncJobInfo.Periods, heldSpan: ClosedRange<Date>)
 
     /// The sequence number of the job the record is about.
     public var sequence: UInt64 {
         switch self {
         case .submitted(let job): job.sequence
         case .attemptStarted(let sequence, _), .attemptFinished(let sequence, _, _), .resolved(let sequence, _),
-            .periodEnded(let sequence, _, _), .dependencyEnded(let sequence, _), .attemptStopped(let sequence, _):
+            .periodEnded(let sequence, _, _), .dependencyEnded(let sequence, _), .attemptStopped(let sequence, _),
+            .calendarReplanned(let sequence, _, _, _):
             sequence
-        case .calendarReplanned(let replan): replan.sequence
         }
     }
 }

@@ -118,12 +118,12 @@ enum JournalCodec {
             writer.byte(RecordType.attemptStopped.rawValue)
             writer.varint(sequence)
             encode(reason, into: &writer)
-        case .calendarReplanned(let replan):
+        case .calendarReplanned(let sequence, let anchor, let periods, let heldSpan):
             writer.byte(RecordType.calendarReplanned.rawValue)
-            writer.varint(replan.sequence)
-            writer.date(replan.anchor)
-            encode(replan.periods, into: &writer)
-            encode(replan.heldSpan, into: &writer)
+            writer.varint(sequence)
+            writer.date(anchor)
+            encode(periods, into: &writer)
+            encode(heldSpan, into: &writer)
         }
         return writer.bytes
     }
@@ -172,9 +172,8 @@ enum JournalCodec {
             record = .attemptStopped(sequence: try decodeSequence(&reader), reason: try decodeStopReason(&reader))
         case .calendarReplanned where version >= 8:
             record = .calendarReplanned(
-                JobRecord.CalendarReplan(
-                    sequence: try decodeSequence(&reader), anchor: try reader.date(),
-                    periods: try decodePeriods(&reader), heldSpan: try decodeSpan(&reader)))
+                sequence: try decodeSequence(&reader), anchor: try reader.date(), periods: try decodePeriods(&reader),
+                heldSpan: try decodeSpan(&reader))
         case .periodEnded, .dependencyEnded, .attemptStopped, .calendarReplanned, nil:
             throw JournalReader.Malformed(description: "unknown record type \(type)")
         }

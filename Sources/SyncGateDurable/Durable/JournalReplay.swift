@@ -104,11 +104,11 @@ extension StoredJob {
             failures = 0
             isRunning = false
             retryAt = nil
-        case .calendarReplanned(let replan):
+        case .calendarReplanned(_, let anchor, let periods, let heldSpan):
             // The series planned its period again: it keeps no failures and no retry.
-            periodAnchor = replan.anchor
-            periods = replan.periods
-            calendarHeldSpan = replan.heldSpan
+            periodAnchor = anchor
+            self.periods = periods
+            calendarHeldSpan = heldSpan
             failures = 0
             retryAt = nil
         case .dependencyEnded(_, let result):

@@ -322,10 +322,9 @@ enum GoldenJournal {
         version7Records + [
             .submitted(heldCalendar),
             .calendarReplanned(
-                JobRecord.CalendarReplan(
-                    sequence: 19, anchor: Date(timeIntervalSince1970: 1_700_004_000.5),
-                    periods: SyncJobInfo.Periods(succeeded: 4, failed: 1, skipped: 2),
-                    heldSpan: Date(timeIntervalSince1970: 2_000_000_000)...Date(timeIntervalSince1970: 2_000_086_400))),
+                sequence: 19, anchor: Date(timeIntervalSince1970: 1_700_004_000.5),
+                periods: SyncJobInfo.Periods(succeeded: 4, failed: 1, skipped: 2),
+                heldSpan: Date(timeIntervalSince1970: 2_000_000_000)...Date(timeIntervalSince1970: 2_000_086_400)),
         ]
 
     /// The records of the golden file of each version, by version.
