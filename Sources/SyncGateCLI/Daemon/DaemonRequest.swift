@@ -46,6 +46,15 @@ package enum DaemonRequest: Encodable, Sendable, Equatable {
             case .id(let value), .tag(let value), .uniqueKey(let value): value
             }
         }
+
+        /// Whether the selector names a job with this id, these tags and this unique key.
+        package func matches(id: String, tags: Set<String>, uniqueKey: String?) -> Bool {
+            switch self {
+            case .id(let value): id == value
+            case .tag(let value): tags.contains(value)
+            case .uniqueKey(let value): uniqueKey == value
+            }
+        }
     }
 
     /// The job a `submit` request queues.

@@ -42,12 +42,9 @@ extension DaemonService {
     /// - Throws: ``DaemonProtocolError`` naming the first job whose end cannot be written; it and the kept
     ///   jobs after it stay in the store, and the error says how many were discarded before it.
     func discardKept(matching selector: DaemonRequest.CancelSelector) throws(DaemonProtocolError) -> Int {
-        let matching: [KeptDurableJob] = durable.snapshot().kept.filter { kept in
-            switch selector {
-            case .id: false
-            case .tag(let tag): kept.tags.contains(tag)
-            case .uniqueKey(let key): kept.uniqueKey == key
-            }
+        if case .id = selector { return 0 }
+        let matching = durable.snapshot().kept.filter {
+            selector.matches(id: $0.id, tags: $0.tags, uniqueKey: $0.uniqueKey)
         }
         var count = 0
         for kept in matching {

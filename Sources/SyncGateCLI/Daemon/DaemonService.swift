@@ -183,18 +183,13 @@ final class DaemonService: Sendable {
     /// it runs the job again.
     private func cancel(_ selector: DaemonRequest.CancelSelector) -> DaemonResponse {
         let scheduler = durable.scheduler
-        let before = scheduler.jobs(matching: .all).filter { !$0.state.isTerminal }
-        let chosen: [SyncJobInfo]
+        let chosen = scheduler.jobs(matching: .all).filter {
+            !$0.state.isTerminal && selector.matches(id: $0.id, tags: $0.tags, uniqueKey: $0.uniqueKey)
+        }
         switch selector {
-        case .id(let id):
-            chosen = before.filter { $0.id == id }
-            scheduler.cancel(jobID: id)
-        case .tag(let tag):
-            chosen = before.filter { $0.tags.contains(tag) }
-            scheduler.cancel(tag: tag)
-        case .uniqueKey(let key):
-            chosen = before.filter { $0.uniqueKey == key }
-            scheduler.cancel(uniqueKey: key)
+        case .id(let id): scheduler.cancel(jobID: id)
+        case .tag(let tag): scheduler.cancel(tag: tag)
+        case .uniqueKey(let key): scheduler.cancel(uniqueKey: key)
         }
         let ids = chosen.map(\.id)
         Self.waitForOutcomes(handles.handles(ids), within: Self.cancelWait)
