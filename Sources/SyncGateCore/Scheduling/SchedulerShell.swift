@@ -802,6 +802,19 @@ package final class SchedulerShell: Sendable {
         }
     }
 
+    /// What the event hooks get for `event` about `job` (`nil`: a calendar series' position alone), with
+    /// a calendar job's series as it stands.
+    private static func delivery(
+        _ event: SyncSchedulerEvent?, of job: Machine.Job, sequence: UInt64, isShutDown: Bool
+    ) -> SchedulerEventDelivery {
+        var delivery = SchedulerEventDelivery(
+            sequence: sequence, event: event, attachment: job.payload.attachment, isShutDown: isShutDown)
+        if job.spec.calendar != nil, let series = job.series {
+            delivery.calendar = Machine.calendarProgress(of: series)
+        }
+        return delivery
+    }
+
     private func deliver(_ batch: [Outgoing]) {
         // Without hooks (the usual case) their lock is not taken for every batch.
         let hooks = hookCount.load(ordering: .acquiring) == 0 ? [] : hooks.withLock { $0.list }
@@ -897,21 +910,15 @@ package final class SchedulerShell: Sendable {
             case .emit(let event, let job):
                 state.eventCount += 1
                 guard listened else { continue }
-                var delivery = SchedulerEventDelivery(
-                    sequence: state.eventCount, event: event, attachment: job.payload.attachment,
-                    isShutDown: state.machine.isShutDown)
-                if job.spec.calendar != nil, let series = job.series {
-                    delivery.calendar = Machine.calendarProgress(of: series)
-                }
-                state.outbox.append(.event(delivery))
+                let isShutDown = state.machine.isShutDown
+                state.outbox.append(
+                    .event(Self.delivery(event, of: job, sequence: state.eventCount, isShutDown: isShutDown)))
             case .reportSeries(let job):
                 // For the hooks alone: no public event, no sequence number of its own.
-                guard hookCount.load(ordering: .acquiring) > 0, let series = job.series else { continue }
-                var delivery = SchedulerEventDelivery(
-                    sequence: state.eventCount, event: nil, attachment: job.payload.attachment,
-                    isShutDown: state.machine.isShutDown)
-                delivery.calendar = Machine.calendarProgress(of: series)
-                state.outbox.append(.event(delivery))
+                guard hookCount.load(ordering: .acquiring) > 0 else { continue }
+                let isShutDown = state.machine.isShutDown
+                state.outbox.append(
+                    .event(Self.delivery(nil, of: job, sequence: state.eventCount, isShutDown: isShutDown)))
             case .disarmTimer:
                 if let previous = state.timer.take() { deferred.cancellations.append(previous) }
             case .armTimer(let offset):
