@@ -28,6 +28,12 @@ package enum SyncGateTool {
             Output.line(HelpText.version)
             return ExitCode.success
         case .invoke(let subcommand):
+            // Before anything the command opens: short of descriptors, it would fail part way (see
+            // DescriptorReserve), or trap inside libdispatch.
+            if let shortage = DescriptorReserve.shortage() {
+                Output.error("\(shortage)")
+                return ExitCode.failure
+            }
             return await subcommand.run()
         }
     }

@@ -173,14 +173,8 @@ final class DaemonServer: Sendable {
 
     /// The soft limit on this process's descriptors (`RLIMIT_NOFILE`).
     static func descriptorLimit() -> String {
-        var limit = rlimit()
-        #if canImport(Glibc)
-            let resource = __rlimit_resource_t(RLIMIT_NOFILE.rawValue)
-        #else
-            let resource = RLIMIT_NOFILE
-        #endif
-        guard getrlimit(resource, &limit) == 0 else { return "unknown" }
-        return limit.rlim_cur == rlim_t.max ? "unlimited" : String(limit.rlim_cur)
+        guard let limit = DescriptorReserve.limit else { return "unknown" }
+        return DescriptorReserve.isUnlimited(limit) ? "unlimited" : String(limit)
     }
 
     /// Answers a client the daemon has no room for (``DaemonResponse/busy(_:)``, which the client retries)
