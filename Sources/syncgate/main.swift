@@ -9,6 +9,8 @@ import SyncGateCLI
 // Each byte kept: an argument that is not UTF-8 reaches a command of `run` or the daemon as given.
 let processArguments = SystemBytes.arguments()
 JobLauncher.runIfRequested(processArguments)
+// Closed standard descriptors get /dev/null, before anything else would be given their numbers.
+StandardDescriptors.reserve()
 // Ctrl-\ quits, as it does any program (128 + SIGQUIT, a core where the system keeps them): the Swift
 // runtime's crash reporter would otherwise take SIGQUIT, print a crash report, and go on.
 signal(SIGQUIT, SIG_DFL)
