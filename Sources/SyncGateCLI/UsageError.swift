@@ -17,8 +17,6 @@ package struct UsageError: Error, Sendable, Hashable, CustomStringConvertible {
     /// The message as the tool prints it: one line (control characters escaped, as
     /// `DaemonLimits.escaped` does) of at most ``maximumLineLength`` characters, cut with `…`.
     package var line: String {
-        let escaped = DaemonLimits.escaped(message)
-        guard escaped.count > Self.maximumLineLength else { return escaped }
-        return String(escaped.prefix(Self.maximumLineLength)) + "…"
+        DaemonLimits.cut(DaemonLimits.escaped(message), at: Self.maximumLineLength)
     }
 }

@@ -77,7 +77,12 @@ package enum DaemonLimits {
 
     /// `value` as an error message quotes it: at most 64 characters (then `…`), escaped.
     package static func shown(_ value: String) -> String {
-        escaped(String(value.prefix(64))) + (value.count > 64 ? "…" : "")
+        escaped(cut(value, at: 64))
+    }
+
+    /// `text` whole when it has at most `limit` characters; else its first `limit` and `…`.
+    package static func cut(_ text: String, at limit: Int) -> String {
+        text.count > limit ? String(text.prefix(limit)) + "…" : text
     }
 
     /// C0 controls, DEL and C1 controls.
