@@ -15,8 +15,9 @@
 package enum DescriptorReserve {
     /// How many descriptors a command needs free when it starts.
     ///
-    /// The daemon serving a client and running a job is the heaviest: it works with 32 free, and with 24
-    /// it can no longer start a job's command. `run` and `status` need about a dozen.
+    /// About what the heaviest command needs to do its work once: the daemon serving one client while
+    /// one job's command runs (the other commands need fewer). Each further client and job takes more,
+    /// and a daemon that runs out refuses clients until descriptors are freed (``DaemonServer``).
     package static let needed = 32
 
     /// Why a command does not start: fewer than ``needed`` descriptors could be opened.

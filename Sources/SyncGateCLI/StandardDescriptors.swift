@@ -6,13 +6,13 @@
 
 /// Keeps the standard descriptors' numbers out of the tool's own use when it starts with some closed.
 ///
-/// A process started with stdout closed (`syncgate status >&-`) gets descriptor 1 for the first thing it
-/// opens: its output then went into a netlink socket (`status` wrote its lines into the kernel's uevent
-/// socket and exited 0) or an eventfd, and a daemon's log lines on a closed stderr could go into a file
-/// it opened next. ``reserve()`` puts `/dev/null` on each closed one of 0, 1 and 2, opened for the
-/// direction that descriptor is not used in: a write to stdout or stderr still fails with EBADF (so
-/// `status >&-` reports that it cannot write its output and exits 1, as it would without this), and so
-/// does a read of stdin. A command that `run` or the daemon starts inherits them the same way.
+/// Without it, the first descriptor the process opens takes a closed one's number: with stdout closed
+/// (`syncgate status >&-`), the lines meant for stdout would go into whatever got descriptor 1 (a netlink
+/// socket, an eventfd), and a daemon's log lines on a closed stderr into a file it opened next.
+/// ``reserve()`` puts `/dev/null` on each closed one of 0, 1 and 2, opened for the direction that
+/// descriptor is not used in: a write to stdout or stderr fails with EBADF, as it does on a closed
+/// descriptor (so `status >&-` reports that it cannot write its output and exits 1), and so does a read
+/// of stdin. A command that `run` or the daemon starts inherits them the same way.
 package enum StandardDescriptors {
     /// Opens `/dev/null` on each of descriptors 0, 1 and 2 that is closed: write-only on 0, read-only on
     /// 1 and 2. Call it before anything else opens a descriptor.
