@@ -31,9 +31,15 @@ struct EnvironmentOwnershipTests {
             released = environment
             let scheduler = SyncScheduler(environment: environment)
             source.send(.connected(via: .wifi))
+            #expect(environment.status.connectivity == .connected(via: .wifi))
+            source.send(.disconnected)
+            // A job that waits: the scheduler follows the environment through the source's changes, and
+            // no task of the job's outlives the shutdown. (A job that ran would do: its task lets go of
+            // the scheduler, and so of the environment, a moment after its outcome is handed out.)
             let handle = try scheduler.submit(SyncJob(requires: .network) { _ in })
-            #expect(try await handle.outcome() == .succeeded)
+            #expect(handle.state == .waiting(unmet: .network, conditions: []))
             await scheduler.shutdown(gracePeriod: .seconds(5))
+            #expect(try await handle.outcome() == .cancelled)
         }
         #expect(released == nil, "the source must not keep the environment alive")
         // Its observers went with the environment: sending now reaches nothing and must not crash.
