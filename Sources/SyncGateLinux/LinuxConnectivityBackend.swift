@@ -10,14 +10,17 @@ import SyncGateCore
         private let reader: LinuxConnectivityReader?
         /// Why rtnetlink is not watched, when its reader could not start.
         private let readerFailure: ConnectivityObserverError?
+        /// What follows the default route instead, when rtnetlink's reader could not start.
+        private let poller: PolledRouteReader?
         private let merger: LinuxConnectivityMerger
         private let link: StatusBroadcast<ConnectivityStatus>
         private let linkObserver: UInt64
         private let networkManager: NetworkManagerFollower?
         private let modemManager: ModemManagerFollower?
 
-        /// Creates a backend on the reader `reader` made, or, when it could not start, on a link status
-        /// that stays disconnected, with the failure among the notes of ``provenance``.
+        /// Creates a backend on the reader `reader` made, or, when it could not start, on the routing
+        /// tables polled from `/proc` (``PolledRouteReader``), with the failure among the notes of
+        /// ``provenance``.
         convenience init(
             reader: Result<LinuxConnectivityReader, ConnectivityObserverError>,
             networkManager: DBusFollowerConfiguration?, modemManager: DBusFollowerConfiguration?
@@ -28,9 +31,10 @@ import SyncGateCore
                     reader: started, link: started.broadcast, networkManager: networkManager,
                     modemManager: modemManager)
             case .failure(let failure):
+                let poller = PolledRouteReader()
                 self.init(
-                    reader: nil, link: StatusBroadcast(.disconnected), networkManager: networkManager,
-                    modemManager: modemManager, readerFailure: failure)
+                    reader: nil, link: poller.broadcast, networkManager: networkManager,
+                    modemManager: modemManager, readerFailure: failure, poller: poller)
             }
         }
 
@@ -42,10 +46,12 @@ import SyncGateCore
             link: StatusBroadcast<ConnectivityStatus>,
             networkManager configuration: DBusFollowerConfiguration?,
             modemManager modemConfiguration: DBusFollowerConfiguration?,
-            readerFailure: ConnectivityObserverError? = nil
+            readerFailure: ConnectivityObserverError? = nil,
+            poller: PolledRouteReader? = nil
         ) {
             self.reader = reader
             self.readerFailure = readerFailure
+            self.poller = poller
             self.link = link
             let merger = LinuxConnectivityMerger(link: link.value)
             self.merger = merger
@@ -87,9 +93,19 @@ import SyncGateCore
         /// rtnetlink, the sysfs heuristic, NetworkManager or ModemManager per field, with their notes.
         var provenance: ConnectivityProvenance {
             var provenance =
-                reader == nil && networkManager == nil && modemManager == nil
+                reader == nil && poller == nil && networkManager == nil && modemManager == nil
                 ? ConnectivityProvenance.none : merger.provenance
-            if let readerFailure {
+            if let readerFailure, let poller {
+                // The routing tables polled from /proc decide what rtnetlink would have.
+                provenance.replace([.rtnetlink], with: .procNetRoute)
+                provenance.notes.append(
+                    "rtnetlink: cannot watch the network (\(readerFailure)); the routing tables are read from "
+                        + "/proc/net/route and /proc/net/ipv6_route every \(poller.interval) instead")
+                if let problem = poller.problem {
+                    provenance.notes.append(
+                        "\(StatusOrigin.procNetRoute): \(problem); the network is reported disconnected")
+                }
+            } else if let readerFailure {
                 // Nothing of the kernel's was read: what rtnetlink or sysfs would have decided is the default.
                 provenance.replace([.rtnetlink, .sysfsHeuristic], with: .defaultValue)
                 provenance.notes.append(
@@ -106,6 +122,7 @@ import SyncGateCore
             modemManager?.stop()
             link.removeObserver(linkObserver)
             reader?.stop()
+            poller?.stop()
         }
     }
 
@@ -113,9 +130,13 @@ import SyncGateCore
         /// Creates an observer on the platform backend; on Linux, losses are coalesced for 200 ms and gains
         /// reported at once (see ``init(debounce:sysfsRoot:clock:)``).
         ///
-        /// If the kernel refuses the netlink sockets (some sandboxes do, and so does a process out of
-        /// descriptors), the observer reports ``ConnectivityStatus/disconnected`` and never changes; its
-        /// ``provenance`` then says why in a note and attributes no field to rtnetlink. Use
+        /// If the kernel refuses the netlink sockets (a systemd unit whose `RestrictAddressFamilies=` leaves
+        /// out `AF_NETLINK`, some sandboxes, a process out of descriptors), the observer reads the kernel's
+        /// main routing table from `/proc/net/route` and `/proc/net/ipv6_route` every second instead: a
+        /// change is seen up to a second late, and policy routing (`ip rule`) is not followed. Its
+        /// ``provenance`` then says why in a note and attributes the fields rtnetlink would decide to
+        /// ``StatusOrigin/procNetRoute``; if those files cannot be read either, it reports
+        /// ``ConnectivityStatus/disconnected`` and a second note says why. Use
         /// ``init(debounce:sysfsRoot:clock:)`` to get the error thrown instead.
         public convenience init() {
             self.init(

@@ -2,6 +2,7 @@
     import Foundation
     import Glibc
     import SyncGateTestSupport
+    import SyncGateTesting
     import Testing
 
     /// The built `syncgate` binary, run as a user runs it, inside a network namespace (`ip netns exec NS
@@ -85,6 +86,80 @@
                 #expect(stdout.isEmpty)
                 #expect(tool.stderrText.isEmpty)
                 #expect(ContinuousClock.now - added < Self.perLine)
+            }
+        }
+
+        /// A program that runs its arguments as a command with `socket(AF_NETLINK, …)` refused
+        /// (`EAFNOSUPPORT`), as systemd's `RestrictAddressFamilies=AF_UNIX AF_INET AF_INET6` refuses it: a
+        /// seccomp filter installed by Python through `prctl`, then `exec`.
+        static let refusingNetlink = #"""
+            import ctypes, os, struct, sys
+            def stmt(code, k): return struct.pack('HBBI', code, 0, 0, k)
+            def jump(k, jt, jf): return struct.pack('HBBI', 0x15, jt, jf, k)
+            allow, refuse = 0x7fff0000, 0x00050000 | 97
+            program = b''.join([
+                stmt(0x20, 4), jump(0xc000003e, 1, 0), stmt(0x06, allow),  # x86-64 only
+                stmt(0x20, 0), jump(41, 1, 0), stmt(0x06, allow),          # socket(2)
+                stmt(0x20, 16), jump(16, 0, 1), stmt(0x06, refuse),        # domain AF_NETLINK
+                stmt(0x06, allow)])
+            buffer = ctypes.create_string_buffer(program)
+            class Program(ctypes.Structure): _fields_ = [('len', ctypes.c_ushort), ('filter', ctypes.c_void_p)]
+            libc = ctypes.CDLL(None, use_errno=True)
+            if libc.prctl(38, 1, 0, 0, 0) != 0 or libc.prctl(22, 2, ctypes.byref(Program(len(program) // 8, ctypes.addressof(buffer))), 0, 0) != 0:
+                sys.exit('seccomp: ' + os.strerror(ctypes.get_errno()))
+            os.execv(sys.argv[1], sys.argv[1:])
+            """#
+
+        /// Runs `body` with a function that starts `syncgate arguments` in the observed namespace with
+        /// netlink sockets refused.
+        private func withoutNetlink(
+            _ topology: NetnsTopology, _ body: (_ start: ([String]) throws -> SpawnedProcess) throws -> Void
+        ) throws {
+            let tool = try #require(NetnsSupport.toolPath, "no syncgate binary")
+            let python = try #require(
+                ["/usr/bin/python3", "/usr/local/bin/python3"].first {
+                    FileManager.default.isExecutableFile(atPath: $0)
+                },
+                "python3 is needed to refuse netlink sockets")
+            let script = NSTemporaryDirectory() + "syncgate-without-netlink-\(UUID().uuidString).py"
+            try Data(Self.refusingNetlink.utf8).write(to: URL(fileURLWithPath: script))
+            defer { try? FileManager.default.removeItem(atPath: script) }
+            try body { arguments in try topology.startInObserved(python, [script, tool] + arguments) }
+        }
+
+        @Test func runWaitsForTheRouteWhereNetlinkIsRefused() throws {
+            try withTopology { topology in
+                try topology.configureIPv4(defaultRoute: false)
+                try expectNoDefaultRoute(topology)
+                try withoutNetlink(topology) { start in
+                    let tool = try start(["run", "--require", "network", "--timeout", "20s", "--", "echo", "ran"])
+                    try tool.waitForStderr(
+                        containing: "syncgate: waiting for network before running echo\n", within: Self.perLine)
+                    try topology.inObserved("route add default via 10.200.0.1 dev v0")
+                    let added = ContinuousClock.now
+                    // The routing tables are read every second.
+                    let (stdout, status) = try tool.finish(before: added + Self.perLine)
+                    #expect(status == 0, "stderr: \(tool.stderrText)")
+                    #expect(stdout == "ran\n")
+                    #expect(ContinuousClock.now - added < Self.perLine)
+
+                    let report = try start(["status", "--json"])
+                    let (json, reportStatus) = try report.finish(before: .now + Self.perLine)
+                    #expect(reportStatus == 0, "stderr: \(report.stderrText)")
+                    let object = try #require(try JSONSerialization.jsonObject(with: Data(json.utf8)) as? [String: Any])
+                    let network = try #require(object["network"] as? [String: Any])
+                    #expect(network["connected"] as? Bool == true)
+                    #expect(network["interfaceName"] as? String == "v0")
+                    let sources = try #require(object["sources"] as? [String: Any])
+                    let fields = try #require(sources["fields"] as? [String: String])
+                    #expect(fields["connected"] == "/proc/net/route (polled)")
+                    let notes = try #require(sources["notes"] as? [String])
+                    let refusal =
+                        "rtnetlink: cannot watch the network (socket failed: Address family not supported by protocol "
+                        + "(errno 97)); the routing tables are read from /proc/net/route and /proc/net/ipv6_route every"
+                    let explained = notes.contains { $0.hasPrefix(refusal) }
+                    #expect(explained, "notes: \(notes)")
+                }
             }
         }
 

@@ -15,6 +15,9 @@ public struct StatusOrigin: Sendable, Hashable, CustomStringConvertible {
 
     /// The kernel's routing tables, read over rtnetlink.
     public static let rtnetlink = StatusOrigin("rtnetlink")
+    /// The kernel's main routing table, read from `/proc/net/route` and `/proc/net/ipv6_route` at an
+    /// interval: Linux's source of the default route where rtnetlink cannot be opened.
+    public static let procNetRoute = StatusOrigin("/proc/net/route (polled)")
     /// The interface kind read from `/sys/class/net`, and the rule that cellular and Bluetooth cost money.
     public static let sysfsHeuristic = StatusOrigin("sysfs heuristic")
     /// NetworkManager over the system D-Bus.

@@ -191,6 +191,8 @@ package enum Netlink {
     package enum OperationalState {
         /// `IF_OPER_UNKNOWN`: the driver does not report it (virtual devices).
         package static let unknown: UInt8 = 0
+        /// `IF_OPER_DOWN`.
+        package static let down: UInt8 = 2
         /// `IF_OPER_UP`.
         package static let up: UInt8 = 6
     }
