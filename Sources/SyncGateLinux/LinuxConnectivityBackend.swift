@@ -19,11 +19,12 @@ import SyncGateCore
         private let modemManager: ModemManagerFollower?
 
         /// Creates a backend on the reader `reader` made, or, when it could not start, on the routing
-        /// tables polled from `/proc` (``PolledRouteReader``), with the failure among the notes of
+        /// tables polled from `/proc` (the reader `poll` makes), with the failure among the notes of
         /// ``provenance``.
         convenience init(
             reader: Result<LinuxConnectivityReader, ConnectivityObserverError>,
-            networkManager: DBusFollowerConfiguration?, modemManager: DBusFollowerConfiguration?
+            networkManager: DBusFollowerConfiguration?, modemManager: DBusFollowerConfiguration?,
+            poll: () -> PolledRouteReader = { PolledRouteReader() }
         ) {
             switch reader {
             case .success(let started):
@@ -31,7 +32,7 @@ import SyncGateCore
                     reader: started, link: started.broadcast, networkManager: networkManager,
                     modemManager: modemManager)
             case .failure(let failure):
-                let poller = PolledRouteReader()
+                let poller = poll()
                 self.init(
                     reader: nil, link: poller.broadcast, networkManager: networkManager,
                     modemManager: modemManager, readerFailure: failure, poller: poller)

@@ -1,6 +1,7 @@
 import SyncGateCore
 
 #if os(Linux)
+    import Dispatch
     /// The power backend on Linux: `/sys/class/power_supply` (``LinuxPowerReader``), re-read on the
     /// kernel's uevents (``UEventSocket``), with power-profiles-daemon and UPower from the system bus
     /// (``PowerDaemonFollower``).
@@ -11,6 +12,10 @@ import SyncGateCore
         let reader: LinuxPowerReader
         /// The kernel uevent socket, or `nil` when it is not opened or cannot be.
         let uevents: UEventSocket?
+        /// Why the uevent socket could not be opened, when it could not.
+        private let ueventFailure: UEventSocket.OpenError?
+        /// How often sysfs is re-read where uevents cannot be listened to.
+        static let eventlessRereadInterval = Duration.seconds(2)
         private let dbus: PowerDaemonFollower?
 
         /// Creates a backend; with `listensForUEvents` false no socket is opened. With `dbus` nil, no power
@@ -20,7 +25,12 @@ import SyncGateCore
             clock: any Clock<Duration>,
             rereadInterval: Duration?,
             listensForUEvents: Bool,
-            dbus: DBusFollowerConfiguration?
+            dbus: DBusFollowerConfiguration?,
+            openUEvents: (
+                DispatchQueue, @escaping @Sendable ([[UInt8]], Bool) -> Void
+            ) throws(UEventSocket.OpenError) -> UEventSocket = { queue, handler throws(UEventSocket.OpenError) in
+                try UEventSocket(queue: queue, handler: handler)
+            }
         ) {
             let broadcast = StatusBroadcast(PowerStatus.unrestricted)
             let reader = LinuxPowerReader(
@@ -28,11 +38,21 @@ import SyncGateCore
             self.broadcast = broadcast
             self.reader = reader
             // Open the socket before the first read, so no change falls between the two.
-            uevents =
-                listensForUEvents
-                ? try? UEventSocket(queue: reader.eventQueue) { datagrams, overflowed in
-                    reader.handleOnQueue(datagrams: datagrams, overflowed: overflowed)
-                } : nil
+            var failure: UEventSocket.OpenError?
+            if listensForUEvents {
+                do throws(UEventSocket.OpenError) {
+                    uevents = try openUEvents(reader.eventQueue) { datagrams, overflowed in
+                        reader.handleOnQueue(datagrams: datagrams, overflowed: overflowed)
+                    }
+                } catch {
+                    uevents = nil
+                    failure = error
+                    reader.rereadWithoutUEvents(every: Self.eventlessRereadInterval)
+                }
+            } else {
+                uevents = nil
+            }
+            ueventFailure = failure
             reader.refresh()
             if let dbus {
                 let source = PowerDaemonFollower(configuration: dbus) { [weak reader] facts in
@@ -48,6 +68,11 @@ import SyncGateCore
         /// sysfs, power-profiles-daemon or UPower per field, with notes on the daemons.
         var provenance: PowerProvenance {
             var provenance = reader.provenance
+            if let ueventFailure {
+                provenance.notes.append(
+                    "uevents: cannot listen (\(ueventFailure)); /sys/class/power_supply is re-read every "
+                        + "\(Self.eventlessRereadInterval) instead")
+            }
             provenance.notes += dbus?.notes ?? ["power daemons: not consulted"]
             return provenance
         }
@@ -67,6 +92,11 @@ import SyncGateCore
         }
 
         /// Creates an observer of the power supplies under `sysfsRoot`.
+        ///
+        /// sysfs is re-read on the kernel's `power_supply` uevents. Where the kernel refuses the uevent
+        /// socket (a systemd unit whose `RestrictAddressFamilies=` leaves out `AF_NETLINK`, some sandboxes),
+        /// it is re-read every 2 seconds instead, with or without a battery, and ``provenance`` says so in
+        /// a note.
         ///
         /// - Parameters:
         ///   - sysfsRoot: the directory that contains `class/power_supply`; tests pass a fixture tree.

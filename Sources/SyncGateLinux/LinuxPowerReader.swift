@@ -15,6 +15,9 @@ import SyncGateCore
         private struct State {
             /// The task that re-reads every ``rereadInterval``; `nil` while there is no system battery.
             var rereadTask: Task<Void, Never>?
+            /// The interval of the re-read that stands in for the kernel's uevents when they cannot be
+            /// listened to; `nil` while they can (see ``rereadWithoutUEvents(every:)``).
+            var eventlessInterval: Duration?
             /// Set by ``stop()``: no timer is armed afterwards.
             var isStopped = false
             /// The last status read from sysfs, before the D-Bus facts are merged in.
@@ -102,6 +105,18 @@ import SyncGateCore
         /// Where the published fields come from now.
         package var provenance: PowerProvenance { state.withLock { $0.provenance } }
 
+        /// Re-reads every `interval` from now on, whether or not a system battery exists: what stands in for
+        /// the kernel's uevents where their socket cannot be opened.
+        package func rereadWithoutUEvents(every interval: Duration) {
+            let stale: Task<Void, Never>? = state.withLock { state in
+                guard !state.isStopped else { return nil }
+                state.eventlessInterval = interval
+                defer { state.rereadTask = makeRereadTask(interval: interval) }
+                return state.rereadTask
+            }
+            stale?.cancel()
+        }
+
         /// Disarms the timer for good. Later reads may still run but publish into a finished broadcast.
         package func stop() {
             let task = state.withLock { state in
@@ -135,7 +150,7 @@ import SyncGateCore
         private func updateTimer(hasSystemBattery: Bool) {
             guard let rereadInterval else { return }
             let stale: Task<Void, Never>? = state.withLock { state in
-                guard !state.isStopped else { return nil }
+                guard !state.isStopped, state.eventlessInterval == nil else { return nil }
                 switch (hasSystemBattery, state.rereadTask) {
                 case (true, nil):
                     state.rereadTask = makeRereadTask(interval: rereadInterval)

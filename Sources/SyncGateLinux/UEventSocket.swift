@@ -1,3 +1,5 @@
+import SyncGateCore
+
 #if os(Linux)
     import Dispatch
     #if canImport(Glibc)
@@ -23,7 +25,7 @@
             package var code: Int32
 
             /// A one-line explanation.
-            package var description: String { "uevent socket: \(operation) failed with errno \(code)" }
+            package var description: String { "uevent socket: \(operation) failed: \(SystemErrorText.described(code))" }
         }
 
         /// `NETLINK_KOBJECT_UEVENT` from `<linux/netlink.h>`.

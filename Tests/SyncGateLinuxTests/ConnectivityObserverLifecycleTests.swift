@@ -16,31 +16,58 @@
             try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/fd/\(descriptor)")
         }
 
-        /// A reader that could not start (the kernel refused its sockets, or no descriptor was left): the
-        /// observer reports disconnected, attributes nothing to rtnetlink or sysfs, and says why in a note,
-        /// with NetworkManager absent as with it not consulted.
-        @Test(arguments: [false, true])
-        func aReaderThatCouldNotStartIsNamedInTheProvenance(withNetworkManager: Bool) throws {
+        /// The observer of a reader that could not start (the kernel refused its sockets, or no descriptor
+        /// was left), on routing tables polled from a fixture root.
+        private func observerWithoutReader(withNetworkManager: Bool, fixture: RouteTableFixture) -> ConnectivityObserver
+        {
             let networkManager =
                 withNetworkManager
                 ? DBusFollowerConfiguration(
                     address: "unix:path=/nonexistent-syncgate-\(getpid())/bus", clock: ManualClock(), initialWait: .zero
                 )
                 : nil
-            let observer = ConnectivityObserver(
+            return ConnectivityObserver(
                 backend: LinuxConnectivityBackend(
                     reader: .failure(ConnectivityObserverError(operation: "socket", code: EMFILE)),
-                    networkManager: networkManager, modemManager: nil))
-            #expect(observer.status == .disconnected)
+                    networkManager: networkManager, modemManager: nil,
+                    poll: {
+                        PolledRouteReader(
+                            procRoot: fixture.procRoot, sysfsRoot: fixture.sysfsRoot, clock: ManualClock())
+                    }))
+        }
+
+        /// A reader that could not start: the observer follows the routing tables polled from `/proc`,
+        /// attributes to them what rtnetlink would decide, and says why in a note, with NetworkManager
+        /// absent as with it not consulted.
+        @Test(arguments: [false, true])
+        func aReaderThatCouldNotStartIsReplacedByThePolledTables(withNetworkManager: Bool) throws {
+            let fixture = try RouteTableFixture()
+            try fixture.setIPv4([DefaultRouteTableTests.ipv4("eth0", flags: "0003", metric: 100)])
+            try fixture.add(.init(name: "eth0"), index: 2)
+            let observer = observerWithoutReader(withNetworkManager: withNetworkManager, fixture: fixture)
+            #expect(observer.status.isConnected)
+            #expect(observer.status.interface == .wiredEthernet)
+            #expect(observer.status.network.interfaceName == "eth0")
             let provenance = observer.provenance
-            #expect(provenance.isConnected == .defaultValue)
-            #expect(provenance.interface == .defaultValue)
-            #expect(provenance.networkInterface == .defaultValue)
-            #expect(
-                provenance.notes.contains(
-                    "rtnetlink: cannot watch the network (socket failed: \(SystemErrorText.described(EMFILE))); it is reported disconnected"
-                ),
-                "\(provenance.notes)")
+            #expect(provenance.isConnected == .procNetRoute)
+            #expect(provenance.interface == .sysfsHeuristic)
+            #expect(provenance.networkInterface == .procNetRoute)
+            let note =
+                "rtnetlink: cannot watch the network (socket failed: \(SystemErrorText.described(EMFILE))); the "
+                + "routing tables are read from /proc/net/route and /proc/net/ipv6_route every 1.0 seconds instead"
+            #expect(provenance.notes.contains(note), "\(provenance.notes)")
+        }
+
+        /// A reader that could not start, and routing tables that cannot be read either: the observer
+        /// reports disconnected and says why in a second note.
+        @Test func unreadableTablesAreReportedDisconnected() throws {
+            let fixture = try RouteTableFixture()
+            let observer = observerWithoutReader(withNetworkManager: false, fixture: fixture)
+            #expect(observer.status == .disconnected)
+            let problem =
+                "/proc/net/route (polled): cannot read \(fixture.procRoot)/net/route: "
+                + "\(SystemErrorText.described(ENOENT)); the network is reported disconnected"
+            #expect(observer.provenance.notes.contains(problem), "\(observer.provenance.notes)")
         }
 
         @Test func descriptorsAreClosedWhenReleased() throws {

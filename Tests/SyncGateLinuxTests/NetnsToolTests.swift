@@ -159,6 +159,11 @@
                         + "(errno 97)); the routing tables are read from /proc/net/route and /proc/net/ipv6_route every"
                     let explained = notes.contains { $0.hasPrefix(refusal) }
                     #expect(explained, "notes: \(notes)")
+                    let powerRefusal =
+                        "uevents: cannot listen (uevent socket: socket failed: Address family not supported by "
+                        + "protocol (errno 97)); /sys/class/power_supply is re-read every"
+                    let powerExplained = notes.contains { $0.hasPrefix(powerRefusal) }
+                    #expect(powerExplained, "notes: \(notes)")
                 }
             }
         }
