@@ -50,6 +50,10 @@ import SyncGateWire
             state.withLock { $0.task = task }
         }
 
+        deinit {
+            stop()
+        }
+
         /// Why the latest reading could not read the IPv4 table, such as
         /// `cannot read /proc/net/route: Permission denied (errno 13)`; `nil` when it could.
         package var problem: String? { state.withLock { $0.problem } }

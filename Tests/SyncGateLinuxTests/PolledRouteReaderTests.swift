@@ -167,17 +167,23 @@
             #expect(await statuses.next()?.isConnected == false)
         }
 
-        @Test("stop ends the readings")
-        func stopEndsTheReadings() async throws {
+        @Test("stop, or releasing the reader, ends the readings", arguments: [false, true])
+        func stopEndsTheReadings(byRelease: Bool) async throws {
             let fixture = try RouteTableFixture()
             try fixture.setIPv4([])
             let clock = ManualClock()
-            let reader = PolledRouteReader(procRoot: fixture.procRoot, sysfsRoot: fixture.sysfsRoot, clock: clock)
+            var reader: PolledRouteReader? = PolledRouteReader(
+                procRoot: fixture.procRoot, sysfsRoot: fixture.sysfsRoot, clock: clock)
             await clock.waitForSleepers(1)
-            reader.stop()
+            if byRelease {
+                reader = nil
+            } else {
+                reader?.stop()
+            }
             // The reading task's sleep ends with its cancellation, and no other sleep is armed.
             while clock.sleeperCount > 0 { await Task.yield() }
             #expect(clock.sleeperCount == 0)
+            withExtendedLifetime(reader) {}
         }
     }
 #endif
