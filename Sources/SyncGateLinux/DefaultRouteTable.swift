@@ -109,7 +109,7 @@ package enum DefaultRouteTable {
             if count <= 0 { break }
             bytes += buffer[0..<count]
         }
-        if ferror(file) != 0 { return .failure(FileReadError(path: path, code: EIO)) }
+        if ferror(file) != 0 { return .failure(FileReadError(path: path, code: errno != 0 ? errno : EIO)) }
         return .success(String(decoding: bytes, as: UTF8.self))
     }
 

@@ -8,10 +8,8 @@ import SyncGateCore
         /// The broadcast that holds the merged status (the merger's).
         let broadcast: StatusBroadcast<ConnectivityStatus>
         private let reader: LinuxConnectivityReader?
-        /// Why rtnetlink is not watched, when its reader could not start.
-        private let readerFailure: ConnectivityObserverError?
-        /// What follows the default route instead, when rtnetlink's reader could not start.
-        private let poller: PolledRouteReader?
+        /// Why rtnetlink's reader could not start, and what follows the default route instead.
+        private let fallback: (failure: ConnectivityObserverError, poller: PolledRouteReader)?
         private let merger: LinuxConnectivityMerger
         private let link: StatusBroadcast<ConnectivityStatus>
         private let linkObserver: UInt64
@@ -35,7 +33,7 @@ import SyncGateCore
                 let poller = poll()
                 self.init(
                     reader: nil, link: poller.broadcast, networkManager: networkManager,
-                    modemManager: modemManager, readerFailure: failure, poller: poller)
+                    modemManager: modemManager, fallback: (failure, poller))
             }
         }
 
@@ -47,12 +45,10 @@ import SyncGateCore
             link: StatusBroadcast<ConnectivityStatus>,
             networkManager configuration: DBusFollowerConfiguration?,
             modemManager modemConfiguration: DBusFollowerConfiguration?,
-            readerFailure: ConnectivityObserverError? = nil,
-            poller: PolledRouteReader? = nil
+            fallback: (failure: ConnectivityObserverError, poller: PolledRouteReader)? = nil
         ) {
             self.reader = reader
-            self.readerFailure = readerFailure
-            self.poller = poller
+            self.fallback = fallback
             self.link = link
             let merger = LinuxConnectivityMerger(link: link.value)
             self.merger = merger
@@ -94,23 +90,17 @@ import SyncGateCore
         /// rtnetlink, the sysfs heuristic, NetworkManager or ModemManager per field, with their notes.
         var provenance: ConnectivityProvenance {
             var provenance =
-                reader == nil && poller == nil && networkManager == nil && modemManager == nil
+                reader == nil && fallback == nil && networkManager == nil && modemManager == nil
                 ? ConnectivityProvenance.none : merger.provenance
-            if let readerFailure, let poller {
+            if let fallback {
                 // The routing tables polled from /proc decide what rtnetlink would have.
                 provenance.replace([.rtnetlink], with: .procNetRoute)
                 provenance.notes.append(
-                    "rtnetlink: cannot watch the network (\(readerFailure)); the routing tables are read from "
-                        + "/proc/net/route and /proc/net/ipv6_route every \(poller.interval) instead")
-                if let problem = poller.problem {
-                    provenance.notes.append(
-                        "\(StatusOrigin.procNetRoute): \(problem); the network is reported disconnected")
+                    "rtnetlink: cannot watch the network (\(fallback.failure)); the routing tables are read from "
+                        + "/proc/net/route and /proc/net/ipv6_route every \(fallback.poller.interval) instead")
+                if let problem = fallback.poller.problem {
+                    provenance.notes.append("\(StatusOrigin.procNetRoute): \(problem); IPv4 routes are not followed")
                 }
-            } else if let readerFailure {
-                // Nothing of the kernel's was read: what rtnetlink or sysfs would have decided is the default.
-                provenance.replace([.rtnetlink, .sysfsHeuristic], with: .defaultValue)
-                provenance.notes.append(
-                    "rtnetlink: cannot watch the network (\(readerFailure)); it is reported disconnected")
             }
             provenance.notes += networkManager?.notes ?? ["NetworkManager: not consulted"]
             provenance.notes += modemManager?.notes ?? ["ModemManager: not consulted"]
@@ -123,7 +113,7 @@ import SyncGateCore
             modemManager?.stop()
             link.removeObserver(linkObserver)
             reader?.stop()
-            poller?.stop()
+            fallback?.poller.stop()
         }
     }
 

@@ -66,7 +66,7 @@
             #expect(observer.status == .disconnected)
             let problem =
                 "/proc/net/route (polled): cannot read \(fixture.procRoot)/net/route: "
-                + "\(SystemErrorText.described(ENOENT)); the network is reported disconnected"
+                + "\(SystemErrorText.described(ENOENT)); IPv4 routes are not followed"
             #expect(observer.provenance.notes.contains(problem), "\(observer.provenance.notes)")
         }
 
