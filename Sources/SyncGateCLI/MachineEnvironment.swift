@@ -68,6 +68,16 @@ package struct MachineEnvironment: Sendable {
         #endif
     }
 
+    /// Why kernel notifications that the observers need are not followed, and what they read instead
+    /// (rtnetlink, uevents); empty where they are followed.
+    package var kernelRefusals: [String] {
+        #if os(Linux)
+            [connectivity.kernelRefusal, power.kernelRefusal].compactMap { $0 }
+        #else
+            []
+        #endif
+    }
+
     /// Which source decided each field now, with notes on sources that are missing.
     package var sources: StatusOrigins {
         #if os(Linux)

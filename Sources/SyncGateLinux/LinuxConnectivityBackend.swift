@@ -87,17 +87,23 @@ import SyncGateCore
         /// How many evaluations and link-cache resyncs (after overflow) have happened.
         var counters: ConnectivityReaderCounters { reader?.counters ?? ConnectivityReaderCounters() }
 
+        /// Why rtnetlink is not watched and what is read instead; `nil` while rtnetlink is watched.
+        var fallbackNote: String? {
+            fallback.map { fallback in
+                "rtnetlink: cannot watch the network (\(fallback.failure)); the routing tables are read from "
+                    + "/proc/net/route and /proc/net/ipv6_route every \(fallback.poller.interval) instead"
+            }
+        }
+
         /// rtnetlink, the sysfs heuristic, NetworkManager or ModemManager per field, with their notes.
         var provenance: ConnectivityProvenance {
             var provenance =
                 reader == nil && fallback == nil && networkManager == nil && modemManager == nil
                 ? ConnectivityProvenance.none : merger.provenance
-            if let fallback {
+            if let fallback, let fallbackNote {
                 // The routing tables polled from /proc decide what rtnetlink would have.
                 provenance.replace([.rtnetlink], with: .procNetRoute)
-                provenance.notes.append(
-                    "rtnetlink: cannot watch the network (\(fallback.failure)); the routing tables are read from "
-                        + "/proc/net/route and /proc/net/ipv6_route every \(fallback.poller.interval) instead")
+                provenance.notes.append(fallbackNote)
                 if let problem = fallback.poller.problem {
                     provenance.notes.append("\(StatusOrigin.procNetRoute): \(problem); IPv4 routes are not followed")
                 }
@@ -191,6 +197,10 @@ import SyncGateCore
                 backend: LinuxConnectivityBackend(
                     reader: nil, link: linkStatus, networkManager: networkManager, modemManager: modemManager))
         }
+
+        /// Why the kernel's notifications are not followed and what is read instead, when the kernel refused
+        /// the rtnetlink sockets (the first note of ``provenance`` then); `nil` while they are followed.
+        package var kernelRefusal: String? { backend(as: LinuxConnectivityBackend.self).fallbackNote }
 
         /// The descriptors the backend holds open (empty without a backend), for tests.
         package var fileDescriptors: [Int32] { backend(as: LinuxConnectivityBackend.self).fileDescriptors }

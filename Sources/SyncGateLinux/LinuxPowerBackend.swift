@@ -65,14 +65,18 @@ import SyncGateCore
             }
         }
 
+        /// Why the kernel's uevents are not listened to and what is done instead; `nil` while they are.
+        var fallbackNote: String? {
+            ueventFailure.map { failure in
+                "uevents: cannot listen (\(failure)); /sys/class/power_supply is re-read every "
+                    + "\(Self.eventlessRereadInterval) instead"
+            }
+        }
+
         /// sysfs, power-profiles-daemon or UPower per field, with notes on the daemons.
         var provenance: PowerProvenance {
             var provenance = reader.provenance
-            if let ueventFailure {
-                provenance.notes.append(
-                    "uevents: cannot listen (\(ueventFailure)); /sys/class/power_supply is re-read every "
-                        + "\(Self.eventlessRereadInterval) instead")
-            }
+            if let fallbackNote { provenance.notes.append(fallbackNote) }
             provenance.notes += dbus?.notes ?? ["power daemons: not consulted"]
             return provenance
         }
@@ -142,6 +146,10 @@ import SyncGateCore
         package func handleUEventOverflow() {
             backend(as: LinuxPowerBackend.self).reader.handle(datagrams: [], overflowed: true)
         }
+
+        /// Why the kernel's uevents are not listened to and what is done instead, when the kernel refused
+        /// their socket (a note of ``provenance`` then); `nil` while they are, or none was asked for.
+        package var kernelRefusal: String? { backend(as: LinuxPowerBackend.self).fallbackNote }
 
         /// Whether the kernel uevent socket is open.
         package var isListeningForUEvents: Bool { backend(as: LinuxPowerBackend.self).uevents != nil }

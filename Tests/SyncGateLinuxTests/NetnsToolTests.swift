@@ -164,6 +164,18 @@
                         + "protocol (errno 97)); /sys/class/power_supply is re-read every"
                     let powerExplained = notes.contains { $0.hasPrefix(powerRefusal) }
                     #expect(powerExplained, "notes: \(notes)")
+
+                    // A daemon under such a unit says so in its log, where its administrator looks.
+                    let directory = NSTemporaryDirectory() + "syncgate-netlink-daemon-\(UUID().uuidString)"
+                    defer { try? FileManager.default.removeItem(atPath: directory) }
+                    let daemon = try start([
+                        "daemon", "--state-dir", directory + "/state", "--socket", directory + "/socket",
+                    ])
+                    try daemon.waitForStderr(containing: "syncgate daemon: \(refusal)", within: Self.perLine)
+                    try daemon.waitForStderr(containing: "syncgate daemon: \(powerRefusal)", within: Self.perLine)
+                    daemon.signal(SIGTERM)
+                    let (_, daemonStatus) = try daemon.finish(before: .now + Self.perLine)
+                    #expect(daemonStatus == 0, "stderr: \(daemon.stderrText)")
                 }
             }
         }

@@ -180,8 +180,7 @@
             } else {
                 reader?.stop()
             }
-            // The reading task's sleep ends with its cancellation, and no other sleep is armed.
-            while clock.sleeperCount > 0 { await Task.yield() }
+            // The reading task's sleep is cancelled on this thread, at once; no other sleep is armed.
             #expect(clock.sleeperCount == 0)
             withExtendedLifetime(reader) {}
         }

@@ -223,6 +223,9 @@ package struct DaemonCommand: Subcommand {
             let report = try durable.restoreJobs()
             service.handles.add(report.restored)
             log("restored \(report.restored.count) job(s) from \(stateDirectory)")
+            // A unit that refuses netlink sockets slows what the jobs wait for; `syncgate status` run from a
+            // shell would not show it, so the log does.
+            for refusal in machine.kernelRefusals { log(refusal) }
             let pending = Set(report.restored.map(\.id) + report.kept.map(\.id))
             let pruned = runLog.prune(keeping: pending)
             if pruned > 0 { log("removed the run logs of \(pruned) job(s) that ended over 30 days ago") }
