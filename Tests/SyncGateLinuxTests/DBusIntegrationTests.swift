@@ -11,7 +11,7 @@
     /// The observers against real peers: a private `dbus-daemon` with python-dbusmock's NetworkManager and
     /// power-profiles-daemon templates. Each test has its own bus. Skips without dbus-daemon or dbusmock
     /// unless SYNCGATE_REQUIRE_DBUS=1.
-    @Suite(.startsProcesses, .enabled(if: DBusTestBus.isEnabled, DBusTestBus.skipComment), .timeLimit(.minutes(1)))
+    @Suite(.startsProcesses, .enabled(if: DBusTestBus.isEnabled, DBusTestBus.skipComment), .timeLimit(.minutes(2)))
     struct DBusIntegrationTests {
         static let networkManager = "org.freedesktop.NetworkManager"
 

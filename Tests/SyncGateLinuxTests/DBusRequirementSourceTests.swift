@@ -12,7 +12,7 @@
     /// `.notRoaming` (ModemManager, a mock set up by `DBusTestBus.modemManagerTemplate`) and
     /// `.unmeteredConfirmed` (NetworkManager's `Metered`, python-dbusmock's NetworkManager template with
     /// `DBusTestBus.networkManagerTemplate`'s manager properties), each on its own private bus. Skips without dbus-daemon or dbusmock unless SYNCGATE_REQUIRE_DBUS=1.
-    @Suite(.startsProcesses, .enabled(if: DBusTestBus.isEnabled, DBusTestBus.skipComment), .timeLimit(.minutes(1)))
+    @Suite(.startsProcesses, .enabled(if: DBusTestBus.isEnabled, DBusTestBus.skipComment), .timeLimit(.minutes(2)))
     struct DBusRequirementSourceTests {
         static let login1 = "org.freedesktop.login1"
         static let modemManager = "org.freedesktop.ModemManager1"

@@ -238,7 +238,11 @@
         }
 
         /// Waits until `name` has an owner on the bus, or throws after `timeout`.
-        func waitForOwner(of name: String, within timeout: Duration = .seconds(20)) async throws {
+        ///
+        /// The default is wide: the owner is a Python interpreter that imports dbus and dbusmock first, and a
+        /// CI machine starting hundreds of tests at once (while a build runs beside them) once took over
+        /// 20 s to get one there. It bounds a hang; nothing is timed.
+        func waitForOwner(of name: String, within timeout: Duration = .seconds(45)) async throws {
             _ = try await connection.call(
                 DBusMessage.methodCall(
                     destination: "org.freedesktop.DBus", path: "/org/freedesktop/DBus",
