@@ -130,7 +130,8 @@ import SyncGateCore
         /// If the kernel refuses the netlink sockets (a systemd unit whose `RestrictAddressFamilies=` leaves
         /// out `AF_NETLINK`, some sandboxes, a process out of descriptors), the observer reads the kernel's
         /// main routing table from `/proc/net/route` and `/proc/net/ipv6_route` every second instead: a
-        /// change is seen up to a second late, and policy routing (`ip rule`) is not followed. Its
+        /// change is seen up to a second late, a loss is reported only when a second reading 200 ms later
+        /// still finds it, and policy routing (`ip rule`) is not followed. Its
         /// ``provenance`` then says why in a note and attributes the fields rtnetlink would decide to
         /// ``StatusOrigin/procNetRoute``; if those files cannot be read either, it reports
         /// ``ConnectivityStatus/disconnected`` and a second note says why. Use

@@ -11,11 +11,19 @@ import SyncGateWire
     /// rtnetlink reader judges a link (``ConnectivityEvaluator``, ``LinuxInterfaceKind``): up, with a
     /// carrier, not loopback, operational state up or unknown. A change is seen up to one interval late,
     /// and policy routing (`ip rule`) is not followed.
+    ///
+    /// A reading that gains a network requirement and loses none is reported at once. Any other change (a
+    /// loss) is read again after ``lossConfirmation``, and that second reading is reported: a route that
+    /// goes and comes back within it is never reported lost, as the rtnetlink reader's debounce window
+    /// absorbs a short flap.
     package final class PolledRouteReader: Sendable {
         /// The status of the latest reading.
         package let broadcast: StatusBroadcast<ConnectivityStatus>
         /// How long it waits between readings.
         package let interval: Duration
+        /// How long after a reading that is not a gain it reads again before reporting; zero reports every
+        /// reading as it is.
+        package let lossConfirmation: Duration
         private let state: LockedState<State>
 
         private struct State {
@@ -27,13 +35,16 @@ import SyncGateWire
         /// Reads the tables once, then again every `interval` on `clock` until ``stop()``.
         ///
         /// - Parameters:
+        ///   - lossConfirmation: how long after a reading that is not a gain it reads again, reporting that
+        ///     second reading (see the type's discussion); zero reports each reading as it is.
         ///   - procRoot: where procfs is mounted; the tables are `net/route` and `net/ipv6_route` below it.
         ///   - sysfsRoot: where sysfs is mounted; interfaces are read below `class/net/`.
         package init(
-            interval: Duration = .seconds(1), procRoot: String = "/proc", sysfsRoot: String = "/sys",
-            clock: any Clock<Duration> = ContinuousClock()
+            interval: Duration = .seconds(1), lossConfirmation: Duration = .milliseconds(200),
+            procRoot: String = "/proc", sysfsRoot: String = "/sys", clock: any Clock<Duration> = ContinuousClock()
         ) {
             self.interval = interval
+            self.lossConfirmation = lossConfirmation
             let first = Self.read(procRoot: procRoot, sysfsRoot: sysfsRoot)
             let broadcast = StatusBroadcast(first.status)
             let state = LockedState(State(problem: first.problem))
@@ -42,7 +53,14 @@ import SyncGateWire
             let task = Task {
                 while true {
                     do { try await clock.sleep(for: interval) } catch { return }
-                    let reading = Self.read(procRoot: procRoot, sysfsRoot: sysfsRoot)
+                    var reading = Self.read(procRoot: procRoot, sysfsRoot: sysfsRoot)
+                    let published = broadcast.value
+                    if lossConfirmation > .zero, reading.status != published,
+                        !ConnectivityDebounce.isGain(reading.status, over: published)
+                    {
+                        do { try await clock.sleep(for: lossConfirmation) } catch { return }
+                        reading = Self.read(procRoot: procRoot, sysfsRoot: sysfsRoot)
+                    }
                     state.withLock { $0.problem = reading.problem }
                     broadcast.send(reading.status)
                 }

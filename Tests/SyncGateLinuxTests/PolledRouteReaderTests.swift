@@ -147,7 +147,8 @@
             try fixture.add(.init(name: "eth0"), index: 2)
             let clock = ManualClock()
             let reader = PolledRouteReader(
-                interval: .seconds(1), procRoot: fixture.procRoot, sysfsRoot: fixture.sysfsRoot, clock: clock)
+                interval: .seconds(1), lossConfirmation: .zero, procRoot: fixture.procRoot,
+                sysfsRoot: fixture.sysfsRoot, clock: clock)
             defer { reader.stop() }
             var statuses = reader.broadcast.stream().makeAsyncIterator()
             #expect(await statuses.next()?.isConnected == false)
@@ -165,6 +166,53 @@
             await clock.waitForSleepers(1)
             clock.advance(by: .seconds(1))
             #expect(await statuses.next()?.isConnected == false)
+        }
+
+        @Test("a loss is read again after the confirmation window and reported only if that reading still finds it")
+        func lossesAreConfirmed() async throws {
+            let fixture = try RouteTableFixture()
+            let route = DefaultRouteTableTests.ipv4("eth0", flags: "0003", metric: 100)
+            try fixture.setIPv4([route])
+            try fixture.add(.init(name: "eth0"), index: 2)
+            let clock = ManualClock()
+            let reader = PolledRouteReader(
+                interval: .seconds(1), lossConfirmation: .milliseconds(200), procRoot: fixture.procRoot,
+                sysfsRoot: fixture.sysfsRoot, clock: clock)
+            defer { reader.stop() }
+            let published = LockedState<[Bool]>([])
+            let token = reader.broadcast.addObserver { status in published.withLock { $0.append(status.isConnected) } }
+            defer { reader.broadcast.removeObserver(token) }
+            #expect(reader.broadcast.value.isConnected)
+
+            // A flap: the route is gone at a reading and back before the confirmation.
+            try fixture.setIPv4([])
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(1))
+            // The reading found the loss and now waits for the window before reading again.
+            await clock.waitForSleepers(1)
+            #expect(reader.broadcast.value.isConnected)
+            try fixture.setIPv4([route])
+            clock.advance(by: .milliseconds(200))
+            // The confirming reading found the route; the loop sleeps for its next interval.
+            await clock.waitForSleepers(1)
+            #expect(reader.broadcast.value.isConnected)
+            #expect(!published.withLock { $0 }.contains(false))
+
+            // A loss that lasts: reported once the window has passed, not before.
+            var statuses = reader.broadcast.stream().makeAsyncIterator()
+            #expect(await statuses.next()?.isConnected == true)
+            try fixture.setIPv4([])
+            clock.advance(by: .seconds(1))
+            await clock.waitForSleepers(1)
+            #expect(reader.broadcast.value.isConnected)
+            clock.advance(by: .milliseconds(200))
+            #expect(await statuses.next()?.isConnected == false)
+
+            // A gain is reported at its reading, without the window.
+            try fixture.setIPv4([route])
+            await clock.waitForSleepers(1)
+            clock.advance(by: .seconds(1))
+            #expect(await statuses.next()?.isConnected == true)
         }
 
         @Test("stop, or releasing the reader, ends the readings", arguments: [false, true])
