@@ -9,7 +9,10 @@ import SyncGateCore
         let broadcast: StatusBroadcast<ConnectivityStatus>
         private let reader: LinuxConnectivityReader?
         /// Why rtnetlink's reader could not start, and what follows the default route instead.
-        private let fallback: (failure: ConnectivityObserverError, poller: PolledRouteReader)?
+        typealias Fallback = (failure: ConnectivityObserverError, poller: PolledRouteReader)
+
+        /// The fallback, when rtnetlink's reader could not start.
+        private let fallback: Fallback?
         private let merger: LinuxConnectivityMerger
         private let link: StatusBroadcast<ConnectivityStatus>
         private let linkObserver: UInt64
@@ -45,7 +48,7 @@ import SyncGateCore
             link: StatusBroadcast<ConnectivityStatus>,
             networkManager configuration: DBusFollowerConfiguration?,
             modemManager modemConfiguration: DBusFollowerConfiguration?,
-            fallback: (failure: ConnectivityObserverError, poller: PolledRouteReader)? = nil
+            fallback: Fallback? = nil
         ) {
             self.reader = reader
             self.fallback = fallback
@@ -88,11 +91,12 @@ import SyncGateCore
         var counters: ConnectivityReaderCounters { reader?.counters ?? ConnectivityReaderCounters() }
 
         /// Why rtnetlink is not watched and what is read instead; `nil` while rtnetlink is watched.
-        var fallbackNote: String? {
-            fallback.map { fallback in
-                "rtnetlink: cannot watch the network (\(fallback.failure)); the routing tables are read from "
-                    + "/proc/net/route and /proc/net/ipv6_route every \(fallback.poller.interval) instead"
-            }
+        var fallbackNote: String? { fallback.map(Self.note(for:)) }
+
+        /// The note of ``provenance`` and ``fallbackNote`` for `fallback`.
+        private static func note(for fallback: Fallback) -> String {
+            "rtnetlink: cannot watch the network (\(fallback.failure)); the routing tables are read from "
+                + "/proc/net/route and /proc/net/ipv6_route every \(fallback.poller.interval) instead"
         }
 
         /// rtnetlink, the sysfs heuristic, NetworkManager or ModemManager per field, with their notes.
@@ -100,10 +104,10 @@ import SyncGateCore
             var provenance =
                 reader == nil && fallback == nil && networkManager == nil && modemManager == nil
                 ? ConnectivityProvenance.none : merger.provenance
-            if let fallback, let fallbackNote {
+            if let fallback {
                 // The routing tables polled from /proc decide what rtnetlink would have.
                 provenance.replace([.rtnetlink], with: .procNetRoute)
-                provenance.notes.append(fallbackNote)
+                provenance.notes.append(Self.note(for: fallback))
                 if let problem = fallback.poller.problem {
                     provenance.notes.append("\(StatusOrigin.procNetRoute): \(problem); IPv4 routes are not followed")
                 }

@@ -15,9 +15,9 @@ import SyncGateCore
         private struct State {
             /// The task that re-reads every ``rereadInterval``; `nil` while there is no system battery.
             var rereadTask: Task<Void, Never>?
-            /// The interval of the re-read that stands in for the kernel's uevents when they cannot be
-            /// listened to; `nil` while they can (see ``rereadWithoutUEvents(every:)``).
-            var eventlessInterval: Duration?
+            /// Whether a re-read stands in for the kernel's uevents, which cannot be listened to (see
+            /// ``rereadWithoutUEvents(every:)``); the battery rule then no longer arms or disarms the timer.
+            var rereadsWithoutUEvents = false
             /// Set by ``stop()``: no timer is armed afterwards.
             var isStopped = false
             /// The last status read from sysfs, before the D-Bus facts are merged in.
@@ -110,7 +110,7 @@ import SyncGateCore
         package func rereadWithoutUEvents(every interval: Duration) {
             let stale: Task<Void, Never>? = state.withLock { state in
                 guard !state.isStopped else { return nil }
-                state.eventlessInterval = interval
+                state.rereadsWithoutUEvents = true
                 defer { state.rereadTask = makeRereadTask(interval: interval) }
                 return state.rereadTask
             }
@@ -150,7 +150,7 @@ import SyncGateCore
         private func updateTimer(hasSystemBattery: Bool) {
             guard let rereadInterval else { return }
             let stale: Task<Void, Never>? = state.withLock { state in
-                guard !state.isStopped, state.eventlessInterval == nil else { return nil }
+                guard !state.isStopped, !state.rereadsWithoutUEvents else { return nil }
                 switch (hasSystemBattery, state.rereadTask) {
                 case (true, nil):
                     state.rereadTask = makeRereadTask(interval: rereadInterval)
