@@ -146,6 +146,9 @@ package final class SchedulerShell: Sendable {
     /// thread clears it without the lock when nothing came meanwhile (``deliverAll(_:)``), so a critical
     /// section that produced events costs one lock acquisition, not two.
     private let delivery = Atomic<UInt8>(0)
+    /// How many attempt tasks were created whose first attempt has not begun yet (they wait in the
+    /// executor's queue). While some wait, an attempt that ends lets them begin before it records its end.
+    private let unbegun = Atomic<Int>(0)
     private let observer = LockedState<UInt64?>(nil)
     /// The wall clock calendar jobs are planned on.
     let wallClock: any SyncWallClock
@@ -521,6 +524,9 @@ package final class SchedulerShell: Sendable {
         locked { $0.machine.running.count }
     }
 
+    /// How many attempt tasks have been created and have not begun their first attempt.
+    package var unbegunAttemptTasks: Int { unbegun.load(ordering: .relaxed) }
+
     /// Waits until no job is left in the scheduler.
     func waitUntilIdle() async {
         await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
@@ -647,7 +653,9 @@ package final class SchedulerShell: Sendable {
     /// cost every new task two more allocations before its job's body ran. A next attempt comes boxed
     /// (``NextAttempt``) and is run by a function of its own, whose frame is allocated only when it is called.
     private func attemptTask(_ first: consuming Attempt) -> Task<Void, Never> {
-        Task {
+        unbegun.add(1, ordering: .relaxed)
+        return Task {
+            self.unbegun.subtract(1, ordering: .relaxed)
             var next = await self.run(first)
             var count = 1
             while let box = next.take() {
@@ -667,6 +675,10 @@ package final class SchedulerShell: Sendable {
         } catch {
             result = .failure(error)
         }
+        // Attempts already started wait in the executor's queue behind this task (a change that released
+        // many jobs at once): their bodies go first, and this end (its bookkeeping and its frees) after
+        // them, once. Recording the end first would hold each of them back by an end's work.
+        if unbegun.load(ordering: .relaxed) > 0 { await Task.yield() }
         return attemptFinished(attempt.key, attempt: attempt.number, result: result)
     }
 

@@ -73,6 +73,29 @@ struct SchedulerLaunchTests {
         #expect(scheduler.consistencyViolations().isEmpty)
     }
 
+    @Test(
+        "a release of several batches, ended or cancelled, leaves no attempt task counted as not begun",
+        arguments: [false, true])
+    func unbegunCountReturnsToZero(cancelling: Bool) async throws {
+        let count = SchedulerShell.startsPerCriticalSection * 2 + 7
+        let scheduler = try SyncScheduler(
+            environment: manual.environment, configuration: .init(maxConcurrentJobs: count))
+        let handles = try (0..<count).map { index in
+            try scheduler.submit(SyncJob(id: "job-\(index)", requires: .network) { _ in })
+        }
+        #expect(scheduler.schedulerCore.unbegunAttemptTasks == 0)
+        manual.connectivity.send(.connected(via: .wifi))
+        if cancelling { scheduler.cancelAll() }
+        for handle in handles {
+            let state = try await handle.outcome().state
+            #expect(state == .succeeded || (cancelling && state == .cancelled))
+        }
+        // Each attempt ended after its task began; a count left above zero would make every later end wait
+        // behind the executor's queue.
+        #expect(scheduler.schedulerCore.unbegunAttemptTasks == 0)
+        #expect(scheduler.consistencyViolations().isEmpty)
+    }
+
     struct Failure: Error {}
 
     /// Counts a call; whether it was the first.
