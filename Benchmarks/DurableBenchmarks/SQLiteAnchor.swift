@@ -107,7 +107,7 @@ func encodedPayload(_ index: Int, prefix: String = "") -> [UInt8] {
 
 /// Inserts per second, one transaction (one commit) per insert, in WAL mode with `synchronous`; returns the
 /// rate.
-func sqliteInsertThroughput(label: String, synchronous: String, count: Int) -> Double {
+func sqliteInsertThroughput(label: String, synchronous: String, count: Int, reporting: Bool = true) -> Double {
     let directory = freshDirectory("sqlite-\(label)")
     try? FileManager.default.createDirectory(atPath: directory, withIntermediateDirectories: true)
     defer { try? FileManager.default.removeItem(atPath: directory) }
@@ -122,6 +122,7 @@ func sqliteInsertThroughput(label: String, synchronous: String, count: Int) -> D
         }
     }
     let rate = Double(count) / seconds(elapsed)
+    guard reporting else { return rate }
     print("sqlite insert, WAL, synchronous=\(synchronous): \(count) rows in \(elapsed), \(Int(rate)) inserts/s")
     report("sqlite-\(label)", ["rows": Double(count), "seconds": seconds(elapsed), "perSecond": rate])
     return rate
