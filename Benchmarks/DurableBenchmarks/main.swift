@@ -141,12 +141,17 @@ func median(_ values: [Double]) -> Double {
     return sorted.isEmpty ? .nan : sorted[sorted.count / 2]
 }
 
+/// The rounds' figures as whole numbers, for a printed line.
+func roundsText(_ rates: [Double]) -> String {
+    rates.map { String(Int($0)) }.joined(separator: ", ")
+}
+
 /// Prints and reports a figure timed in rounds: per second, the median of its rounds.
+@discardableResult
 func reportRounds(_ name: String, _ text: String, countKey: String, count: Int, rates: [Double]) -> Double {
     let figure = median(rates)
     print(
-        "\(text): \(rates.count) rounds of \(count), median \(Int(figure))/s (rounds "
-            + rates.map { String(Int($0)) }.joined(separator: ", ") + ")")
+        "\(text): \(rates.count) rounds of \(count), median \(Int(figure))/s (rounds \(roundsText(rates)))")
     report(name, [countKey: Double(count * rates.count), "rounds": Double(rates.count), "perSecond": figure])
     return figure
 }
@@ -327,18 +332,17 @@ func submitVersusPending(sizes: [Int], count: Int, rounds: Int = 5) throws -> [D
     var medians: [Double] = []
     for (which, setup) in setups.enumerated() {
         try setup.store.close()
-        let sorted = rates[which].sorted()
-        let median = sorted[sorted.count / 2]
+        let figure = median(rates[which])
         print(
             "durable submit with \(setup.restored) pending: \(rounds) rounds of \(perRound) jobs, median "
-                + "\(Int(median)) submits/s (rounds \(rates[which].map { String(Int($0)) }.joined(separator: ", ")))")
+                + "\(Int(figure)) submits/s (rounds \(roundsText(rates[which])))")
         report(
             "durable-submit-vs-pending",
             [
-                "pending": Double(setup.restored), "jobs": Double(perRound * rounds), "perSecond": median,
+                "pending": Double(setup.restored), "jobs": Double(perRound * rounds), "perSecond": figure,
                 "rounds": Double(rounds),
             ])
-        medians.append(median)
+        medians.append(figure)
     }
     return medians
 }
@@ -434,7 +438,7 @@ let syncedRounds = try interleaved(rounds: figureRounds) {
 } anchor: {
     sqliteInsertThroughput(label: "wal-full", synchronous: "FULL", count: submits / figureRounds, reporting: false)
 }
-let walFull = reportRounds(
+reportRounds(
     "sqlite-wal-full", "sqlite insert, WAL, synchronous=FULL", countKey: "rows", count: submits / figureRounds,
     rates: syncedRounds.anchor)
 let synced = reportRounds(
@@ -451,7 +455,7 @@ let crashSafeRounds = try interleaved(rounds: figureRounds) {
 let walNormal = reportRounds(
     "sqlite-wal-normal", "sqlite insert, WAL, synchronous=NORMAL", countKey: "rows",
     count: submits * 25 / figureRounds, rates: crashSafeRounds.anchor)
-let crashSafe = reportRounds(
+reportRounds(
     "durable-submit-crash-safe", "durable submit, crash-safe, 1 submitter", countKey: "jobs",
     count: submits * 25 / figureRounds, rates: crashSafeRounds.subject)
 let sqliteRead = sqliteReadPending(count: restoreCount)
