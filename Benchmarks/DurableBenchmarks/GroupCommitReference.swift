@@ -129,8 +129,8 @@ final class TaskGroupCommit: @unchecked Sendable {
     }
 }
 
-/// Runs both references with one submitter and with `submitters`, `count` records each way; prints and
-/// reports their rates and the ratios of many to one.
+/// Runs both references with one submitter and with `submitters`, `count` records each way; prints their
+/// rates and returns the ratios of many to one.
 func groupCommitReference(count: Int, submitters: Int, bytesPerRecord: Int) async -> (threads: Double, tasks: Double) {
     let record = [UInt8](repeating: 0x2a, count: bytesPerRecord)
     func directory(_ label: String) -> String {
@@ -178,12 +178,5 @@ func groupCommitReference(count: Int, submitters: Int, bytesPerRecord: Int) asyn
         "group-commit floor (write(2) of \(bytesPerRecord) bytes, one fdatasync per batch, nothing else): threads "
             + "\(Int(oneThread)) → \(Int(manyThreads))/s with \(submitters) (\(String(format: "%.2f", manyThreads / oneThread))×); "
             + "tasks \(Int(oneTask)) → \(Int(manyTasks))/s (\(String(format: "%.2f", manyTasks / oneTask))×)")
-    report(
-        "group-commit-reference",
-        [
-            "submitters": Double(submitters), "oneThreadPerSecond": oneThread, "threadsPerSecond": manyThreads,
-            "threadRatio": manyThreads / oneThread, "oneTaskPerSecond": oneTask, "tasksPerSecond": manyTasks,
-            "taskRatio": manyTasks / oneTask,
-        ])
     return (manyThreads / oneThread, manyTasks / oneTask)
 }

@@ -214,7 +214,8 @@ public final class DurableScheduler: Sendable {
     /// Submits a durable job: it is in the store when this returns, and starts as soon as it is runnable.
     ///
     /// Synchronous like ``SyncScheduler/submit(_:)``: the job is written (and, with a synchronous store,
-    /// synced) on the calling thread before the scheduler takes it, never under the scheduler's lock.
+    /// synced) on the calling thread before the scheduler takes it, never under the scheduler's lock. From
+    /// a task, ``submitWithoutBlocking(_:)`` does the same without holding the task's thread during the sync.
     ///
     /// - Returns: the job's handle, or the existing job's handle when an unfinished job has the same
     ///   unique key and the policy is ``DuplicatePolicy/keepExisting`` (nothing is stored then).
@@ -226,6 +227,67 @@ public final class DurableScheduler: Sendable {
     @discardableResult
     public func submit<Payload: Codable & Sendable>(_ job: DurableJob<Payload>) throws(DurableJobError)
         -> SyncJobHandle
+    {
+        let submission: PreparedSubmission
+        switch try prepareSubmission(job) {
+        case .existing(let handle): return handle
+        case .prepared(let prepared): submission = prepared
+        }
+        do {
+            try store.append(.submitted(submission.stored))
+        } catch {
+            throw .storeFailed(storeError(error))
+        }
+        return try enter(submission)
+    }
+
+    /// Submits a durable job as ``submit(_:)`` does, suspending the calling task instead of blocking its
+    /// thread while the job's record is made durable: it is in the store when this returns.
+    ///
+    /// The store's ``JobStore/appendWithoutBlocking(_:)`` writes the record; ``FileJobStore`` syncs it on a
+    /// thread of its own, one `fdatasync` for every submission written before the sync began, so many tasks
+    /// submitting at once share syncs without holding a thread of the Swift pool each. Cancelling the task
+    /// does not interrupt the submission.
+    ///
+    /// - Returns: the job's handle, or the existing job's handle when an unfinished job has the same
+    ///   unique key and the policy is ``DuplicatePolicy/keepExisting`` (nothing is stored then).
+    /// - Throws: what ``submit(_:)`` throws, in the same cases.
+    @discardableResult
+    public func submitWithoutBlocking<Payload: Codable & Sendable>(_ job: DurableJob<Payload>)
+        async throws(DurableJobError) -> SyncJobHandle
+    {
+        let submission: PreparedSubmission
+        switch try prepareSubmission(job) {
+        case .existing(let handle): return handle
+        case .prepared(let prepared): submission = prepared
+        }
+        do {
+            try await store.appendWithoutBlocking(.submitted(submission.stored))
+        } catch {
+            throw .storeFailed(storeError(error))
+        }
+        return try enter(submission)
+    }
+
+    /// A submission checked and numbered, whose record the store is to take before the scheduler takes
+    /// its job.
+    private struct PreparedSubmission {
+        let stored: StoredJob
+        let payload: any Sendable
+        let run: @Sendable (any Sendable, SyncJobContext) async throws -> Void
+    }
+
+    /// What a submission finds before its record is written.
+    private enum SubmissionStart {
+        /// An unfinished job with the same unique key stays (``DuplicatePolicy/keepExisting``).
+        case existing(SyncJobHandle)
+        case prepared(PreparedSubmission)
+    }
+
+    /// Checks `job` (the layer's state, its kind and payload type, its options, its id), encodes its payload
+    /// and numbers it; nothing is written.
+    private func prepareSubmission<Payload: Codable & Sendable>(_ job: DurableJob<Payload>) throws(DurableJobError)
+        -> SubmissionStart
     {
         let core = scheduler.schedulerCore
         let predecessor =
@@ -242,13 +304,12 @@ public final class DurableScheduler: Sendable {
         }
         guard isRestored else { throw .notRestored }
         let kind = try DurableKindRegistry.check(registered, named: job.kind, for: Payload.self)
-        let payload = job.payload
         let validated = SyncJob(id: job.id, options: job.options) { _ in }
         if let refusal = validated.validationError ?? refusal { throw .rejected(.invalidJob(refusal)) }
         if let uniqueKey = job.options.uniqueKey, job.options.onDuplicate == .keepExisting,
             let existing = core.existingHandle(uniqueKey: uniqueKey)
         {
-            return existing
+            return .existing(existing)
         }
         if core.hasUnfinishedJob(id: job.id) {
             throw .rejected(.invalidJob(.idTaken(job.id)))
@@ -265,36 +326,39 @@ public final class DurableScheduler: Sendable {
         }
         let stored = StoredJob(
             sequence: sequence, id: job.id, kind: job.kind, payload: data, submittedAt: now, options: job.options)
-        do {
-            try store.append(.submitted(stored))
-        } catch {
-            throw .storeFailed(storeError(error))
-        }
+        return .prepared(PreparedSubmission(stored: stored, payload: job.payload, run: kind.run))
+    }
+
+    /// Hands a submission whose record the store took to the scheduler; returns its handle.
+    private func enter(_ submission: PreparedSubmission) throws(DurableJobError) -> SyncJobHandle {
+        let stored = submission.stored
+        let sequence = stored.sequence
         let active = DurableSchedulerStateMachine.Active(
-            id: job.id, attempt: 0, series: DurableSeries(of: stored),
+            id: stored.id, attempt: 0, series: DurableSeries(of: stored),
             trigger: DurableTriggerRun(of: stored))
         let edges =
-            job.options.dependsOn.map { DurableSchedulerStateMachine.Edge(id: $0, propagatesFailure: true) }
-            + (appendEdge(options: job.options).map { [$0] } ?? [])
+            stored.options.dependsOn.map { DurableSchedulerStateMachine.Edge(id: $0, propagatesFailure: true) }
+            + (appendEdge(options: stored.options).map { [$0] } ?? [])
         if let ended = state.withLock({ $0.machine.activate(sequence, active, ifActive: edges) }) {
             // A dependency ended after the check above and before its dependents could be known to it: no
             // record of how it ended would reach this job's, so the job is withdrawn, as if checked late.
-            discard(sequence, jobID: job.id)
-            throw .rejected(.invalidJob(DurableSchedulerStateMachine.endedDependencyRefusal(job.id, ended: ended)))
+            discard(sequence, jobID: stored.id)
+            throw .rejected(.invalidJob(DurableSchedulerStateMachine.endedDependencyRefusal(stored.id, ended: ended)))
         }
         let syncJob = SyncJob(
-            id: job.id, options: job.options,
-            operation: operation(sequence: sequence, payload: payload, run: kind.run, restoredInputs: [], order: []))
+            id: stored.id, options: stored.options,
+            operation: operation(
+                sequence: sequence, payload: submission.payload, run: submission.run, restoredInputs: [], order: []))
         let handle: SyncJobHandle
         do {
-            handle = try core.submit(syncJob, attachment: ticket(sequence))
+            handle = try scheduler.schedulerCore.submit(syncJob, attachment: ticket(sequence))
         } catch {
-            discard(sequence, jobID: job.id)
+            discard(sequence, jobID: stored.id)
             throw .rejected(error)
         }
-        if handle.id != job.id {
+        if handle.id != stored.id {
             // An unfinished job without this layer (a closure job) holds the unique key: ours was not taken.
-            discard(sequence, jobID: job.id)
+            discard(sequence, jobID: stored.id)
         }
         return handle
     }

@@ -53,7 +53,9 @@ import SyncGateCore
 /// waits briefly for the submitters the previous sync covered that are not back yet (a caller submitting
 /// in a loop writes its next record right after): at most half the previous sync's time and never over
 /// ``maximumGather``, and not at all for a lone submitter, so one sync covers them all instead of
-/// every other sync covering half of them. With ``Configuration/Durability/batched(window:)`` it
+/// every other sync covering half of them. ``appendWithoutBlocking(_:)`` gives the same durability to a
+/// submitter that suspends instead: a syncer on a thread outside the Swift pool runs the syncs while any
+/// such submission waits, sharing them with blocking submitters. With ``Configuration/Durability/batched(window:)`` it
 /// is written to the file at once (so it survives the process being killed) and synced within the
 /// window (so a power loss may lose the submissions of the last window). Other records (attempts,
 /// resolutions) are written at once and synced within the window, or within one second in
@@ -135,8 +137,9 @@ public final class FileJobStore: JobStore {
         /// Where its frame starts in the file (`nil` once a compaction rewrote the file), and its length.
         var start: Int?
         let length: Int
-        /// The thread that submitted it.
-        let submitter: UInt
+        /// The thread that submitted it and waits, blocked; `nil` for a suspended submission
+        /// (``appendWithoutBlocking(_:)``), which takes no part in gathering.
+        let submitter: UInt?
     }
 
     /// What the sync lock guards: how much of the journal is known to be on disk.
@@ -169,6 +172,12 @@ public final class FileJobStore: JobStore {
         /// While the leader gathers: how many waiting submitters (the leader counted) end its wait, and
         /// its wake-up, signalled once by the submitter that completes the count.
         var gathering: (target: Int, wake: DispatchSemaphore)?
+        /// The submissions of ``FileJobStore/appendWithoutBlocking(_:)`` waiting for a sync, each resumed
+        /// once by the syncer when a sync covered its write or its withdrawal's error is known.
+        var suspended: [SuspendedSubmission] = []
+        /// Whether a syncer runs for the suspended submissions: set by the submission that found none, cleared
+        /// by the syncer in the critical section in which it finds none left, so one runs whenever any waits.
+        var hasSyncer = false
 
         /// The group the current sync's waiters wait on, made and entered by the first of them.
         mutating func wakeForWaiter() -> DispatchGroup {
@@ -178,6 +187,13 @@ public final class FileJobStore: JobStore {
             wake = group
             return group
         }
+    }
+
+    /// A submission of ``appendWithoutBlocking(_:)`` whose submitter is suspended until a sync covers it.
+    private struct SuspendedSubmission {
+        /// The write's number (``State/writes`` after it).
+        let write: UInt64
+        let continuation: CheckedContinuation<Void, any Error>
     }
 
     /// What a synchronous submitter does next.
@@ -244,6 +260,11 @@ public final class FileJobStore: JobStore {
     private let commits = LockedState(GroupCommit())
     /// Times the batched syncs.
     private let clock: any Clock<Duration>
+    /// Where the syncs that no submitter waits for on its own thread run (the suspended submissions' and
+    /// the batched writes'): a serial queue of this store, whose threads are libdispatch's own, created as
+    /// needed (overcommitting), so a blocking `fdatasync` there never holds one of the threads that Swift's
+    /// default executor shares out.
+    private let syncQueue = DispatchQueue(label: "syncgate.journal-sync")
     /// Makes a file's written data durable (`fdatasync`); tests inject failures and pauses.
     private let syncData: @Sendable (Int32, String) throws -> Void
     /// Makes a rename in the directory durable (`fsync` of the directory); tests inject failures.
@@ -437,6 +458,38 @@ public final class FileJobStore: JobStore {
     /// throw. After a failed sync, nothing is written until the journal is written afresh from memory:
     /// this tries that first, and throws when it fails.
     public func append(_ record: JobRecord) throws {
+        let (frame, isSubmission, syncsNow) = try prepare(record)
+        let write = try writeRecord(record, frame: frame, syncsNow: syncsNow, submitter: Self.currentThread)
+        if syncsNow { try awaitSync(of: write) }
+        if isSubmission { compactQuietly() }
+    }
+
+    /// Appends a record like ``append(_:)``, with the same durability and errors, suspending the calling
+    /// task instead of blocking its thread while a submission is synced.
+    ///
+    /// The record is written on the calling thread (a `write(2)` into the page cache). A synchronous
+    /// submission then waits, suspended, for a sync run on a thread outside the Swift pool, which one
+    /// `fdatasync` covers together with every other submission written before it began, blocking or
+    /// suspended (group commit); the syncer also compacts the journal when needed. Cancelling the task
+    /// does not interrupt the wait: the record is in the file, and this returns or throws as the sync
+    /// decides. After a failed sync, the journal is written afresh from memory on the calling thread
+    /// before the record, as ``append(_:)`` does.
+    public func appendWithoutBlocking(_ record: JobRecord) async throws {
+        let (frame, isSubmission, syncsNow) = try prepare(record)
+        let write = try writeRecord(record, frame: frame, syncsNow: syncsNow, submitter: nil)
+        if syncsNow {
+            try await awaitSyncSuspended(of: write)
+        } else if isSubmission && compactionNeeded {
+            let store = self
+            syncQueue.async { store.compactQuietly() }
+        }
+    }
+
+    /// The frame of `record`, whether it is a submission, and whether it is synced before its append
+    /// returns.
+    ///
+    /// - Throws: ``JobStoreError/Code/recordTooLarge`` when its body is over the journal's limit.
+    private func prepare(_ record: JobRecord) throws -> (frame: [UInt8], isSubmission: Bool, syncsNow: Bool) {
         let body = JournalCodec.encode(record)
         guard body.count <= JournalCodec.maximumBodyLength else {
             throw JobStoreError(
@@ -444,19 +497,15 @@ public final class FileJobStore: JobStore {
                 cause: "a record of job sequence \(record.sequence) is \(body.count) bytes, over the limit of "
                     + "\(JournalCodec.maximumBodyLength) bytes")
         }
-        let frame = JournalCodec.frame(body: body)
         var isSubmission = false
         if case .submitted = record { isSubmission = true }
-        let syncsNow = isSubmission && configuration.durability == .synchronous
-        let write = try writeRecord(record, frame: frame, syncsNow: syncsNow)
-        if syncsNow { try awaitSync(of: write) }
-        if isSubmission { compactQuietly() }
+        return (JournalCodec.frame(body: body), isSubmission, isSubmission && configuration.durability == .synchronous)
     }
 
     /// Writes the frame of `record` and applies it; returns the write's number. Nothing goes into a file
     /// whose sync failed (``State/failedSync``): the journal is written afresh from memory first
     /// (``rewriteJournal(after:_:)``), and the record is refused when that fails.
-    private func writeRecord(_ record: JobRecord, frame: [UInt8], syncsNow: Bool) throws -> UInt64 {
+    private func writeRecord(_ record: JobRecord, frame: [UInt8], syncsNow: Bool, submitter: UInt?) throws -> UInt64 {
         while true {
             let written: UInt64? = try state.withLock { state in
                 if state.isClosed || state.isClosing {
@@ -470,7 +519,7 @@ public final class FileJobStore: JobStore {
                     state.awaitingSync.append(
                         AwaitingSync(
                             write: state.writes, sequence: record.sequence, start: start, length: frame.count,
-                            submitter: Self.currentThread))
+                            submitter: submitter))
                 } else if state.backgroundSync == nil {
                     state.backgroundSync = backgroundSyncTask()
                 }
@@ -519,14 +568,18 @@ public final class FileJobStore: JobStore {
     /// (another submitter led that sync), else after a sync this caller leads, which covers every write
     /// made before it began.
     ///
+    /// - Parameter forSuspended: whether the caller is the syncer (``runSyncer()``), which waits for the
+    ///   suspended submissions: a failure of `write`'s submission ends its wait and is left for the
+    ///   submission to take, and a sync it leads starts at once, without gathering, so that the suspended
+    ///   submitters' next records, written as their tasks run again, go into the next sync.
     /// - Throws: the error of the failed sync that covered the write; the submission is withdrawn then.
-    private func awaitSync(of write: UInt64) throws {
+    private func awaitSync(of write: UInt64, forSuspended: Bool = false) throws {
         var hasLed = false
         let thread = Self.currentThread
         while true {
             let step: CommitStep = commits.withLock { commits in
-                if let error = commits.failed.removeValue(forKey: write) { return .failed(error) }
-                if commits.syncedWrites >= write { return .done }
+                if !forSuspended, let error = commits.failed.removeValue(forKey: write) { return .failed(error) }
+                if commits.syncedWrites >= write || commits.failed[write] != nil { return .done }
                 // A sync this caller led settles its write, unless the store was closed meanwhile.
                 if hasLed {
                     return .failed(JobStoreError(.closed, path: journalPath, cause: "closed before the sync"))
@@ -551,7 +604,7 @@ public final class FileJobStore: JobStore {
                 wake.wait()
             case .lead:
                 hasLed = true
-                gather(leader: thread)
+                if !forSuspended { gather(leader: thread) }
                 // The outcome reaches every submitter through `commits`, this one included.
                 _ = try? syncState.withLock { try syncLocked(&$0) }
                 // Every submitter waiting now is woken at once, with one call; those the sync did not
@@ -585,6 +638,71 @@ public final class FileJobStore: JobStore {
         if wake.wait(timeout: .now() + bound.inSeconds) == .timedOut {
             // A submitter that completes the count after this signals a semaphore nobody waits on.
             commits.withLock { $0.gathering = nil }
+        }
+    }
+
+    /// Suspends until write number `write` is on disk: at once when a sync covered it already, else until
+    /// the syncer (``runSyncer()``) resumes it after a sync that covered it.
+    ///
+    /// - Throws: the error of the failed sync that covered the write (the submission is withdrawn then), or
+    ///   ``JobStoreError/Code/closed`` when the store was closed before a sync covered it.
+    private func awaitSyncSuspended(of write: UInt64) async throws {
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            let step: (result: Result<Void, JobStoreError>?, startsSyncer: Bool) = commits.withLock { commits in
+                if let error = commits.failed.removeValue(forKey: write) { return (.failure(error), false) }
+                if commits.syncedWrites >= write { return (.success(()), false) }
+                commits.suspended.append(SuspendedSubmission(write: write, continuation: continuation))
+                let startsSyncer = !commits.hasSyncer
+                commits.hasSyncer = true
+                return (nil, startsSyncer)
+            }
+            if let result = step.result { return continuation.resume(with: result) }
+            if step.startsSyncer {
+                let store = self
+                syncQueue.async { store.runSyncer() }
+            }
+        }
+    }
+
+    /// Syncs for the suspended submissions until none is left, on ``syncQueue``: leads a
+    /// sync (or waits for a blocking leader's) that covers the last of them, resumes each that a sync
+    /// covered or a failed sync withdrew, and compacts the journal when needed.
+    private func runSyncer() {
+        while true {
+            let target: UInt64? = commits.withLock { commits in
+                guard let last = commits.suspended.lazy.map(\.write).max() else {
+                    commits.hasSyncer = false
+                    return nil
+                }
+                return last
+            }
+            guard let target else { return }
+            var closedFailure: JobStoreError?
+            do {
+                try awaitSync(of: target, forSuspended: true)
+            } catch {
+                // The store was closed before a sync covered the target.
+                closedFailure = error as? JobStoreError ?? JobStoreError(.closed, path: journalPath, cause: "\(error)")
+            }
+            let settled = commits.withLock { commits in
+                var settled: [(CheckedContinuation<Void, any Error>, Result<Void, JobStoreError>)] = []
+                var waiting: [SuspendedSubmission] = []
+                for submission in commits.suspended {
+                    if let error = commits.failed.removeValue(forKey: submission.write) {
+                        settled.append((submission.continuation, .failure(error)))
+                    } else if commits.syncedWrites >= submission.write {
+                        settled.append((submission.continuation, .success(())))
+                    } else if let closedFailure, submission.write <= target {
+                        settled.append((submission.continuation, .failure(closedFailure)))
+                    } else {
+                        waiting.append(submission)
+                    }
+                }
+                commits.suspended = waiting
+                return settled
+            }
+            for (continuation, result) in settled { continuation.resume(with: result) }
+            compactQuietly()
         }
     }
 
@@ -627,7 +745,7 @@ public final class FileJobStore: JobStore {
         let batch: Set<UInt> = state.withLock { state in
             let covered = state.awaitingSync.prefix { $0.write <= writes }
             defer { state.awaitingSync.removeFirst(covered.count) }
-            return Set(covered.map(\.submitter))
+            return Set(covered.compactMap(\.submitter))
         }
         if !batch.isEmpty {
             commits.withLock { commits in
@@ -802,12 +920,17 @@ public final class FileJobStore: JobStore {
 
     /// Rewrites the journal with one record per unresolved job if dead records outweigh live ones.
     public func compactIfNeeded() throws {
-        let needed = state.withLock { state in
+        if compactionNeeded { try compact() }
+    }
+
+    /// Whether dead records outweigh live ones (and are at least
+    /// ``Configuration/compactionMinimumDeadRecords``) in an open journal.
+    private var compactionNeeded: Bool {
+        state.withLock { state in
             let live = state.replay.count
             let dead = state.frames - live
             return !state.isClosed && dead > live && dead >= configuration.compactionMinimumDeadRecords
         }
-        if needed { try compact() }
     }
 
     /// Rewrites the journal with one record per unresolved job: a new file, synced, renamed over the old,
@@ -922,7 +1045,7 @@ public final class FileJobStore: JobStore {
     }
 
     /// A task that syncs the batched writes one window from now, on the injected clock. The sync itself (a
-    /// blocking `fdatasync`) runs on a dispatch thread, never on a thread of the Swift pool.
+    /// blocking `fdatasync`) runs on ``syncQueue``, never on a thread of the Swift pool.
     ///
     /// Created inside the critical section that records it, so the task (which clears the record under
     /// the same lock) always finds it recorded.
@@ -932,7 +1055,7 @@ public final class FileJobStore: JobStore {
             do { try await sleep() } catch { return }
             guard let store = self else { return }
             await withCheckedContinuation { (continuation: CheckedContinuation<Void, Never>) in
-                DispatchQueue.global().async {
+                store.syncQueue.async {
                     store.syncBatchedWrites()
                     continuation.resume()
                 }

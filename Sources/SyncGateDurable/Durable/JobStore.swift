@@ -16,6 +16,15 @@ public protocol JobStore: AnyObject, Sendable {
     ///   the store is then unchanged.
     func append(_ record: JobRecord) throws
 
+    /// Appends one record as ``append(_:)`` does, suspending the calling task rather than blocking its
+    /// thread while the record is made as durable as the store promises.
+    ///
+    /// The durable layer's ``DurableScheduler/submitWithoutBlocking(_:)`` calls it. The default calls
+    /// ``append(_:)``: right for a store whose appends return without waiting for a disk.
+    ///
+    /// - Throws: what ``append(_:)`` throws; the store is then unchanged.
+    func appendWithoutBlocking(_ record: JobRecord) async throws
+
     /// Makes every record appended so far as durable as a ``JobRecord/submitted(_:)`` record is when its
     /// append returns. The durable layer calls it where the order in which records become durable
     /// matters: before the resolution of a job whose dependents were just told how it ended, so that no
@@ -30,6 +39,11 @@ public protocol JobStore: AnyObject, Sendable {
 }
 
 extension JobStore {
+    /// Calls ``append(_:)``: a store whose appends do not wait for a disk needs nothing else.
+    public func appendWithoutBlocking(_ record: JobRecord) async throws {
+        try append(record)
+    }
+
     /// Does nothing: a store whose appends are as durable as they get when they return.
     public func sync() throws {}
 
