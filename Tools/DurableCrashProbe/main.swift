@@ -17,10 +17,12 @@
 //   syncgate-durable-probe open <directory> [--as-nobody]
 //       opens the store (after dropping to uid/gid 65534 with --as-nobody) and prints `opened` or
 //       `error <description>`.
-//   syncgate-durable-probe submit <directory> <first> <count> [submitters]
-//       restores, then submits durable jobs `s<first>` … (synchronous durability) that wait for a
-//       condition nobody sets, printing `accepted <id>` or `refused <id> <error>` for each, then `done`.
-//       With `submitters` above 1, that many threads submit at once (their syncs grouped), each its share.
+//   syncgate-durable-probe submit <directory> <first> <count> [submitters] [tasks]
+//       restores (printing `restored <n>`), then submits durable jobs `s<first>` … (synchronous durability)
+//       that wait for a condition nobody sets, printing `accepted <id>` or `refused <id> <error>` for each,
+//       then `done`.
+//       With `submitters` above 1, that many threads submit at once (their syncs grouped), each its share;
+//       with `tasks`, the submitters are tasks calling `submitWithoutBlocking`.
 //       The failing-sync test runs it with an LD_PRELOAD shim that fails fdatasync.
 //   syncgate-durable-probe churn <directory> <seed>
 //       appends submissions and resolutions to the store directly, so that it compacts every few
@@ -120,7 +122,9 @@ func run(directory: String, generation: Int, jobCount: Int, seed: UInt64, batche
             retry: .fixed(delay: .milliseconds(1), maxAttempts: 3),
             serialGroup: random.next(below: 3) == 0 ? "serial" : nil)
         job.dependsOn = item.dependsOn.map(\.id)
-        let handle = try durable.submit(job)
+        // Odd generations submit without blocking: the same promise, reached by suspending.
+        let handle =
+            generation.isMultiple(of: 2) ? try durable.submit(job) : try await durable.submitWithoutBlocking(job)
         emit("submitted \(id)")
         handles.append(handle)
     }
@@ -166,26 +170,48 @@ struct Note: Codable, Sendable {
     var text: String
 }
 
-func submit(directory: String, first: Int, count: Int, submitters: Int) throws {
+func submit(directory: String, first: Int, count: Int, submitters: Int, tasks: Bool) async throws {
     let store = try FileJobStore(directory: directory)
     let scheduler = SyncScheduler(environment: SyncEnvironment())
     let durable = DurableScheduler(scheduler: scheduler, store: store)
     try durable.register("note", payload: Note.self) { _, _ in }
-    try durable.restoreJobs()
+    emit("restored \(try durable.restoreJobs().restored.count)")
+    @Sendable func job(_ number: Int) -> DurableJob<Note> {
+        DurableJob(
+            id: "s\(number)", kind: "note", payload: Note(text: "note \(number)"), requires: [],
+            conditions: ["never-set"])
+    }
+    @Sendable func told(_ id: String, _ error: (any Error)?) {
+        emit(error.map { "refused \(id) \($0)" } ?? "accepted \(id)")
+    }
+    if tasks {
+        await withTaskGroup(of: Void.self) { group in
+            for submitter in 0..<submitters {
+                group.addTask {
+                    for number in stride(from: first + submitter, to: first + count, by: submitters) {
+                        do {
+                            try await durable.submitWithoutBlocking(job(number))
+                            told("s\(number)", nil)
+                        } catch {
+                            told("s\(number)", error)
+                        }
+                    }
+                }
+            }
+        }
+        emit("done")
+        return
+    }
     let group = DispatchGroup()
     for submitter in 0..<submitters {
         group.enter()
         Thread {
             for number in stride(from: first + submitter, to: first + count, by: submitters) {
-                let id = "s\(number)"
                 do {
-                    try durable.submit(
-                        DurableJob(
-                            id: id, kind: "note", payload: Note(text: "note \(number)"), requires: [],
-                            conditions: ["never-set"]))
-                    emit("accepted \(id)")
+                    try durable.submit(job(number))
+                    told("s\(number)", nil)
                 } catch {
-                    emit("refused \(id) \(error)")
+                    told("s\(number)", error)
                 }
             }
             group.leave()
@@ -245,8 +271,9 @@ case "submit":
     guard arguments.count >= 5, let first = Int(arguments[3]), let count = Int(arguments[4]) else { usage() }
     let submitters = arguments.count > 5 ? Int(arguments[5]) ?? 0 : 1
     guard submitters >= 1 else { usage() }
+    let tasks = arguments.count > 6 && arguments[6] == "tasks"
     do {
-        try submit(directory: arguments[2], first: first, count: count, submitters: submitters)
+        try await submit(directory: arguments[2], first: first, count: count, submitters: submitters, tasks: tasks)
     } catch {
         emit("error \(error)")
         exit(1)
