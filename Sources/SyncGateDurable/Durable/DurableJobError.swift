@@ -1,7 +1,7 @@
 import SyncGateCore
 
-/// Errors of ``DurableScheduler``: the one error type its `register`, `restoreJobs`, `submit` and
-/// `discardKeptJob` throw.
+/// Errors of ``DurableScheduler``: the one error type its `register`, `restoreJobs`, `submit`,
+/// `submitWithoutBlocking` and `discardKeptJob` throw.
 public enum DurableJobError: Error, Sendable, Hashable, CustomStringConvertible {
     /// Durable jobs are submitted only after ``DurableScheduler/restoreJobs()``, so that restored jobs
     /// keep their place, their unique keys and their serial groups.
