@@ -168,18 +168,18 @@ func suspendingSubmitThroughput(label: String, count: Int, submitters: Int, repo
 
 /// Times `subject` and `anchor` alternately in `rounds` rounds, the first of each pair alternating, so that
 /// this VM's slow and fast spells fall on both alike; returns each side's figure per round.
-func interleaved(
-    rounds: Int, subject: () throws -> Double, anchor: () throws -> Double
-) rethrows -> (subject: [Double], anchor: [Double]) {
-    var subjects: [Double] = []
-    var anchors: [Double] = []
+func interleaved<Subject, Anchor>(
+    rounds: Int, subject: () async throws -> Subject, anchor: () async throws -> Anchor
+) async rethrows -> (subject: [Subject], anchor: [Anchor]) {
+    var subjects: [Subject] = []
+    var anchors: [Anchor] = []
     for round in 0..<rounds {
         if round.isMultiple(of: 2) {
-            subjects.append(try subject())
-            anchors.append(try anchor())
+            subjects.append(try await subject())
+            anchors.append(try await anchor())
         } else {
-            anchors.append(try anchor())
-            subjects.append(try subject())
+            anchors.append(try await anchor())
+            subjects.append(try await subject())
         }
     }
     return (subjects, anchors)
@@ -486,7 +486,7 @@ if let flag = CommandLine.arguments.firstIndex(of: "--figure"), flag + 1 < Comma
 // Each goal's figure and its SQLite anchor are timed in alternating rounds; a ratio is the median of the
 // rounds' ratios.
 let figureRounds = 5
-let syncedRounds = try interleaved(rounds: figureRounds) {
+let syncedRounds = try await interleaved(rounds: figureRounds) {
     try submitThroughput(label: "synced", durability: .synchronous, count: submits / figureRounds, reporting: false)
 } anchor: {
     sqliteInsertThroughput(label: "wal-full", synchronous: "FULL", count: submits / figureRounds, reporting: false)
@@ -497,7 +497,7 @@ reportRounds(
 let synced = reportRounds(
     "durable-submit-synced", "durable submit, synced, 1 submitter", countKey: "jobs", count: submits / figureRounds,
     rates: syncedRounds.subject)
-let crashSafeRounds = try interleaved(rounds: figureRounds) {
+let crashSafeRounds = try await interleaved(rounds: figureRounds) {
     try submitThroughput(
         label: "crash-safe", durability: .batched(window: .milliseconds(100)), count: submits * 25 / figureRounds,
         reporting: false)
@@ -516,32 +516,18 @@ let floor = try crashSafeFloor(count: submits * 25)
 // The group commit's figures and the least group commit (its reference) in 3 alternating rounds, the first
 // of each pair alternating; each figure is the median of its rounds.
 let groupRounds = 3
-var groupCommitRounds: [(threads: Double, oneTask: Double, tasks: Double)] = []
-var groupFloorRounds: [(threads: Double, tasks: Double)] = []
-for round in 0..<groupRounds {
-    func store() async throws {
-        groupCommitRounds.append(
-            (
-                threads: try submitThroughput(
-                    label: "group-commit-threads", durability: .synchronous, count: submits * 8, submitters: 16,
-                    reporting: false),
-                oneTask: try await suspendingSubmitThroughput(
-                    label: "one-task", count: submits / 2, submitters: 1, reporting: false),
-                tasks: try await suspendingSubmitThroughput(
-                    label: "group-commit", count: submits * 8, submitters: 16, reporting: false)
-            ))
-    }
-    func reference() async {
-        groupFloorRounds.append(
-            await groupCommitReference(count: submits * 8, submitters: 16, bytesPerRecord: floor.bytesPerRecord))
-    }
-    if round.isMultiple(of: 2) {
-        try await store()
-        await reference()
-    } else {
-        await reference()
-        try await store()
-    }
+let (groupCommitRounds, groupFloorRounds) = try await interleaved(rounds: groupRounds) {
+    (
+        threads: try submitThroughput(
+            label: "group-commit-threads", durability: .synchronous, count: submits * 8, submitters: 16,
+            reporting: false),
+        oneTask: try await suspendingSubmitThroughput(
+            label: "one-task", count: submits / 2, submitters: 1, reporting: false),
+        tasks: try await suspendingSubmitThroughput(
+            label: "group-commit", count: submits * 8, submitters: 16, reporting: false)
+    )
+} anchor: {
+    await groupCommitReference(count: submits * 8, submitters: 16, bytesPerRecord: floor.bytesPerRecord)
 }
 let groupCommitThreads = reportRounds(
     "durable-submit-group-commit-threads", "durable submit, group commit, 16 blocking threads", countKey: "jobs",
