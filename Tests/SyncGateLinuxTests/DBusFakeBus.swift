@@ -67,13 +67,19 @@
             thread.start()
         }
 
-        /// Stops serving and removes the socket.
+        /// Stops serving and removes the socket and its directory (once).
         func stop() {
-            stopped.withLock { $0 = true }
+            let wasStopped = stopped.withLock { stopping in
+                let was = stopping
+                stopping = true
+                return was
+            }
+            guard !wasStopped else { return }
             shutdown(listener, Int32(SHUT_RDWR))
             if let descriptor = client.withLock({ $0 }) { shutdown(descriptor, Int32(SHUT_RDWR)) }
             receivedContinuation.finish()
             hangUpsContinuation.finish()
+            try? FileManager.default.removeItem(atPath: directory)
         }
 
         /// Sends raw bytes to the current client, outside any script.
@@ -90,7 +96,6 @@
         deinit {
             stop()
             close(listener)
-            try? FileManager.default.removeItem(atPath: directory)
         }
 
         private func serve() {
