@@ -41,6 +41,14 @@ package final class SchedulerShell: Sendable {
         var statusGeneration = UInt64.max
         /// The file watches of the unfinished file-triggered jobs, cancelled when the job ends.
         var fileWatches: [Machine.Key: any FileWatchCancelling] = [:]
+
+        /// Adds `item` to the outbox; an outbox without storage first gets room for `remaining` items (the
+        /// actions left in this critical section, this one included), so a section's items are not
+        /// reallocated one growth at a time.
+        mutating func post(_ item: Outgoing, remaining: Int) {
+            if outbox.capacity == 0 { outbox.reserveCapacity(remaining) }
+            outbox.append(item)
+        }
     }
 
     /// A running attempt's task, or the mark of one still being created.
@@ -584,12 +592,55 @@ package final class SchedulerShell: Sendable {
 
     // MARK: - Plumbing
 
+    /// Takes the environment's newest status.
+    ///
+    /// A change made off the Swift thread pool (an observer's thread) that may start a waiting job creates
+    /// the task for it before the machine decides (an early runner, see ``earlyRunner()``): the thread its
+    /// enqueue wakes, usually a sleeping one, comes up while the machine decides and the actions are
+    /// performed, instead of after them. The first attempt the change starts is handed to that task, after
+    /// the lock. A change made by a task creates the job's task when it starts the job, as a submission
+    /// does: that task usually runs next on the same thread, once the sender's task suspends, so starting
+    /// it earlier gains nothing there.
     private func statusChanged() {
         var deferred = Deferred()
-        locked { state in
-            perform(refreshStatus(&state, now: timeline.now()), in: &state, into: &deferred)
+        let offPool = withUnsafeCurrentTask { $0 == nil }
+        let handoff: EarlyRunnerHandoff<NextAttempt>? = locked { state in
+            let now = timeline.now()
+            let broadcast = statusBroadcast
+            let generation = broadcast.generation
+            guard generation != state.statusGeneration else { return nil }
+            state.statusGeneration = generation
+            let status = broadcast.value
+            guard offPool && state.machine.mayStart(under: status) else {
+                perform(state.machine.statusChanged(status, now: now), in: &state, into: &deferred)
+                return nil
+            }
+            let (runner, handoff) = earlyRunner()
+            perform(
+                state.machine.statusChanged(status, now: now), in: &state, into: &deferred, reusing: runner,
+                reusingNewTask: true)
+            return handoff
+        }
+        if let handoff {
+            // Boxed after the lock, as a finishing attempt's next one is.
+            handoff.decide(deferred.next.take().map { NextAttempt($0) })
         }
         complete(consume deferred)
+    }
+
+    /// Creates a task that runs the attempt its handoff is given (none when the change started nothing:
+    /// it then ends), and then the attempts handed to it as ``attemptTask(_:)``'s task does. The handoff
+    /// never makes the task wait for the scheduler's lock: if it begins before the decision, it suspends
+    /// until the decision resumes it.
+    private func earlyRunner() -> (task: Task<Void, Never>, handoff: EarlyRunnerHandoff<NextAttempt>) {
+        let handoff = EarlyRunnerHandoff<NextAttempt>()
+        unbegun.add(1, ordering: .relaxed)
+        let task = Task {
+            self.unbegun.subtract(1, ordering: .relaxed)
+            guard let first = await handoff.take() else { return }
+            await self.runChain(startingWith: first)
+        }
+        return (task, handoff)
     }
 
     /// Brings the machine's copy of the environment's status up to date, inside the critical section;
@@ -656,13 +707,23 @@ package final class SchedulerShell: Sendable {
         unbegun.add(1, ordering: .relaxed)
         return Task {
             self.unbegun.subtract(1, ordering: .relaxed)
-            var next = await self.run(first)
-            var count = 1
-            while let box = next.take() {
-                if count.isMultiple(of: Self.attemptsPerYield) { await Task.yield() }
-                next = await self.run(boxed: box)
-                count += 1
-            }
+            await self.runChain(after: self.run(first))
+        }
+    }
+
+    /// Runs `first`, then the attempts handed to this task as ``attemptTask(_:)`` describes.
+    private func runChain(startingWith first: NextAttempt) async {
+        await runChain(after: run(boxed: first))
+    }
+
+    /// Runs `next` and each attempt handed on after it, yielding the thread every ``attemptsPerYield``.
+    private func runChain(after next: consuming NextAttempt?) async {
+        var next = next
+        var count = 1
+        while let box = next.take() {
+            if count.isMultiple(of: Self.attemptsPerYield) { await Task.yield() }
+            next = await run(boxed: box)
+            count += 1
         }
     }
 
@@ -844,8 +905,10 @@ package final class SchedulerShell: Sendable {
     }
 
     /// Performs the machine's actions inside the critical section. With `reusing`, the first attempt the
-    /// actions start is handed to that task (the task of the attempt that just ended) as `next`, instead
-    /// of a new task being created for it.
+    /// actions start is handed to that task (the task of the attempt that just ended, or an early runner)
+    /// as `next`, instead of a new task being created for it. With `reusingNewTask` (an early runner, just
+    /// created in this critical section), that task counts as the section's first new task, so the tasks
+    /// of further starts are created after the lock (see ``AttemptTask``).
     ///
     /// The work left for after the lock goes into `deferred`, which the caller declares outside the
     /// critical section, so the struct is not copied on its way out.
@@ -854,15 +917,16 @@ package final class SchedulerShell: Sendable {
     /// not built: a scheduler nobody listens to builds no events.
     ///
     /// The actions' array goes back to the machine afterwards (``SchedulerStateMachine/recycle(_:)``), so
-    /// the next input reuses its storage; and the outbox is given room for this section's items at once.
+    /// the next input reuses its storage; and the outbox, when this section adds to it, is given room for
+    /// the section's remaining actions at once. A section that adds nothing (a start without listeners)
+    /// allocates nothing for it.
     private func perform(
         _ actions: consuming [Machine.Action], in state: inout State, into deferred: inout Deferred,
-        reusing: Task<Void, Never>? = nil
+        reusing: Task<Void, Never>? = nil, reusingNewTask: Bool = false
     ) {
         var reusable = reusing
-        var createdOne = false
+        var createdOne = reusingNewTask
         let listened = hookCount.load(ordering: .acquiring) > 0 || events.hasSubscribers
-        if state.outbox.isEmpty { state.outbox.reserveCapacity(actions.count) }
         // By index: iterating would consume the array, which goes back to the machine below.
         for index in actions.indices {
             switch actions[index] {
@@ -915,7 +979,7 @@ package final class SchedulerShell: Sendable {
                 if let delivery { deferred.stateDeliveries.append(delivery) }
                 if jobState.isTerminal { deferred.finishedHandles.append(handle) }
             case .resolve(let job, let outcome):
-                state.outbox.append(.resolution(job.payload.handle, outcome))
+                state.post(.resolution(job.payload.handle, outcome), remaining: actions.endIndex - index)
                 if job.spec.fileTrigger != nil, let watch = state.fileWatches.removeValue(forKey: job.key) {
                     deferred.endedWatches.append(watch)
                 }
@@ -923,14 +987,16 @@ package final class SchedulerShell: Sendable {
                 state.eventCount += 1
                 guard listened else { continue }
                 let isShutDown = state.machine.isShutDown
-                state.outbox.append(
-                    .event(Self.delivery(event, of: job, sequence: state.eventCount, isShutDown: isShutDown)))
+                state.post(
+                    .event(Self.delivery(event, of: job, sequence: state.eventCount, isShutDown: isShutDown)),
+                    remaining: actions.endIndex - index)
             case .reportSeries(let job):
                 // For the hooks alone: no public event, no sequence number of its own.
                 guard hookCount.load(ordering: .acquiring) > 0 else { continue }
                 let isShutDown = state.machine.isShutDown
-                state.outbox.append(
-                    .event(Self.delivery(nil, of: job, sequence: state.eventCount, isShutDown: isShutDown)))
+                state.post(
+                    .event(Self.delivery(nil, of: job, sequence: state.eventCount, isShutDown: isShutDown)),
+                    remaining: actions.endIndex - index)
             case .disarmTimer:
                 if let previous = state.timer.take() { deferred.cancellations.append(previous) }
             case .armTimer(let offset):

@@ -333,9 +333,14 @@ struct SchedulerStateMachine<Payload> {
     /// The job of each unique key parked until that key's running job returns.
     var parkedUnique: [String: Key] = [:]
     private var buckets: [BucketKey: Bucket] = [:]
-    /// The last bucket emptied, kept with its storage for the next bucket made: a job that waits alone
-    /// (the usual case) would otherwise allocate a bucket and its lanes when it starts waiting and free
-    /// them when it starts.
+    /// How many buckets are kept in place with no live job (at most ``keptEmptyBuckets``).
+    private var emptyBuckets = 0
+    /// How many jobs wait in the buckets (the sum of their live counts).
+    private var waitingInBuckets = 0
+    /// The most emptied buckets kept under their keys for the next jobs with the same requirements.
+    static var keptEmptyBuckets: Int { 8 }
+    /// The last bucket removed, kept with its storage for the next bucket made: a job that waits alone
+    /// would otherwise allocate a bucket and its lanes when it starts waiting and free them when it starts.
     private var spareBucket: Bucket?
     private(set) var running = KeySet()
     /// Delayed jobs whose backoff ends early when their requirements return after a loss.
@@ -529,6 +534,16 @@ struct SchedulerStateMachine<Payload> {
         }
         rearm(&actions)
         return .accepted(key, actions)
+    }
+
+    /// Whether ``statusChanged(_:now:)`` with `newStatus` could start a waiting job: a slot is free, a job
+    /// waits, and `newStatus` holds a requirement or condition that the status before it lacked. A change
+    /// that only loses or keeps what held starts no waiting job: each was blocked before it (a free slot
+    /// means no runnable job waits). A delayed job whose backoff the change ends may still start.
+    func mayStart(under newStatus: SyncEnvironmentStatus) -> Bool {
+        guard running.count < maxConcurrentJobs, waitingInBuckets > 0 else { return false }
+        return newStatus.satisfiedRequirements.rawValue & ~satisfied != 0
+            || !interner.heldMask(in: newStatus).isSubset(of: heldConditions)
     }
 
     /// Takes a new environment status: stops attempts that lost their requirements, ends backoffs that
@@ -809,8 +824,10 @@ struct SchedulerStateMachine<Payload> {
         let lane = Self.lane(job.spec.priority)
         let bucketKey = job.bucketKey
         let entry = QueueEntry(key: key, generation: job.waitGeneration)
+        waitingInBuckets += 1
         if let index = buckets.index(forKey: bucketKey) {
             buckets.values[index].lanes[lane].insert(entry)
+            if buckets.values[index].live == 0 { emptyBuckets -= 1 }
             buckets.values[index].live += 1
         } else {
             var bucket = spareBucket.take() ?? Bucket()
@@ -825,9 +842,18 @@ struct SchedulerStateMachine<Payload> {
     mutating func leaveBucket(_ job: Job) {
         // In place: one lookup, and no removal and reinsertion of the bucket on every start.
         guard let index = buckets.index(forKey: job.bucketKey) else { return }
+        waitingInBuckets -= 1
         buckets.values[index].live -= 1
         let live = buckets.values[index].live
         if live == 0 {
+            // An emptied bucket stays under its key, for the next job with the same requirements (the
+            // usual next waiter): starting a lone waiting job then removes nothing from the dictionary, and
+            // its next wait inserts nothing. A bucket holding a crowd's storage leaves, as does every
+            // emptied bucket beyond the few kept, so dispatch never walks many empty ones.
+            if emptyBuckets < Self.keptEmptyBuckets && buckets.values[index].emptyForReuse() {
+                emptyBuckets += 1
+                return
+            }
             var bucket = buckets.remove(at: index).value
             if spareBucket == nil && bucket.emptyForReuse() { spareBucket = bucket }
             return
@@ -1003,7 +1029,9 @@ struct SchedulerStateMachine<Payload> {
             var index = buckets.startIndex
             while index != buckets.endIndex {
                 let bucketKey = buckets.keys[index]
-                if bucketKey.requirements & ~satisfied == 0 && bucketKey.conditions.isSubset(of: heldConditions) {
+                if buckets.values[index].live > 0 && bucketKey.requirements & ~satisfied == 0
+                    && bucketKey.conditions.isSubset(of: heldConditions)
+                {
                     for lane in 0..<3 {
                         guard let entry = liveTop(at: index, lane: lane) else { continue }
                         if let current = best, (current.lane, current.entry.key) <= (lane, entry.key) { continue }

@@ -207,7 +207,15 @@ struct SchedulerShellStressTests {
             } else if roll < 0.50 {
                 if let caller = callers.randomElement(using: &random) { caller.cancel() }
             } else if roll < 0.65 {
-                manual.setConnectivity(random.pick(statuses))
+                let connectivity = random.pick(statuses)
+                // Half the changes come from a thread off the pool, as an observer's do: those that may start a
+                // waiting job hand it to an early runner (drawn from the side stream, so the main one is as it
+                // was for each seed).
+                if batching.chance(0.5) {
+                    await ConsumerCancellation.onThread { [manual] in manual.setConnectivity(connectivity) }
+                } else {
+                    manual.setConnectivity(connectivity)
+                }
                 if random.chance(0.3) { manual.setPower(PowerStatus(isOnExternalPower: random.chance(0.5))) }
                 if random.chance(0.3) { try manual.setCondition("ready", isMet: random.chance(0.5)) }
             } else if roll < 0.80 {
