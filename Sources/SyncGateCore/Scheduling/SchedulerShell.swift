@@ -592,55 +592,12 @@ package final class SchedulerShell: Sendable {
 
     // MARK: - Plumbing
 
-    /// Takes the environment's newest status.
-    ///
-    /// A change made off the Swift thread pool (an observer's thread) that may start a waiting job creates
-    /// the task for it before the machine decides (an early runner, see ``earlyRunner()``): the thread its
-    /// enqueue wakes, usually a sleeping one, comes up while the machine decides and the actions are
-    /// performed, instead of after them. The first attempt the change starts is handed to that task, after
-    /// the lock. A change made by a task creates the job's task when it starts the job, as a submission
-    /// does: that task usually runs next on the same thread, once the sender's task suspends, so starting
-    /// it earlier gains nothing there.
     private func statusChanged() {
         var deferred = Deferred()
-        let offPool = withUnsafeCurrentTask { $0 == nil }
-        let handoff: EarlyRunnerHandoff<NextAttempt>? = locked { state in
-            let now = timeline.now()
-            let broadcast = statusBroadcast
-            let generation = broadcast.generation
-            guard generation != state.statusGeneration else { return nil }
-            state.statusGeneration = generation
-            let status = broadcast.value
-            guard offPool && state.machine.mayStart(under: status) else {
-                perform(state.machine.statusChanged(status, now: now), in: &state, into: &deferred)
-                return nil
-            }
-            let (runner, handoff) = earlyRunner()
-            perform(
-                state.machine.statusChanged(status, now: now), in: &state, into: &deferred, reusing: runner,
-                reusingNewTask: true)
-            return handoff
-        }
-        if let handoff {
-            // Boxed after the lock, as a finishing attempt's next one is.
-            handoff.decide(deferred.next.take().map { NextAttempt($0) })
+        locked { state in
+            perform(refreshStatus(&state, now: timeline.now()), in: &state, into: &deferred)
         }
         complete(consume deferred)
-    }
-
-    /// Creates a task that runs the attempt its handoff is given (none when the change started nothing:
-    /// it then ends), and then the attempts handed to it as ``attemptTask(_:)``'s task does. The handoff
-    /// never makes the task wait for the scheduler's lock: if it begins before the decision, it suspends
-    /// until the decision resumes it.
-    private func earlyRunner() -> (task: Task<Void, Never>, handoff: EarlyRunnerHandoff<NextAttempt>) {
-        let handoff = EarlyRunnerHandoff<NextAttempt>()
-        unbegun.add(1, ordering: .relaxed)
-        let task = Task {
-            self.unbegun.subtract(1, ordering: .relaxed)
-            guard let first = await handoff.take() else { return }
-            await self.runChain(startingWith: first)
-        }
-        return (task, handoff)
     }
 
     /// Brings the machine's copy of the environment's status up to date, inside the critical section;
@@ -707,23 +664,13 @@ package final class SchedulerShell: Sendable {
         unbegun.add(1, ordering: .relaxed)
         return Task {
             self.unbegun.subtract(1, ordering: .relaxed)
-            await self.runChain(after: self.run(first))
-        }
-    }
-
-    /// Runs `first`, then the attempts handed to this task as ``attemptTask(_:)`` describes.
-    private func runChain(startingWith first: NextAttempt) async {
-        await runChain(after: run(boxed: first))
-    }
-
-    /// Runs `next` and each attempt handed on after it, yielding the thread every ``attemptsPerYield``.
-    private func runChain(after next: consuming NextAttempt?) async {
-        var next = next
-        var count = 1
-        while let box = next.take() {
-            if count.isMultiple(of: Self.attemptsPerYield) { await Task.yield() }
-            next = await run(boxed: box)
-            count += 1
+            var next = await self.run(first)
+            var count = 1
+            while let box = next.take() {
+                if count.isMultiple(of: Self.attemptsPerYield) { await Task.yield() }
+                next = await self.run(boxed: box)
+                count += 1
+            }
         }
     }
 
@@ -905,10 +852,8 @@ package final class SchedulerShell: Sendable {
     }
 
     /// Performs the machine's actions inside the critical section. With `reusing`, the first attempt the
-    /// actions start is handed to that task (the task of the attempt that just ended, or an early runner)
-    /// as `next`, instead of a new task being created for it. With `reusingNewTask` (an early runner, just
-    /// created in this critical section), that task counts as the section's first new task, so the tasks
-    /// of further starts are created after the lock (see ``AttemptTask``).
+    /// actions start is handed to that task (the task of the attempt that just ended) as `next`, instead
+    /// of a new task being created for it.
     ///
     /// The work left for after the lock goes into `deferred`, which the caller declares outside the
     /// critical section, so the struct is not copied on its way out.
@@ -922,10 +867,10 @@ package final class SchedulerShell: Sendable {
     /// allocates nothing for it.
     private func perform(
         _ actions: consuming [Machine.Action], in state: inout State, into deferred: inout Deferred,
-        reusing: Task<Void, Never>? = nil, reusingNewTask: Bool = false
+        reusing: Task<Void, Never>? = nil
     ) {
         var reusable = reusing
-        var createdOne = reusingNewTask
+        var createdOne = false
         let listened = hookCount.load(ordering: .acquiring) > 0 || events.hasSubscribers
         // By index: iterating would consume the array, which goes back to the machine below.
         for index in actions.indices {

@@ -335,8 +335,6 @@ struct SchedulerStateMachine<Payload> {
     private var buckets: [BucketKey: Bucket] = [:]
     /// How many buckets are kept in place with no live job (at most ``keptEmptyBuckets``).
     private var emptyBuckets = 0
-    /// How many jobs wait in the buckets (the sum of their live counts).
-    private var waitingInBuckets = 0
     /// The most emptied buckets kept under their keys for the next jobs with the same requirements.
     static var keptEmptyBuckets: Int { 8 }
     /// The last bucket removed, kept with its storage for the next bucket made: a job that waits alone
@@ -534,16 +532,6 @@ struct SchedulerStateMachine<Payload> {
         }
         rearm(&actions)
         return .accepted(key, actions)
-    }
-
-    /// Whether ``statusChanged(_:now:)`` with `newStatus` could start a waiting job: a slot is free, a job
-    /// waits, and `newStatus` holds a requirement or condition that the status before it lacked. A change
-    /// that only loses or keeps what held starts no waiting job: each was blocked before it (a free slot
-    /// means no runnable job waits). A delayed job whose backoff the change ends may still start.
-    func mayStart(under newStatus: SyncEnvironmentStatus) -> Bool {
-        guard running.count < maxConcurrentJobs, waitingInBuckets > 0 else { return false }
-        return newStatus.satisfiedRequirements.rawValue & ~satisfied != 0
-            || !interner.heldMask(in: newStatus).isSubset(of: heldConditions)
     }
 
     /// Takes a new environment status: stops attempts that lost their requirements, ends backoffs that
@@ -824,7 +812,6 @@ struct SchedulerStateMachine<Payload> {
         let lane = Self.lane(job.spec.priority)
         let bucketKey = job.bucketKey
         let entry = QueueEntry(key: key, generation: job.waitGeneration)
-        waitingInBuckets += 1
         if let index = buckets.index(forKey: bucketKey) {
             buckets.values[index].lanes[lane].insert(entry)
             if buckets.values[index].live == 0 { emptyBuckets -= 1 }
@@ -842,7 +829,6 @@ struct SchedulerStateMachine<Payload> {
     mutating func leaveBucket(_ job: Job) {
         // In place: one lookup, and no removal and reinsertion of the bucket on every start.
         guard let index = buckets.index(forKey: job.bucketKey) else { return }
-        waitingInBuckets -= 1
         buckets.values[index].live -= 1
         let live = buckets.values[index].live
         if live == 0 {

@@ -208,9 +208,8 @@ struct SchedulerShellStressTests {
                 if let caller = callers.randomElement(using: &random) { caller.cancel() }
             } else if roll < 0.65 {
                 let connectivity = random.pick(statuses)
-                // Half the changes come from a thread off the pool, as an observer's do: those that may start a
-                // waiting job hand it to an early runner (drawn from the side stream, so the main one is as it
-                // was for each seed).
+                // Half the changes come from a thread off the pool, as an observer's do, and start their jobs'
+                // tasks from there (drawn from the side stream, so the main one is as it was for each seed).
                 if batching.chance(0.5) {
                     await ConsumerCancellation.onThread { [manual] in manual.setConnectivity(connectivity) }
                 } else {
