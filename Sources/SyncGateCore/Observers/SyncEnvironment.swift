@@ -39,8 +39,6 @@ public final class SyncEnvironment: Sendable {
     /// counts live in a side table, which slows every retain of it on the path of each change).
     private let sources: [any Sendable]
     private let waiters = LockedState(WaiterRegistry<Waiter>())
-    /// `waiters`' group count, for the observer's check without the lock.
-    private let waiterGroups = WaiterGroupCount()
     /// Who needs the demand-driven requirements (``SyncRequirements/demandDriven``) now.
     package let demand = RequirementDemand()
     private let clock: any Clock<Duration>
@@ -92,8 +90,8 @@ public final class SyncEnvironment: Sendable {
 
         // `combined` calls this observer itself, from a method of its own, so it is alive whenever the
         // observer runs (and a strong capture would keep it alive through its own observer list).
-        let waiterLink = combined.addObserver { [waiters, waiterGroups, unowned(unsafe) combined] _ in
-            Self.releaseWaiters(waiters, counted: waiterGroups, on: combined)
+        let waiterLink = combined.addObserver { [waiters, unowned(unsafe) combined] _ in
+            Self.releaseWaiters(waiters, on: combined)
         }
         self.links.withLock { $0.append(SourceLink(broadcast: combined, observer: waiterLink)) }
         for source in sources {
@@ -249,29 +247,24 @@ public final class SyncEnvironment: Sendable {
             conditions: conditions,
             allowedNetworks: allowedNetworks
         )
-        // Counted before the status is read again (in `suspend`, under `combined`'s lock).
-        let id = waiters.withLock { registry in
-            defer { waiterGroups.store(registry.groupCount) }
-            return registry.register(key)
-        }
+        let id = waiters.withLock { $0.register(key) }
         let timer: Task<Void, Never>? = timeout.map { timeout in
             let sleep = clock.sleeper(for: timeout)
-            return Task { [waiters, waiterGroups] in
+            return Task { [waiters] in
                 do { try await sleep() } catch { return }
-                Self.endWaiter(id, .timedOut, in: waiters, counted: waiterGroups)
+                Self.endWaiter(id, .timedOut, in: waiters)
             }
         }
         defer { timer?.cancel() }
         let result = await withTaskCancellationHandler {
             await withCheckedContinuation { (continuation: Waiter) in
                 let outcome = waiters.withLock { registry in
-                    defer { waiterGroups.store(registry.groupCount) }
-                    return registry.suspend(id, continuation, status: combined.value)
+                    registry.suspend(id, continuation, status: combined.value)
                 }
                 if let outcome { Self.resume(continuation, with: outcome) }
             }
         } onCancel: {
-            Self.endWaiter(id, .cancelled, in: waiters, counted: waiterGroups)
+            Self.endWaiter(id, .cancelled, in: waiters)
         }
         return try result.get()
     }
@@ -280,29 +273,20 @@ public final class SyncEnvironment: Sendable {
     private typealias Waiter = CheckedContinuation<Result<SyncEnvironmentStatus, SyncEnvironmentError>, Never>
 
     private static func endWaiter(
-        _ id: UInt64, _ outcome: WaiterRegistry<Waiter>.Outcome, in waiters: LockedState<WaiterRegistry<Waiter>>,
-        counted waiterGroups: WaiterGroupCount
+        _ id: UInt64, _ outcome: WaiterRegistry<Waiter>.Outcome, in waiters: LockedState<WaiterRegistry<Waiter>>
     ) {
-        let ended = waiters.withLock { registry in
-            defer { waiterGroups.store(registry.groupCount) }
-            return registry.end(id, outcome)
-        }
-        if let continuation = ended {
+        if let continuation = waiters.withLock({ $0.end(id, outcome) }) {
             resume(continuation, with: outcome)
         }
     }
 
     /// Resumes the waiters that `combined`'s status now satisfies; called by `combined` on each change.
     private static func releaseWaiters(
-        _ waiters: LockedState<WaiterRegistry<Waiter>>, counted waiterGroups: WaiterGroupCount,
-        on combined: StatusBroadcast<SyncEnvironmentStatus>
+        _ waiters: LockedState<WaiterRegistry<Waiter>>, on combined: StatusBroadcast<SyncEnvironmentStatus>
     ) {
-        // Every status change comes here; with nobody waiting there is nothing to read or release, and no
-        // lock to take (see `WaiterGroupCount` for why a waiter registering meanwhile still sees this change).
-        guard !waiterGroups.isEmpty else { return }
         let (status, continuations) = waiters.withLock {
             registry -> (SyncEnvironmentStatus?, [Waiter]) in
-            defer { waiterGroups.store(registry.groupCount) }
+            // Every status change comes here; with nobody waiting there is nothing to read or release.
             guard registry.groupCount > 0 else { return (nil, []) }
             let status = combined.value
             return (status, registry.release(on: status))

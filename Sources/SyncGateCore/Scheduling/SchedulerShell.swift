@@ -41,14 +41,6 @@ package final class SchedulerShell: Sendable {
         var statusGeneration = UInt64.max
         /// The file watches of the unfinished file-triggered jobs, cancelled when the job ends.
         var fileWatches: [Machine.Key: any FileWatchCancelling] = [:]
-
-        /// Adds `item` to the outbox; an outbox without storage first gets room for `remaining` items (the
-        /// actions left in this critical section, this one included), so a section's items are not
-        /// reallocated one growth at a time.
-        mutating func post(_ item: Outgoing, remaining: Int) {
-            if outbox.capacity == 0 { outbox.reserveCapacity(remaining) }
-            outbox.append(item)
-        }
     }
 
     /// A running attempt's task, or the mark of one still being created.
@@ -862,9 +854,7 @@ package final class SchedulerShell: Sendable {
     /// not built: a scheduler nobody listens to builds no events.
     ///
     /// The actions' array goes back to the machine afterwards (``SchedulerStateMachine/recycle(_:)``), so
-    /// the next input reuses its storage; and the outbox, when this section adds to it, is given room for
-    /// the section's remaining actions at once. A section that adds nothing (a start without listeners)
-    /// allocates nothing for it.
+    /// the next input reuses its storage; and the outbox is given room for this section's items at once.
     private func perform(
         _ actions: consuming [Machine.Action], in state: inout State, into deferred: inout Deferred,
         reusing: Task<Void, Never>? = nil
@@ -872,6 +862,7 @@ package final class SchedulerShell: Sendable {
         var reusable = reusing
         var createdOne = false
         let listened = hookCount.load(ordering: .acquiring) > 0 || events.hasSubscribers
+        if state.outbox.isEmpty { state.outbox.reserveCapacity(actions.count) }
         // By index: iterating would consume the array, which goes back to the machine below.
         for index in actions.indices {
             switch actions[index] {
@@ -924,7 +915,7 @@ package final class SchedulerShell: Sendable {
                 if let delivery { deferred.stateDeliveries.append(delivery) }
                 if jobState.isTerminal { deferred.finishedHandles.append(handle) }
             case .resolve(let job, let outcome):
-                state.post(.resolution(job.payload.handle, outcome), remaining: actions.endIndex - index)
+                state.outbox.append(.resolution(job.payload.handle, outcome))
                 if job.spec.fileTrigger != nil, let watch = state.fileWatches.removeValue(forKey: job.key) {
                     deferred.endedWatches.append(watch)
                 }
@@ -932,16 +923,14 @@ package final class SchedulerShell: Sendable {
                 state.eventCount += 1
                 guard listened else { continue }
                 let isShutDown = state.machine.isShutDown
-                state.post(
-                    .event(Self.delivery(event, of: job, sequence: state.eventCount, isShutDown: isShutDown)),
-                    remaining: actions.endIndex - index)
+                state.outbox.append(
+                    .event(Self.delivery(event, of: job, sequence: state.eventCount, isShutDown: isShutDown)))
             case .reportSeries(let job):
                 // For the hooks alone: no public event, no sequence number of its own.
                 guard hookCount.load(ordering: .acquiring) > 0 else { continue }
                 let isShutDown = state.machine.isShutDown
-                state.post(
-                    .event(Self.delivery(nil, of: job, sequence: state.eventCount, isShutDown: isShutDown)),
-                    remaining: actions.endIndex - index)
+                state.outbox.append(
+                    .event(Self.delivery(nil, of: job, sequence: state.eventCount, isShutDown: isShutDown)))
             case .disarmTimer:
                 if let previous = state.timer.take() { deferred.cancellations.append(previous) }
             case .armTimer(let offset):

@@ -333,12 +333,9 @@ struct SchedulerStateMachine<Payload> {
     /// The job of each unique key parked until that key's running job returns.
     var parkedUnique: [String: Key] = [:]
     private var buckets: [BucketKey: Bucket] = [:]
-    /// How many buckets are kept in place with no live job (at most ``keptEmptyBuckets``).
-    private var emptyBuckets = 0
-    /// The most emptied buckets kept under their keys for the next jobs with the same requirements.
-    static var keptEmptyBuckets: Int { 8 }
-    /// The last bucket removed, kept with its storage for the next bucket made: a job that waits alone
-    /// would otherwise allocate a bucket and its lanes when it starts waiting and free them when it starts.
+    /// The last bucket emptied, kept with its storage for the next bucket made: a job that waits alone
+    /// (the usual case) would otherwise allocate a bucket and its lanes when it starts waiting and free
+    /// them when it starts.
     private var spareBucket: Bucket?
     private(set) var running = KeySet()
     /// Delayed jobs whose backoff ends early when their requirements return after a loss.
@@ -814,7 +811,6 @@ struct SchedulerStateMachine<Payload> {
         let entry = QueueEntry(key: key, generation: job.waitGeneration)
         if let index = buckets.index(forKey: bucketKey) {
             buckets.values[index].lanes[lane].insert(entry)
-            if buckets.values[index].live == 0 { emptyBuckets -= 1 }
             buckets.values[index].live += 1
         } else {
             var bucket = spareBucket.take() ?? Bucket()
@@ -832,14 +828,6 @@ struct SchedulerStateMachine<Payload> {
         buckets.values[index].live -= 1
         let live = buckets.values[index].live
         if live == 0 {
-            // An emptied bucket stays under its key, for the next job with the same requirements (the
-            // usual next waiter): starting a lone waiting job then removes nothing from the dictionary, and
-            // its next wait inserts nothing. A bucket holding a crowd's storage leaves, as does every
-            // emptied bucket beyond the few kept, so dispatch never walks many empty ones.
-            if emptyBuckets < Self.keptEmptyBuckets && buckets.values[index].emptyForReuse() {
-                emptyBuckets += 1
-                return
-            }
             var bucket = buckets.remove(at: index).value
             if spareBucket == nil && bucket.emptyForReuse() { spareBucket = bucket }
             return
@@ -1015,9 +1003,7 @@ struct SchedulerStateMachine<Payload> {
             var index = buckets.startIndex
             while index != buckets.endIndex {
                 let bucketKey = buckets.keys[index]
-                if buckets.values[index].live > 0 && bucketKey.requirements & ~satisfied == 0
-                    && bucketKey.conditions.isSubset(of: heldConditions)
-                {
+                if bucketKey.requirements & ~satisfied == 0 && bucketKey.conditions.isSubset(of: heldConditions) {
                     for lane in 0..<3 {
                         guard let entry = liveTop(at: index, lane: lane) else { continue }
                         if let current = best, (current.lane, current.entry.key) <= (lane, entry.key) { continue }
