@@ -472,11 +472,11 @@ public final class FileJobStore: JobStore {
     /// `fdatasync` covers together with every other submission written before it began, blocking or
     /// suspended (group commit); the syncer also compacts the journal when needed. Cancelling the task
     /// does not interrupt the wait: the record is in the file, and this returns or throws as the sync
-    /// decides. After a failed sync, the journal is written afresh from memory on the calling thread
-    /// before the record, as ``append(_:)`` does.
+    /// decides. After a failed sync, the journal is written afresh from memory before the record, as
+    /// ``append(_:)`` does, but on the syncing thread, with the calling task suspended meanwhile.
     public func appendWithoutBlocking(_ record: JobRecord) async throws {
         let (frame, isSubmission, syncsNow) = try prepare(record)
-        let write = try writeRecord(record, frame: frame, syncsNow: syncsNow, submitter: nil)
+        let write = try await writeRecordSuspending(record, frame: frame, syncsNow: syncsNow)
         if syncsNow {
             try await awaitSyncSuspended(of: write)
         } else if isSubmission && compactionNeeded {
@@ -507,26 +507,63 @@ public final class FileJobStore: JobStore {
     /// (``rewriteJournal(after:_:)``), and the record is refused when that fails.
     private func writeRecord(_ record: JobRecord, frame: [UInt8], syncsNow: Bool, submitter: UInt?) throws -> UInt64 {
         while true {
-            let written: UInt64? = try state.withLock { state in
-                if state.isClosed || state.isClosing {
-                    throw JobStoreError(.closed, path: journalPath, cause: "append after close()")
-                }
-                if state.failedSync != nil || state.upgradeFailure != nil { return nil }
-                let start = state.length
-                try writeFrame(frame, &state)
-                state.replay.apply(record)
-                if syncsNow {
-                    state.awaitingSync.append(
-                        AwaitingSync(
-                            write: state.writes, sequence: record.sequence, start: start, length: frame.count,
-                            submitter: submitter))
-                } else if state.backgroundSync == nil {
-                    state.backgroundSync = backgroundSyncTask()
-                }
-                return state.writes
+            if let written = try writeRecordOnce(record, frame: frame, syncsNow: syncsNow, submitter: submitter) {
+                return written
             }
-            if let written { return written }
-            try syncState.withLock { try rewriteJournal(after: nil, &$0) }
+            try rewriteBeforeWriting()
+        }
+    }
+
+    /// ``writeRecord(_:frame:syncsNow:submitter:)`` for a suspended submitter: a rewrite it needs first runs
+    /// on ``syncQueue`` (``rewriteBeforeWritingSuspended()``).
+    private func writeRecordSuspending(_ record: JobRecord, frame: [UInt8], syncsNow: Bool) async throws -> UInt64 {
+        while true {
+            if let written = try writeRecordOnce(record, frame: frame, syncsNow: syncsNow, submitter: nil) {
+                return written
+            }
+            try await rewriteBeforeWritingSuspended()
+        }
+    }
+
+    /// Writes the frame of `record` and applies it, returning the write's number, or returns `nil` without
+    /// writing when the journal must be written afresh first (``rewriteBeforeWriting()``).
+    private func writeRecordOnce(
+        _ record: JobRecord, frame: [UInt8], syncsNow: Bool, submitter: UInt?
+    ) throws -> UInt64? {
+        try state.withLock { state in
+            if state.isClosed || state.isClosing {
+                throw JobStoreError(.closed, path: journalPath, cause: "append after close()")
+            }
+            if state.failedSync != nil || state.upgradeFailure != nil { return nil }
+            let start = state.length
+            try writeFrame(frame, &state)
+            state.replay.apply(record)
+            if syncsNow {
+                state.awaitingSync.append(
+                    AwaitingSync(
+                        write: state.writes, sequence: record.sequence, start: start, length: frame.count,
+                        submitter: submitter))
+            } else if state.backgroundSync == nil {
+                state.backgroundSync = backgroundSyncTask()
+            }
+            return state.writes
+        }
+    }
+
+    /// Writes the journal afresh from memory because no record may go into the file now (a sync of it
+    /// failed, or it is in an older format version); throws when that fails.
+    private func rewriteBeforeWriting() throws {
+        try syncState.withLock { try rewriteJournal(after: nil, &$0) }
+    }
+
+    /// ``rewriteBeforeWriting()`` on ``syncQueue``, the calling task suspended until it is done: the
+    /// rewrite writes and syncs the whole journal, which must not hold a thread of the Swift pool.
+    private func rewriteBeforeWritingSuspended() async throws {
+        let store = self
+        try await withCheckedThrowingContinuation { (continuation: CheckedContinuation<Void, any Error>) in
+            syncQueue.async {
+                continuation.resume(with: Result { try store.rewriteBeforeWriting() })
+            }
         }
     }
 

@@ -208,6 +208,36 @@ struct FileJobStoreSyncFailureTests {
         try store.close()
         #expect(try FileJobStore(directory: directory.path).load().jobs.map(\.sequence) == [3])
     }
+
+    @Test(
+        "a suspended submission that finds the journal to be written afresh has it written off the Swift pool, then goes into the new file"
+    )
+    func suspendedSubmissionRewritesOffThePool() async throws {
+        let dataSync = DroppingSync(failing: [2])
+        let directorySyncs = LockedState([Bool]())
+        let store = try FileJobStore(
+            directory: directory.path, clock: ManualClock(), syncData: dataSync.sync,
+            syncDirectory: { fd, path in
+                let inTask = withUnsafeCurrentTask { $0 != nil }
+                directorySyncs.withLock { $0.append(inTask) }
+                try POSIXFile.syncDirectory(fd, path: path)
+            })
+        try store.append(.submitted(plainJob(1)))
+        let blocker = directory.journal + ".tmp"
+        try FileManager.default.createDirectory(atPath: blocker, withIntermediateDirectories: false)
+        #expect(throws: JobStoreError.self) { try store.append(.submitted(plainJob(2))) }
+        try FileManager.default.removeItem(atPath: blocker)
+        let before = directorySyncs.withLock { $0.count }
+
+        try await store.appendWithoutBlocking(.submitted(plainJob(3)))
+        // The rewrite synced the directory for the new file's name, on the syncing thread.
+        let rewrites = directorySyncs.withLock { Array($0.dropFirst(before)) }
+        #expect(!rewrites.isEmpty)
+        #expect(rewrites.allSatisfy { !$0 }, "directory syncs in a task: \(rewrites)")
+        #expect(try store.load().jobs.map(\.sequence) == [1, 3])
+        try store.close()
+        #expect(try FileJobStore(directory: directory.path).load().jobs.map(\.sequence) == [1, 3])
+    }
 }
 
 /// The unresolved jobs' sequence numbers in the journal file at `path`, read as the next opener would.
