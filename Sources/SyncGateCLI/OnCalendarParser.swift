@@ -81,7 +81,8 @@ package enum OnCalendarParser {
         }
         var spec = Spec()
         // A last word without `:` after a time is the time zone: `02:00 Europe/Berlin`, `02:00 Japan`, `02:00 GMT`.
-        if let last = tokens.last, !last.contains(":"),
+        // A zone's name has letters; a word of digits, `*` and `/` alone (`*/5`) is a time missing its `:`.
+        if let last = tokens.last, !last.contains(":"), last.contains(where: \.isLetter),
             last.contains("/") || last.uppercased() == "UTC" || tokens.dropLast().last?.contains(":") == true
         {
             guard isKnownTimeZone(String(last)) else {
@@ -91,6 +92,13 @@ package enum OnCalendarParser {
             tokens.removeLast()
         }
         guard let time = tokens.last, time.contains(":") else {
+            // A date with no time after it (`2026-12-24`, `*-*-*`): the time is what is missing.
+            if let date = tokens.last, date.contains("-") {
+                let expected =
+                    date == "*-*-*"
+                    ? "expected a time HH:MM[:SS] after it" : "only *-*-* (every day) is supported, then HH:MM[:SS]"
+                throw fail("date", date, expected)
+            }
             throw fail("time", tokens.last ?? Substring(text), "expected HH:MM or HH:MM:SS")
         }
         tokens.removeLast()

@@ -51,6 +51,13 @@ struct OnCalendarTests {
         refusal("Mnday 02:00", "weekday", "Mnday", "expected Mon, Tue, Wed, Thu, Fri, Sat or Sun"),
         refusal("Fri..Mon 02:00", "weekday range", "Fri..Mon", "the first day must come first"),
         refusal("*-*-* 2", "time", "2", "expected HH:MM or HH:MM:SS"),
+        // A word of digits, `*` and `/` is a time without its `:`, never a zone.
+        refusal("*-*-* */5", "time", "*/5", "expected HH:MM or HH:MM:SS"),
+        refusal("Mon 0/2", "time", "0/2", "expected HH:MM or HH:MM:SS"),
+        // A date without a time names the date.
+        refusal("2026-12-24", "date", "2026-12-24", "only *-*-* (every day) is supported, then HH:MM[:SS]"),
+        refusal("*-*-*", "date", "*-*-*", "expected a time HH:MM[:SS] after it"),
+        refusal("Mon *-*-* UTC", "date", "*-*-*", "expected a time HH:MM[:SS] after it"),
         refusal("02:00:00:00", "time", "02:00:00:00", "expected HH:MM or HH:MM:SS"),
         refusal("*-*-* *:0/0", "minute step", "0", "expected a step from 1 to 59"),
         refusal("02:00 Mars/Olympus", "time zone", "Mars/Olympus", "not a known IANA time zone"),
