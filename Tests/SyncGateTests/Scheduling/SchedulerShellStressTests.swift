@@ -95,6 +95,8 @@ struct SchedulerShellStressTests {
         var random: SeededRandom
         /// Decides which submissions go in a batch (`submit(contentsOf:)`) and how many jobs it holds.
         var batching: SeededRandom
+        /// Decides which status changes are sent from a thread off the Swift pool.
+        var senders: SeededRandom
         /// How many `submit(contentsOf:)` calls were accepted in full.
         var batchesSubmitted = 0
         let manual: ManualSyncEnvironment
@@ -111,6 +113,7 @@ struct SchedulerShellStressTests {
         init(seed: UInt64, clock: any Clock<Duration>, timeUnit: Duration) throws {
             random = SeededRandom(seed: seed)
             batching = Self.batchingRandom(seed: seed)
+            senders = Self.sendersRandom(seed: seed)
             manual = ManualSyncEnvironment(account: .available, clock: clock)
             let slots = 1 + Int(random.next() % 4)
             scheduler = try SyncScheduler(
@@ -209,8 +212,8 @@ struct SchedulerShellStressTests {
             } else if roll < 0.65 {
                 let connectivity = random.pick(statuses)
                 // Half the changes come from a thread off the pool, as an observer's do, and start their jobs'
-                // tasks from there (drawn from the side stream, so the main one is as it was for each seed).
-                if batching.chance(0.5) {
+                // tasks from there (drawn from a side stream, so the main one is as it was for each seed).
+                if senders.chance(0.5) {
                     await ConsumerCancellation.onThread { [manual] in manual.setConnectivity(connectivity) }
                 } else {
                     manual.setConnectivity(connectivity)
@@ -265,6 +268,12 @@ struct SchedulerShellStressTests {
         /// decides its jobs.
         static func batchingRandom(seed: UInt64) -> SeededRandom {
             SeededRandom(seed: seed ^ 0xBA7C_5EED)
+        }
+
+        /// The generator that decides which status changes of a workload seeded with `seed` come from a
+        /// thread, apart from the ones that decide its jobs and its batching.
+        static func sendersRandom(seed: UInt64) -> SeededRandom {
+            SeededRandom(seed: seed ^ 0x7E4D_5EED)
         }
 
         /// Serial groups start in submission order, one at a time: when a job of a group starts, every job
@@ -378,6 +387,7 @@ struct SchedulerShellStressTests {
                 var workload = base
                 workload.random = SeededRandom(seed: seed &+ UInt64(lane))
                 workload.batching = Workload.batchingRandom(seed: seed &+ UInt64(lane))
+                workload.senders = Workload.sendersRandom(seed: seed &+ UInt64(lane))
                 workload.nextIndex = lane * 1_000_000
                 group.addTask {
                     for _ in 0..<1_000 {
