@@ -252,20 +252,24 @@
         /// free.
         @Test func aDescriptorLimitIsMetWithRefusalsNotASpin() throws {
             try withDaemon { harness, daemon in
+                let idle = ProcessCensus.ownResources(daemon)
                 let queued = try harness.client([
                     "submit", "--require", "none", "--condition", "go", "--name", "starved", "--", "true",
                 ])
                 let id = queued.stdout.trimmingCharacters(in: .whitespacesAndNewlines)
                 let jobs = Array(#"{"version":1,"type":"jobs"}"#.utf8) + [UInt8(ascii: "\n")]
-                let limits = try ProcessCensus.setDescriptorLimit(daemon, soft: ProcessCensus.lowestFree(daemon))
+                // The limit at the lowest free descriptor leaves none to allocate once the daemon has closed
+                // the submit's connection (it may close it just after its client has read the answer), so
+                // the limit is set once the daemon holds no more than before it. Set lower (as it was, again
+                // and again, while the daemon refused a client), it may take the descriptor the daemon
+                // keeps in reserve to refuse with, and the daemon can then answer no one.
+                try harness.eventually("the daemon has closed the submit's connection", within: .seconds(10)) {
+                    ProcessCensus.isWithin(idle, daemon)
+                }
+                let lowestFree = ProcessCensus.lowestFree(daemon)
+                let limits = try ProcessCensus.setDescriptorLimit(daemon, soft: lowestFree)
                 defer { ProcessCensus.restoreDescriptorLimit(daemon, limits) }
-                // The limit at the lowest free descriptor leaves none to allocate, once the daemon has
-                // closed the connections of the clients before (it may close one just after its client
-                // has read the answer): lower it again until a second client in a row is refused.
-                var lowestFree: UInt = 0
                 try harness.eventually("the daemon refuses clients for want of descriptors", within: .seconds(10)) {
-                    lowestFree = ProcessCensus.lowestFree(daemon)
-                    _ = try ProcessCensus.setDescriptorLimit(daemon, soft: lowestFree)
                     let answers = try (0..<2).map { _ in
                         let (descriptor, line) = try Self.ask(harness, jobs)
                         close(descriptor)
