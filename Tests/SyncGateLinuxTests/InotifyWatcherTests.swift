@@ -338,6 +338,53 @@
             #expect(changes.withLock { $0 } == retargeted + 1)
         }
 
+        /// A symbolic link replaced by a file is watched as that file, and a link made there again is
+        /// followed. The relink that found no link forgot the root's own entry, so the root's directory was
+        /// no longer watched and nothing under the name counted again (seen as a flaky
+        /// `linkToAFile`: a relink that read the link in the instant between its removal and its making
+        /// again found none).
+        @Test(
+            "a watched symbolic link replaced by a file: the file's changes count, and a link made there again is followed"
+        )
+        func linkReplacedByAFileAndBack() async throws {
+            let volume = try TmpfsVolume(size: 1 << 20)
+            let (files, barrier, link) = (volume.path + "/files", volume.path + "/barrier", volume.path + "/link")
+            for directory in [files, barrier] { try Self.makeDirectory(directory) }
+            try Self.write(files + "/one")
+            try Self.write(files + "/two")
+            #expect(symlink(files + "/one", link) == 0)
+            let watcher = try InotifyWatcher()
+            let changes = LockedState(0)
+            let watch = try watcher.watch(paths: [link]) { changes.withLock { $0 += 1 } }
+            defer { watch.cancel() }
+            let reports = Reports()
+            let fence = try watcher.watch(paths: [barrier], onChange: reports.onChange)
+            defer { fence.cancel() }
+
+            #expect(unlink(link) == 0)
+            try Self.write(link)
+            try await Self.fence(barrier, 1, reports)
+            let replaced = changes.withLock { $0 }
+            #expect(replaced > 0)
+            // The file's own change counts (one event: its mode).
+            #expect(chmod(link, 0o640) == 0)
+            try await Self.fence(barrier, 2, reports)
+            #expect(changes.withLock { $0 } == replaced + 1)
+            // The old target is no longer watched.
+            #expect(rename(files + "/one", files + "/one.old") == 0)
+            try await Self.fence(barrier, 3, reports)
+            #expect(changes.withLock { $0 } == replaced + 1)
+
+            #expect(unlink(link) == 0)
+            #expect(symlink(files + "/two", link) == 0)
+            try await Self.fence(barrier, 4, reports)
+            let relinked = changes.withLock { $0 }
+            #expect(relinked > replaced + 1)
+            #expect(rename(files + "/two", files + "/two.old") == 0)
+            try await Self.fence(barrier, 5, reports)
+            #expect(changes.withLock { $0 } == relinked + 1)
+        }
+
         /// Waits for reports until `condition` holds; each state change the condition looks at is followed
         /// by a report. The suite's time limit bounds the wait: it ends the stream's wait, and the condition
         /// not holding is then recorded as an issue.

@@ -348,7 +348,18 @@
                 }
                 state.withLock { state in
                     guard let watch = state.watches[id] else { return }
-                    let kept = Set(watch.entries.values.joined())
+                    var kept = Set(watch.entries.values.joined())
+                    if !watch.links.values.contains(where: { $0.utf8.elementsEqual(root.utf8) }) {
+                        // The root is no symbolic link now: replaced by a file or a directory, or, for an
+                        // instant, not yet made again when it was read. Its links' entries stay watched, so
+                        // that a link made there again is followed, and so does the root's own entry, which
+                        // is one of them.
+                        let linkEntries = entries.intersection(
+                            links.keys.map { Entry(String(decoding: $0, as: UTF8.self)) })
+                        state.watches[id]?.links.merge(links) { new, _ in new }
+                        state.watches[id]?.entries[Array(root.utf8), default: []].formUnion(linkEntries)
+                        kept.formUnion(linkEntries)
+                    }
                     for entry in entries.subtracting(kept) { forgetEntry(entry, of: id, in: &state) }
                 }
             }
