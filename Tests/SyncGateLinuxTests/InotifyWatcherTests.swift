@@ -300,23 +300,45 @@
             #expect(changes.withLock { $0 } == retargeted + 2)
         }
 
+        /// A tmpfs volume with `files/one` and `files/two`, a symbolic link `link` to `files/one` watched
+        /// (its changes counted in `changes`), and a directory `barrier` watched as the fence.
+        final class LinkToFile {
+            let volume: TmpfsVolume
+            let files: String
+            let barrier: String
+            let link: String
+            let changes = LockedState(0)
+            let reports = Reports()
+            private let watcher: InotifyWatcher
+            private let watches: [any FileWatchCancelling]
+
+            init() throws {
+                volume = try TmpfsVolume(size: 1 << 20)
+                (files, barrier, link) = (volume.path + "/files", volume.path + "/barrier", volume.path + "/link")
+                for directory in [files, barrier] { try InotifyWatcherTests.makeDirectory(directory) }
+                try InotifyWatcherTests.write(files + "/one")
+                try InotifyWatcherTests.write(files + "/two")
+                #expect(symlink(files + "/one", link) == 0)
+                watcher = try InotifyWatcher()
+                let changes = changes
+                let watch = try watcher.watch(paths: [link]) { changes.withLock { $0 += 1 } }
+                watches = [watch, try watcher.watch(paths: [barrier], onChange: reports.onChange)]
+            }
+
+            func cancel() {
+                for watch in watches { watch.cancel() }
+            }
+        }
+
         /// A symbolic link to a file: the file is watched in its own directory (a change of it counts),
         /// and pointing the link to another file counts and moves the watch there.
         @Test("a watched symbolic link to a file follows the file, and the file it is made to point to")
         func linkToAFile() async throws {
-            let volume = try TmpfsVolume(size: 1 << 20)
-            let (files, barrier, link) = (volume.path + "/files", volume.path + "/barrier", volume.path + "/link")
-            for directory in [files, barrier] { try Self.makeDirectory(directory) }
-            try Self.write(files + "/one")
-            try Self.write(files + "/two")
-            #expect(symlink(files + "/one", link) == 0)
-            let watcher = try InotifyWatcher()
-            let changes = LockedState(0)
-            let watch = try watcher.watch(paths: [link]) { changes.withLock { $0 += 1 } }
-            defer { watch.cancel() }
-            let reports = Reports()
-            let fence = try watcher.watch(paths: [barrier], onChange: reports.onChange)
-            defer { fence.cancel() }
+            let fixture = try LinkToFile()
+            defer { fixture.cancel() }
+            let (files, barrier, link, changes, reports) = (
+                fixture.files, fixture.barrier, fixture.link, fixture.changes, fixture.reports
+            )
 
             #expect(rename(files + "/one", files + "/one.old") == 0)
             try await Self.fence(barrier, 1, reports)
@@ -347,19 +369,11 @@
             "a watched symbolic link replaced by a file: the file's changes count, and a link made there again is followed"
         )
         func linkReplacedByAFileAndBack() async throws {
-            let volume = try TmpfsVolume(size: 1 << 20)
-            let (files, barrier, link) = (volume.path + "/files", volume.path + "/barrier", volume.path + "/link")
-            for directory in [files, barrier] { try Self.makeDirectory(directory) }
-            try Self.write(files + "/one")
-            try Self.write(files + "/two")
-            #expect(symlink(files + "/one", link) == 0)
-            let watcher = try InotifyWatcher()
-            let changes = LockedState(0)
-            let watch = try watcher.watch(paths: [link]) { changes.withLock { $0 += 1 } }
-            defer { watch.cancel() }
-            let reports = Reports()
-            let fence = try watcher.watch(paths: [barrier], onChange: reports.onChange)
-            defer { fence.cancel() }
+            let fixture = try LinkToFile()
+            defer { fixture.cancel() }
+            let (files, barrier, link, changes, reports) = (
+                fixture.files, fixture.barrier, fixture.link, fixture.changes, fixture.reports
+            )
 
             #expect(unlink(link) == 0)
             try Self.write(link)
