@@ -14,12 +14,17 @@ extension Scenario {
                 + "maxConcurrentJobs \(slots)); baseline: a TaskGroup keeping \(slots) child tasks in flight "
                 + "(addTask, then next() before each further addTask) running the same body; also the same jobs on a "
                 + "one-lock skeleton scheduler (SkeletonScheduler: the floor of the lock, allocations and hand-offs); "
+                + "on the contract's floor (ContractFloorScheduler: the skeleton plus what these jobs use of the "
+                + "contract: string ids refused while in use, a handle's states and outcome, requirements, "
+                + "priorities, the clock, the events' count and the history); "
                 + "and the same jobs submitted \(Self.throughputBatch) at a time with `submit(contentsOf:)`"
         )
         let baseline = try await taskGroupThroughput(count: count, window: slots, scenario: name)
         let (measured, submitting) = try await schedulerThroughput(
             count: count, slots: slots, patience: sizes.patience, scenario: name)
         let floor = try await skeletonThroughput(count: count, slots: slots, patience: sizes.patience, scenario: name)
+        let contract = try await contractFloorThroughput(
+            count: count, slots: slots, patience: sizes.patience, scenario: name)
         let (batched, batchSubmitting) = try await schedulerThroughput(
             count: count, slots: slots, batch: Self.throughputBatch, patience: sizes.patience, scenario: name)
         result.figures += [
@@ -38,8 +43,14 @@ extension Scenario {
             Figure(
                 "one-lock skeleton scheduler (handle, index, FIFO, reused runner tasks; no bookkeeping)", floor,
                 unit: "jobs/s", baselineName: "TaskGroup, window \(slots)", baseline: baseline),
+            Figure(
+                "the contract's floor (the skeleton plus ids, handle states, requirements, history)", contract,
+                unit: "jobs/s", baselineName: "TaskGroup, window \(slots)", baseline: baseline),
+            Figure(
+                "SyncGate against the contract's floor", measured, unit: "jobs/s",
+                baselineName: "the contract's floor", baseline: contract),
         ]
-        result.checks.append("each of the \(count) jobs ran exactly once, in all four runs")
+        result.checks.append("each of the \(count) jobs ran exactly once, in all five runs")
         return result
     }
 
@@ -85,6 +96,24 @@ extension Scenario {
         return try await jobsPerSecond(count: count, scenario: scenario) { ledger in
             for index in 0..<count {
                 skeleton.submit { ledger.record(index) }
+            }
+            try await ledger.waitForAll(scenario: scenario, limit: patience)
+        }
+    }
+
+    /// The same jobs on ``ContractFloorScheduler``: what the part of the contract these jobs use costs
+    /// when done the simplest way.
+    private static func contractFloorThroughput(
+        count: Int, slots: Int, patience: Duration, scenario: String
+    ) async throws -> Double {
+        let status = ManualSyncEnvironment(connectivity: .connected(via: .wiredEthernet)).environment.status
+        let scheduler = ContractFloorScheduler(slots: slots, status: status)
+        return try await jobsPerSecond(count: count, scenario: scenario) { ledger in
+            for index in 0..<count {
+                try scheduler.submit(
+                    ContractFloorScheduler.Job(id: scheduler.makeID(), requirements: .network, priority: 1) { _ in
+                        ledger.record(index)
+                    })
             }
             try await ledger.waitForAll(scenario: scenario, limit: patience)
         }
