@@ -7,8 +7,9 @@ import Synchronization
 /// Per job, the simplest way: a string id of the generated form (a launch prefix, `#`, a serial),
 /// refused while an unfinished job has it (a string-keyed index); a handle whose state (waiting, running,
 /// finished), outcome and awaiting continuations sit under a lock of their own; the job's requirements
-/// checked against the environment's status when it starts; the highest priority first, first in first
-/// out within one; the start status copied into the attempt's context; submission, start and end stamped
+/// checked when it starts against the requirements the status meets; the highest priority first, first in
+/// first out within one; the start status in the attempt's context (one snapshot of each status, with the
+/// requirements it meets, shared by the attempts started on it); submission, start and end stamped
 /// on the clock; the events counted; a finished record kept in a history of the default 100; runner
 /// tasks reused across jobs, as `SyncScheduler`'s attempt tasks are. No timers, retries, cancellation,
 /// uniqueness keys, groups or dependencies: scenario 4's jobs use none, and a scheduler that pays only
@@ -18,8 +19,22 @@ final class ContractFloorScheduler: Sendable {
     struct Context: Sendable {
         let id: String
         let attempt: Int
-        let startStatus: SyncEnvironmentStatus
+        /// The status the attempt started on, shared by every attempt started on it.
+        let start: StatusSnapshot
         let handle: Handle
+
+        var startStatus: SyncEnvironmentStatus { start.status }
+    }
+
+    /// One status, made once when the status is set, and the requirements it meets.
+    final class StatusSnapshot: Sendable {
+        let status: SyncEnvironmentStatus
+        let met: SyncRequirements
+
+        init(_ status: SyncEnvironmentStatus) {
+            self.status = status
+            self.met = status.satisfiedRequirements
+        }
     }
 
     /// A job: id, requirements, priority (0 lowest, 2 highest) and body.
@@ -110,7 +125,7 @@ final class ContractFloorScheduler: Sendable {
         var heads = [0, 0, 0]
         var running = 0
         var events: UInt64 = 0
-        var status: SyncEnvironmentStatus
+        var status: StatusSnapshot
         var history: [Record] = []
         var historyNext = 0
     }
@@ -123,7 +138,7 @@ final class ContractFloorScheduler: Sendable {
 
     init(slots: Int, status: SyncEnvironmentStatus) {
         self.slots = slots
-        self.state = Mutex(State(status: status))
+        self.state = Mutex(State(status: StatusSnapshot(status)))
     }
 
     /// A new id of the generated form.
@@ -137,11 +152,11 @@ final class ContractFloorScheduler: Sendable {
         let submitted = ContinuousClock.now
         let handle = Handle(id: job.id)
         let entry = Entry(job: job, handle: handle, submitted: submitted)
-        let start: SyncEnvironmentStatus? = try state.withLock { state throws(IDInUse) in
+        let start: StatusSnapshot? = try state.withLock { state throws(IDInUse) in
             guard state.unfinished[job.id] == nil else { throw IDInUse(id: job.id) }
             state.unfinished[job.id] = handle
             state.events += 1
-            guard state.running < slots, state.status.satisfies(job.requirements) else {
+            guard state.running < slots, state.status.met.isSuperset(of: job.requirements) else {
                 state.lanes[job.priority].append(entry)
                 return nil
             }
@@ -154,12 +169,12 @@ final class ContractFloorScheduler: Sendable {
     }
 
     /// Runs jobs until none that can start is waiting, then frees its slot.
-    private func run(_ first: Entry, on status: SyncEnvironmentStatus) async {
-        var next: (entry: Entry, status: SyncEnvironmentStatus)? = (first, status)
+    private func run(_ first: Entry, on status: StatusSnapshot) async {
+        var next: (entry: Entry, status: StatusSnapshot)? = (first, status)
         while let (entry, status) = next {
             let started = ContinuousClock.now
             entry.handle.started()
-            await entry.job.body(Context(id: entry.job.id, attempt: 1, startStatus: status, handle: entry.handle))
+            await entry.job.body(Context(id: entry.job.id, attempt: 1, start: status, handle: entry.handle))
             let record = Record(
                 id: entry.job.id, outcome: .succeeded, submitted: entry.submitted, started: started,
                 ended: ContinuousClock.now, attempts: 1)
@@ -180,10 +195,11 @@ final class ContractFloorScheduler: Sendable {
     }
 
     /// The first waiting job of the highest priority whose requirements hold, with the status it starts on.
-    private static func takeNext(_ state: inout State) -> (entry: Entry, status: SyncEnvironmentStatus)? {
+    private static func takeNext(_ state: inout State) -> (entry: Entry, status: StatusSnapshot)? {
         for lane in state.lanes.indices.reversed() {
             let head = state.heads[lane]
-            guard head < state.lanes[lane].count, state.status.satisfies(state.lanes[lane][head].job.requirements)
+            guard head < state.lanes[lane].count,
+                state.status.met.isSuperset(of: state.lanes[lane][head].job.requirements)
             else { continue }
             let taken = state.lanes[lane][head]
             state.heads[lane] = head + 1
