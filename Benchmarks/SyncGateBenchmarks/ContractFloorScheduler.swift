@@ -121,8 +121,7 @@ final class ContractFloorScheduler: Sendable {
 
     private struct State: ~Copyable {
         var unfinished: [String: Handle] = [:]
-        var lanes: [[Entry]] = [[], [], []]
-        var heads = [0, 0, 0]
+        var lanes = [FIFOQueue<Entry>](repeating: FIFOQueue(), count: 3)
         var running = 0
         var events: UInt64 = 0
         var status: StatusSnapshot
@@ -197,18 +196,11 @@ final class ContractFloorScheduler: Sendable {
     /// The first waiting job of the highest priority whose requirements hold, with the status it starts on.
     private static func takeNext(_ state: inout State) -> (entry: Entry, status: StatusSnapshot)? {
         for lane in state.lanes.indices.reversed() {
-            let head = state.heads[lane]
-            guard head < state.lanes[lane].count,
-                state.status.met.isSuperset(of: state.lanes[lane][head].job.requirements)
+            guard let first = state.lanes[lane].first, state.status.met.isSuperset(of: first.job.requirements)
             else { continue }
-            let taken = state.lanes[lane][head]
-            state.heads[lane] = head + 1
-            if head + 1 >= 4096 && (head + 1) * 2 >= state.lanes[lane].count {
-                state.lanes[lane].removeFirst(head + 1)
-                state.heads[lane] = 0
-            }
+            _ = state.lanes[lane].popFirst()
             state.events += 1
-            return (taken, state.status)
+            return (first, state.status)
         }
         state.running -= 1
         return nil

@@ -28,8 +28,7 @@ final class SkeletonScheduler: Sendable {
 
     private struct State: ~Copyable {
         var index: [UInt64: Handle] = [:]
-        var waiting: [Job] = []
-        var head = 0
+        var waiting = FIFOQueue<Job>()
         var running = 0
         var nextKey: UInt64 = 0
     }
@@ -68,15 +67,9 @@ final class SkeletonScheduler: Sendable {
             job.handle.isFinished.store(true, ordering: .releasing)
             next = state.withLock { state in
                 state.index[job.handle.key] = nil
-                guard state.head < state.waiting.count else {
+                guard let taken = state.waiting.popFirst() else {
                     state.running -= 1
                     return nil
-                }
-                let taken = state.waiting[state.head]
-                state.head += 1
-                if state.head >= 4096 && state.head * 2 >= state.waiting.count {
-                    state.waiting.removeFirst(state.head)
-                    state.head = 0
                 }
                 return taken
             }
