@@ -80,7 +80,7 @@ let package = Package(
         // The dispatch-latency harness: `swift run -c release SyncGateBenchmarks [--quick] [--json P] [--svg P]`.
         .executableTarget(
             name: "SyncGateBenchmarks",
-            dependencies: ["SyncGate", "SyncGateWire", "SyncGateTesting"],
+            dependencies: ["SyncGate", "SyncGateCore", "SyncGateWire", "SyncGateTesting"],
             path: "Benchmarks/SyncGateBenchmarks"
         ),
     ],

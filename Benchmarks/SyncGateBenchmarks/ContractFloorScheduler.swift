@@ -1,4 +1,5 @@
 import SyncGate
+import SyncGateCore
 import Synchronization
 
 /// The least a scheduler can do per job and still keep the part of `SyncScheduler`'s contract that
@@ -14,6 +15,12 @@ import Synchronization
 /// tasks reused across jobs, as `SyncScheduler`'s attempt tasks are. No timers, retries, cancellation,
 /// uniqueness keys, groups or dependencies: scenario 4's jobs use none, and a scheduler that pays only
 /// for what a job uses does no more for them.
+///
+/// Made with ``init(slots:following:)`` it is also the floor of scenarios 1 and 3 (one job that starts on
+/// a status change, or on submission): it follows the environment's combined status as `SyncScheduler`
+/// does, by an observer called on the thread that changed it, which takes the lock, keeps a snapshot of the
+/// new status and starts the waiting jobs it lets start (the first waiting job of each priority, which is
+/// every job these scenarios have); their tasks are created after the lock.
 final class ContractFloorScheduler: Sendable {
     /// What a body is given.
     struct Context: Sendable {
@@ -134,10 +141,32 @@ final class ContractFloorScheduler: Sendable {
     private let slots: Int
     private let prefix = "k3v9q0x2m"
     private let serial = Atomic<UInt64>(0)
+    /// The combined status followed, when made to follow an environment.
+    private let followed: StatusBroadcast<SyncEnvironmentStatus>?
+    /// The token of the observer on ``followed``.
+    private let token = Atomic<UInt64>(0)
 
+    /// A scheduler whose status stays `status`.
     init(slots: Int, status: SyncEnvironmentStatus) {
         self.slots = slots
         self.state = Mutex(State(status: StatusSnapshot(status)))
+        self.followed = nil
+    }
+
+    /// A scheduler that follows `environment`'s combined status.
+    init(slots: Int, following environment: SyncEnvironment) {
+        self.slots = slots
+        let broadcast = environment.statusBroadcast
+        self.state = Mutex(State(status: StatusSnapshot(broadcast.value)))
+        self.followed = broadcast
+        // Unowned where `SyncScheduler`'s shell is observed weakly, the cheaper way (a weak reference puts an
+        // object's counts in a side table, which slows every retain of it): the deinitializer removes the
+        // observer, and the probes change no status while they release a scheduler.
+        token.store(broadcast.addObserver { [unowned(unsafe) self] _ in self.statusChanged() }, ordering: .releasing)
+    }
+
+    deinit {
+        followed?.removeObserver(token.load(ordering: .acquiring))
     }
 
     /// A new id of the generated form.
@@ -165,6 +194,21 @@ final class ContractFloorScheduler: Sendable {
         }
         if let start { Task { await self.run(entry, on: start) } }
         return handle
+    }
+
+    /// Takes the followed environment's status, and starts the waiting jobs it lets start while slots are free.
+    private func statusChanged() {
+        guard let broadcast = followed else { return }
+        var starts: [Entry] = []
+        let status: StatusSnapshot = state.withLock { state in
+            state.status = StatusSnapshot(broadcast.value)
+            while state.running < slots, let entry = Self.takeStartable(&state) {
+                state.running += 1
+                starts.append(entry)
+            }
+            return state.status
+        }
+        for entry in starts { Task { await self.run(entry, on: status) } }
     }
 
     /// Runs jobs until none that can start is waiting, then frees its slot.
@@ -195,14 +239,20 @@ final class ContractFloorScheduler: Sendable {
 
     /// The first waiting job of the highest priority whose requirements hold, with the status it starts on.
     private static func takeNext(_ state: inout State) -> (entry: Entry, status: StatusSnapshot)? {
+        if let entry = takeStartable(&state) { return (entry, state.status) }
+        state.running -= 1
+        return nil
+    }
+
+    /// The first waiting job of the highest priority whose requirements hold, taken from its lane.
+    private static func takeStartable(_ state: inout State) -> Entry? {
         for lane in state.lanes.indices.reversed() {
             guard let first = state.lanes[lane].first, state.status.met.isSuperset(of: first.job.requirements)
             else { continue }
             _ = state.lanes[lane].popFirst()
             state.events += 1
-            return (first, state.status)
+            return first
         }
-        state.running -= 1
         return nil
     }
 }

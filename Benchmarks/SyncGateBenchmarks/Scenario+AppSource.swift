@@ -11,8 +11,9 @@ extension Scenario {
                 + "hand (the built-in path through the NetworkManager merger; Linux only), and an app's own "
                 + "AccountStatusProviding type that offers only an AsyncStream (followed by a task); baseline: "
                 + "from just before that thread resumes a CheckedContinuation to the resumed task's first "
-                + "instruction. Also, from the same kind of thread and in the same rounds, the skeleton gate (scenario 1's) "
-                + "and the code an app writes without SyncGate (an AsyncStream and a task looping over it)"
+                + "instruction. Also, from the same kind of thread and in the same rounds, the skeleton gate (scenario 1's), "
+                + "the contract's floor (scenario 1's) and the code an app writes without SyncGate (an AsyncStream "
+                + "and a task looping over it)"
         )
         var subjects: [(label: String, probe: SourcePathProbe, judged: Bool)] = []
         subjects.append(("app's StatusFeed → body", SourcePathProbe(scenario: name, source: .statusFeed()), true))
@@ -25,22 +26,22 @@ extension Scenario {
         #endif
         subjects.append(
             ("app's stream-only source → body", SourcePathProbe(scenario: name, source: .streamOnly()), false))
-        let references: [any LatencyProbe] = [
+        let referenceProbes: [any LatencyProbe] = [
             SkeletonGateProbe(scenario: name, trigger: .open(fromThread: true)),
             UserLoopProbe(scenario: name, fromThread: true),
             ContinuationResumeProbe(scenario: name, fromThread: true),
+            ContractFloorProbe(scenario: name, trigger: .statusChange(fromThread: true)),
         ]
         let samples = try await InterleavedSampler.run(
-            subjects.map(\.probe) + references, warmup: sizes.warmup, samples: sizes.samples)
-        let skeleton = samples[subjects.count]
-        let userLoop = samples[subjects.count + 1]
-        let baseline = ("continuation resumed from that thread", samples[subjects.count + 2])
+            subjects.map(\.probe) + referenceProbes, warmup: sizes.warmup, samples: sizes.samples)
+        let references = References(
+            skeleton: samples[subjects.count], floor: samples[subjects.count + 3],
+            userLoop: samples[subjects.count + 1],
+            baseline: ("continuation resumed from that thread", samples[subjects.count + 2]))
+        let baseline = references.baseline
         for (index, subject) in subjects.enumerated() {
             if subject.judged {
-                result.latencies += referenceComparisons(
-                    subject: (subject.label, samples[index]), skeleton: skeleton, userLoop: userLoop,
-                    baseline: baseline
-                ).prefix(3)
+                result.latencies += references.comparisons(of: (subject.label, samples[index]))
             } else {
                 result.latencies.append(
                     LatencyComparison(
@@ -48,9 +49,7 @@ extension Scenario {
                         baselineSeries: baseline.1, goals: []))
             }
         }
-        result.latencies += referenceComparisons(
-            subject: ("", baseline.1), skeleton: skeleton, userLoop: userLoop, baseline: baseline
-        ).suffix(2)
+        result.latencies += references.rows
         for subject in subjects { await subject.probe.finish() }
         let expected = sizes.warmup + sizes.samples
         for subject in subjects where subject.probe.succeeded != expected {

@@ -11,9 +11,11 @@ extension Scenario {
                 + "freed thread) and from a dedicated thread outside the pool, as the Linux observer's reader "
                 + "thread sends a change (the body then always needs a pool thread). Also, as a reference, the "
                 + "same change on a skeleton gate (SkeletonGate: a lock, a flag, the waiting jobs, a Task per "
-                + "job created after the lock) and on the code an app writes without SyncGate (its observer "
-                + "yields to an AsyncStream; a task loops `for await` over it and runs the pending job inline "
-                + "when connected), sampled in the same rounds"
+                + "job created after the lock), on the contract's floor (ContractFloorScheduler following the "
+                + "same kind of environment: the skeleton plus an id, a handle, requirements, priorities, a "
+                + "status snapshot, the events counted and a history) and on the code an app writes without "
+                + "SyncGate (its observer yields to an AsyncStream; a task loops `for await` over it and runs the "
+                + "pending job inline when connected), sampled in the same rounds"
         )
         let probe = try await StatusChangeProbe(scenario: name, blockedJobs: 0)
         let threadProbe = try await StatusChangeProbe(scenario: name, blockedJobs: 0, fromThread: true)
@@ -22,15 +24,18 @@ extension Scenario {
         ] {
             let baseline = ContinuationResumeProbe(scenario: name, fromThread: fromThread)
             let skeleton = SkeletonGateProbe(scenario: name, trigger: .open(fromThread: fromThread))
+            let floor = ContractFloorProbe(scenario: name, trigger: .statusChange(fromThread: fromThread))
             let userLoop = UserLoopProbe(scenario: name, fromThread: fromThread)
             let samples = try await InterleavedSampler.run(
-                [subject, skeleton, userLoop, baseline], warmup: sizes.warmup, samples: sizes.samples)
-            result.latencies += referenceComparisons(
-                subject: ("SyncGate: " + label, samples[0]), skeleton: samples[1], userLoop: samples[2],
+                [subject, skeleton, userLoop, baseline, floor], warmup: sizes.warmup, samples: sizes.samples)
+            let references = References(
+                skeleton: samples[1], floor: samples[4], userLoop: samples[2],
                 baseline: (
                     fromThread ? "continuation resumed from that thread" : "continuation resume → resumed task",
                     samples[3]
                 ))
+            result.latencies += references.comparisons(of: ("SyncGate: " + label, samples[0]))
+            result.latencies += references.rows
         }
         result.figures += sendFigures(probe, samples: sizes.samples)
         result.checks += try await probe.finish(limit: sizes.patience)
@@ -70,32 +75,55 @@ extension Scenario {
         return result
     }
 
-    /// The goals of a status change → body path against its references, all sampled in the same rounds:
-    /// at most 1.2× the skeleton gate and at most 1.0× the app's own loop (p50 and p99); then each of
-    /// the three against the continuation resume for scale, without goals.
-    static func referenceComparisons(
-        subject: (label: String, series: SampleSeries), skeleton: SampleSeries, userLoop: SampleSeries,
-        baseline: (label: String, series: SampleSeries)
-    ) -> [LatencyComparison] {
-        [
-            LatencyComparison(
-                subject: subject.label, series: subject.series,
-                baseline: "skeleton gate, same trigger", baselineSeries: skeleton,
-                goals: [.init(percentile: "p50", atMost: 1.2), .init(percentile: "p99", atMost: 1.2)]),
-            LatencyComparison(
-                subject: subject.label, series: subject.series,
-                baseline: "app's own AsyncStream loop", baselineSeries: userLoop,
-                goals: [.init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 1.0)]),
-            LatencyComparison(
-                subject: subject.label, series: subject.series, baseline: baseline.label,
-                baselineSeries: baseline.series, goals: []),
-            LatencyComparison(
-                subject: "reference: skeleton gate", series: skeleton, baseline: baseline.label,
-                baselineSeries: baseline.series, goals: []),
-            LatencyComparison(
-                subject: "reference: app's own loop", series: userLoop, baseline: baseline.label,
-                baselineSeries: baseline.series, goals: []),
-        ]
+    /// The references of a status change → body path, all sampled in the same rounds as its subjects.
+    struct References {
+        /// The skeleton gate.
+        var skeleton: SampleSeries
+        /// The contract's floor (``ContractFloorScheduler`` following the environment).
+        var floor: SampleSeries
+        /// The app's own `AsyncStream` loop.
+        var userLoop: SampleSeries
+        /// The continuation resume, for scale, and its label.
+        var baseline: (label: String, series: SampleSeries)
+
+        /// A subject's goals: at most 1.2× the skeleton gate and at most 1.0× the app's own loop (p50 and
+        /// p99); then, without goals, the subject against the continuation resume and against the contract's
+        /// floor.
+        func comparisons(of subject: (label: String, series: SampleSeries)) -> [LatencyComparison] {
+            [
+                LatencyComparison(
+                    subject: subject.label, series: subject.series,
+                    baseline: "skeleton gate, same trigger", baselineSeries: skeleton,
+                    goals: [.init(percentile: "p50", atMost: 1.2), .init(percentile: "p99", atMost: 1.2)]),
+                LatencyComparison(
+                    subject: subject.label, series: subject.series,
+                    baseline: "app's own AsyncStream loop", baselineSeries: userLoop,
+                    goals: [.init(percentile: "p50", atMost: 1.0), .init(percentile: "p99", atMost: 1.0)]),
+                LatencyComparison(
+                    subject: subject.label, series: subject.series, baseline: baseline.label,
+                    baselineSeries: baseline.series, goals: []),
+                LatencyComparison(
+                    subject: subject.label, series: subject.series, baseline: "the contract's floor, same trigger",
+                    baselineSeries: floor, goals: []),
+            ]
+        }
+
+        /// The references themselves, without goals: the skeleton gate and the app's loop against the
+        /// continuation resume, and the contract's floor against the skeleton gate (what keeping the
+        /// contract costs at the least).
+        var rows: [LatencyComparison] {
+            [
+                LatencyComparison(
+                    subject: "reference: skeleton gate", series: skeleton, baseline: baseline.label,
+                    baselineSeries: baseline.series, goals: []),
+                LatencyComparison(
+                    subject: "reference: app's own loop", series: userLoop, baseline: baseline.label,
+                    baselineSeries: baseline.series, goals: []),
+                LatencyComparison(
+                    subject: "reference: the contract's floor", series: floor, baseline: "skeleton gate, same trigger",
+                    baselineSeries: skeleton, goals: []),
+            ]
+        }
     }
 
     /// The time `send` takes to return on the sender's thread, part of the latency above.
@@ -117,13 +145,15 @@ extension Scenario {
                 + "instruction of its body; baseline: from just before `Task { … }` to the first instruction of "
                 + "its body; both driven from a task on the global executor. Also, as a reference, the same job "
                 + "submitted to an open skeleton gate (SkeletonGate: a lock, a flag, a Task per job created "
-                + "after the lock), sampled in the same rounds"
+                + "after the lock) and to the contract's floor (ContractFloorScheduler, connected), sampled in "
+                + "the same rounds"
         )
         let baseline = TaskSpawnProbe(scenario: name)
         let probe = SubmitProbe(scenario: name)
         let skeleton = SkeletonGateProbe(scenario: name, trigger: .submit)
+        let floor = ContractFloorProbe(scenario: name, trigger: .submit)
         let samples = try await InterleavedSampler.run(
-            [probe, baseline, skeleton], warmup: sizes.warmup, samples: sizes.samples)
+            [probe, baseline, skeleton, floor], warmup: sizes.warmup, samples: sizes.samples)
         result.latencies.append(
             LatencyComparison(
                 subject: "SyncGate: submit → body", series: samples[0],
@@ -135,8 +165,16 @@ extension Scenario {
                 baseline: "Task {} → body", baselineSeries: samples[1], goals: []))
         result.latencies.append(
             LatencyComparison(
+                subject: "SyncGate: submit → body", series: samples[0],
+                baseline: "the contract's floor, submit → body", baselineSeries: samples[3], goals: []))
+        result.latencies.append(
+            LatencyComparison(
                 subject: "reference: skeleton gate, submit → body", series: samples[2],
                 baseline: "Task {} → body", baselineSeries: samples[1], goals: []))
+        result.latencies.append(
+            LatencyComparison(
+                subject: "reference: the contract's floor, submit → body", series: samples[3],
+                baseline: "skeleton gate, submit → body", baselineSeries: samples[2], goals: []))
         await probe.finish()
         result.checks.append(
             "each of the \(sizes.warmup + sizes.samples) measured jobs ran exactly once and succeeded")
