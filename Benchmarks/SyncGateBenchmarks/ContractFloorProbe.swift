@@ -1,10 +1,11 @@
 import SyncGate
 import SyncGateTesting
 
-/// The contract's floor (``ContractFloorScheduler`` following a manual environment) in scenarios 1 and 3,
-/// timed the way their SyncGate probes are: from just before the manual observer sends "connected" (or
+/// The contract's floor (``ContractFloorScheduler`` following a manual environment) in scenarios 1, 3 and
+/// 9, timed the way their SyncGate probes are: from just before the manual observer sends "connected" (or
 /// the job is submitted while connected) to the first instruction of the job's body, the measuring task
-/// then awaiting a mailbox the body fills and the job's outcome.
+/// then awaiting a mailbox the body fills and the job's outcome. Scenario 9 uses scenario 1's trigger from
+/// a dedicated thread.
 final class ContractFloorProbe: LatencyProbe {
     /// What starts the job.
     enum Trigger {
